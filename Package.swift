@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// No package dependencies: the user asked for "packages: none". System C libraries come in through
+// `.systemLibrary` targets.
+let package = Package(
+    name: "tasks",
+    products: [
+        .library(name: "TaskInterchange", targets: ["TaskInterchange"]),
+        .executable(name: "tasks", targets: ["tasks"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "TaskInterchange", dependencies: ["CSQLite", "CZlib"]),
+        .executableTarget(name: "tasks", dependencies: ["TaskInterchange"]),
+        .testTarget(name: "TaskInterchangeTests", dependencies: ["TaskInterchange", "CSQLite"]),
+        .testTarget(name: "tasksTests", dependencies: ["TaskInterchange"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// The same settings for every Swift target, so a new target cannot forget them.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

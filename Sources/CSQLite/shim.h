@@ -1,0 +1,24 @@
+#ifndef TASKS_CSQLITE_SHIM_H
+#define TASKS_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+// Swift cannot call C variadic functions; these wrappers fix the arguments we need.
+
+static inline int tasks_sqlite3_enable_defensive(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
+}
+
+static inline int tasks_sqlite3_disable_triggers(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)0);
+}
+
+static inline int tasks_sqlite3_disable_views(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, (int *)0);
+}
+
+static inline int tasks_sqlite3_trusted_schema_off(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)0);
+}
+
+#endif

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Everything in an archive but its records and counts.
+public struct ArchiveHeader: Sendable, Hashable, Codable {
+    /// The value of `format` in version 2 files.
+    public static let formatName = "tasks-interchange"
+    /// The newest format version this library reads and writes.
+    public static let currentVersion = 2
+
+    /// The tool that wrote an archive.
+    public struct Generator: Sendable, Hashable, Codable {
+        /// Tool name, `tasks`.
+        public var name: String
+        /// Tool version.
+        public var version: String
+        /// Creates a generator description.
+        public init(name: String, version: String) {
+            self.name = name
+            self.version = version
+        }
+    }
+
+    /// Where the data came from.
+    public struct Source: Sendable, Hashable, Codable {
+        /// The store path as the user gave it.
+        public var store: String
+        /// The store's UUID from `Z_METADATA`, when it has one.
+        public var storeUUID: String?
+        /// Which store entity was read for each kind (`project`, `category`, `tag`, `task`, `subtask`).
+        public var entities: [String: String]
+        /// Creates a source description.
+        public init(store: String, storeUUID: String? = nil, entities: [String: String] = [:]) {
+            self.store = store
+            self.storeUUID = storeUUID
+            self.entities = entities
+        }
+    }
+
+    /// `tasks-interchange` for version 2; absent in version 1.
+    public var format: String?
+    /// The format version.
+    public var version: Int
+    /// When the archive was written.
+    public var exportDate: Date?
+    /// The tool that wrote it.
+    public var generator: Generator?
+    /// Where the data came from.
+    public var source: Source?
+
+    /// Creates a header.
+    public init(format: String? = ArchiveHeader.formatName, version: Int = ArchiveHeader.currentVersion,
+                exportDate: Date? = nil, generator: Generator? = nil, source: Source? = nil) {
+        self.format = format
+        self.version = version
+        self.exportDate = exportDate
+        self.generator = generator
+        self.source = source
+    }
+}

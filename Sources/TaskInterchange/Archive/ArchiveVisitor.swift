@@ -1,0 +1,18 @@
+/// Receives an archive's content as a reader streams it, record by record.
+///
+/// Records arrive in document order; version 2 files written by `tasks` list projects, categories and tags before tasks,
+/// but version 1 files may come in any key order. Index arguments are positions within the record's array, for paths.
+public protocol ArchiveVisitor {
+    /// A project was read (`$.projects[index]`).
+    mutating func visitProject(_ project: ProjectRecord, index: Int) throws
+    /// A category was read (`$.categories[index]`).
+    mutating func visitCategory(_ category: CategoryRecord, index: Int) throws
+    /// A tag was read (`$.tags[index]`).
+    mutating func visitTag(_ tag: TagRecord, index: Int) throws
+    /// A task was read (`$.tasks[index]`), with its subtasks.
+    mutating func visitTask(_ task: TaskRecord, index: Int) throws
+    /// A problem in the input; reading goes on unless the input cannot be parsed further.
+    mutating func visitIssue(_ issue: ValidationIssue) throws
+    /// The end of the document: the header members and the counts (nil when absent).
+    mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) throws
+}

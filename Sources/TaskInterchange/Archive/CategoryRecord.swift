@@ -1,0 +1,21 @@
+import Foundation
+
+/// A category: classifies tasks; deleting it deletes its tasks (cascade).
+public struct CategoryRecord: Sendable, Hashable, Codable {
+    /// The colour a category gets when the store has none.
+    public static let defaultColor = "blue"
+
+    /// The category's stable identity.
+    public var id: UUID
+    /// The display name.
+    public var name: String
+    /// A colour name, `"blue"` by default.
+    public var color: String
+
+    /// Creates a category record.
+    public init(id: UUID, name: String, color: String = CategoryRecord.defaultColor) {
+        self.id = id
+        self.name = name
+        self.color = color
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// A project: groups tasks; deleting it leaves its tasks without a project.
+public struct ProjectRecord: Sendable, Hashable, Codable {
+    /// The project's stable identity.
+    public var id: UUID
+    /// The display name.
+    public var name: String
+    /// When it was created, if the store recorded it.
+    public var createdAt: Date?
+
+    /// Creates a project record.
+    public init(id: UUID, name: String, createdAt: Date? = nil) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// A subtask: belongs to one task, kept in the task's order.
+public struct SubtaskRecord: Sendable, Hashable, Codable {
+    /// The subtask's stable identity.
+    public var id: UUID
+    /// What to do.
+    public var title: String
+    /// Whether it is done.
+    public var isCompleted: Bool
+
+    /// Creates a subtask record.
+    public init(id: UUID, title: String, isCompleted: Bool = false) {
+        self.id = id
+        self.title = title
+        self.isCompleted = isCompleted
+    }
+}

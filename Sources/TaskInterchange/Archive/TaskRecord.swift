@@ -1,0 +1,47 @@
+import Foundation
+
+/// A task with its references (by id) and its ordered subtasks.
+public struct TaskRecord: Sendable, Hashable, Codable {
+    /// Allowed priorities: 0 low, 1 medium, 2 high, 3 urgent.
+    public static let priorityRange: ClosedRange<Int> = 0...3
+
+    /// The task's stable identity.
+    public var id: UUID
+    /// What to do.
+    public var title: String
+    /// Free-form notes.
+    public var notes: String?
+    /// Whether it is done.
+    public var isCompleted: Bool
+    /// When it was created.
+    public var createdAt: Date
+    /// When it is due.
+    public var dueDate: Date?
+    /// 0 low, 1 medium, 2 high, 3 urgent (stored as Int16).
+    public var priority: Int
+    /// The project it belongs to.
+    public var projectId: UUID?
+    /// The category it belongs to.
+    public var categoryId: UUID?
+    /// Its tags, in the order the archive lists them.
+    public var tagIds: [UUID]
+    /// Its subtasks, in order.
+    public var subtasks: [SubtaskRecord]
+
+    /// Creates a task record.
+    public init(id: UUID, title: String, notes: String? = nil, isCompleted: Bool = false, createdAt: Date,
+                dueDate: Date? = nil, priority: Int = 0, projectId: UUID? = nil, categoryId: UUID? = nil,
+                tagIds: [UUID] = [], subtasks: [SubtaskRecord] = []) {
+        self.id = id
+        self.title = title
+        self.notes = notes
+        self.isCompleted = isCompleted
+        self.createdAt = createdAt
+        self.dueDate = dueDate
+        self.priority = priority
+        self.projectId = projectId
+        self.categoryId = categoryId
+        self.tagIds = tagIds
+        self.subtasks = subtasks
+    }
+}

@@ -1,0 +1,132 @@
+import CSQLite
+import Foundation
+
+/// A connection to an SQLite database, opened defensively.
+///
+/// Not `Sendable`: SQLite connections are used from one thread at a time, and statements borrow the handle.
+public final class Database {
+    /// How to open a database file.
+    public enum Mode: Sendable {
+        /// Read-only; the file must exist. `immutable` tells SQLite the file cannot change (no locks, no sidecars).
+        case readOnly(immutable: Bool)
+        /// Read-write; the file must exist.
+        case readWrite
+        /// Read-write; the file is created when missing.
+        case create
+    }
+
+    let handle: OpaquePointer
+    /// The path this connection was opened on.
+    public let path: String
+
+    /// Opens the database at `path`.
+    /// - Throws: `SQLiteError` when SQLite cannot open it.
+    public init(path: String, mode: Mode, busyTimeout: Int32 = 5_000) throws(SQLiteError) {
+        var flags = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        var uri = "file:" + Database.percentEncodedPath(path)
+        switch mode {
+        case .readOnly(let immutable):
+            flags |= SQLITE_OPEN_READONLY
+            uri += immutable ? "?mode=ro&immutable=1" : "?mode=ro"
+        case .readWrite:
+            flags |= SQLITE_OPEN_READWRITE
+        case .create:
+            flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        var db: OpaquePointer?
+        let code = sqlite3_open_v2(uri, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_close_v2(db)
+            throw SQLiteError(code: code, message: message)
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        // A store file is untrusted input: its schema must not be able to run functions with side effects, its
+        // triggers must not fire on our writes, and views never stand in for tables.
+        tasks_sqlite3_enable_defensive(db)
+        tasks_sqlite3_trusted_schema_off(db)
+        tasks_sqlite3_disable_triggers(db)
+        tasks_sqlite3_disable_views(db)
+        sqlite3_busy_timeout(db, busyTimeout)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Prepares a statement.
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    /// Runs one or more statements that take no parameters.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw error(code: code, sql: sql) }
+    }
+
+    /// Runs a query and returns every row as values (for small results: schema, counts).
+    public func rows(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        var result: [[SQLValue]] = []
+        let count = statement.columnCount
+        while try statement.step() {
+            result.append((0..<count).map { statement.value(at: $0) })
+        }
+        return result
+    }
+
+    /// Runs a query and returns the first column of the first row, or nil when there is no row.
+    public func scalar(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> SQLValue? {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        guard try statement.step() else { return nil }
+        return statement.value(at: 0)
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; any error rolls back and is rethrown.
+    public func inTransaction<R>(_ body: () throws -> R) throws -> R {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            // The first error is the one worth reporting; a failed rollback leaves SQLite to roll back on close.
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The number of rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// Builds an error from a result code and the connection's current message.
+    func error(code: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(handle) != 0 ? sqlite3_extended_errcode(handle) : code,
+                    message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    /// Quotes an identifier that may come from a store file, so it can never change the SQL around it.
+    public static func quote(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Percent-encodes the characters that have a meaning in an SQLite URI filename.
+    static func percentEncodedPath(_ path: String) -> String {
+        var result = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0x80...0xFF: result += String(format: "%%%02X", byte)
+            default: result.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return result
+    }
+}
+
+@available(*, unavailable, message: "An SQLite connection is used from one thread at a time.")
+extension Database: Sendable {}

@@ -1,0 +1,155 @@
+import CSQLite
+
+/// A prepared statement; finalized when the last reference goes away.
+///
+/// Not `Sendable`: it belongs to the connection that prepared it.
+public final class Statement {
+    let handle: OpaquePointer
+    /// The SQL this statement was prepared from.
+    public let sql: String
+    unowned let database: Database
+
+    init(database: Database, sql: String) throws(SQLiteError) {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(database.handle, sql, -1, 0, &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw database.error(code: code, sql: sql)
+        }
+        self.handle = statement
+        self.sql = sql
+        self.database = database
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Binds values to the positional parameters, starting at 1.
+    public func bind(_ values: [SQLValue]) throws(SQLiteError) {
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    /// Binds one value to a parameter index (1-based).
+    public func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(handle, index)
+        case .integer(let int): code = sqlite3_bind_int64(handle, index, int)
+        case .real(let double): code = sqlite3_bind_double(handle, index, double)
+        case .text(let string): code = sqlite3_bind_text(handle, index, string, -1, SQLITE_TRANSIENT)
+        case .blob(let bytes):
+            code = bytes.withUnsafeBytes { buffer in
+                sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), SQLITE_TRANSIENT)
+            }
+        }
+        guard code == SQLITE_OK else { throw database.error(code: code, sql: sql) }
+    }
+
+    /// Binds an integer without boxing it in `SQLValue` (hot paths).
+    public func bind(_ value: Int64, at index: Int32) {
+        sqlite3_bind_int64(handle, index, value)
+    }
+
+    /// Resets the statement so it can run again; keeps the bindings.
+    public func reset() {
+        sqlite3_reset(handle)
+    }
+
+    /// Clears all bindings to NULL.
+    public func clearBindings() {
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Advances to the next row; false when done.
+    @discardableResult
+    public func step() throws(SQLiteError) -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = database.error(code: code, sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Runs the statement to completion with the given bindings.
+    public func execute(_ values: [SQLValue] = []) throws(SQLiteError) {
+        reset()
+        try bind(values)
+        while try step() {}
+        reset()
+    }
+
+    /// Number of result columns.
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    /// The name of a result column.
+    public func columnName(_ index: Int32) -> String {
+        String(cString: sqlite3_column_name(handle, index))
+    }
+
+    /// The value of a result column of the current row; type checked first, so NULL never reaches a text read.
+    public func value(at index: Int32) -> SQLValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT: return .text(text(at: index) ?? "")
+        case SQLITE_BLOB: return .blob(blob(at: index) ?? [])
+        default: return .null
+        }
+    }
+
+    /// True when the column of the current row is NULL.
+    public func isNull(at index: Int32) -> Bool {
+        sqlite3_column_type(handle, index) == SQLITE_NULL
+    }
+
+    /// The column's storage class of the current row (`SQLITE_INTEGER` …).
+    public func columnType(at index: Int32) -> Int32 {
+        sqlite3_column_type(handle, index)
+    }
+
+    /// The integer value of a column (0 for NULL).
+    public func int64(at index: Int32) -> Int64 {
+        sqlite3_column_int64(handle, index)
+    }
+
+    /// The double value of a column (0 for NULL).
+    public func double(at index: Int32) -> Double {
+        sqlite3_column_double(handle, index)
+    }
+
+    /// The text of a column, or nil for NULL.
+    public func text(at index: Int32) -> String? {
+        guard sqlite3_column_type(handle, index) != SQLITE_NULL,
+              let pointer = sqlite3_column_text(handle, index) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// The bytes of a column (text or blob), or nil for NULL.
+    public func blob(at index: Int32) -> [UInt8]? {
+        guard sqlite3_column_type(handle, index) != SQLITE_NULL else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
+    /// Calls `body` with the raw bytes of a column without copying; the buffer is valid only inside `body`.
+    public func withBytes<R>(at index: Int32, _ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
+        guard sqlite3_column_type(handle, index) != SQLITE_NULL else { return try body(nil) }
+        let pointer = sqlite3_column_blob(handle, index)
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return try body(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+}
+
+@available(*, unavailable, message: "A statement belongs to one connection and one thread.")
+extension Statement: Sendable {}
+
+/// `SQLITE_TRANSIENT` does not import into Swift; SQLite defines it as the destructor pointer -1.
+let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
