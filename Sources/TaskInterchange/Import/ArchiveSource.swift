@@ -1,0 +1,23 @@
+/// Something the importer can read an archive from, more than once (it reads referenced kinds first, then tasks).
+public protocol ArchiveSource {
+    /// Streams the records of `kinds` (all when nil) to `visitor`.
+    func read(kinds: Set<StoreMapping.Kind>?, into visitor: inout some ArchiveVisitor) throws
+}
+
+extension Archive: ArchiveSource {
+    public func read(kinds: Set<StoreMapping.Kind>?, into visitor: inout some ArchiveVisitor) throws {
+        if kinds?.contains(.project) ?? true {
+            for (index, project) in projects.enumerated() { try visitor.visitProject(project, index: index) }
+        }
+        if kinds?.contains(.category) ?? true {
+            for (index, category) in categories.enumerated() { try visitor.visitCategory(category, index: index) }
+        }
+        if kinds?.contains(.tag) ?? true {
+            for (index, tag) in tags.enumerated() { try visitor.visitTag(tag, index: index) }
+        }
+        if kinds?.contains(.task) ?? true {
+            for (index, task) in tasks.enumerated() { try visitor.visitTask(task, index: index) }
+        }
+        try visitor.visitEnd(header: header, counts: counts)
+    }
+}

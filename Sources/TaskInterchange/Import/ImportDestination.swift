@@ -1,0 +1,60 @@
+import Foundation
+
+/// Where an import rebuilds the object graph: the Core Data store built in, an in-memory graph for tests, or an app's
+/// own SwiftData/Core Data context.
+///
+/// The importer owns the ID maps (archive id → `ObjectKey`) and calls these methods in graph order: projects,
+/// categories and tags first, then each task with its links resolved through the maps, then the task's subtasks.
+public protocol ImportDestination {
+    /// How the destination names an object (a primary key, a persistent identifier, an object reference).
+    associatedtype ObjectKey: Hashable
+
+    /// The object that already carries `id`, if any.
+    mutating func existingKey(of kind: StoreMapping.Kind, id: UUID) throws -> ObjectKey?
+    /// How many objects of a kind exist (for the replace plan).
+    mutating func count(of kind: StoreMapping.Kind) throws -> Int
+    /// Removes every object of the interchange's kinds (replace mode).
+    mutating func removeAll() throws
+
+    /// Inserts a project.
+    mutating func insert(_ project: ProjectRecord) throws -> ObjectKey
+    /// Overwrites an existing project's fields.
+    mutating func update(_ project: ProjectRecord, at key: ObjectKey) throws
+    /// Inserts a category.
+    mutating func insert(_ category: CategoryRecord) throws -> ObjectKey
+    /// Overwrites an existing category's fields.
+    mutating func update(_ category: CategoryRecord, at key: ObjectKey) throws
+    /// Inserts a tag.
+    mutating func insert(_ tag: TagRecord) throws -> ObjectKey
+    /// Overwrites an existing tag's fields.
+    mutating func update(_ tag: TagRecord, at key: ObjectKey) throws
+    /// Inserts a task (without its subtasks) with its links.
+    mutating func insert(_ task: TaskRecord, links: TaskLinks<ObjectKey>) throws -> ObjectKey
+    /// Overwrites an existing task's fields and replaces its links.
+    mutating func update(_ task: TaskRecord, links: TaskLinks<ObjectKey>, at key: ObjectKey) throws
+    /// Inserts a subtask at `position` of `task`'s ordered subtasks.
+    mutating func insert(_ subtask: SubtaskRecord, of task: ObjectKey, position: Int) throws -> ObjectKey
+    /// Overwrites an existing subtask and moves it to `position` of `task`.
+    mutating func update(_ subtask: SubtaskRecord, of task: ObjectKey, position: Int, at key: ObjectKey) throws
+    /// Removes the subtasks of `task` that are not in `keeping`; returns how many were removed.
+    mutating func removeSubtasks(of task: ObjectKey, keeping: Set<ObjectKey>) throws -> Int
+}
+
+/// A task's links, already resolved to destination keys.
+public struct TaskLinks<Key: Hashable>: Hashable {
+    /// The project, if any.
+    public var project: Key?
+    /// The category, if any.
+    public var category: Key?
+    /// The tags, in archive order.
+    public var tags: [Key]
+
+    /// Creates links.
+    public init(project: Key? = nil, category: Key? = nil, tags: [Key] = []) {
+        self.project = project
+        self.category = category
+        self.tags = tags
+    }
+}
+
+extension TaskLinks: Sendable where Key: Sendable {}

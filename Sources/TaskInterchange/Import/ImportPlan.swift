@@ -1,0 +1,28 @@
+/// What an import did (or, in a dry run, would do), per kind.
+public struct ImportPlan: Sendable, Hashable, Codable {
+    /// Operation counts for one kind.
+    public struct Operations: Sendable, Hashable, Codable {
+        /// Records inserted.
+        public var inserted = 0
+        /// Existing records updated.
+        public var updated = 0
+        /// Existing records left as they were.
+        public var skipped = 0
+        /// Rows removed (replace mode, or subtasks an update no longer lists).
+        public var deleted = 0
+        /// Creates zero counts.
+        public init() {}
+    }
+
+    /// Counts per kind name (`project`, `category`, `tag`, `task`, `subtask`).
+    public var kinds: [String: Operations] = [:]
+
+    /// Creates an empty plan.
+    public init() {}
+
+    /// The counts of one kind.
+    public subscript(kind: StoreMapping.Kind) -> Operations {
+        get { kinds[kind.rawValue] ?? Operations() }
+        set { kinds[kind.rawValue] = newValue }
+    }
+}

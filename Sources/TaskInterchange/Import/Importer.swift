@@ -1,0 +1,177 @@
+import Foundation
+
+/// Rebuilds an archive's object graph in a destination, in two passes through ID maps: projects, categories and tags
+/// first (recording id → key), then tasks with their links and ordered subtasks resolved through those maps.
+///
+/// The archive must already have passed validation; the importer still refuses a reference it cannot resolve, so a
+/// destination that wraps the import in a transaction rolls everything back.
+public struct Importer: Sendable {
+    /// What to do with ids that already exist.
+    public var mode: ImportMode
+    /// When true, only existence is looked up and counted; the destination is not written.
+    public var dryRun: Bool
+    /// Called after every 10,000 tasks with the number done so far (for progress display).
+    public var progress: (@Sendable (Int) -> Void)?
+
+    /// Creates an importer.
+    public init(mode: ImportMode = .insert, dryRun: Bool = false, progress: (@Sendable (Int) -> Void)? = nil) {
+        self.mode = mode
+        self.dryRun = dryRun
+        self.progress = progress
+    }
+
+    /// Imports `source` into `destination` and returns what was done.
+    /// - Throws: `TaskInterchangeError.invalidData` for an id or reference the archive cannot satisfy; destination and
+    ///   source errors unchanged.
+    public func run<Destination: ImportDestination>(_ source: some ArchiveSource, into destination: inout Destination) throws -> ImportPlan {
+        var plan = ImportPlan()
+        if mode == .replace {
+            for kind in StoreMapping.Kind.allCases { plan[kind].deleted = try destination.count(of: kind) }
+            if !dryRun { try destination.removeAll() }
+        }
+        var pass = Pass(importer: self, destination: destination, plan: plan)
+        try source.read(kinds: [.project, .category, .tag], into: &pass)
+        try source.read(kinds: [.task], into: &pass)
+        destination = pass.destination
+        return pass.plan
+    }
+
+    /// One visitor for both passes; it holds the ID maps.
+    struct Pass<Destination: ImportDestination>: ArchiveVisitor {
+        let importer: Importer
+        var destination: Destination
+        var plan: ImportPlan
+        var projects: [UUID: Destination.ObjectKey] = [:]
+        var categories: [UUID: Destination.ObjectKey] = [:]
+        var tags: [UUID: Destination.ObjectKey] = [:]
+        var tasksDone = 0
+
+        init(importer: Importer, destination: Destination, plan: ImportPlan) {
+            self.importer = importer
+            self.destination = destination
+            self.plan = plan
+        }
+
+        /// Decides insert, update or skip for one record; returns the key to record in the ID map (nil in a dry run
+        /// for a new record).
+        mutating func place(_ kind: StoreMapping.Kind, id: UUID, path: String,
+                            insert: (inout Destination) throws -> Destination.ObjectKey,
+                            update: (inout Destination, Destination.ObjectKey) throws -> Void) throws -> Destination.ObjectKey? {
+            let existing = importer.mode == .replace ? nil : try destination.existingKey(of: kind, id: id)
+            if let existing {
+                switch importer.mode {
+                case .insert:
+                    throw TaskInterchangeError(.invalidData, "\(path).id: \(kind.rawValue) \(id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
+                case .upsert:
+                    if !importer.dryRun { try update(&destination, existing) }
+                    plan[kind].updated += 1
+                case .skip, .replace:
+                    plan[kind].skipped += 1
+                }
+                return existing
+            }
+            plan[kind].inserted += 1
+            return importer.dryRun ? nil : try insert(&destination)
+        }
+
+        mutating func visitProject(_ project: ProjectRecord, index: Int) throws {
+            projects[project.id] = try place(.project, id: project.id, path: "$.projects[\(index)]",
+                                             insert: { try $0.insert(project) }, update: { try $0.update(project, at: $1) })
+        }
+
+        mutating func visitCategory(_ category: CategoryRecord, index: Int) throws {
+            categories[category.id] = try place(.category, id: category.id, path: "$.categories[\(index)]",
+                                                insert: { try $0.insert(category) }, update: { try $0.update(category, at: $1) })
+        }
+
+        mutating func visitTag(_ tag: TagRecord, index: Int) throws {
+            tags[tag.id] = try place(.tag, id: tag.id, path: "$.tags[\(index)]",
+                                     insert: { try $0.insert(tag) }, update: { try $0.update(tag, at: $1) })
+        }
+
+        mutating func visitTask(_ task: TaskRecord, index: Int) throws {
+            let path = "$.tasks[\(index)]"
+            tasksDone += 1
+            if tasksDone % 10_000 == 0 { importer.progress?(tasksDone) }
+            let existing = importer.mode == .replace ? nil : try destination.existingKey(of: .task, id: task.id)
+            if existing != nil, importer.mode == .skip {
+                plan[.task].skipped += 1
+                plan[.subtask].skipped += task.subtasks.count
+                return
+            }
+            if existing != nil, importer.mode == .insert {
+                throw TaskInterchangeError(.invalidData, "\(path).id: task \(task.id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
+            }
+            if importer.dryRun {
+                if existing != nil { plan[.task].updated += 1 } else { plan[.task].inserted += 1 }
+                for subtask in task.subtasks {
+                    if importer.mode != .replace, try destination.existingKey(of: .subtask, id: subtask.id) != nil {
+                        plan[.subtask].updated += 1
+                    } else {
+                        plan[.subtask].inserted += 1
+                    }
+                }
+                return
+            }
+            let links = try resolveLinks(task, path: path)
+            let key: Destination.ObjectKey
+            if let existing {
+                try destination.update(task, links: links, at: existing)
+                plan[.task].updated += 1
+                key = existing
+            } else {
+                key = try destination.insert(task, links: links)
+                plan[.task].inserted += 1
+            }
+            var kept: Set<Destination.ObjectKey> = []
+            for (position, subtask) in task.subtasks.enumerated() {
+                let found = importer.mode == .replace ? nil : try destination.existingKey(of: .subtask, id: subtask.id)
+                if let found {
+                    guard importer.mode == .upsert else {
+                        throw TaskInterchangeError(.invalidData, "\(path).subtasks[\(position)].id: subtask \(subtask.id.uuidString) already exists in the target store")
+                    }
+                    try destination.update(subtask, of: key, position: position, at: found)
+                    plan[.subtask].updated += 1
+                    kept.insert(found)
+                } else {
+                    kept.insert(try destination.insert(subtask, of: key, position: position))
+                    plan[.subtask].inserted += 1
+                }
+            }
+            if existing != nil {
+                plan[.subtask].deleted += try destination.removeSubtasks(of: key, keeping: kept)
+            }
+        }
+
+        func resolveLinks(_ task: TaskRecord, path: String) throws -> TaskLinks<Destination.ObjectKey> {
+            var links = TaskLinks<Destination.ObjectKey>()
+            if let projectId = task.projectId {
+                guard let key = projects[projectId] else {
+                    throw TaskInterchangeError(.invalidData, "\(path).projectId: no project with id \(projectId.uuidString)")
+                }
+                links.project = key
+            }
+            if let categoryId = task.categoryId {
+                guard let key = categories[categoryId] else {
+                    throw TaskInterchangeError(.invalidData, "\(path).categoryId: no category with id \(categoryId.uuidString)")
+                }
+                links.category = key
+            }
+            for (position, tagId) in task.tagIds.enumerated() {
+                guard let key = tags[tagId] else {
+                    throw TaskInterchangeError(.invalidData, "\(path).tagIds[\(position)]: no tag with id \(tagId.uuidString)")
+                }
+                links.tags.append(key)
+            }
+            return links
+        }
+
+        mutating func visitIssue(_ issue: ValidationIssue) throws {
+            if issue.severity == .error {
+                throw TaskInterchangeError(.invalidData, "the archive changed since it was validated: \(issue)")
+            }
+        }
+
+        mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {}
+    }
+}

@@ -1,0 +1,30 @@
+import CSQLite
+
+extension Database {
+    /// Registers an SQL function of one integer argument that returns an integer or NULL.
+    ///
+    /// It is `SQLITE_DIRECTONLY`: a store's own triggers, views and schema can never call it.
+    func createFunction(_ name: String, _ body: @escaping (Int64) -> Int64?) throws(SQLiteError) {
+        let box = Unmanaged.passRetained(IntegerFunction(body)).toOpaque()
+        let code = sqlite3_create_function_v2(
+            handle, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY, box,
+            { context, _, arguments in
+                let function = Unmanaged<IntegerFunction>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
+                guard let argument = arguments?[0], sqlite3_value_type(argument) == SQLITE_INTEGER,
+                      let result = function.body(sqlite3_value_int64(argument)) else {
+                    sqlite3_result_null(context)
+                    return
+                }
+                sqlite3_result_int64(context, result)
+            },
+            nil, nil,
+            { box in box.map { Unmanaged<IntegerFunction>.fromOpaque($0).release() } })
+        guard code == SQLITE_OK else { throw error(code: code, sql: nil) }
+    }
+}
+
+/// Holds a Swift closure for SQLite; released by SQLite when the function is replaced or the connection closes.
+private final class IntegerFunction {
+    let body: (Int64) -> Int64?
+    init(_ body: @escaping (Int64) -> Int64?) { self.body = body }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The rows of one kind, ordered by their exchange id: rank → id, and primary key → rank.
+///
+/// Export writes records sorted by id; SQLite sorts rows by `rank(Z_PK)` so no record is held in memory, only this
+/// index (24 bytes a row).
+struct KeyIndex {
+    /// Ids in rank order (sorted by their uppercase string form, which is also their byte order).
+    private(set) var ids: [UUID] = []
+    private var dense: [Int32] = []
+    private var denseBase: Int64 = 0
+    private var sparse: [Int64: Int32] = [:]
+
+    /// Builds the index from (primary key, id) pairs in any order.
+    init(_ pairs: [(key: Int64, id: UUID)]) {
+        let sorted = pairs.sorted { lhs, rhs in
+            let order = Self.compare(lhs.id, rhs.id)
+            return order != 0 ? order < 0 : lhs.key < rhs.key
+        }
+        ids = sorted.map(\.id)
+        guard let minKey = pairs.lazy.map(\.key).min(), let maxKey = pairs.lazy.map(\.key).max() else { return }
+        if maxKey - minKey < Int64(pairs.count) * 4 + 1024 {
+            denseBase = minKey
+            dense = [Int32](repeating: -1, count: Int(maxKey - minKey + 1))
+            for (rank, pair) in sorted.enumerated() { dense[Int(pair.key - minKey)] = Int32(rank) }
+        } else {
+            for (rank, pair) in sorted.enumerated() { sparse[pair.key] = Int32(rank) }
+        }
+    }
+
+    var count: Int { ids.count }
+
+    /// The position of a row in id order, or nil when the key is not a row of this kind.
+    func rank(of key: Int64) -> Int? {
+        if !dense.isEmpty {
+            let offset = key &- denseBase
+            guard offset >= 0, offset < dense.count else { return nil }
+            let rank = dense[Int(offset)]
+            return rank < 0 ? nil : Int(rank)
+        }
+        return sparse[key].map(Int.init)
+    }
+
+    /// The exchange id of the row with this primary key.
+    func id(of key: Int64) -> UUID? {
+        rank(of: key).map { ids[$0] }
+    }
+
+    /// Byte-wise comparison of two UUIDs, which matches the order of their uppercase hyphenated strings.
+    static func compare(_ lhs: UUID, _ rhs: UUID) -> Int {
+        withUnsafeBytes(of: lhs.uuid) { left in
+            withUnsafeBytes(of: rhs.uuid) { right in
+                Int(memcmp(left.baseAddress!, right.baseAddress!, 16))
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+/// Something the reader noticed while exporting: data it could not carry exactly, or had to repair. Nothing is dropped
+/// without one; `--strict` turns warnings into a failure.
+public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Kinds of finding. Raw values are part of the `--json-summary` contract.
+    public enum Code: String, Sendable, Hashable, Codable {
+        /// Rows had no UUID attribute (or NULL); their ids were derived from their object URIs. Informational.
+        case derivedID = "derived-id"
+        /// A UUID value was unreadable (wrong length or text); the id was derived from the object URI.
+        case invalidID = "invalid-id"
+        /// Two rows of one kind carry the same UUID; later rows got ids derived from their object URIs.
+        case duplicateID = "duplicate-id"
+        /// A required value was NULL (or the store has no such attribute); a neutral value was exported.
+        case missingRequiredValue = "missing-required-value"
+        /// A value had the wrong type or range and was exported converted (the message says how).
+        case invalidValue = "invalid-value"
+        /// A foreign key or join row points at a row that does not exist; the reference was not exported.
+        case danglingReference = "dangling-reference"
+        /// Subtasks that belong to no existing task: they cannot be nested anywhere and were not exported.
+        case orphanSubtask = "orphan-subtask"
+        /// A column of a mapped entity that the interchange has no field for; its values were not exported.
+        case unmappedColumn = "unmapped-column"
+        /// A relationship (join table or key column) the interchange has no field for.
+        case unmappedRelationship = "unmapped-relationship"
+        /// An entity with rows that no interchange kind reads.
+        case unmappedEntity = "unmapped-entity"
+        /// Rows whose `Z_ENT` is NULL or names no entity; they are invisible to the app and were not exported.
+        case strayRows = "stray-rows"
+        /// Values the chosen output format cannot hold (version 1 has no categories, subtasks, notes or due dates).
+        case droppedByFormat = "dropped-by-format"
+    }
+
+    /// The kind of finding.
+    public var code: Code
+    /// The entity concerned, when there is one.
+    public var entity: String?
+    /// The property or column concerned, when there is one.
+    public var property: String?
+    /// How many rows or values it concerns.
+    public var count: Int
+    /// What happened, for people.
+    public var message: String
+    /// Up to a few row URIs (`p12`) as examples.
+    public var examples: [String]
+
+    /// Creates a finding.
+    public init(_ code: Code, entity: String? = nil, property: String? = nil, count: Int, message: String, examples: [String] = []) {
+        self.code = code
+        self.entity = entity
+        self.property = property
+        self.count = count
+        self.message = message
+        self.examples = examples
+    }
+
+    /// Derived ids are expected for stores without UUID attributes; everything else means something was not carried
+    /// exactly.
+    public var isWarning: Bool { code != .derivedID }
+
+    /// `TodoItem.repeats: unmapped-column: 12 values not exported (e.g. p3, p9)`
+    public var description: String {
+        var subject = entity ?? "store"
+        if let property { subject += ".\(property)" }
+        var text = "\(subject): \(code.rawValue): \(message)"
+        if !examples.isEmpty { text += " (e.g. \(examples.joined(separator: ", ")))" }
+        return text
+    }
+}
+
+/// Accumulates findings, merging repeats of the same code on the same property into one counted finding.
+struct FindingLog {
+    private(set) var findings: [StoreFinding] = []
+    private var index: [String: Int] = [:]
+    static let exampleLimit = 5
+
+    mutating func add(_ code: StoreFinding.Code, entity: String?, property: String? = nil, message: String, example: String? = nil, count: Int = 1) {
+        let key = "\(code.rawValue)|\(entity ?? "")|\(property ?? "")|\(message)"
+        if let position = index[key] {
+            findings[position].count += count
+            if let example, findings[position].examples.count < Self.exampleLimit { findings[position].examples.append(example) }
+        } else {
+            index[key] = findings.count
+            findings.append(StoreFinding(code, entity: entity, property: property, count: count, message: message,
+                                         examples: example.map { [$0] } ?? []))
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// Which store entity and properties feed each interchange kind. `tasks inspect` prints the detected mapping in this
+/// JSON form, and `--mapping FILE` reads it back, so a user can save, edit and reuse it.
+///
+/// Property names are the model's names (matched case-insensitively to the `Z<NAME>` columns); `null` means the store
+/// has no such property.
+public struct StoreMapping: Sendable, Hashable, Codable {
+    /// The kinds of record the interchange carries.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+        case project, category, tag, task, subtask
+
+        /// Interchange fields of this kind that come from attributes, in order.
+        public var fields: [String] {
+            switch self {
+            case .project: return ["id", "name", "createdAt"]
+            case .category: return ["id", "name", "color"]
+            case .tag: return ["id", "name"]
+            case .task: return ["id", "title", "notes", "isCompleted", "createdAt", "dueDate", "priority"]
+            case .subtask: return ["id", "title", "isCompleted"]
+            }
+        }
+
+        /// Interchange references of this kind that come from relationships.
+        public var relationships: [String] {
+            switch self {
+            case .task: return ["project", "category", "tags"]
+            case .subtask: return ["task"]
+            default: return []
+            }
+        }
+
+        /// Export order.
+        public static func < (lhs: Kind, rhs: Kind) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        }
+    }
+
+    /// How one kind is read from one entity.
+    public struct KindMapping: Sendable, Hashable, Codable {
+        /// The entity name exactly as in `Z_PRIMARYKEY`.
+        public var entity: String
+        /// Interchange field → store property name (or nil when the store has none).
+        public var fields: [String: String?]
+        /// Interchange reference → store relationship name (or nil).
+        public var relationships: [String: String?]
+
+        /// Creates a kind mapping.
+        public init(entity: String, fields: [String: String?], relationships: [String: String?] = [:]) {
+            self.entity = entity
+            self.fields = fields
+            self.relationships = relationships
+        }
+
+        /// The property mapped to `field`, when there is one.
+        public func property(for field: String) -> String? {
+            fields[field] ?? nil
+        }
+
+        /// The relationship mapped to `reference`, when there is one.
+        public func relationship(for reference: String) -> String? {
+            relationships[reference] ?? nil
+        }
+    }
+
+    /// The mapping file format version.
+    public var mappingVersion: Int
+    /// Kind name (`task`, …) → its mapping, or nil when the store has no such entity.
+    public var kinds: [String: KindMapping?]
+
+    /// Creates a mapping.
+    public init(kinds: [Kind: KindMapping?]) {
+        self.mappingVersion = 1
+        self.kinds = Dictionary(uniqueKeysWithValues: Kind.allCases.map { ($0.rawValue, kinds[$0] ?? nil) })
+    }
+
+    /// The mapping of one kind.
+    public subscript(kind: Kind) -> KindMapping? {
+        kinds[kind.rawValue] ?? nil
+    }
+
+    /// The mapping as pretty JSON with sorted keys (`null` for absent kinds and properties).
+    public func jsonData() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings, optionals and dictionaries cannot fail.
+        return (try? encoder.encode(self)) ?? Data()
+    }
+
+    /// Reads a mapping file.
+    /// - Throws: `TaskInterchangeError` (`.noInput` when missing, `.invalidData` with a JSON path when malformed).
+    public init(contentsOf path: String) throws(TaskInterchangeError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TaskInterchangeError(.noInput, "\(path): no such mapping file")
+        }
+        do {
+            self = try JSONDecoder().decode(StoreMapping.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            throw TaskInterchangeError(.invalidData, "\(path): \(Self.jsonPath(context.codingPath)): \(context.debugDescription) \(context.underlyingError.map { "(\($0.localizedDescription))" } ?? "")")
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw TaskInterchangeError(.invalidData, "\(path): \(Self.jsonPath(context.codingPath + [key])): missing member")
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw TaskInterchangeError(.invalidData, "\(path): \(Self.jsonPath(context.codingPath)): expected \(type)")
+        } catch let DecodingError.valueNotFound(type, context) {
+            throw TaskInterchangeError(.invalidData, "\(path): \(Self.jsonPath(context.codingPath)): expected \(type), found null")
+        } catch {
+            throw TaskInterchangeError(.invalidData, "\(path): not a mapping file: \(error)")
+        }
+        guard mappingVersion == 1 else {
+            throw TaskInterchangeError(.invalidData, "\(path): $.mappingVersion: unsupported mapping version \(mappingVersion) (this tool reads 1)")
+        }
+        for name in kinds.keys where Kind(rawValue: name) == nil {
+            throw TaskInterchangeError(.invalidData, "\(path): $.kinds.\(name): unknown kind (expected one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        for kind in Kind.allCases {
+            guard let mapping = self[kind] else { continue }
+            for field in mapping.fields.keys where !kind.fields.contains(field) {
+                throw TaskInterchangeError(.invalidData, "\(path): $.kinds.\(kind.rawValue).fields.\(field): unknown field (expected one of \(kind.fields.joined(separator: ", ")))")
+            }
+            for reference in mapping.relationships.keys where !kind.relationships.contains(reference) {
+                throw TaskInterchangeError(.invalidData, "\(path): $.kinds.\(kind.rawValue).relationships.\(reference): unknown relationship (expected one of \(kind.relationships.isEmpty ? "none" : kind.relationships.joined(separator: ", ")))")
+            }
+        }
+    }
+
+    static func jsonPath(_ codingPath: [any CodingKey]) -> String {
+        codingPath.reduce("$") { path, key in
+            if let index = key.intValue { return path + "[\(index)]" }
+            return path + "." + key.stringValue
+        }
+    }
+}

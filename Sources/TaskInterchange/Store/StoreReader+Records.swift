@@ -1,0 +1,111 @@
+import Foundation
+
+/// Emitting each kind's records in id order.
+extension StoreReader {
+    func emitProjects(_ index: KeyIndex, into visitor: inout some ArchiveVisitor) throws {
+        guard let kind = resolved.kinds[.project] else { return }
+        let rank = try rankFunction("tasks_rank_project", index)
+        let statement = try database.prepare(
+            "SELECT Z_PK, \(selectList(kind, ["name", "createdAt"])) FROM \(Database.quote(kind.table)) WHERE \(entityFilter(kind)) ORDER BY \(rank)(Z_PK)")
+        var position = 0
+        while try statement.step() {
+            let key = statement.int64(at: 0)
+            let record = ProjectRecord(
+                id: index.ids[position],
+                name: requiredString(statement, 1, Origin(entity: kind.entity.name, field: "name", column: kind.columns["name"], key: key)),
+                createdAt: optionalDate(statement, 2, Origin(entity: kind.entity.name, field: "createdAt", column: kind.columns["createdAt"], key: key)))
+            try visitor.visitProject(record, index: position)
+            position += 1
+        }
+    }
+
+    func emitCategories(_ index: KeyIndex, into visitor: inout some ArchiveVisitor) throws {
+        guard let kind = resolved.kinds[.category] else { return }
+        let rank = try rankFunction("tasks_rank_category", index)
+        let statement = try database.prepare(
+            "SELECT Z_PK, \(selectList(kind, ["name", "color"])) FROM \(Database.quote(kind.table)) WHERE \(entityFilter(kind)) ORDER BY \(rank)(Z_PK)")
+        var position = 0
+        while try statement.step() {
+            let key = statement.int64(at: 0)
+            let origin = Origin(entity: kind.entity.name, field: "color", column: kind.columns["color"], key: key)
+            let record = CategoryRecord(
+                id: index.ids[position],
+                name: requiredString(statement, 1, Origin(entity: kind.entity.name, field: "name", column: kind.columns["name"], key: key)),
+                color: optionalString(statement, 2, origin) ?? CategoryRecord.defaultColor)
+            try visitor.visitCategory(record, index: position)
+            position += 1
+        }
+    }
+
+    func emitTags(_ index: KeyIndex, into visitor: inout some ArchiveVisitor) throws {
+        guard let kind = resolved.kinds[.tag] else { return }
+        let rank = try rankFunction("tasks_rank_tag", index)
+        let statement = try database.prepare(
+            "SELECT Z_PK, \(selectList(kind, ["name"])) FROM \(Database.quote(kind.table)) WHERE \(entityFilter(kind)) ORDER BY \(rank)(Z_PK)")
+        var position = 0
+        while try statement.step() {
+            let key = statement.int64(at: 0)
+            let record = TagRecord(
+                id: index.ids[position],
+                name: requiredString(statement, 1, Origin(entity: kind.entity.name, field: "name", column: kind.columns["name"], key: key)))
+            try visitor.visitTag(record, index: position)
+            position += 1
+        }
+    }
+
+    /// Tasks, merged with two more id-ordered streams: their tag join rows and their subtasks.
+    func emitTasks(projects: KeyIndex, categories: KeyIndex, tags: KeyIndex, into visitor: inout some ArchiveVisitor) throws {
+        guard let kind = resolved.kinds[.task] else {
+            try reportSubtasksWithoutTasks()
+            return
+        }
+        let entity = kind.entity.name
+        let index = try self.index(.task)
+        let rank = try rankFunction("tasks_rank_task", index)
+        let fields = ["title", "notes", "isCompleted", "createdAt", "dueDate", "priority"]
+        let projectColumn = resolved.taskProjectColumn.map(Database.quote) ?? "NULL"
+        let categoryColumn = resolved.taskCategoryColumn.map(Database.quote) ?? "NULL"
+        let statement = try database.prepare(
+            "SELECT Z_PK, \(selectList(kind, fields)), \(projectColumn), \(categoryColumn) FROM \(Database.quote(kind.table)) WHERE \(entityFilter(kind)) ORDER BY \(rank)(Z_PK)")
+        var tagStream = try TagStream(reader: self, taskRank: rank, tags: tags)
+        var subtaskStream = try SubtaskStream(reader: self, taskRank: rank)
+        var position = 0
+        while try statement.step() {
+            let key = statement.int64(at: 0)
+            func origin(_ field: String) -> Origin { Origin(entity: entity, field: field, column: kind.columns[field], key: key) }
+            var record = TaskRecord(
+                id: index.ids[position],
+                title: requiredString(statement, 1, origin("title")),
+                notes: optionalString(statement, 2, origin("notes")),
+                isCompleted: requiredBool(statement, 3, origin("isCompleted")),
+                createdAt: requiredDate(statement, 4, origin("createdAt")),
+                dueDate: optionalDate(statement, 5, origin("dueDate")),
+                priority: priority(statement, 6, origin("priority")))
+            record.projectId = reference(statement, 7, in: projects, origin: Origin(entity: entity, field: "project", column: resolved.taskProjectColumn, key: key))
+            record.categoryId = reference(statement, 8, in: categories, origin: Origin(entity: entity, field: "category", column: resolved.taskCategoryColumn, key: key))
+            record.tagIds = try tagStream.tagIds(forRank: position)
+            record.subtasks = try subtaskStream.subtasks(forRank: position)
+            try visitor.visitTask(record, index: position)
+            position += 1
+        }
+    }
+
+    /// Resolves a to-one foreign key through the destination's index; a key that names no row is reported.
+    func reference(_ statement: Statement, _ column: Int32, in index: KeyIndex, origin: Origin) -> UUID? {
+        guard statement.columnType(at: column) != 5 else { return nil }
+        let key = statement.int64(at: column)
+        if let id = index.id(of: key) { return id }
+        log.add(.danglingReference, entity: origin.entity, property: origin.property,
+                message: "foreign key points at no \(origin.field) row; exported without a \(origin.field)", example: "p\(origin.key)→p\(key)")
+        return nil
+    }
+
+    /// With subtasks mapped but no task entity, every subtask is an orphan.
+    func reportSubtasksWithoutTasks() throws {
+        guard let kind = resolved.kinds[.subtask] else { return }
+        let count = try database.scalar("SELECT count(*) FROM \(Database.quote(kind.table)) WHERE \(entityFilter(kind))")?.int64 ?? 0
+        if count > 0 {
+            log.add(.orphanSubtask, entity: kind.entity.name, message: "no task entity is mapped, so subtasks cannot be nested; not exported", count: Int(count))
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// Before reading records: everything in the store that the mapping will not carry, counted.
+extension StoreReader {
+    func survey() throws {
+        let mapped = resolved.kinds.values
+        let mappedNumbers = Set(mapped.flatMap(\.entity.numbersIncludingSubentities))
+        for entity in schema.entities where !mappedNumbers.contains(entity.number) {
+            guard let table = entity.table else { continue }
+            let rows = try database.scalar("SELECT count(*) FROM \(Database.quote(table)) WHERE Z_ENT = ?", [.integer(entity.number)])?.int64 ?? 0
+            if rows > 0 {
+                log.add(.unmappedEntity, entity: entity.name, message: "no interchange kind reads this entity; its rows were not exported", count: Int(rows))
+            }
+        }
+        for table in Set(mapped.map(\.table)).sorted() {
+            let numbers = schema.entities.filter { $0.table == table }.map(\.number)
+            let stray = try database.scalar("SELECT count(*) FROM \(Database.quote(table)) WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(numbers.map(String.init).joined(separator: ", ")))")?.int64 ?? 0
+            if stray > 0 {
+                log.add(.strayRows, entity: table, message: "rows with a NULL or unknown Z_ENT are invisible to the app; not exported", count: Int(stray))
+            }
+        }
+        for kind in mapped.sorted(by: { $0.kind < $1.kind }) {
+            for column in schema.columns(of: kind.table) ?? [] where !["Z_PK", "Z_ENT", "Z_OPT"].contains(column.name) && !kind.usedColumns.contains(column.name) {
+                let values = try database.scalar("SELECT count(\(Database.quote(column.name))) FROM \(Database.quote(kind.table)) WHERE \(entityFilter(kind))")?.int64 ?? 0
+                if values > 0 {
+                    log.add(.unmappedColumn, entity: kind.entity.name, property: column.name,
+                            message: "the interchange has no field for this column; its values were not exported", count: Int(values))
+                }
+            }
+        }
+        let mappedEntityNumbers = mappedNumbers
+        for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key }) where table.hasPrefix("Z_") && table != resolved.tagJoin?.table
+            && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) {
+            let numbers = columns.compactMap { StoreMapping.splitJoinColumn($0.name)?.0 }
+            guard numbers.contains(where: mappedEntityNumbers.contains) else { continue }
+            let rows = try database.scalar("SELECT count(*) FROM \(Database.quote(table))")?.int64 ?? 0
+            if rows > 0 {
+                log.add(.unmappedRelationship, entity: table, message: "many-to-many links the interchange has no field for; not exported", count: Int(rows))
+            }
+        }
+    }
+}

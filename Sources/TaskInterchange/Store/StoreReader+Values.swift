@@ -1,0 +1,116 @@
+import Foundation
+
+/// Reading typed values from a row, with a finding for every value that was not what the interchange needs.
+extension StoreReader {
+    /// Where a value came from, for findings.
+    struct Origin {
+        var entity: String
+        var field: String
+        var column: String?
+        var key: Int64
+        var property: String { column.map { String($0.dropFirst()).lowercased() } ?? field }
+    }
+
+    /// A required string; NULL (or an absent attribute) becomes "" with a finding.
+    func requiredString(_ statement: Statement, _ column: Int32, _ origin: Origin) -> String {
+        if let value = optionalString(statement, column, origin) { return value }
+        log.add(.missingRequiredValue, entity: origin.entity, property: origin.property,
+                message: origin.column == nil ? "the entity has no '\(origin.field)' attribute; exported as \"\"" : "NULL \(origin.field); exported as \"\"",
+                example: origin.column == nil ? nil : "p\(origin.key)")
+        return ""
+    }
+
+    /// An optional string; numbers and blobs are converted with a finding.
+    func optionalString(_ statement: Statement, _ column: Int32, _ origin: Origin) -> String? {
+        switch statement.columnType(at: column) {
+        case 3: return statement.text(at: column)
+        case 5: return nil
+        case 4:
+            let bytes = statement.blob(at: column) ?? []
+            let text = String(decoding: bytes, as: UTF8.self)
+            log.add(.invalidValue, entity: origin.entity, property: origin.property,
+                    message: "binary value in a text attribute; exported as UTF-8 text\(Array(text.utf8) == bytes ? "" : " with invalid bytes replaced")",
+                    example: "p\(origin.key)")
+            return text
+        default:
+            let text = statement.value(at: column)
+            log.add(.invalidValue, entity: origin.entity, property: origin.property, message: "number in a text attribute; exported as its decimal text", example: "p\(origin.key)")
+            switch text {
+            case .integer(let value): return String(value)
+            case .real(let value): return String(value)
+            default: return nil
+            }
+        }
+    }
+
+    /// A Boolean stored as 0/1 (any non-zero is true, as Core Data reads it); NULL becomes false with a finding.
+    func requiredBool(_ statement: Statement, _ column: Int32, _ origin: Origin) -> Bool {
+        switch statement.columnType(at: column) {
+        case 1: return statement.int64(at: column) != 0
+        case 2: return statement.double(at: column) != 0
+        case 5:
+            log.add(.missingRequiredValue, entity: origin.entity, property: origin.property,
+                    message: origin.column == nil ? "the entity has no '\(origin.field)' attribute; exported as false" : "NULL \(origin.field); exported as false",
+                    example: origin.column == nil ? nil : "p\(origin.key)")
+            return false
+        default:
+            let text = statement.text(at: column) ?? ""
+            let value = ["1", "true", "yes", "YES"].contains(text)
+            log.add(.invalidValue, entity: origin.entity, property: origin.property, message: "text in a Boolean attribute; exported as \(value)", example: "p\(origin.key)")
+            return value
+        }
+    }
+
+    /// A Core Data date (seconds since 2001 as a Double, bit for bit); nil for NULL.
+    func optionalDate(_ statement: Statement, _ column: Int32, _ origin: Origin) -> Date? {
+        switch statement.columnType(at: column) {
+        case 2: return Date(timeIntervalSinceReferenceDate: statement.double(at: column))
+        case 1: return Date(timeIntervalSinceReferenceDate: Double(statement.int64(at: column)))
+        case 5: return nil
+        default:
+            if let text = statement.text(at: column), let seconds = Double(text), seconds.isFinite {
+                log.add(.invalidValue, entity: origin.entity, property: origin.property, message: "date stored as text; exported as its number", example: "p\(origin.key)")
+                return Date(timeIntervalSinceReferenceDate: seconds)
+            }
+            log.add(.invalidValue, entity: origin.entity, property: origin.property, message: "unreadable date; not exported", example: "p\(origin.key)")
+            return nil
+        }
+    }
+
+    /// A required date; NULL becomes 2001-01-01T00:00:00Z (0) with a finding.
+    func requiredDate(_ statement: Statement, _ column: Int32, _ origin: Origin) -> Date {
+        if let date = optionalDate(statement, column, origin) {
+            if date.timeIntervalSinceReferenceDate.isFinite { return date }
+            log.add(.invalidValue, entity: origin.entity, property: origin.property, message: "non-finite date; exported as 2001-01-01T00:00:00Z", example: "p\(origin.key)")
+            return Date(timeIntervalSinceReferenceDate: 0)
+        }
+        log.add(.missingRequiredValue, entity: origin.entity, property: origin.property,
+                message: origin.column == nil ? "the entity has no '\(origin.field)' attribute; exported as 2001-01-01T00:00:00Z" : "NULL \(origin.field); exported as 2001-01-01T00:00:00Z",
+                example: origin.column == nil ? nil : "p\(origin.key)")
+        return Date(timeIntervalSinceReferenceDate: 0)
+    }
+
+    /// A task priority in 0…3; NULL becomes 0 and out-of-range values are clamped, each with a finding.
+    func priority(_ statement: Statement, _ column: Int32, _ origin: Origin) -> Int {
+        guard origin.column != nil else { return 0 }
+        let raw: Int64
+        switch statement.columnType(at: column) {
+        case 1: raw = statement.int64(at: column)
+        case 5:
+            log.add(.missingRequiredValue, entity: origin.entity, property: origin.property, message: "NULL priority; exported as 0", example: "p\(origin.key)")
+            return 0
+        default:
+            let value = statement.double(at: column)
+            raw = value.isFinite ? Int64(max(min(value.rounded(), 1e18), -1e18)) : 0
+            log.add(.invalidValue, entity: origin.entity, property: origin.property, message: "non-integer priority; exported rounded", example: "p\(origin.key)")
+        }
+        let range = TaskRecord.priorityRange
+        if raw < Int64(range.lowerBound) || raw > Int64(range.upperBound) {
+            let clamped = raw < Int64(range.lowerBound) ? range.lowerBound : range.upperBound
+            log.add(.invalidValue, entity: origin.entity, property: origin.property,
+                    message: "priority outside \(range.lowerBound)…\(range.upperBound); exported clamped", example: "p\(origin.key)=\(raw)")
+            return clamped
+        }
+        return Int(raw)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// Streams a Core Data store's records, sorted by id within each kind, to an `ArchiveVisitor`, and records everything it
+/// could not carry exactly as findings.
+///
+/// Not `Sendable`: it reads through one connection.
+public final class StoreReader {
+    /// The store's schema as read from its system tables.
+    public let schema: StoreSchema
+    /// The mapping in use (given or detected).
+    public var mapping: StoreMapping { resolved.mapping }
+    /// What the reader noticed; complete once `read(into:)` returns.
+    public var findings: [StoreFinding] { log.findings }
+
+    let snapshot: StoreSnapshot
+    let resolved: ResolvedMapping
+    var log = FindingLog()
+    var database: Database { snapshot.database }
+
+    /// Prepares to read `snapshot` with `mapping`, or with a mapping detected from entity and column names when nil.
+    /// - Parameter mappingSource: how to name the mapping in errors (its file path).
+    /// - Throws: `TaskInterchangeError.invalidData` when the store is not a Core Data store or the mapping does not fit it.
+    public init(snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping") throws(TaskInterchangeError) {
+        self.snapshot = snapshot
+        self.schema = try StoreSchema(reading: snapshot.database, path: snapshot.path)
+        let chosen = mapping ?? StoreMapping(detectingFrom: schema)
+        self.resolved = try ResolvedMapping(chosen, schema: schema, source: mapping == nil ? "detected mapping" : mappingSource)
+    }
+
+    /// The store UUID used in derived ids (`Z_METADATA.Z_UUID`, or the empty string for stores without one).
+    var storeUUID: String { schema.storeUUID ?? "" }
+
+    /// The entity name read for each mapped kind, for the archive's `source`.
+    public var entityNames: [String: String] {
+        Dictionary(uniqueKeysWithValues: resolved.kinds.map { ($0.key.rawValue, $0.value.entity.name) })
+    }
+
+    /// Reads every mapped kind and hands the records to `visitor` in export order: projects, categories, tags, tasks
+    /// (each sorted by id, subtasks nested in their task's order).
+    /// - Throws: `TaskInterchangeError` for store failures; the visitor's own errors unchanged.
+    public func read(into visitor: inout some ArchiveVisitor) throws {
+        do {
+            try survey()
+            let projects = try index(.project)
+            let categories = try index(.category)
+            let tags = try index(.tag)
+            try emitProjects(projects, into: &visitor)
+            try emitCategories(categories, into: &visitor)
+            try emitTags(tags, into: &visitor)
+            try emitTasks(projects: projects, categories: categories, tags: tags, into: &visitor)
+        } catch let error as SQLiteError {
+            throw TaskInterchangeError.sqlite(error, path: snapshot.path, doing: "reading failed")
+        }
+    }
+
+    /// Builds the id index of one kind: reads every row's key and UUID, derives ids where needed, reports problems.
+    func index(_ kind: StoreMapping.Kind) throws -> KeyIndex {
+        guard let resolvedKind = resolved.kinds[kind] else { return KeyIndex([]) }
+        let entity = resolvedKind.entity
+        let idColumn = resolvedKind.columns["id"]
+        let sql = "SELECT Z_PK, \(idColumn.map(Database.quote) ?? "NULL") FROM \(Database.quote(resolvedKind.table)) WHERE \(entityFilter(resolvedKind))"
+        let statement = try database.prepare(sql)
+        var pairs: [(key: Int64, id: UUID)] = []
+        var seen: Set<UUID> = []
+        let property = idColumn.map { String($0.dropFirst()).lowercased() } ?? "id"
+        while try statement.step() {
+            let key = statement.int64(at: 0)
+            var id: UUID?
+            switch statement.columnType(at: 1) {
+            case 5: // NULL
+                log.add(.derivedID, entity: entity.name, property: property,
+                        message: idColumn == nil ? "the entity has no UUID attribute; ids derived from object URIs" : "NULL UUID; id derived from the object URI",
+                        example: "p\(key)")
+            case 4: // BLOB
+                id = statement.withBytes(at: 1) { $0.flatMap(UUID.init(bytes:)) }
+                if id == nil { log.add(.invalidID, entity: entity.name, property: property, message: "UUID blob is not 16 bytes; id derived from the object URI", example: "p\(key)") }
+            case 3: // TEXT
+                id = statement.text(at: 1).flatMap { UUID(uuidString: $0.trimmingCharacters(in: .whitespaces)) }
+                if id == nil { log.add(.invalidID, entity: entity.name, property: property, message: "UUID text is not a UUID; id derived from the object URI", example: "p\(key)") }
+            default:
+                log.add(.invalidID, entity: entity.name, property: property, message: "UUID column holds a number; id derived from the object URI", example: "p\(key)")
+            }
+            if let found = id, !seen.insert(found).inserted {
+                log.add(.duplicateID, entity: entity.name, property: property,
+                        message: "UUID \(found.uuidString) is used by more than one row; later rows got ids derived from their object URIs",
+                        example: "p\(key)")
+                id = nil
+            }
+            let final = id ?? UUID.derived(storeUUID: storeUUID, entity: entity.name, primaryKey: key)
+            if id == nil { seen.insert(final) }
+            pairs.append((key, final))
+        }
+        return KeyIndex(pairs)
+    }
+
+    /// `Z_ENT IN (…)` for the entity and its sub-entities (numbers come from the store, but are integers).
+    func entityFilter(_ kind: ResolvedMapping.ResolvedKind) -> String {
+        "Z_ENT IN (\(kind.entity.numbersIncludingSubentities.map(String.init).joined(separator: ", ")))"
+    }
+
+    /// Registers `name(Z_PK)` → rank for ORDER BY, and returns the name.
+    func rankFunction(_ name: String, _ index: KeyIndex) throws -> String {
+        try database.createFunction(name) { key in index.rank(of: key).map(Int64.init) }
+        return name
+    }
+
+    /// The select list for a kind's fields, in `fields` order; unmapped fields read as NULL.
+    func selectList(_ kind: ResolvedMapping.ResolvedKind, _ fields: [String]) -> String {
+        fields.map { kind.columns[$0].map(Database.quote) ?? "NULL" }.joined(separator: ", ")
+    }
+}
+
+@available(*, unavailable, message: "A reader owns an SQLite connection.")
+extension StoreReader: Sendable {}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// What a store file says about itself: its entities (from `Z_PRIMARYKEY`), their tables and columns, the join tables,
+/// and its UUID (from `Z_METADATA`).
+public struct StoreSchema: Sendable, Hashable {
+    /// One entity of the store's model.
+    public struct Entity: Sendable, Hashable {
+        /// The entity name exactly as in the model (`CDTask`, `TodoItem`).
+        public var name: String
+        /// `Z_ENT`.
+        public var number: Int64
+        /// The parent entity's number, 0 for a root.
+        public var superNumber: Int64
+        /// `Z_MAX` as stored.
+        public var maxKey: Int64
+        /// The table holding its rows (`Z` + uppercased root entity name), when it exists.
+        public var table: String?
+        /// Numbers of this entity and all its sub-entities (the `Z_ENT` values its rows may carry).
+        public var numbersIncludingSubentities: [Int64]
+    }
+
+    /// One column of a table.
+    public struct Column: Sendable, Hashable {
+        /// Column name (`ZTITLE`).
+        public var name: String
+        /// Declared type (`VARCHAR`, `INTEGER`, …).
+        public var declaredType: String
+    }
+
+    /// Entities in `Z_ENT` order.
+    public var entities: [Entity]
+    /// Every user table's columns, by table name (system and join tables included).
+    public var tables: [String: [Column]]
+    /// `Z_UUID` from `Z_METADATA`, when present.
+    public var storeUUID: String?
+    /// Names of views in the store (never read).
+    public var views: [String]
+    /// Names of triggers in the store (never run by `tasks`).
+    public var triggers: [String]
+
+    /// The entity with this name, compared exactly.
+    public func entity(named name: String) -> Entity? {
+        entities.first { $0.name == name }
+    }
+
+    /// The entity with this number.
+    public func entity(number: Int64) -> Entity? {
+        entities.first { $0.number == number }
+    }
+
+    /// The columns of a table, or nil when the table does not exist.
+    public func columns(of table: String) -> [Column]? {
+        tables[table]
+    }
+}
+
+extension StoreSchema {
+    /// Reads the schema through `database`. Every name from the store is passed as a bound parameter or quoted.
+    /// - Throws: `TaskInterchangeError.invalidData` when this is not a Core Data store.
+    public init(reading database: Database, path: String) throws(TaskInterchangeError) {
+        do {
+            let master = try database.rows("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger')")
+            var tableNames: [String] = []
+            var views: [String] = []
+            var triggers: [String] = []
+            for row in master {
+                guard let type = row[0].string, let name = row[1].string else { continue }
+                switch type {
+                case "table" where !name.hasPrefix("sqlite_"): tableNames.append(name)
+                case "view": views.append(name)
+                case "trigger": triggers.append(name)
+                default: break
+                }
+            }
+            guard tableNames.contains("Z_PRIMARYKEY") else {
+                throw TaskInterchangeError(.invalidData, "\(path): not a Core Data store (no Z_PRIMARYKEY table)")
+            }
+            var tables: [String: [Column]] = [:]
+            let tableInfo = try database.prepare("SELECT name, type FROM pragma_table_info(?)")
+            for name in tableNames {
+                tableInfo.reset()
+                try tableInfo.bind([.text(name)])
+                var columns: [Column] = []
+                while try tableInfo.step() {
+                    columns.append(Column(name: tableInfo.text(at: 0) ?? "", declaredType: (tableInfo.text(at: 1) ?? "").uppercased()))
+                }
+                tables[name] = columns
+            }
+            let keyColumns = Set((tables["Z_PRIMARYKEY"] ?? []).map(\.name))
+            guard keyColumns.isSuperset(of: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"]) else {
+                throw TaskInterchangeError(.invalidData, "\(path): Z_PRIMARYKEY lacks the columns Z_ENT, Z_NAME, Z_SUPER, Z_MAX")
+            }
+            var raw: [(number: Int64, name: String, superNumber: Int64, max: Int64)] = []
+            for row in try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
+                guard let number = row[0].int64, let name = row[1].string, !name.isEmpty else {
+                    throw TaskInterchangeError(.invalidData, "\(path): Z_PRIMARYKEY has a row without an entity number or name")
+                }
+                raw.append((number, name, row[2].int64 ?? 0, row[3].int64 ?? 0))
+            }
+            let byNumber = Dictionary(raw.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+            func root(of number: Int64) -> Int64 {
+                var current = number
+                var seen: Set<Int64> = []
+                while let parent = byNumber[current]?.superNumber, parent != 0, byNumber[parent] != nil, seen.insert(current).inserted {
+                    current = parent
+                }
+                return current
+            }
+            func descendants(of number: Int64) -> [Int64] {
+                var result = [number]
+                var index = 0
+                while index < result.count {
+                    let current = result[index]
+                    result += raw.filter { $0.superNumber == current && $0.number != current && !result.contains($0.number) }.map(\.number)
+                    index += 1
+                }
+                return result.sorted()
+            }
+            let entities = raw.map { entry -> Entity in
+                let rootName = byNumber[root(of: entry.number)]?.name ?? entry.name
+                let table = "Z" + rootName.uppercased()
+                return Entity(name: entry.name, number: entry.number, superNumber: entry.superNumber, maxKey: entry.max,
+                              table: tables[table] != nil ? table : nil, numbersIncludingSubentities: descendants(of: entry.number))
+            }
+            var storeUUID: String?
+            if tables["Z_METADATA"] != nil {
+                storeUUID = try database.scalar("SELECT Z_UUID FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")?.string
+            }
+            self.init(entities: entities, tables: tables, storeUUID: storeUUID, views: views.sorted(), triggers: triggers.sorted())
+        } catch let error as SQLiteError {
+            throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read the store's schema")
+        } catch let error as TaskInterchangeError {
+            throw error
+        } catch {
+            throw TaskInterchangeError(.internal, "\(path): \(error)")
+        }
+    }
+}

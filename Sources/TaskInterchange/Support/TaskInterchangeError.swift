@@ -1,0 +1,48 @@
+/// An error from the library, with a category that callers (the CLI) map to exit codes, and a message for people.
+public struct TaskInterchangeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure this is; each maps to one sysexits-style exit code in the CLI.
+    public enum Kind: Sendable, Equatable {
+        /// The input data is wrong (bad JSON, invalid archive, not a store, bad mapping). Exit 65.
+        case invalidData
+        /// An input file does not exist or cannot be opened. Exit 66.
+        case noInput
+        /// An output file or store cannot be created. Exit 73.
+        case cannotCreate
+        /// Reading or writing failed. Exit 74.
+        case io
+        /// Another process holds the store locked. Exit 75.
+        case busy
+        /// A bug in `tasks`. Exit 70.
+        case `internal`
+    }
+
+    /// The category.
+    public var kind: Kind
+    /// What went wrong and where.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+
+    /// Classifies an SQLite failure on `path`, keeping SQLite's own words in the message.
+    static func sqlite(_ error: SQLiteError, path: String, doing action: String) -> TaskInterchangeError {
+        let kind: Kind
+        switch error.primaryCode {
+        case 5, 6: kind = .busy  // SQLITE_BUSY, SQLITE_LOCKED
+        case 11, 26: kind = .invalidData  // SQLITE_CORRUPT, SQLITE_NOTADB
+        case 14: kind = .noInput  // SQLITE_CANTOPEN
+        case 8: kind = .cannotCreate  // SQLITE_READONLY
+        case 10, 13: kind = .io  // SQLITE_IOERR, SQLITE_FULL
+        default: kind = .invalidData
+        }
+        var message = "\(path): \(action): \(error.message)"
+        if kind == .busy { message = "\(path): the store is locked by another process (\(error.message)); close the app using it and retry" }
+        return TaskInterchangeError(kind, message)
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// Checks an archive's referential integrity and values as a reader streams it, and collects every problem.
+///
+/// Structural problems (syntax, types, versions, counts) come from the reader through `visitIssue`; this type adds
+/// duplicate ids, references to missing projects, categories and tags, repeated tags on a task, priorities out of range,
+/// and (when given the target's ids) ids that already exist in the target store.
+public struct Validator: ArchiveVisitor {
+    /// Ids already present in an import target, and whether their presence is an error (it is for `--mode insert`).
+    public struct ExistingIDs: Sendable {
+        /// Ids per kind.
+        public var ids: [StoreMapping.Kind: Set<UUID>]
+        /// True when an id that already exists must be reported as an error.
+        public var existingIsError: Bool
+        /// Creates the set.
+        public init(ids: [StoreMapping.Kind: Set<UUID>], existingIsError: Bool) {
+            self.ids = ids
+            self.existingIsError = existingIsError
+        }
+    }
+
+    /// The most issues listed in a report; the rest are counted.
+    public var maxIssues: Int
+    private let existing: ExistingIDs?
+    private var issues: [ValidationIssue] = []
+    private var errorCount = 0
+    private var warningCount = 0
+    private var version: Int?
+    private var projects: Set<UUID> = []
+    private var categories: Set<UUID> = []
+    private var tags: Set<UUID> = []
+    private var tasks: Set<UUID> = []
+    private var subtasks: Set<UUID> = []
+    private var counts = ArchiveCounts()
+    /// References whose target had not been read yet (version 1 files may list tasks before projects).
+    private var pending: [(kind: StoreMapping.Kind, id: UUID, path: String)] = []
+    private var finished = false
+
+    /// Creates a validator; with `existing`, ids are also checked against an import target.
+    public init(maxIssues: Int = 100, existing: ExistingIDs? = nil) {
+        self.maxIssues = maxIssues
+        self.existing = existing
+    }
+
+    /// The report so far; complete after the reader called `visitEnd` (or stopped on malformed input).
+    public var report: ValidationReport {
+        ValidationReport(issues: issues, errorCount: errorCount, warningCount: warningCount, version: version, counts: counts)
+    }
+
+    public mutating func visitIssue(_ issue: ValidationIssue) {
+        if issue.severity == .error { errorCount += 1 } else { warningCount += 1 }
+        if issues.count < maxIssues { issues.append(issue) }
+    }
+
+    private mutating func error(_ code: ValidationIssue.Code, _ path: String, _ message: String) {
+        visitIssue(ValidationIssue(code, path: path, message: message))
+    }
+
+    private mutating func checkNew(_ id: UUID, kind: StoreMapping.Kind, inserted: Bool, path: String) {
+        if !inserted {
+            error(.duplicateID, path + ".id", "\(kind.rawValue) id \(id.uuidString) appears more than once")
+        }
+        if let existing, existing.existingIsError, existing.ids[kind]?.contains(id) == true {
+            error(.idExistsInStore, path + ".id", "\(kind.rawValue) \(id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
+        }
+    }
+
+    public mutating func visitProject(_ project: ProjectRecord, index: Int) {
+        counts.projects += 1
+        checkNew(project.id, kind: .project, inserted: projects.insert(project.id).inserted, path: "$.projects[\(index)]")
+    }
+
+    public mutating func visitCategory(_ category: CategoryRecord, index: Int) {
+        counts.categories += 1
+        checkNew(category.id, kind: .category, inserted: categories.insert(category.id).inserted, path: "$.categories[\(index)]")
+    }
+
+    public mutating func visitTag(_ tag: TagRecord, index: Int) {
+        counts.tags += 1
+        checkNew(tag.id, kind: .tag, inserted: tags.insert(tag.id).inserted, path: "$.tags[\(index)]")
+    }
+
+    public mutating func visitTask(_ task: TaskRecord, index: Int) {
+        let path = "$.tasks[\(index)]"
+        counts.tasks += 1
+        counts.subtasks += task.subtasks.count
+        checkNew(task.id, kind: .task, inserted: tasks.insert(task.id).inserted, path: path)
+        if !TaskRecord.priorityRange.contains(task.priority) {
+            error(.priorityOutOfRange, path + ".priority",
+                  "priority \(task.priority) is outside \(TaskRecord.priorityRange.lowerBound)…\(TaskRecord.priorityRange.upperBound) (0 low, 1 medium, 2 high, 3 urgent)")
+        }
+        if let projectId = task.projectId, !projects.contains(projectId) {
+            pending.append((.project, projectId, path + ".projectId"))
+        }
+        if let categoryId = task.categoryId, !categories.contains(categoryId) {
+            pending.append((.category, categoryId, path + ".categoryId"))
+        }
+        var seenTags: Set<UUID> = []
+        for (position, tagId) in task.tagIds.enumerated() {
+            let tagPath = path + ".tagIds[\(position)]"
+            if !seenTags.insert(tagId).inserted {
+                error(.duplicateTagReference, tagPath, "tag \(tagId.uuidString) is listed twice on this task")
+            } else if !tags.contains(tagId) {
+                pending.append((.tag, tagId, tagPath))
+            }
+        }
+        for (position, subtask) in task.subtasks.enumerated() {
+            checkNew(subtask.id, kind: .subtask, inserted: subtasks.insert(subtask.id).inserted, path: path + ".subtasks[\(position)]")
+        }
+    }
+
+    public mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {
+        guard !finished else { return }
+        finished = true
+        version = header.version
+        for reference in pending {
+            switch reference.kind {
+            case .project where !projects.contains(reference.id):
+                error(.missingProject, reference.path, "no project with id \(reference.id.uuidString) in the archive")
+            case .category where !categories.contains(reference.id):
+                error(.missingCategory, reference.path, "no category with id \(reference.id.uuidString) in the archive")
+            case .tag where !tags.contains(reference.id):
+                error(.missingTag, reference.path, "no tag with id \(reference.id.uuidString) in the archive")
+            default:
+                break
+            }
+        }
+        pending = []
+    }
+}
