@@ -9,6 +9,11 @@ struct ResolvedMapping {
         var columns: [String: String]
         /// Columns of the table that feed this kind (fields, relationship keys, order columns).
         var usedColumns: Set<String>
+
+        /// `Z_ENT IN (…)` for the entity and its sub-entities (numbers are integers read from the store).
+        var entityFilter: String {
+            "Z_ENT IN (\(entity.numbersIncludingSubentities.map(String.init).joined(separator: ", ")))"
+        }
     }
 
     /// The many-to-many join between tasks and tags.

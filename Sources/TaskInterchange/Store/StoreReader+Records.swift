@@ -6,7 +6,7 @@ extension StoreReader {
         guard let kind = resolved.kinds[.project] else { return }
         let rank = try rankFunction("tasks_rank_project", index)
         let statement = try database.prepare(
-            "SELECT Z_PK, \(selectList(kind, ["name", "createdAt"])) FROM \(Database.quote(kind.table)) WHERE \(entityFilter(kind)) ORDER BY \(rank)(Z_PK)")
+            "SELECT Z_PK, \(selectList(kind, ["name", "createdAt"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY \(rank)(Z_PK)")
         var position = 0
         while try statement.step() {
             let key = statement.int64(at: 0)
@@ -23,7 +23,7 @@ extension StoreReader {
         guard let kind = resolved.kinds[.category] else { return }
         let rank = try rankFunction("tasks_rank_category", index)
         let statement = try database.prepare(
-            "SELECT Z_PK, \(selectList(kind, ["name", "color"])) FROM \(Database.quote(kind.table)) WHERE \(entityFilter(kind)) ORDER BY \(rank)(Z_PK)")
+            "SELECT Z_PK, \(selectList(kind, ["name", "color"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY \(rank)(Z_PK)")
         var position = 0
         while try statement.step() {
             let key = statement.int64(at: 0)
@@ -41,7 +41,7 @@ extension StoreReader {
         guard let kind = resolved.kinds[.tag] else { return }
         let rank = try rankFunction("tasks_rank_tag", index)
         let statement = try database.prepare(
-            "SELECT Z_PK, \(selectList(kind, ["name"])) FROM \(Database.quote(kind.table)) WHERE \(entityFilter(kind)) ORDER BY \(rank)(Z_PK)")
+            "SELECT Z_PK, \(selectList(kind, ["name"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY \(rank)(Z_PK)")
         var position = 0
         while try statement.step() {
             let key = statement.int64(at: 0)
@@ -66,7 +66,7 @@ extension StoreReader {
         let projectColumn = resolved.taskProjectColumn.map(Database.quote) ?? "NULL"
         let categoryColumn = resolved.taskCategoryColumn.map(Database.quote) ?? "NULL"
         let statement = try database.prepare(
-            "SELECT Z_PK, \(selectList(kind, fields)), \(projectColumn), \(categoryColumn) FROM \(Database.quote(kind.table)) WHERE \(entityFilter(kind)) ORDER BY \(rank)(Z_PK)")
+            "SELECT Z_PK, \(selectList(kind, fields)), \(projectColumn), \(categoryColumn) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY \(rank)(Z_PK)")
         var tagStream = try TagStream(reader: self, taskRank: rank, tags: tags)
         var subtaskStream = try SubtaskStream(reader: self, taskRank: rank)
         var position = 0
@@ -103,7 +103,7 @@ extension StoreReader {
     /// With subtasks mapped but no task entity, every subtask is an orphan.
     func reportSubtasksWithoutTasks() throws {
         guard let kind = resolved.kinds[.subtask] else { return }
-        let count = try database.scalar("SELECT count(*) FROM \(Database.quote(kind.table)) WHERE \(entityFilter(kind))")?.int64 ?? 0
+        let count = try database.scalar("SELECT count(*) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)")?.int64 ?? 0
         if count > 0 {
             log.add(.orphanSubtask, entity: kind.entity.name, message: "no task entity is mapped, so subtasks cannot be nested; not exported", count: Int(count))
         }

@@ -77,7 +77,7 @@ extension StoreReader {
             let taskColumn = reader.resolved.subtaskTaskColumn.map(Database.quote) ?? "NULL"
             let order = reader.resolved.subtaskOrderColumn.map { "\(Database.quote($0)), Z_PK" } ?? "\(subtaskRank)(Z_PK)"
             statement = try reader.database.prepare(
-                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, Z_PK, \(reader.selectList(kind, ["title", "isCompleted"])), \(taskColumn) FROM \(Database.quote(kind.table)) WHERE \(reader.entityFilter(kind)) ORDER BY task_rank, \(order)")
+                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, Z_PK, \(reader.selectList(kind, ["title", "isCompleted"])), \(taskColumn) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY task_rank, \(order)")
             try advance()
         }
 

@@ -19,7 +19,7 @@ extension StoreReader {
         }
         for kind in mapped.sorted(by: { $0.kind < $1.kind }) {
             for column in schema.columns(of: kind.table) ?? [] where !["Z_PK", "Z_ENT", "Z_OPT"].contains(column.name) && !kind.usedColumns.contains(column.name) {
-                let values = try database.scalar("SELECT count(\(Database.quote(column.name))) FROM \(Database.quote(kind.table)) WHERE \(entityFilter(kind))")?.int64 ?? 0
+                let values = try database.scalar("SELECT count(\(Database.quote(column.name))) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)")?.int64 ?? 0
                 if values > 0 {
                     log.add(.unmappedColumn, entity: kind.entity.name, property: column.name,
                             message: "the interchange has no field for this column; its values were not exported", count: Int(values))

@@ -53,49 +53,10 @@ public final class StoreReader {
         }
     }
 
-    /// Builds the id index of one kind: reads every row's key and UUID, derives ids where needed, reports problems.
+    /// Builds the id index of one kind.
     func index(_ kind: StoreMapping.Kind) throws -> KeyIndex {
         guard let resolvedKind = resolved.kinds[kind] else { return KeyIndex([]) }
-        let entity = resolvedKind.entity
-        let idColumn = resolvedKind.columns["id"]
-        let sql = "SELECT Z_PK, \(idColumn.map(Database.quote) ?? "NULL") FROM \(Database.quote(resolvedKind.table)) WHERE \(entityFilter(resolvedKind))"
-        let statement = try database.prepare(sql)
-        var pairs: [(key: Int64, id: UUID)] = []
-        var seen: Set<UUID> = []
-        let property = idColumn.map { String($0.dropFirst()).lowercased() } ?? "id"
-        while try statement.step() {
-            let key = statement.int64(at: 0)
-            var id: UUID?
-            switch statement.columnType(at: 1) {
-            case 5: // NULL
-                log.add(.derivedID, entity: entity.name, property: property,
-                        message: idColumn == nil ? "the entity has no UUID attribute; ids derived from object URIs" : "NULL UUID; id derived from the object URI",
-                        example: "p\(key)")
-            case 4: // BLOB
-                id = statement.withBytes(at: 1) { $0.flatMap(UUID.init(bytes:)) }
-                if id == nil { log.add(.invalidID, entity: entity.name, property: property, message: "UUID blob is not 16 bytes; id derived from the object URI", example: "p\(key)") }
-            case 3: // TEXT
-                id = statement.text(at: 1).flatMap { UUID(uuidString: $0.trimmingCharacters(in: .whitespaces)) }
-                if id == nil { log.add(.invalidID, entity: entity.name, property: property, message: "UUID text is not a UUID; id derived from the object URI", example: "p\(key)") }
-            default:
-                log.add(.invalidID, entity: entity.name, property: property, message: "UUID column holds a number; id derived from the object URI", example: "p\(key)")
-            }
-            if let found = id, !seen.insert(found).inserted {
-                log.add(.duplicateID, entity: entity.name, property: property,
-                        message: "UUID \(found.uuidString) is used by more than one row; later rows got ids derived from their object URIs",
-                        example: "p\(key)")
-                id = nil
-            }
-            let final = id ?? UUID.derived(storeUUID: storeUUID, entity: entity.name, primaryKey: key)
-            if id == nil { seen.insert(final) }
-            pairs.append((key, final))
-        }
-        return KeyIndex(pairs)
-    }
-
-    /// `Z_ENT IN (…)` for the entity and its sub-entities (numbers come from the store, but are integers).
-    func entityFilter(_ kind: ResolvedMapping.ResolvedKind) -> String {
-        "Z_ENT IN (\(kind.entity.numbersIncludingSubentities.map(String.init).joined(separator: ", ")))"
+        return KeyIndex(try StoreIdentity.read(resolvedKind, from: database, storeUUID: storeUUID, log: &log))
     }
 
     /// Registers `name(Z_PK)` → rank for ORDER BY, and returns the name.

@@ -1,0 +1,123 @@
+import Foundation
+
+/// Writes the interchange's records into a Core Data store under Core Data's invariants: keys handed out from the root
+/// entity's `Z_MAX` (written back in the same transaction), the concrete `Z_ENT`, `Z_OPT` 1 on insert and +1 on update,
+/// every relationship column, ordered position and join row filled, and `Z_METADATA`/`Z_MODELCACHE` untouched.
+///
+/// Not `Sendable`: it owns a connection.
+public final class StoreWriter: ImportDestination {
+    /// Primary keys (`Z_PK`) name objects in a store.
+    public typealias ObjectKey = Int64
+
+    /// The target store's schema.
+    public let schema: StoreSchema
+    /// Things the user should know about the target (history tracking, repaired `Z_MAX`, ids it cannot keep).
+    public internal(set) var warnings: [String] = []
+
+    let database: Database
+    let path: String
+    let resolved: ResolvedMapping
+    var existing: [StoreMapping.Kind: [UUID: Int64]] = [:]
+    var nextKey: [String: Int64] = [:]
+    var statements: [String: Statement] = [:]
+
+    /// Opens an existing store for writing (`create: false`), or creates the task manager's model in a new, empty file.
+    /// - Throws: `TaskInterchangeError` (`.busy` when locked, `.invalidData` when not a Core Data store or the mapping
+    ///   does not fit, `.cannotCreate` when the file cannot be created).
+    public init(path: String, create: Bool, mapping: StoreMapping? = nil, mappingSource: String = "mapping",
+                busyTimeout: Int32 = 5_000) throws(TaskInterchangeError) {
+        self.path = path
+        do {
+            if create {
+                let database = try Database(path: path, mode: .create, busyTimeout: busyTimeout)
+                try database.execute("PRAGMA auto_vacuum = 2")
+                try database.execute("PRAGMA journal_mode = WAL")
+                try database.inTransaction {
+                    try database.execute(CoreDataModel.schema)
+                    let insert = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)")
+                    for entity in CoreDataModel.entities { try insert.execute([.integer(entity.number), .text(entity.name)]) }
+                    try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
+                        .execute([.text(UUID().uuidString), .blob(CoreDataModel.metadataPlist())])
+                }
+                self.database = database
+            } else {
+                database = try Database(path: path, mode: .readWrite, busyTimeout: busyTimeout)
+            }
+            schema = try StoreSchema(reading: database, path: path)
+        } catch let error as TaskInterchangeError {
+            throw error
+        } catch let error as SQLiteError {
+            throw create && error.primaryCode != 5
+                ? TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: \(error.message)")
+                : TaskInterchangeError.sqlite(error, path: path, doing: "cannot open the store for writing")
+        } catch {
+            throw TaskInterchangeError(.internal, "\(path): \(error)")
+        }
+        resolved = try ResolvedMapping(mapping ?? StoreMapping(detectingFrom: schema), schema: schema,
+                                       source: mapping == nil ? "detected mapping of \(path)" : mappingSource)
+        if resolved.kinds[.task] == nil {
+            throw TaskInterchangeError(.invalidData, "\(path): no task entity found in the target store (entities: \(schema.entities.map(\.name).joined(separator: ", "))); pass --mapping")
+        }
+        do {
+            try loadExistingIDs()
+        } catch let error as SQLiteError {
+            throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read the target store")
+        } catch {
+            throw TaskInterchangeError(.internal, "\(path): \(error)")
+        }
+        if schema.tables["ATRANSACTION"] != nil {
+            warnings.append("the target store tracks persistent history; rows written by tasks have no history entries, so history consumers and CloudKit mirroring will not see them")
+        }
+        for kind in StoreMapping.Kind.allCases where resolved.kinds[kind] == nil {
+            warnings.append("the target store has no \(kind.rawValue) entity; \(kind.rawValue) records cannot be imported")
+        }
+        for (kind, resolvedKind) in resolved.kinds.sorted(by: { $0.key < $1.key }) where resolvedKind.columns["id"] == nil {
+            warnings.append("the target's \(resolvedKind.entity.name) has no UUID attribute; imported \(kind.rawValue) ids are not kept")
+        }
+    }
+
+    /// The ids already in the store, per kind (for validation before an import).
+    public var existingIDs: [StoreMapping.Kind: Set<UUID>] {
+        existing.mapValues { Set($0.keys) }
+    }
+
+    private func loadExistingIDs() throws {
+        var log = FindingLog()
+        for (kind, resolvedKind) in resolved.kinds {
+            let pairs = try StoreIdentity.read(resolvedKind, from: database, storeUUID: schema.storeUUID ?? "", log: &log)
+            existing[kind] = Dictionary(pairs.map { ($0.id, $0.key) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction and writes the new `Z_MAX` values before committing; any
+    /// error rolls everything back.
+    /// - Throws: `TaskInterchangeError.busy` when another process holds the store; `body`'s errors.
+    public func transaction<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try database.inTransaction {
+                let result = try body()
+                try writeMaxKeys()
+                return result
+            }
+        } catch {
+            throw Self.classify(error, path: path, doing: "import failed, nothing was written")
+        }
+    }
+
+    static func classify(_ error: any Error, path: String, doing action: String) -> any Error {
+        if let error = error as? SQLiteError { return TaskInterchangeError.sqlite(error, path: path, doing: action) }
+        return error
+    }
+
+    /// Copies the whole store to `destination` with SQLite's online backup API (consistent even while others write).
+    public func backup(to destination: String) throws(TaskInterchangeError) {
+        do {
+            try database.backup(to: destination)
+        } catch {
+            throw TaskInterchangeError(.cannotCreate, "\(destination): cannot write the backup: \(error.message)")
+        }
+    }
+}
+
+@available(*, unavailable, message: "A writer owns an SQLite connection.")
+extension StoreWriter: Sendable {}
