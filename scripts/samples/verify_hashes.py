@@ -3,8 +3,9 @@
 NSKeyedArchiver plist) and compare the computed hashes with Z_METADATA's NSStoreModelVersionHashes (and checksum/digest
 when present).
 
-Usage: verify_hashes.py STORE.sqlite …   (pass private copies: the store is opened with immutable=1, read only;
-the model cache and metadata live in the main file in the fixtures this was written for; a copy with its -wal is safer)
+Usage: verify_hashes.py STORE.sqlite …
+Pass private copies (with their -wal/-shm): the stores are opened with mode=ro, which can still create sidecar files
+beside a store that has none.
 """
 import plistlib
 import sqlite3
