@@ -27,6 +27,20 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
         case strayRows = "stray-rows"
         /// Values the chosen output format cannot hold (version 1 has no categories, subtasks, notes or due dates).
         case droppedByFormat = "dropped-by-format"
+        /// `Z_MAX` is below the largest key in the table: the app's next insert would collide.
+        case maxKeyBelowKeys = "z-max-below-keys"
+        /// Rows whose `Z_OPT` is NULL.
+        case nullVersion = "null-z-opt"
+        /// The store records persistent history (`ATRANSACTION`/`ACHANGE`).
+        case historyTracking = "history-tracking"
+        /// The store holds CloudKit mirroring tables (`ANSCK*`).
+        case cloudKitMirroring = "cloudkit-mirroring"
+        /// Committed data lives in the `-wal` file, not yet checkpointed into the main file.
+        case walData = "wal-data"
+        /// Triggers or views in the store (never run or read by `tasks`).
+        case schemaObjects = "schema-objects"
+        /// SQLite's own consistency check failed.
+        case corruption = "corruption"
     }
 
     /// The kind of finding.
@@ -54,7 +68,9 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
 
     /// Derived ids are expected for stores without UUID attributes; everything else means something was not carried
     /// exactly.
-    public var isWarning: Bool { code != .derivedID }
+    public var isWarning: Bool {
+        ![.derivedID, .historyTracking, .cloudKitMirroring, .walData, .schemaObjects].contains(code)
+    }
 
     /// `TodoItem.repeats: unmapped-column: 12 values not exported (e.g. p3, p9)`
     public var description: String {

@@ -1,0 +1,134 @@
+import Foundation
+
+/// An import destination that rebuilds the graph in memory; objects are named by their position of insertion.
+///
+/// It backs the importer's unit tests, and shows an app how to adopt `ImportDestination` for its own context.
+public struct MemoryDestination: ImportDestination, Sendable {
+    /// A task as stored: its record and its resolved links.
+    public struct StoredTask: Sendable, Hashable {
+        /// The task's fields (its `subtasks` are kept separately, by key).
+        public var record: TaskRecord
+        /// Its links, as keys.
+        public var links: TaskLinks<Int>
+        /// Its subtasks' keys, in order.
+        public var subtasks: [Int]
+    }
+
+    /// Every object by key.
+    public private(set) var projects: [Int: ProjectRecord] = [:]
+    /// Every category by key.
+    public private(set) var categories: [Int: CategoryRecord] = [:]
+    /// Every tag by key.
+    public private(set) var tags: [Int: TagRecord] = [:]
+    /// Every task by key.
+    public private(set) var tasks: [Int: StoredTask] = [:]
+    /// Every subtask by key, with its task's key.
+    public private(set) var subtasks: [Int: (record: SubtaskRecord, task: Int)] = [:]
+    private var keys: [StoreMapping.Kind: [UUID: Int]] = [:]
+    private var nextKey = 1
+
+    /// Creates an empty graph.
+    public init() {}
+
+    public func existingKey(of kind: StoreMapping.Kind, id: UUID) -> Int? {
+        keys[kind]?[id]
+    }
+
+    public func count(of kind: StoreMapping.Kind) -> Int {
+        keys[kind]?.count ?? 0
+    }
+
+    public mutating func removeAll() {
+        self = MemoryDestination()
+    }
+
+    private mutating func newKey(_ kind: StoreMapping.Kind, _ id: UUID) -> Int {
+        defer { nextKey += 1 }
+        keys[kind, default: [:]][id] = nextKey
+        return nextKey
+    }
+
+    public mutating func insert(_ project: ProjectRecord) -> Int {
+        let key = newKey(.project, project.id)
+        projects[key] = project
+        return key
+    }
+
+    public mutating func update(_ project: ProjectRecord, at key: Int) { projects[key] = project }
+
+    public mutating func insert(_ category: CategoryRecord) -> Int {
+        let key = newKey(.category, category.id)
+        categories[key] = category
+        return key
+    }
+
+    public mutating func update(_ category: CategoryRecord, at key: Int) { categories[key] = category }
+
+    public mutating func insert(_ tag: TagRecord) -> Int {
+        let key = newKey(.tag, tag.id)
+        tags[key] = tag
+        return key
+    }
+
+    public mutating func update(_ tag: TagRecord, at key: Int) { tags[key] = tag }
+
+    public mutating func insert(_ task: TaskRecord, links: TaskLinks<Int>) -> Int {
+        let key = newKey(.task, task.id)
+        var record = task
+        record.subtasks = []
+        tasks[key] = StoredTask(record: record, links: links, subtasks: [])
+        return key
+    }
+
+    public mutating func update(_ task: TaskRecord, links: TaskLinks<Int>, at key: Int) {
+        var record = task
+        record.subtasks = []
+        tasks[key] = StoredTask(record: record, links: links, subtasks: tasks[key]?.subtasks ?? [])
+    }
+
+    public mutating func insert(_ subtask: SubtaskRecord, of task: Int, position: Int) -> Int {
+        let key = newKey(.subtask, subtask.id)
+        place(key, subtask, task: task, position: position)
+        return key
+    }
+
+    public mutating func update(_ subtask: SubtaskRecord, of task: Int, position: Int, at key: Int) {
+        if let previous = subtasks[key]?.task { tasks[previous]?.subtasks.removeAll { $0 == key } }
+        place(key, subtask, task: task, position: position)
+    }
+
+    private mutating func place(_ key: Int, _ subtask: SubtaskRecord, task: Int, position: Int) {
+        subtasks[key] = (subtask, task)
+        var list = tasks[task]?.subtasks ?? []
+        list.removeAll { $0 == key }
+        list.insert(key, at: min(position, list.count))
+        tasks[task]?.subtasks = list
+    }
+
+    public mutating func removeSubtasks(of task: Int, keeping: Set<Int>) -> Int {
+        let doomed = (tasks[task]?.subtasks ?? []).filter { !keeping.contains($0) }
+        for key in doomed {
+            if let id = subtasks[key]?.record.id { keys[.subtask]?[id] = nil }
+            subtasks[key] = nil
+        }
+        tasks[task]?.subtasks.removeAll { doomed.contains($0) }
+        return doomed.count
+    }
+
+    /// The graph as an archive: records sorted by id, links turned back into ids.
+    public var archive: Archive {
+        var archive = Archive()
+        archive.projects = projects.values.sorted { $0.id.uuidString < $1.id.uuidString }
+        archive.categories = categories.values.sorted { $0.id.uuidString < $1.id.uuidString }
+        archive.tags = tags.values.sorted { $0.id.uuidString < $1.id.uuidString }
+        archive.tasks = tasks.values.map { stored in
+            var record = stored.record
+            record.projectId = stored.links.project.flatMap { projects[$0]?.id }
+            record.categoryId = stored.links.category.flatMap { categories[$0]?.id }
+            record.tagIds = stored.links.tags.compactMap { tags[$0]?.id }
+            record.subtasks = stored.subtasks.compactMap { subtasks[$0]?.record }
+            return record
+        }.sorted { $0.id.uuidString < $1.id.uuidString }
+        return archive
+    }
+}

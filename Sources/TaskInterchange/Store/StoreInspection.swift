@@ -1,0 +1,125 @@
+import Foundation
+
+/// A store audit: entities with tables, row counts and columns, join tables, the mapping `tasks` would use, and every
+/// integrity finding (the export's own findings included).
+public struct StoreInspection: Sendable, Codable {
+    /// One entity.
+    public struct Entity: Sendable, Codable, Hashable {
+        /// Entity name.
+        public var name: String
+        /// `Z_ENT`.
+        public var entityNumber: Int64
+        /// Parent entity name, when it has one.
+        public var superentity: String?
+        /// Table holding its rows (nil when the table is missing).
+        public var table: String?
+        /// Rows of this entity and its sub-entities.
+        public var count: Int
+        /// `Z_MAX` as stored.
+        public var maxKey: Int64
+        /// Columns of its table (name and declared type).
+        public var columns: [Column]
+    }
+
+    /// One column.
+    public struct Column: Sendable, Codable, Hashable {
+        /// Column name.
+        public var name: String
+        /// Declared type.
+        public var type: String
+    }
+
+    /// One many-to-many join table.
+    public struct JoinTable: Sendable, Codable, Hashable {
+        /// Table name.
+        public var table: String
+        /// Its two key columns.
+        public var columns: [String]
+        /// Its rows.
+        public var count: Int
+    }
+
+    /// The store path as given.
+    public var store: String
+    /// `Z_METADATA.Z_UUID`.
+    public var storeUUID: String?
+    /// Entities in `Z_ENT` order.
+    public var entities: [Entity]
+    /// Many-to-many join tables.
+    public var joinTables: [JoinTable]
+    /// The mapping detected (or given), in the `--mapping` file form.
+    public var mapping: StoreMapping
+    /// Integrity and export findings.
+    public var findings: [StoreFinding]
+
+    /// Audits a store.
+    /// - Throws: `TaskInterchangeError` when the store cannot be read.
+    public init(snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping") throws {
+        let reader = try StoreReader(snapshot: snapshot, mapping: mapping, mappingSource: mappingSource)
+        let database = snapshot.database
+        let schema = reader.schema
+        store = snapshot.path
+        storeUUID = schema.storeUUID
+        self.mapping = reader.mapping
+        var log = FindingLog()
+        do {
+            entities = try schema.entities.map { entity in
+                var count = 0
+                if let table = entity.table {
+                    count = Int(try database.scalar("SELECT count(*) FROM \(Database.quote(table)) WHERE Z_ENT IN (\(entity.numbersIncludingSubentities.map(String.init).joined(separator: ", ")))")?.int64 ?? 0)
+                }
+                return Entity(name: entity.name, entityNumber: entity.number,
+                              superentity: entity.superNumber == 0 ? nil : schema.entity(number: entity.superNumber)?.name,
+                              table: entity.table, count: count, maxKey: entity.maxKey,
+                              columns: (entity.table.flatMap(schema.columns(of:)) ?? []).map { Column(name: $0.name, type: $0.declaredType) })
+            }
+            joinTables = try schema.tables.keys.sorted().compactMap { table -> JoinTable? in
+                guard table.hasPrefix("Z_"), !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) else { return nil }
+                let count = Int(try database.scalar("SELECT count(*) FROM \(Database.quote(table))")?.int64 ?? 0)
+                return JoinTable(table: table, columns: (schema.columns(of: table) ?? []).map(\.name), count: count)
+            }
+            for entity in schema.entities where entity.superNumber == 0 {
+                guard let table = entity.table else { continue }
+                let largest = try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0
+                if largest > entity.maxKey {
+                    log.add(.maxKeyBelowKeys, entity: entity.name, message: "Z_MAX is \(entity.maxKey) but \(table) holds key \(largest); the app's next insert would collide (tasks import corrects it)")
+                }
+                let nullVersions = try database.scalar("SELECT count(*) FROM \(Database.quote(table)) WHERE Z_OPT IS NULL")?.int64 ?? 0
+                if nullVersions > 0 {
+                    log.add(.nullVersion, entity: entity.name, message: "rows with a NULL Z_OPT", count: Int(nullVersions))
+                }
+            }
+            if schema.tables["ATRANSACTION"] != nil || schema.tables["ACHANGE"] != nil {
+                log.add(.historyTracking, entity: nil, message: "the store records persistent history (ATRANSACTION/ACHANGE)")
+            }
+            if schema.tables.keys.contains(where: { $0.hasPrefix("ANSCK") }) {
+                log.add(.cloudKitMirroring, entity: nil, message: "the store holds CloudKit mirroring tables (ANSCK*)")
+            }
+            if snapshot.readFromCopy {
+                log.add(.walData, entity: nil, message: "committed data lives in the -wal file (read through a private copy; the store's files were not touched)")
+            }
+            if !schema.triggers.isEmpty || !schema.views.isEmpty {
+                log.add(.schemaObjects, entity: nil, message: "triggers: \(schema.triggers.joined(separator: ", ")); views: \(schema.views.joined(separator: ", ")) (never run or read by tasks)")
+            }
+            let check = try database.rows("PRAGMA quick_check").compactMap { $0.first?.string }
+            if check != ["ok"] {
+                log.add(.corruption, entity: nil, message: "PRAGMA quick_check: \(check.prefix(5).joined(separator: "; "))")
+            }
+        } catch let error as SQLiteError {
+            throw TaskInterchangeError.sqlite(error, path: snapshot.path, doing: "cannot inspect the store")
+        }
+        var discard = DiscardingVisitor()
+        try reader.read(into: &discard)
+        findings = log.findings + reader.findings
+    }
+}
+
+/// Reads and forgets; used where only a reader's findings matter.
+struct DiscardingVisitor: ArchiveVisitor {
+    mutating func visitProject(_ project: ProjectRecord, index: Int) {}
+    mutating func visitCategory(_ category: CategoryRecord, index: Int) {}
+    mutating func visitTag(_ tag: TagRecord, index: Int) {}
+    mutating func visitTask(_ task: TaskRecord, index: Int) {}
+    mutating func visitIssue(_ issue: ValidationIssue) {}
+    mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {}
+}

@@ -1,0 +1,24 @@
+import TaskInterchange
+
+/// sysexits-style exit codes, as DEVELOPERS.md fixes them.
+enum ExitCode {
+    static let ok: Int32 = 0
+    static let usage: Int32 = 64
+    static let dataError: Int32 = 65
+    static let noInput: Int32 = 66
+    static let internalError: Int32 = 70
+    static let cannotCreate: Int32 = 73
+    static let ioError: Int32 = 74
+    static let busy: Int32 = 75
+
+    static func code(for kind: TaskInterchangeError.Kind) -> Int32 {
+        switch kind {
+        case .invalidData: return dataError
+        case .noInput: return noInput
+        case .cannotCreate: return cannotCreate
+        case .io: return ioError
+        case .busy: return busy
+        case .internal: return internalError
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import TaskInterchange
+
+/// `tasks inspect`: audits a store without changing a byte of it.
+enum InspectCommand {
+    static let description = CommandDescription(
+        name: "inspect",
+        abstract: "Describe a store: entities, columns, join tables, the mapping export would use, and integrity findings.",
+        discussion: "The store's files are left byte-identical. Save the printed mapping with --json, edit it, and pass it to export or import with --mapping.",
+        options: [
+            .init(name: "--store", valueName: "path", help: "(required) The Core Data SQLite store to inspect."),
+            .init(name: "--mapping", valueName: "file", help: "Use this mapping instead of detecting one."),
+            .init(name: "--json", help: "Print a JSON object for scripts instead of text."),
+        ])
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, for: description)
+        let store = try parsed.required("--store", for: description)
+        let mapping = try parsed.value("--mapping").map { path throws(TaskInterchangeError) in try StoreMapping(contentsOf: path) }
+        let snapshot = try StoreSnapshot(path: store)
+        let inspection = try StoreInspection(snapshot: snapshot, mapping: mapping, mappingSource: parsed.value("--mapping") ?? "mapping")
+        Console.output(parsed.flag("--json") ? Console.json(inspection) : text(inspection))
+        return ExitCode.ok
+    }
+
+    static func text(_ inspection: StoreInspection) -> String {
+        var lines = ["Store: \(inspection.store)", "Store UUID: \(inspection.storeUUID ?? "(none)")", "", "Entities:"]
+        for entity in inspection.entities {
+            var line = "  \(entity.name) (Z_ENT \(entity.entityNumber)"
+            if let superentity = entity.superentity { line += ", sub-entity of \(superentity)" }
+            line += ", table \(entity.table ?? "missing"), \(entity.count) row\(entity.count == 1 ? "" : "s"), Z_MAX \(entity.maxKey))"
+            lines.append(line)
+            if entity.superentity == nil {
+                lines.append("    columns: " + entity.columns.map { "\($0.name) \($0.type)" }.joined(separator: ", "))
+            }
+        }
+        if !inspection.joinTables.isEmpty {
+            lines += ["", "Join tables:"]
+            for join in inspection.joinTables {
+                lines.append("  \(join.table) (\(join.columns.joined(separator: ", "))): \(join.count) row\(join.count == 1 ? "" : "s")")
+            }
+        }
+        lines += ["", "Mapping (save with --json and edit; pass with --mapping):"]
+        for kind in StoreMapping.Kind.allCases {
+            guard let mapping = inspection.mapping[kind] else {
+                lines.append("  \(kind.rawValue): (no entity)")
+                continue
+            }
+            let fields = kind.fields.map { "\($0) ← \(mapping.property(for: $0) ?? "-")" }
+            let relationships = kind.relationships.map { "\($0) ← \(mapping.relationship(for: $0) ?? "-")" }
+            lines.append("  \(kind.rawValue): \(mapping.entity) { \((fields + relationships).joined(separator: ", ")) }")
+        }
+        lines += ["", "Findings:"]
+        if inspection.findings.isEmpty { lines.append("  none") }
+        for finding in inspection.findings {
+            lines.append("  \(finding.isWarning ? "warning" : "note"): \(finding.description)\(finding.count > 1 ? " [\(finding.count)]" : "")")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
