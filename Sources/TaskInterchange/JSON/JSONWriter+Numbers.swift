@@ -1,0 +1,41 @@
+extension JSONWriter {
+    /// Appends an integer in decimal.
+    public mutating func appendInteger(_ value: Int) {
+        if value < 0 {
+            buffer.append(UInt8(ascii: "-"))
+            // `magnitude` also covers Int.min, whose negation does not fit in Int.
+            appendDigits(value.magnitude)
+        } else {
+            appendDigits(UInt(value))
+        }
+    }
+
+    /// Appends a finite double in Swift's shortest round-trip form (`0.1`, `1e-07`, `757382400.0`), which is valid JSON.
+    ///
+    /// - Throws: `JSONEncodingError.nonFiniteNumber` for NaN and infinities, which JSON cannot express; nothing is
+    ///   written then.
+    public mutating func appendDouble(_ value: Double) throws(JSONEncodingError) {
+        guard value.isFinite else { throw .nonFiniteNumber(value) }
+        var text = value.description
+        text.withUTF8 { buffer.append(contentsOf: $0) }
+    }
+
+    /// Appends the decimal digits of `value`, most significant first.
+    mutating func appendDigits(_ value: UInt) {
+        var digitCount = 1
+        var rest = value / 10
+        while rest != 0 {
+            digitCount += 1
+            rest /= 10
+        }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digitCount))
+        var remaining = value
+        var position = start + digitCount - 1
+        while remaining != 0 {
+            buffer[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
+            remaining /= 10
+            position -= 1
+        }
+    }
+}
