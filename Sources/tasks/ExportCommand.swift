@@ -1,6 +1,87 @@
+import Foundation
 import TaskInterchange
 
+/// `tasks export`: a store to an interchange file (stdout by default).
 enum ExportCommand {
-    static let description = CommandDescription(name: "export", abstract: "pending", options: [])
-    static func run(_ arguments: [String]) throws -> Int32 { 70 }
+    static let description = CommandDescription(
+        name: "export",
+        abstract: "Export a Core Data store to an interchange file.",
+        discussion: "Reads the store (and its -wal) without changing a byte of it, and writes records sorted by id. A summary and everything that could not be carried exactly go to stderr.",
+        options: [
+            .init(name: "--store", valueName: "path", help: "(required) The Core Data SQLite store to read."),
+            .init(name: "--output", short: "-o", valueName: "file", help: "Where to write; '-' is stdout. A file appears only when complete.", defaultValue: "-"),
+            .init(name: "--format-version", valueName: "version", help: "1 (the DataExporter format) or 2.", allowedValues: ["1", "2"], defaultValue: "2"),
+            .init(name: "--mapping", valueName: "file", help: "Read entities and properties as this mapping file says (see 'tasks inspect')."),
+            .init(name: "--pretty", help: "Indent the JSON."),
+            .init(name: "--ndjson", help: "Write one JSON object per line: header, records, trailer with counts."),
+            .init(name: "--strict", help: "Fail (exit 65, nothing written) when anything could not be carried exactly."),
+            .init(name: "--json-summary", help: "Print the summary to stderr as JSON."),
+        ])
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let parsed = try ParsedArguments(arguments, for: description)
+        let store = try parsed.required("--store", for: description)
+        var options = ExportOptions()
+        options.writing.formatVersion = Int(parsed.value("--format-version") ?? "2")!
+        if parsed.flag("--pretty") && parsed.flag("--ndjson") {
+            throw UsageError("--pretty and --ndjson cannot be combined", command: description)
+        }
+        if parsed.flag("--ndjson") {
+            guard options.writing.formatVersion == 2 else { throw UsageError("--ndjson needs --format-version 2", command: description) }
+            options.writing.layout = .ndjson
+        } else if parsed.flag("--pretty") {
+            options.writing.layout = .pretty
+        }
+        if let mappingPath = parsed.value("--mapping") {
+            options.mapping = try StoreMapping(contentsOf: mappingPath)
+            options.mappingSource = mappingPath
+        }
+        options.strict = parsed.flag("--strict")
+        let output = parsed.value("--output") ?? "-"
+
+        let summary: ExportSummary
+        do {
+            if output != "-" {
+                summary = try Exporter.export(store: store, toFile: output, options: options)
+            } else if options.strict {
+                summary = try exportStrictToStandardOutput(store: store, options: options)
+            } else {
+                summary = try Exporter.export(store: store, to: FileDescriptorSink.standardOutput, options: options)
+            }
+        } catch let error as ExportStrictError {
+            printSummary(error.summary, json: parsed.flag("--json-summary"), wrote: false)
+            Console.error("Error: --strict: \(error.summary.findings.filter(\.isWarning).count) finding(s) mean data would not be carried exactly; nothing was written\n")
+            return ExitCode.dataError
+        }
+        printSummary(summary, json: parsed.flag("--json-summary"), wrote: true)
+        return ExitCode.ok
+    }
+
+    /// With --strict the verdict is known only at the end, so stdout gets the archive only after it passed.
+    static func exportStrictToStandardOutput(store: String, options: ExportOptions) throws -> ExportSummary {
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("tasks-export-\(UUID().uuidString).json").path
+        defer { unlink(temporary) }
+        let summary = try Exporter.export(store: store, toFile: temporary, options: options)
+        guard let handle = FileHandle(forReadingAtPath: temporary) else {
+            throw TaskInterchangeError(.io, "\(temporary): cannot read back the finished export")
+        }
+        defer { try? handle.close() }
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            try chunk.withUnsafeBytes { try FileDescriptorSink.standardOutput.write($0) }
+        }
+        return summary
+    }
+
+    static func printSummary(_ summary: ExportSummary, json: Bool, wrote: Bool) {
+        if json {
+            Console.error(Console.json(summary))
+            return
+        }
+        for finding in summary.findings {
+            Console.error("\(finding.isWarning ? "warning" : "note"): \(finding.description)\(finding.count > 1 ? " [\(finding.count)]" : "")\n")
+        }
+        if wrote {
+            Console.error("Exported \(ReportRenderer.counts(summary.counts)) from \(summary.store) (format \(summary.formatVersion)) in \(String(format: "%.2f", summary.seconds)) s\n")
+        }
+    }
 }

@@ -1,0 +1,20 @@
+import Foundation
+
+/// How to export a store.
+public struct ExportOptions: Sendable {
+    /// Format version and layout of the output.
+    public var writing = ArchiveWritingOptions()
+    /// How the store's entities map to the interchange; detected when nil.
+    public var mapping: StoreMapping?
+    /// How to name the mapping in errors (its file path).
+    public var mappingSource = "mapping"
+    /// Fail, writing nothing, when anything could not be carried exactly (any warning finding).
+    public var strict = false
+    /// The `exportDate` to record.
+    public var exportDate = Date()
+    /// The store path to record in `source.store` (the path as the user gave it).
+    public var sourceName: String?
+
+    /// Default options: version 2, compact, detected mapping.
+    public init() {}
+}
