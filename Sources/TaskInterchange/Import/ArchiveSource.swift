@@ -1,11 +1,11 @@
 /// Something the importer can read an archive from, more than once (it reads referenced kinds first, then tasks).
 public protocol ArchiveSource {
-    /// Streams the records of `kinds` (all when nil) to `visitor`.
-    func read(kinds: Set<StoreMapping.Kind>?, into visitor: inout some ArchiveVisitor) throws
+    /// Streams the records of `kinds` (all when nil) to `visitor`, then calls its `visitEnd`.
+    func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws
 }
 
 extension Archive: ArchiveSource {
-    public func read(kinds: Set<StoreMapping.Kind>?, into visitor: inout some ArchiveVisitor) throws {
+    public func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws {
         if kinds?.contains(.project) ?? true {
             for (index, project) in projects.enumerated() { try visitor.visitProject(project, index: index) }
         }

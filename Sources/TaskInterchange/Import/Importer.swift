@@ -30,8 +30,8 @@ public struct Importer: Sendable {
             if !dryRun { try destination.removeAll() }
         }
         var pass = Pass(importer: self, destination: destination, plan: plan)
-        try source.read(kinds: [.project, .category, .tag], into: &pass)
-        try source.read(kinds: [.task], into: &pass)
+        try source.stream(kinds: [.project, .category, .tag], into: &pass)
+        try source.stream(kinds: [.task], into: &pass)
         destination = pass.destination
         return pass.plan
     }

@@ -63,23 +63,25 @@ public enum StoreImport {
 
     static func validate(_ source: some ArchiveSource, existing: Validator.ExistingIDs?, options: StoreImportOptions) throws -> ValidationReport {
         var validator = Validator(maxIssues: options.maxIssues, existing: existing)
-        try source.read(kinds: nil, into: &validator)
+        try source.stream(kinds: nil, into: &validator)
         let report = validator.report
         guard report.isValid else { throw ArchiveValidationError(report: report) }
         return report
     }
 
     static func importIntoExisting(_ source: some ArchiveSource, path: String, options: StoreImportOptions) throws -> StoreImportResult {
-        let writer = try StoreWriter(path: path, create: false, mapping: options.mapping, mappingSource: options.mappingSource,
-                                     busyTimeout: options.busyTimeout)
-        let report = try validate(source, existing: Validator.ExistingIDs(ids: writer.existingIDs, existingIsError: options.mode == .insert),
+        // Validation and dry runs read through a read-only snapshot, so a refused import leaves every file as it was.
+        var planner = try StoreWriter(planningFor: path, mapping: options.mapping, mappingSource: options.mappingSource)
+        let report = try validate(source, existing: Validator.ExistingIDs(ids: planner.existingIDs, existingIsError: options.mode == .insert),
                                   options: options)
-        var destination = writer
         let importer = Importer(mode: options.mode, dryRun: options.dryRun, progress: options.progress)
         if options.dryRun {
-            let plan = try importer.run(source, into: &destination)
-            return StoreImportResult(plan: plan, report: report, warnings: writer.warnings, createdStore: false)
+            let plan = try importer.run(source, into: &planner)
+            return StoreImportResult(plan: plan, report: report, warnings: planner.warnings, createdStore: false)
         }
+        let writer = try StoreWriter(path: path, create: false, mapping: options.mapping, mappingSource: options.mappingSource,
+                                     busyTimeout: options.busyTimeout)
+        var destination = writer
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
         let plan = try writer.transaction { try importer.run(source, into: &destination) }
         return StoreImportResult(plan: plan, report: report, warnings: writer.warnings, createdStore: false)

@@ -8,17 +8,18 @@ extension StoreMapping {
         .subtask: ["subtask", "checklistitem", "step", "subitem", "subtaskitem"],
     ]
 
-    /// Property names each field goes by, normalized, most specific first.
+    /// Property names each field goes by, in their usual camel case, most specific first (matched case-insensitively,
+    /// since column names keep only the upper case).
     static let fieldSynonyms: [String: [String]] = [
         "id": ["id", "uuid", "identifier"],
         "title": ["title", "name", "text", "summary"],
         "name": ["name", "title"],
-        "notes": ["notes", "note", "details", "detail", "body", "taskdescription", "desc"],
-        "isCompleted": ["iscompleted", "completed", "done", "isdone", "finished", "isfinished", "complete"],
-        "createdAt": ["createdat", "creationdate", "created", "datecreated", "createddate", "timestamp"],
-        "dueDate": ["duedate", "due", "dueat", "deadline", "date"],
+        "notes": ["notes", "note", "details", "detail", "body", "taskDescription", "desc"],
+        "isCompleted": ["isCompleted", "completed", "done", "isDone", "finished", "isFinished", "complete"],
+        "createdAt": ["createdAt", "creationDate", "created", "dateCreated", "createdDate", "timestamp"],
+        "dueDate": ["dueDate", "due", "dueAt", "deadline", "date"],
         "priority": ["priority"],
-        "color": ["color", "colour", "colorname"],
+        "color": ["color", "colour", "colorName"],
     ]
 
     /// Lowercases and strips the `CD` prefix and `Entity`/`MO`/`Model`/`ManagedObject` suffixes apps add.
@@ -56,9 +57,9 @@ extension StoreMapping {
             var used: Set<String> = []
             var fields: [String: String?] = [:]
             for field in kind.fields {
-                let synonyms = Self.fieldSynonyms[field] ?? [field.lowercased()]
-                let match = synonyms.lazy.compactMap { synonym in properties.first { $0 == synonym && !used.contains($0) } }.first
-                if let match { used.insert(match) }
+                let synonyms = Self.fieldSynonyms[field] ?? [field]
+                let match = synonyms.first { properties.contains($0.lowercased()) && !used.contains($0.lowercased()) }
+                if let match { used.insert(match.lowercased()) }
                 fields[field] = .some(match)
             }
             var relationships: [String: String?] = [:]

@@ -45,6 +45,16 @@ public struct StoreMapping: Sendable, Hashable, Codable {
         /// Interchange reference → store relationship name (or nil).
         public var relationships: [String: String?]
 
+        private enum CodingKeys: String, CodingKey { case entity, fields, relationships }
+
+        /// Reads a kind mapping; `relationships` may be left out for kinds that have none.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            entity = try container.decode(String.self, forKey: .entity)
+            fields = try container.decodeIfPresent([String: String?].self, forKey: .fields) ?? [:]
+            relationships = try container.decodeIfPresent([String: String?].self, forKey: .relationships) ?? [:]
+        }
+
         /// Creates a kind mapping.
         public init(entity: String, fields: [String: String?], relationships: [String: String?] = [:]) {
             self.entity = entity

@@ -117,8 +117,8 @@ extension StoreWriter {
                 result.append((entityColumn, .integer(taskKind.entity.number)))
             }
         }
-        // Core Data spaces ordered positions by 1024.
-        if let order = resolved.subtaskOrderColumn { result.append((order, .integer(Int64(position + 1) * 1024))) }
+        // Core Data spaces ordered positions by 1024, starting at 2048 (as in the Apple-written Bookmarks fixture).
+        if let order = resolved.subtaskOrderColumn { result.append((order, .integer(Int64(position + 2) * 1024))) }
         return result
     }
 

@@ -17,6 +17,8 @@ public final class StoreWriter: ImportDestination {
     let database: Database
     let path: String
     let resolved: ResolvedMapping
+    /// Keeps a read-only snapshot's private copy alive while a planning writer reads through it.
+    private let snapshot: StoreSnapshot?
     var existing: [StoreMapping.Kind: [UUID: Int64]] = [:]
     var nextKey: [String: Int64] = [:]
     var statements: [String: Statement] = [:]
@@ -27,17 +29,18 @@ public final class StoreWriter: ImportDestination {
     public init(path: String, create: Bool, mapping: StoreMapping? = nil, mappingSource: String = "mapping",
                 busyTimeout: Int32 = 5_000) throws(TaskInterchangeError) {
         self.path = path
+        self.snapshot = nil
         do {
             if create {
                 let database = try Database(path: path, mode: .create, busyTimeout: busyTimeout)
                 try database.execute("PRAGMA auto_vacuum = 2")
                 try database.execute("PRAGMA journal_mode = WAL")
                 try database.inTransaction {
-                    try database.execute(CoreDataModel.schema)
+                    try database.execute(TaskManagerModel.schema)
                     let insert = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)")
-                    for entity in CoreDataModel.entities { try insert.execute([.integer(entity.number), .text(entity.name)]) }
+                    for entity in TaskManagerModel.entities { try insert.execute([.integer(entity.number), .text(entity.name)]) }
                     try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
-                        .execute([.text(UUID().uuidString), .blob(CoreDataModel.metadataPlist())])
+                        .execute([.text(UUID().uuidString), .blob(TaskManagerModel.metadataPlist())])
                 }
                 self.database = database
             } else {
@@ -53,8 +56,30 @@ public final class StoreWriter: ImportDestination {
         } catch {
             throw TaskInterchangeError(.internal, "\(path): \(error)")
         }
-        resolved = try ResolvedMapping(mapping ?? StoreMapping(detectingFrom: schema), schema: schema,
-                                       source: mapping == nil ? "detected mapping of \(path)" : mappingSource)
+        resolved = try Self.resolve(mapping, schema: schema, path: path, mappingSource: mappingSource)
+        try prepare()
+    }
+
+    /// Opens an existing store read-only, for validation and dry runs: ids and counts can be asked, the files are
+    /// never touched (a read-write open would checkpoint its WAL on close).
+    /// - Throws: as `init(path:create:…)`.
+    public init(planningFor path: String, mapping: StoreMapping? = nil, mappingSource: String = "mapping") throws(TaskInterchangeError) {
+        let snapshot = try StoreSnapshot(path: path)
+        self.path = path
+        self.snapshot = snapshot
+        database = snapshot.database
+        schema = try StoreSchema(reading: database, path: path)
+        resolved = try Self.resolve(mapping, schema: schema, path: path, mappingSource: mappingSource)
+        try prepare()
+    }
+
+    private static func resolve(_ mapping: StoreMapping?, schema: StoreSchema, path: String, mappingSource: String) throws(TaskInterchangeError) -> ResolvedMapping {
+        try ResolvedMapping(mapping ?? StoreMapping(detectingFrom: schema), schema: schema,
+                            source: mapping == nil ? "detected mapping of \(path)" : mappingSource)
+    }
+
+    /// Checks the target can take tasks, loads its ids, and notes what the user should know.
+    private func prepare() throws(TaskInterchangeError) {
         if resolved.kinds[.task] == nil {
             throw TaskInterchangeError(.invalidData, "\(path): no task entity found in the target store (entities: \(schema.entities.map(\.name).joined(separator: ", "))); pass --mapping")
         }

@@ -22,7 +22,7 @@ struct ImporterTests {
         struct TasksFirst: ArchiveSource {
             var project: ProjectRecord
             var task: TaskRecord
-            func read(kinds: Set<StoreMapping.Kind>?, into visitor: inout some ArchiveVisitor) throws {
+            func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws {
                 if kinds?.contains(.task) ?? true { try visitor.visitTask(task, index: 0) }
                 if kinds?.contains(.project) ?? true { try visitor.visitProject(project, index: 0) }
                 try visitor.visitEnd(header: ArchiveHeader(), counts: nil)

@@ -1,7 +1,26 @@
 /// The task manager's model as Core Data lays it out in SQLite: entities numbered by sorted name (Category 1, Project 2,
 /// Subtask 3, Tag 4, Task 5), one `Z<ENTITY>` table each, columns grouped by type and sorted by name within a group,
 /// `Z_FOK_TASK` for the ordered subtasks, `Z_4TASKS` for the tags ↔ tasks many-to-many, and Core Data's index names.
-enum CoreDataModel {
+enum TaskManagerModel {
+    /// The model itself: the same declarations the legacy apps' `.xcdatamodel` makes.
+    static let model = ObjectModel(entities: [
+        .init("Category", attributes: [.init("color", .string), .init("id", .uuid), .init("name", .string)],
+              relationships: [.init("tasks", to: "Task", inverse: "category", toMany: true, deleteRule: .cascade)]),
+        .init("Project", attributes: [.init("createdAt", .date, optional: true), .init("id", .uuid), .init("name", .string)],
+              relationships: [.init("tasks", to: "Task", inverse: "project", toMany: true)]),
+        .init("Subtask", attributes: [.init("id", .uuid), .init("isCompleted", .boolean), .init("title", .string)],
+              relationships: [.init("task", to: "Task", inverse: "subtasks", toMany: false)]),
+        .init("Tag", attributes: [.init("id", .uuid), .init("name", .string)],
+              relationships: [.init("tasks", to: "Task", inverse: "tags", toMany: true)]),
+        .init("Task", attributes: [.init("createdAt", .date), .init("dueDate", .date, optional: true), .init("id", .uuid),
+                                   .init("isCompleted", .boolean), .init("notes", .string, optional: true),
+                                   .init("priority", .integer16), .init("title", .string)],
+              relationships: [.init("category", to: "Category", inverse: "tasks", toMany: false),
+                              .init("project", to: "Project", inverse: "tasks", toMany: false),
+                              .init("subtasks", to: "Subtask", inverse: "task", toMany: true, ordered: true, deleteRule: .cascade),
+                              .init("tags", to: "Tag", inverse: "tasks", toMany: true)]),
+    ])
+
     static let entities: [(number: Int64, name: String)] = [(1, "Category"), (2, "Project"), (3, "Subtask"), (4, "Tag"), (5, "Task")]
 
     static let schema = """

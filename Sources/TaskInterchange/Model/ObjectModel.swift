@@ -1,0 +1,132 @@
+/// A Core Data managed object model as a value: what the app's `.xcdatamodel` (or SwiftData `@Model` classes) declare.
+/// It gives the exact property names and types that a store's column names lose, and the version hashes a store must
+/// carry for the app to open it.
+public struct ObjectModel: Sendable, Hashable, Codable {
+    /// `NSAttributeType` raw values.
+    public enum AttributeType: Int, Sendable, Hashable, Codable {
+        case undefined = 0, integer16 = 100, integer32 = 200, integer64 = 300, decimal = 400, double = 500, float = 600
+        case string = 700, boolean = 800, date = 900, binaryData = 1000, uuid = 1100, uri = 1200, transformable = 1800
+        case objectID = 2000, composite = 2100
+    }
+
+    /// What happens to the destination when an object is deleted.
+    public enum DeleteRule: Int, Sendable, Hashable, Codable {
+        case noAction = 0, nullify = 1, cascade = 2, deny = 3
+    }
+
+    /// One attribute.
+    public struct Attribute: Sendable, Hashable, Codable {
+        /// Property name.
+        public var name: String
+        /// Its type.
+        public var type: AttributeType
+        /// May be nil.
+        public var isOptional = false
+        /// Not stored.
+        public var isTransient = false
+        /// Read-only.
+        public var isReadOnly = false
+        /// The version hash modifier, when set.
+        public var versionHashModifier: String?
+        /// "Allows External Storage".
+        public var allowsExternalStorage = false
+        /// Kept in persistent history after a delete.
+        public var preservesValueInHistoryOnDeletion = false
+        /// For a derived attribute, the derivation expression's predicate format (and its filter's, if any).
+        public var derivation: String?
+        /// The derivation's filtering predicate format.
+        public var derivationFilter: String?
+        /// The default value, as text, where the model has one.
+        public var defaultValue: String?
+        /// The value transformer's name, for transformable attributes.
+        public var valueTransformerName: String?
+
+        /// Creates an attribute.
+        public init(_ name: String, _ type: AttributeType, optional: Bool = false) {
+            self.name = name
+            self.type = type
+            self.isOptional = optional
+        }
+    }
+
+    /// One relationship.
+    public struct Relationship: Sendable, Hashable, Codable {
+        /// Property name.
+        public var name: String
+        /// Destination entity name.
+        public var destination: String
+        /// Inverse relationship name, when there is one.
+        public var inverse: String?
+        /// Maximum count as archived: 1 for to-one, 0 for unbounded (an archived −1 stays −1).
+        public var maxCount: Int
+        /// Minimum count.
+        public var minCount = 0
+        /// May be empty/nil.
+        public var isOptional = true
+        /// An ordered to-many.
+        public var isOrdered = false
+        /// Not stored.
+        public var isTransient = false
+        /// Read-only.
+        public var isReadOnly = false
+        /// The version hash modifier, when set.
+        public var versionHashModifier: String?
+        /// Delete rule.
+        public var deleteRule: DeleteRule = .nullify
+
+        /// True for a to-one relationship.
+        public var isToMany: Bool { maxCount != 1 }
+
+        /// Creates a relationship.
+        public init(_ name: String, to destination: String, inverse: String?, toMany: Bool, ordered: Bool = false,
+                    deleteRule: DeleteRule = .nullify) {
+            self.name = name
+            self.destination = destination
+            self.inverse = inverse
+            self.maxCount = toMany ? 0 : 1
+            self.isOrdered = ordered
+            self.deleteRule = deleteRule
+        }
+    }
+
+    /// One entity.
+    public struct Entity: Sendable, Hashable, Codable {
+        /// Entity name.
+        public var name: String
+        /// Parent entity name.
+        public var superentity: String?
+        /// Abstract entities have no instances of their own.
+        public var isAbstract = false
+        /// The version hash modifier, when set.
+        public var versionHashModifier: String?
+        /// Its own attributes (not inherited ones).
+        public var attributes: [Attribute]
+        /// Its own relationships.
+        public var relationships: [Relationship]
+        /// Uniqueness constraints, each a list of property names.
+        public var uniquenessConstraints: [[String]] = []
+
+        /// Creates an entity.
+        public init(_ name: String, superentity: String? = nil, attributes: [Attribute], relationships: [Relationship] = []) {
+            self.name = name
+            self.superentity = superentity
+            self.attributes = attributes
+            self.relationships = relationships
+        }
+    }
+
+    /// Entities, in any order.
+    public var entities: [Entity]
+    /// `NSStoreModelVersionIdentifiers`.
+    public var versionIdentifiers: [String] = [""]
+
+    /// Creates a model.
+    public init(entities: [Entity]) {
+        self.entities = entities
+    }
+
+    /// The entity with this name.
+    public func entity(named name: String) -> Entity? {
+        entities.first { $0.name == name }
+    }
+}
