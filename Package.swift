@@ -15,7 +15,7 @@ let package = Package(
         .target(name: "TaskInterchange", dependencies: ["CSQLite", "CZlib"]),
         .executableTarget(name: "tasks", dependencies: ["TaskInterchange"]),
         .testTarget(name: "TaskInterchangeTests", dependencies: ["TaskInterchange", "CSQLite"]),
-        .testTarget(name: "tasksTests", dependencies: ["TaskInterchange"]),
+        .testTarget(name: "tasksTests", dependencies: ["tasks", "TaskInterchange"]),
     ],
     swiftLanguageModes: [.v6]
 )

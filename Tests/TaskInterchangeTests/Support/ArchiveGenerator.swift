@@ -1,19 +1,6 @@
 import Foundation
 @testable import TaskInterchange
 
-/// SplitMix64: a small, seedable generator so random tests are reproducible from the printed seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random but valid archives: unicode text, full-precision dates (negative and far future), optional fields present
 /// and absent, shared tags, ordered subtasks.
 enum ArchiveGenerator {
@@ -46,7 +33,7 @@ enum ArchiveGenerator {
     }
 
     static func archive(seed: UInt64, maxTasks: Int = 30) -> Archive {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SeededGenerator(state: seed)
         var archive = Archive()
         archive.projects = (0..<Int.random(in: 0...5, using: &rng)).map { _ in
             ProjectRecord(id: uuid(&rng), name: text(&rng), createdAt: Bool.random(using: &rng) ? date(&rng) : nil)

@@ -1,0 +1,100 @@
+import Foundation
+
+/// Runs the built `tasks` binary and captures what it prints.
+struct TasksBinary {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var stdoutData: Data
+    }
+
+    static let repository: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    /// The binary sits beside the test bundle in the build products directory.
+    static let url: URL = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tasks")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return repository.appendingPathComponent(".build/debug/tasks")
+    }()
+
+    static func sample(_ name: String) -> String {
+        repository.appendingPathComponent("samples").appendingPathComponent(name).path
+    }
+
+    @discardableResult
+    static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil) throws -> Run {
+        try runProcess(url, arguments, stdin: stdin, in: directory)
+    }
+
+    /// Runs a shell pipeline (for `export | import`).
+    static func shell(_ command: String, in directory: URL? = nil) throws -> Run {
+        try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command], stdin: nil, in: directory,
+                       environment: ["TASKS": url.path])
+    }
+
+    private static func runProcess(_ executable: URL, _ arguments: [String], stdin: Data?, in directory: URL?,
+                                   environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        process.environment = env
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tasks-out-\(UUID().uuidString)")
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("tasks-err-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: output)
+            try? FileManager.default.removeItem(at: errors)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        if let stdin {
+            let input = FileManager.default.temporaryDirectory.appendingPathComponent("tasks-in-\(UUID().uuidString)")
+            try stdin.write(to: input)
+            defer { try? FileManager.default.removeItem(at: input) }
+            process.standardInput = try FileHandle(forReadingFrom: input)
+            try process.run()
+        } else {
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+        process.waitUntilExit()
+        let out = try Data(contentsOf: output)
+        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                   stderr: String(decoding: try Data(contentsOf: errors), as: UTF8.self), stdoutData: out)
+    }
+}
+
+/// A fresh directory per test.
+final class Scratch {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("tasks-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Copies the sample store with its sidecars (never used in place).
+    func sampleStore() throws -> String {
+        for suffix in ["", "-wal", "-shm"] {
+            try FileManager.default.copyItem(atPath: TasksBinary.sample("TaskManager.sqlite") + suffix, toPath: path("TaskManager.sqlite" + suffix))
+        }
+        return path("TaskManager.sqlite")
+    }
+
+    func bytes(_ name: String) throws -> Data { try Data(contentsOf: url.appendingPathComponent(name)) }
+}
+
+/// An archive's lines without those that name the export itself (`exportDate`, `source`).
+func contentLines(_ text: String) -> [String] {
+    text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("\"exportDate\"") && !$0.hasPrefix("\"source\"") }
+}
