@@ -64,8 +64,19 @@ struct JSONScanner {
         self.maximumDepth = maximumDepth
     }
 
+    /// A position in the input, for messages.
+    struct Location: Equatable {
+        /// 1-based line.
+        var line: Int
+        /// 1-based column, in bytes.
+        var column: Int
+    }
+
     /// 1-based column (in bytes) of `index`.
     var column: Int { index - lineStart + 1 }
+
+    /// Line and column of `index`.
+    var location: Location { Location(line: line, column: column) }
 
     /// True when every byte has been consumed.
     var isAtEnd: Bool { index >= input.count }

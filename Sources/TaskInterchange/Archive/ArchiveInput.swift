@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The bytes of an archive: a file mapped into memory, or standard input read whole.
+///
+/// Mapping keeps even a 300 MB archive out of the process's own memory, and the reader never copies it. A file that
+/// another process truncates while it is mapped can crash the reader (`SIGBUS`); exports write to a new file and
+/// rename it, which does not affect a mapping.
+public final class ArchiveInput {
+    /// The path read, or nil for standard input or bytes given in memory.
+    public let path: String?
+    private let base: UnsafeMutableRawPointer?
+    /// The number of bytes.
+    public let count: Int
+    private let isMapped: Bool
+
+    /// Opens and maps the file at `path`.
+    ///
+    /// - Throws: `TaskInterchangeError` of kind `.noInput` when the file does not exist, is a directory or may not be
+    ///   read (exit 66), `.io` for other failures (exit 74).
+    public init(path: String) throws {
+        self.path = path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT, ENOTDIR:
+                throw TaskInterchangeError(.noInput, "\(path): no such file")
+            case EACCES, EPERM:
+                throw TaskInterchangeError(.noInput, "\(path): permission denied")
+            default:
+                throw TaskInterchangeError(.io, "\(path): cannot open: \(Self.describe(code))")
+            }
+        }
+        defer { close(descriptor) }
+        (base, count, isMapped) = try Self.load(descriptor, name: path)
+    }
+
+    /// Reads standard input whole (or maps it, when it is redirected from a regular file).
+    ///
+    /// - Throws: `TaskInterchangeError` of kind `.io` when reading fails.
+    public static func standardInput() throws -> ArchiveInput {
+        let (base, count, isMapped) = try load(0, name: "standard input")
+        return ArchiveInput(base: base, count: count, isMapped: isMapped)
+    }
+
+    /// Copies `bytes`, for tests and for archives already in memory.
+    public convenience init(bytes: some Collection<UInt8>) {
+        let count = bytes.count
+        let base = count == 0 ? nil : UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+        if let base { UnsafeMutableRawBufferPointer(start: base, count: count).copyBytes(from: bytes) }
+        self.init(base: base, count: count, isMapped: false)
+    }
+
+    private init(base: UnsafeMutableRawPointer?, count: Int, isMapped: Bool) {
+        path = nil
+        self.base = base
+        self.count = count
+        self.isMapped = isMapped
+    }
+
+    deinit {
+        guard let base else { return }
+        if isMapped {
+            munmap(base, count)
+        } else {
+            base.deallocate()
+        }
+    }
+
+    /// Calls `body` with the bytes, which stay valid only during the call.
+    public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// Maps a regular file, reads anything else (pipes, terminals) to its end.
+    private static func load(_ descriptor: Int32, name: String) throws
+        -> (base: UnsafeMutableRawPointer?, count: Int, isMapped: Bool) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw TaskInterchangeError(.io, "\(name): cannot read: \(describe(errno))")
+        }
+        let fileType = status.st_mode & S_IFMT
+        if fileType == S_IFDIR { throw TaskInterchangeError(.noInput, "\(name): is a directory, not a file") }
+        guard fileType == S_IFREG else { return try readToEnd(descriptor, name: name) }
+        let size = Int(status.st_size)
+        if size == 0 { return (nil, 0, false) }
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
+            // Some file systems cannot map; reading is slower but works.
+            return try readToEnd(descriptor, name: name)
+        }
+        _ = madvise(mapped, size, MADV_SEQUENTIAL)
+        return (mapped, size, true)
+    }
+
+    /// Reads until end of file into a buffer that doubles as it fills.
+    private static func readToEnd(_ descriptor: Int32, name: String) throws
+        -> (base: UnsafeMutableRawPointer?, count: Int, isMapped: Bool) {
+        var capacity = 1 << 20
+        var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        var count = 0
+        while true {
+            if count == capacity {
+                let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
+                larger.copyMemory(from: buffer, byteCount: count)
+                buffer.deallocate()
+                buffer = larger
+                capacity *= 2
+            }
+            let received = read(descriptor, buffer + count, capacity - count)
+            if received == 0 { break }
+            if received < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                buffer.deallocate()
+                throw TaskInterchangeError(.io, "\(name): cannot read: \(describe(code))")
+            }
+            count += received
+        }
+        if count == 0 {
+            buffer.deallocate()
+            return (nil, 0, false)
+        }
+        return (buffer, count, false)
+    }
+
+    private static func describe(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}
+
+// The bytes never change after creation, but the class hands out raw pointers whose lifetime it alone controls.
+@available(*, unavailable)
+extension ArchiveInput: Sendable {}

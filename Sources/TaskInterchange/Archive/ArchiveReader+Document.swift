@@ -1,0 +1,349 @@
+import Foundation
+
+extension ArchiveReader.Parser {
+    typealias DocumentMember = ArchiveReader.DocumentMember
+
+    /// A version 1 or 2 document: one object whose sections are streamed element by element.
+    mutating func readDocument() throws {
+        let start = scanner.location
+        try scanner.beginObject()
+        var tracker = MemberTracker()
+        let allowed = MemberSet.all(DocumentMember.self).subtracting(MemberSet(DocumentMember.type))
+        while let member = try nextMember(DocumentMember.self, allowed: allowed, in: "$", tracker: &tracker) {
+            if let kind = member.sectionKind {
+                decideRules()
+                if kind == .category && rules == .version1 {
+                    try reportNotInVersion1("categories")
+                } else {
+                    try readSection(kind)
+                }
+            } else if member == .counts {
+                decideRules()
+                if rules == .version1 {
+                    try reportNotInVersion1("counts")
+                } else {
+                    try readCounts()
+                }
+            } else {
+                try readHeaderMember(member)
+            }
+        }
+        try scanner.endDocument()
+        let end = scanner.location
+        decideRules()
+        // A newer format may be shaped differently: beyond the version issue, its missing members are noise.
+        if let version, version > ArchiveHeader.currentVersion {
+            try visitor.visitEnd(header: header, counts: declared)
+            return
+        }
+        try checkHeader(seen: tracker.seen, at: start)
+        let requiredSections: [(DocumentMember, String)] = rules == .version1
+            ? [(.projects, "projects"), (.tags, "tags"), (.tasks, "tasks")]
+            : [(.projects, "projects"), (.categories, "categories"), (.tags, "tags"), (.tasks, "tasks")]
+        for (member, name) in requiredSections where !tracker.seen.contains(member) {
+            try report(.missingField, "$." + name, "missing required member \"\(name)\"", at: start)
+        }
+        if rules == .version2 {
+            if tracker.seen.contains(DocumentMember.counts) {
+                try checkCounts(against: found)
+            } else {
+                try report(.countsMismatch, "$.counts", "no counts: the file may be truncated", at: end)
+            }
+        }
+        try visitor.visitEnd(header: header, counts: declared)
+    }
+
+    /// `format`, `version`, `exportDate`, `generator` or `source`, in a document or an NDJSON header.
+    mutating func readHeaderMember(_ member: DocumentMember) throws {
+        switch member {
+        case .format:
+            let location = try locationOfNextValue()
+            guard case .value(let value) = try readString("$.format") else { return }
+            format = value
+            if value != ArchiveHeader.formatName {
+                try report(.unknownFormat, "$.format",
+                           "format is \"\(value)\", not \"\(ArchiveHeader.formatName)\"", at: location)
+            }
+        case .version:
+            try readVersion()
+        case .exportDate:
+            decideRules()
+            exportDate = try readDate("$.exportDate", nullable: rules == .version2).value
+        case .generator:
+            generator = try readGenerator()
+        case .source:
+            source = try readSource()
+        default:
+            // Sections, counts and type are handled by the callers.
+            try scanner.skipValue()
+        }
+    }
+
+    /// Reports a missing version, format (version 2) or export date (version 1).
+    mutating func checkHeader(seen: MemberSet, at location: JSONScanner.Location) throws {
+        if !seen.contains(DocumentMember.version) {
+            try report(.missingVersion, "$.version",
+                       "no \"version\" member: every archive states its format version", at: location)
+        }
+        if rules == .version2 && !seen.contains(DocumentMember.format) {
+            try report(.missingField, "$.format",
+                       "missing required member \"format\" (\"\(ArchiveHeader.formatName)\")", at: location)
+        }
+        if rules == .version1 && !seen.contains(DocumentMember.exportDate) {
+            try report(.missingField, "$.exportDate", "missing required member \"exportDate\"", at: location)
+        }
+    }
+
+    /// Fixes the rules for dates and records before the first one is read. When `version` has not been read yet
+    /// (it may come last in a version 1 file), the rest of the top-level object is scanned ahead for it.
+    mutating func decideRules() {
+        guard rules == nil else { return }
+        var knownVersion = versionSeen ? version : nil
+        var hasFormat = format != nil
+        // Only needed when `version` has not been read yet and the top-level object is still open.
+        if !versionSeen && scanner.depth == 1 {
+            var lookahead = scanner
+            do {
+                // The scanner may stand before the value of the current member.
+                if !Self.isBetweenMembers(lookahead) { try lookahead.skipValue() }
+                while try lookahead.nextMember() {
+                    let key = try lookahead.readKey()
+                    if key.equals("version"), try lookahead.peekKind() == .number {
+                        knownVersion = try lookahead.readNumber().int64Value.map { Int($0) }
+                    } else {
+                        if key.equals("format") { hasFormat = true }
+                        try lookahead.skipValue()
+                    }
+                }
+            } catch {
+                // Malformed input is reported by the main pass when it gets there.
+            }
+        }
+        switch knownVersion {
+        case 1?: rules = .version1
+        case let value? where value >= 2: rules = .version2
+        default: rules = hasFormat ? .version2 : .version1
+        }
+    }
+
+    /// True when the scanner has just finished a member's value (a comma or `}` comes next), false when it stands
+    /// after a member's colon.
+    private static func isBetweenMembers(_ scanner: JSONScanner) -> Bool {
+        var probe = scanner
+        probe.skipWhitespace()
+        guard probe.index < probe.input.count else { return true }
+        let byte = probe.input[probe.index]
+        return byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}")
+    }
+
+    /// The line and column of the next value.
+    mutating func locationOfNextValue() throws -> JSONScanner.Location {
+        _ = try scanner.peekKind()
+        return scanner.location
+    }
+
+    private mutating func readVersion() throws {
+        versionSeen = true
+        let kind = try scanner.peekKind()
+        let location = scanner.location
+        guard kind == .number else {
+            try report(.unsupportedVersion, "$.version", "the version must be an integer, found \(kind.phrase)",
+                       at: location)
+            try scanner.skipValue()
+            return
+        }
+        let number = try scanner.readNumber()
+        guard number.isInteger, let value = number.int64Value, let integer = Int(exactly: value) else {
+            try report(.unsupportedVersion, "$.version",
+                       "version \(number.description) is not a supported format version (1 or 2)", at: location)
+            return
+        }
+        version = integer
+        if integer < 1 {
+            try report(.unsupportedVersion, "$.version",
+                       "version \(integer) is not a valid format version; versions start at 1", at: location)
+        } else if integer > ArchiveHeader.currentVersion {
+            try report(.unsupportedVersion, "$.version", "file format version \(integer) is newer than the newest "
+                       + "this tool reads (\(ArchiveHeader.currentVersion))", at: location)
+        } else if isNDJSON && integer == 1 {
+            try report(.unsupportedVersion, "$.version",
+                       "format version 1 has no NDJSON form; NDJSON archives are version 2", at: location)
+        }
+    }
+
+    private mutating func readGenerator() throws -> ArchiveHeader.Generator? {
+        let kind = try scanner.peekKind()
+        let start = scanner.location
+        guard kind == .object else {
+            try reportWrongType("an object", found: kind, "$.generator", at: start)
+            return nil
+        }
+        try scanner.beginObject()
+        var tracker = MemberTracker()
+        var name = Parsed<String>.absent
+        var version = Parsed<String>.absent
+        let all = MemberSet.all(ArchiveReader.GeneratorMember.self)
+        while let member = try nextMember(ArchiveReader.GeneratorMember.self, allowed: all, in: "$.generator",
+                                          tracker: &tracker) {
+            switch member {
+            case .name: name = try readString("$.generator.name")
+            case .version: version = try readString("$.generator.version")
+            }
+        }
+        try reportMissing(ArchiveReader.GeneratorMember.self, required: all, seen: tracker.seen, in: "$.generator",
+                          at: start)
+        return ArchiveHeader.Generator(name: name.value ?? "", version: version.value ?? "")
+    }
+
+    private mutating func readSource() throws -> ArchiveHeader.Source? {
+        typealias SourceMember = ArchiveReader.SourceMember
+        let kind = try scanner.peekKind()
+        let start = scanner.location
+        guard kind == .object else {
+            try reportWrongType("an object", found: kind, "$.source", at: start)
+            return nil
+        }
+        try scanner.beginObject()
+        var tracker = MemberTracker()
+        var store = Parsed<String>.absent
+        var storeUUID = Parsed<String>.absent
+        var entities: [String: String] = [:]
+        while let member = try nextMember(SourceMember.self, allowed: .all(SourceMember.self), in: "$.source",
+                                          tracker: &tracker) {
+            switch member {
+            case .store: store = try readString("$.source.store")
+            case .storeUUID: storeUUID = try readString("$.source.storeUUID", nullable: true)
+            case .entities: entities = try readEntities()
+            }
+        }
+        try reportMissing(SourceMember.self, required: MemberSet(SourceMember.store, .entities), seen: tracker.seen,
+                          in: "$.source", at: start)
+        return ArchiveHeader.Source(store: store.value ?? "", storeUUID: storeUUID.value, entities: entities)
+    }
+
+    /// `{"project": "Project", …}`: any names, string values, no repeats.
+    private mutating func readEntities() throws -> [String: String] {
+        let kind = try scanner.peekKind()
+        guard kind == .object else {
+            try reportWrongType("an object", found: kind, "$.source.entities", at: scanner.location)
+            return [:]
+        }
+        try scanner.beginObject()
+        var entities: [String: String] = [:]
+        var repeated: Set<String> = []
+        while try scanner.nextMember() {
+            let location = scanner.location
+            let name = try scanner.readKey().string
+            let path = Self.memberPath("$.source.entities", name)
+            if entities[name] != nil || repeated.contains(name) {
+                try report(.duplicateKey, path,
+                           "member \"\(name)\" appears more than once in this object; the first value is used",
+                           at: location)
+                try scanner.skipValue()
+                continue
+            }
+            if let entity = try readString(path).value {
+                entities[name] = entity
+            } else {
+                repeated.insert(name)
+            }
+        }
+        return entities
+    }
+
+    /// A section array: every element is counted; wanted kinds are read and delivered, others skipped.
+    private mutating func readSection(_ kind: RecordKind) throws {
+        let elementKind = try scanner.peekKind()
+        guard elementKind == .array else {
+            try reportWrongType("an array", found: elementKind, "$." + kind.sectionName, at: scanner.location)
+            return
+        }
+        try scanner.beginArray()
+        let isWanted = wanted.contains(kind)
+        var index = 0
+        while try scanner.nextElement() {
+            context = (kind, index)
+            found[kind] += 1
+            if isWanted {
+                try readRecord(kind, index: index)
+            } else {
+                try skipRecord(kind)
+            }
+            index += 1
+        }
+        context = nil
+    }
+
+    /// `counts` (document) or the trailer's `counts` (NDJSON).
+    mutating func readCounts() throws {
+        typealias CountsMember = ArchiveReader.CountsMember
+        let kind = try scanner.peekKind()
+        let start = scanner.location
+        guard kind == .object else {
+            try reportWrongType("an object", found: kind, "$.counts", at: start)
+            declaredLocations = []
+            return
+        }
+        try scanner.beginObject()
+        var tracker = MemberTracker()
+        var values = [Int?](repeating: nil, count: CountsMember.names.count)
+        var locations = [JSONScanner.Location](repeating: start, count: CountsMember.names.count)
+        while let member = try nextMember(CountsMember.self, allowed: .all(CountsMember.self), in: "$.counts",
+                                          tracker: &tracker) {
+            locations[member.rawValue] = try locationOfNextValue()
+            values[member.rawValue] = try readInteger("$.counts.\(CountsMember.names[member.rawValue])",
+                                                      in: 0...Int64.max, rangeName: "0…\(Int64.max)").value
+        }
+        for member in CountsMember.allCases where !tracker.seen.contains(member) {
+            try report(.countsMismatch, "$.counts.\(CountsMember.names[member.rawValue])",
+                       "counts has no \"\(CountsMember.names[member.rawValue])\" member", at: start)
+        }
+        declared = ArchiveCounts(projects: values[0] ?? 0, categories: values[1] ?? 0, tags: values[2] ?? 0,
+                                 tasks: values[3] ?? 0, subtasks: values[4] ?? 0)
+        declaredValues = values
+        declaredLocations = locations
+    }
+
+    /// Compares the declared counts with what the file holds.
+    mutating func checkCounts(against actual: ArchiveCounts) throws {
+        guard declaredValues.count == ArchiveReader.CountsMember.names.count else { return }
+        let actualValues = [actual.projects, actual.categories, actual.tags, actual.tasks, actual.subtasks]
+        let nouns = ["projects", "categories", "tags", "tasks", "subtasks"]
+        for index in actualValues.indices {
+            guard let declaredValue = declaredValues[index], declaredValue != actualValues[index] else { continue }
+            try report(.countsMismatch, "$.counts.\(nouns[index])",
+                       "counts.\(nouns[index]) is \(declaredValue) but the file has \(actualValues[index]) "
+                       + "\(nouns[index]); it may be truncated or edited", at: declaredLocations[index])
+        }
+    }
+
+    /// Reports a member that version 1 does not define, and skips it.
+    private mutating func reportNotInVersion1(_ name: String) throws {
+        let location = try locationOfNextValue()
+        try report(.unknownField, "$." + name, "\"\(name)\" is not part of format version 1 and is ignored",
+                   at: location, severity: .warning)
+        try scanner.skipValue()
+    }
+}
+
+extension ArchiveCounts {
+    /// The count of records of `kind`.
+    subscript(kind: RecordKind) -> Int {
+        get {
+            switch kind {
+            case .project: return projects
+            case .category: return categories
+            case .tag: return tags
+            case .task: return tasks
+            }
+        }
+        set {
+            switch kind {
+            case .project: projects = newValue
+            case .category: categories = newValue
+            case .tag: tags = newValue
+            case .task: tasks = newValue
+            }
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+
+extension ArchiveReader.Parser {
+    typealias ProjectMember = ArchiveReader.ProjectMember
+    typealias CategoryMember = ArchiveReader.CategoryMember
+    typealias TagMember = ArchiveReader.TagMember
+    typealias TaskMember = ArchiveReader.TaskMember
+    typealias SubtaskMember = ArchiveReader.SubtaskMember
+
+    /// Reads one record of `kind` at `index` and delivers it when its id is usable.
+    mutating func readRecord(_ kind: RecordKind, index: Int) throws {
+        switch kind {
+        case .project: try readProject(index: index)
+        case .category: try readCategory(index: index)
+        case .tag: try readTag(index: index)
+        case .task: try readTask(index: index)
+        }
+    }
+
+    /// Skips a record that is not wanted; for a task, its subtasks are still counted.
+    mutating func skipRecord(_ kind: RecordKind) throws {
+        guard kind == .task, try scanner.peekKind() == .object else {
+            try scanner.skipValue()
+            return
+        }
+        try scanner.beginObject()
+        while try scanner.nextMember() {
+            let key = try scanner.readKey()
+            if key.equals("subtasks"), try scanner.peekKind() == .array {
+                try scanner.beginArray()
+                while try scanner.nextElement() {
+                    found.subtasks += 1
+                    try scanner.skipValue()
+                }
+            } else {
+                try scanner.skipValue()
+            }
+        }
+    }
+
+    /// The members allowed in a record: version 1 knows fewer, and only NDJSON lines carry `type`.
+    private func allowed<M: ArchiveReader.Member>(_: M.Type, version1: MemberSet, type: M) -> MemberSet {
+        var allowed = rules == .version1 ? version1 : MemberSet.all(M.self).subtracting(MemberSet(type))
+        if isNDJSON { allowed = allowed.union(MemberSet(type)) }
+        return allowed
+    }
+
+    /// Opens a record object, or reports that the element is not one and skips it (returning nil).
+    private mutating func beginRecord(_ path: @autoclosure () -> String) throws -> JSONScanner.Location? {
+        let kind = try scanner.peekKind()
+        let location = scanner.location
+        guard kind == .object else {
+            try reportWrongType("an object", found: kind, path(), at: location)
+            return nil
+        }
+        try scanner.beginObject()
+        return location
+    }
+
+    private mutating func readProject(index: Int) throws {
+        let path = { Self.recordPath(.project, index) }
+        guard let start = try beginRecord(path()) else { return }
+        var tracker = MemberTracker()
+        var id = Parsed<UUID>.absent
+        var name = Parsed<String>.absent
+        var createdAt = Parsed<Date>.absent
+        let allowed = allowed(ProjectMember.self, version1: MemberSet(ProjectMember.id, .name), type: .type)
+        while let member = try nextMember(ProjectMember.self, allowed: allowed, in: path(), tracker: &tracker) {
+            switch member {
+            case .id: id = try readUUID(path() + ".id")
+            case .name: name = try readString(path() + ".name")
+            case .createdAt: createdAt = try readDate(path() + ".createdAt", nullable: true)
+            case .type: try scanner.skipValue()
+            }
+        }
+        try reportMissing(ProjectMember.self, required: MemberSet(ProjectMember.id, .name), seen: tracker.seen,
+                          in: path(), at: start)
+        guard let uuid = id.value else { return }
+        try visitor.visitProject(ProjectRecord(id: uuid, name: name.value ?? "", createdAt: createdAt.value),
+                                 index: index)
+    }
+
+    private mutating func readCategory(index: Int) throws {
+        let path = { Self.recordPath(.category, index) }
+        guard let start = try beginRecord(path()) else { return }
+        var tracker = MemberTracker()
+        var id = Parsed<UUID>.absent
+        var name = Parsed<String>.absent
+        var color = Parsed<String>.absent
+        let allowed = allowed(CategoryMember.self, version1: MemberSet(), type: .type)
+        while let member = try nextMember(CategoryMember.self, allowed: allowed, in: path(), tracker: &tracker) {
+            switch member {
+            case .id: id = try readUUID(path() + ".id")
+            case .name: name = try readString(path() + ".name")
+            case .color: color = try readString(path() + ".color")
+            case .type: try scanner.skipValue()
+            }
+        }
+        try reportMissing(CategoryMember.self, required: MemberSet(CategoryMember.id, .name, .color),
+                          seen: tracker.seen, in: path(), at: start)
+        guard let uuid = id.value else { return }
+        try visitor.visitCategory(CategoryRecord(id: uuid, name: name.value ?? "",
+                                                 color: color.value ?? CategoryRecord.defaultColor), index: index)
+    }
+
+    private mutating func readTag(index: Int) throws {
+        let path = { Self.recordPath(.tag, index) }
+        guard let start = try beginRecord(path()) else { return }
+        var tracker = MemberTracker()
+        var id = Parsed<UUID>.absent
+        var name = Parsed<String>.absent
+        let allowed = allowed(TagMember.self, version1: MemberSet(TagMember.id, .name), type: .type)
+        while let member = try nextMember(TagMember.self, allowed: allowed, in: path(), tracker: &tracker) {
+            switch member {
+            case .id: id = try readUUID(path() + ".id")
+            case .name: name = try readString(path() + ".name")
+            case .type: try scanner.skipValue()
+            }
+        }
+        try reportMissing(TagMember.self, required: MemberSet(TagMember.id, .name), seen: tracker.seen, in: path(),
+                          at: start)
+        guard let uuid = id.value else { return }
+        try visitor.visitTag(TagRecord(id: uuid, name: name.value ?? ""), index: index)
+    }
+
+    private mutating func readTask(index: Int) throws {
+        let path = { Self.recordPath(.task, index) }
+        guard let start = try beginRecord(path()) else { return }
+        var tracker = MemberTracker()
+        var id = Parsed<UUID>.absent
+        var title = Parsed<String>.absent
+        var notes = Parsed<String>.absent
+        var isCompleted = Parsed<Bool>.absent
+        var createdAt = Parsed<Date>.absent
+        var dueDate = Parsed<Date>.absent
+        var priority = Parsed<Int>.absent
+        var projectId = Parsed<UUID>.absent
+        var categoryId = Parsed<UUID>.absent
+        var tagIds: [UUID] = []
+        var subtasks: [SubtaskRecord] = []
+        let version1 = MemberSet(TaskMember.id, .title, .isCompleted, .createdAt, .priority, .projectId, .tagIds)
+        let allowed = allowed(TaskMember.self, version1: version1, type: .type)
+        while let member = try nextMember(TaskMember.self, allowed: allowed, in: path(), tracker: &tracker) {
+            switch member {
+            case .id: id = try readUUID(path() + ".id")
+            case .title: title = try readString(path() + ".title")
+            case .notes: notes = try readString(path() + ".notes", nullable: true)
+            case .isCompleted: isCompleted = try readBool(path() + ".isCompleted")
+            case .createdAt: createdAt = try readDate(path() + ".createdAt")
+            case .dueDate: dueDate = try readDate(path() + ".dueDate", nullable: true)
+            case .priority:
+                priority = try readInteger(path() + ".priority", in: Int64(Int16.min)...Int64(Int16.max),
+                                           rangeName: "the Int16 range")
+            case .projectId: projectId = try readUUID(path() + ".projectId", nullable: true)
+            case .categoryId: categoryId = try readUUID(path() + ".categoryId", nullable: true)
+            case .tagIds: tagIds = try readTagIds(path() + ".tagIds")
+            case .subtasks: subtasks = try readSubtasks(path() + ".subtasks")
+            case .type: try scanner.skipValue()
+            }
+        }
+        var required = MemberSet(TaskMember.id, .title, .isCompleted, .createdAt, .priority, .tagIds)
+        if rules != .version1 { required.insert(rawValue: TaskMember.subtasks.rawValue) }
+        try reportMissing(TaskMember.self, required: required, seen: tracker.seen, in: path(), at: start)
+        guard let uuid = id.value else { return }
+        let task = TaskRecord(id: uuid, title: title.value ?? "", notes: notes.value,
+                              isCompleted: isCompleted.value ?? false,
+                              createdAt: createdAt.value ?? Date(timeIntervalSinceReferenceDate: 0),
+                              dueDate: dueDate.value, priority: priority.value ?? 0, projectId: projectId.value,
+                              categoryId: categoryId.value, tagIds: tagIds, subtasks: subtasks)
+        try visitor.visitTask(task, index: index)
+    }
+
+    /// The usable UUIDs of a `tagIds` array; the others are reported.
+    private mutating func readTagIds(_ path: @autoclosure () -> String) throws -> [UUID] {
+        let kind = try scanner.peekKind()
+        guard kind == .array else {
+            try reportWrongType("an array of tag ids", found: kind, path(), at: scanner.location)
+            return []
+        }
+        try scanner.beginArray()
+        var tagIds: [UUID] = []
+        var position = 0
+        while try scanner.nextElement() {
+            if let tagId = try readUUID(path() + "[\(position)]").value { tagIds.append(tagId) }
+            position += 1
+        }
+        return tagIds
+    }
+
+    /// The subtasks with a usable id; every element is counted.
+    private mutating func readSubtasks(_ path: @autoclosure () -> String) throws -> [SubtaskRecord] {
+        let kind = try scanner.peekKind()
+        guard kind == .array else {
+            try reportWrongType("an array of subtasks", found: kind, path(), at: scanner.location)
+            return []
+        }
+        try scanner.beginArray()
+        var subtasks: [SubtaskRecord] = []
+        var position = 0
+        while try scanner.nextElement() {
+            found.subtasks += 1
+            if let subtask = try readSubtask(path() + "[\(position)]") { subtasks.append(subtask) }
+            position += 1
+        }
+        return subtasks
+    }
+
+    private mutating func readSubtask(_ path: @autoclosure () -> String) throws -> SubtaskRecord? {
+        guard let start = try beginRecord(path()) else { return nil }
+        var tracker = MemberTracker()
+        var id = Parsed<UUID>.absent
+        var title = Parsed<String>.absent
+        var isCompleted = Parsed<Bool>.absent
+        let allowed = MemberSet.all(SubtaskMember.self)
+        while let member = try nextMember(SubtaskMember.self, allowed: allowed, in: path(), tracker: &tracker) {
+            switch member {
+            case .id: id = try readUUID(path() + ".id")
+            case .title: title = try readString(path() + ".title")
+            case .isCompleted: isCompleted = try readBool(path() + ".isCompleted")
+            }
+        }
+        try reportMissing(SubtaskMember.self, required: allowed, seen: tracker.seen, in: path(), at: start)
+        guard let uuid = id.value else { return nil }
+        return SubtaskRecord(id: uuid, title: title.value ?? "", isCompleted: isCompleted.value ?? false)
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+
+/// Streams an archive (version 1, version 2 or NDJSON) to an `ArchiveVisitor`, record by record, without building a
+/// tree of the document.
+///
+/// Problems in the input are not thrown: they go to `visitor.visitIssue` with a code, a JSON path such as
+/// `$.tasks[17].projectId`, and the line and column of the offending value. Reading goes on after every problem but
+/// malformed JSON, which ends it without `visitEnd`. A record whose `id` is usable is delivered even when other fields
+/// are wrong (they get neutral defaults: empty text, `false`, 0, the reference date), so a validator still sees every
+/// id; an archive with errors must not be imported. A record without a usable id is reported and not delivered.
+///
+/// NDJSON is recognised when the first object has a `type` member (`"header"` on line 1).
+public struct ArchiveReader: Sendable {
+    /// What to deliver.
+    public var options: ArchiveReadingOptions
+
+    /// Creates a reader.
+    public init(options: ArchiveReadingOptions = ArchiveReadingOptions()) {
+        self.options = options
+    }
+
+    /// Reads `bytes` (a whole document, usually memory-mapped) into `visitor`.
+    ///
+    /// - Throws: only what the visitor throws; input problems are reported through `visitIssue`.
+    public func read<Visitor: ArchiveVisitor>(_ bytes: UnsafeRawBufferPointer, into visitor: inout Visitor) throws {
+        // Moved in and back out, so the parser's visitor is uniquely referenced and its collections are not copied on
+        // the first mutation.
+        var parser = Parser(input: bytes, options: options, visitor: consume visitor)
+        defer { visitor = parser.visitor }
+        try parser.run()
+    }
+}
+
+extension ArchiveReader {
+    /// NDJSON `type` values of records.
+    static let recordTypes: [String: RecordKind] = [
+        "project": .project, "category": .category, "tag": .tag, "task": .task,
+    ]
+
+    /// The state of one read.
+    struct Parser<Visitor: ArchiveVisitor> {
+        /// Which rules apply to dates, record fields and required members.
+        enum Rules {
+            /// The `DataExporter` format: dates as numbers or ISO-8601 text, no categories, subtasks or counts.
+            case version1
+            /// The current format: lossless ISO dates, every kind, counts.
+            case version2
+        }
+
+        var scanner: JSONScanner
+        var visitor: Visitor
+        /// Kinds delivered to the visitor.
+        let wanted: Set<RecordKind>
+        /// Decided when the first section is reached (or by the header in NDJSON).
+        var rules: Rules?
+        /// True while reading NDJSON lines.
+        var isNDJSON = false
+
+        // Header members as read.
+        var format: String?
+        var version: Int?
+        var versionSeen = false
+        var exportDate: Date?
+        var generator: ArchiveHeader.Generator?
+        var source: ArchiveHeader.Source?
+
+        /// Array elements actually present, per kind, whatever their validity.
+        var found = ArchiveCounts()
+        /// The counts the file declares, when it has a usable `counts` member.
+        var declared: ArchiveCounts?
+        /// Each declared count in `ArchiveCounts` order, nil when missing or invalid (empty: no usable `counts`).
+        var declaredValues: [Int?] = []
+        /// Where each declared count was, for counts-mismatch issues.
+        var declaredLocations: [JSONScanner.Location] = []
+        /// The record being read, for the path of a malformed-json issue.
+        var context: (kind: RecordKind, index: Int)?
+
+        init(input: UnsafeRawBufferPointer, options: ArchiveReadingOptions, visitor: Visitor) {
+            scanner = JSONScanner(input, maximumDepth: options.maximumDepth)
+            wanted = options.kinds
+            self.visitor = visitor
+        }
+
+        /// Reads the whole input; malformed JSON ends in a malformed-json issue and no `visitEnd`.
+        mutating func run() throws {
+            do {
+                try scanner.beginDocument()
+                if try scanner.peekKind() != .object {
+                    try readNonObjectDocument()
+                    return
+                }
+                if let type = detectRecordType(stoppingAtSections: true),
+                   type == "header" || type == "trailer" || Self.recordTypes[type] != nil {
+                    try readNDJSON()
+                } else {
+                    try readDocument()
+                }
+            } catch let error as JSONScanError {
+                var path = "$"
+                if let context { path = Self.recordPath(context.kind, context.index) }
+                try report(.malformedJSON, path, error.message,
+                           at: JSONScanner.Location(line: error.line, column: error.column))
+            }
+        }
+
+        /// A document whose top level is an array, a string…: reported once, checked for syntax, then ended.
+        private mutating func readNonObjectDocument() throws {
+            let location = scanner.location
+            let kind = try scanner.peekKind()
+            try report(.wrongType, "$", "the top level must be an object, found \(kind.phrase)", at: location)
+            try scanner.skipValue()
+            try scanner.endDocument()
+            try visitor.visitEnd(header: ArchiveHeader(format: nil, version: 0), counts: nil)
+        }
+
+        /// The header the visitor gets at the end; version 0 when the file has no usable version.
+        var header: ArchiveHeader {
+            ArchiveHeader(format: format, version: version ?? 0, exportDate: exportDate, generator: generator,
+                          source: source)
+        }
+
+        /// `$.tasks[17]`
+        static func recordPath(_ kind: RecordKind, _ index: Int) -> String {
+            "$.\(kind.sectionName)[\(index)]"
+        }
+
+        /// `path.name`, or `path["name"]` when the name is not a plain identifier.
+        static func memberPath(_ path: String, _ name: String) -> String {
+            let isIdentifier = !name.isEmpty && name.utf8.allSatisfy { byte in
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+            }
+            if isIdentifier { return path + "." + name }
+            let escaped = name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            return path + "[\"" + escaped + "\"]"
+        }
+
+        /// NDJSON `type` values of records.
+        static var recordTypes: [String: RecordKind] { ArchiveReader.recordTypes }
+
+        /// Sends an issue to the visitor.
+        mutating func report(_ code: ValidationIssue.Code, _ path: String, _ message: String,
+                             at location: JSONScanner.Location?, severity: ValidationIssue.Severity = .error) throws {
+            try visitor.visitIssue(ValidationIssue(code, severity: severity, path: path, message: message,
+                                                   line: location?.line, column: location?.column))
+        }
+
+        /// The `type` member of the object at the scanner, read ahead without moving; nil when there is none, when
+        /// it is not a string, or when the object is malformed. With `stoppingAtSections`, a section or counts member
+        /// ends the search early: the object is a version 1 or 2 document, not an NDJSON line.
+        func detectRecordType(stoppingAtSections: Bool) -> String? {
+            var lookahead = scanner
+            do {
+                try lookahead.beginObject()
+                while try lookahead.nextMember() {
+                    let key = try lookahead.readKey()
+                    if key.equals("type") {
+                        guard try lookahead.peekKind() == .string else { return nil }
+                        return try lookahead.readString()
+                    }
+                    if stoppingAtSections, let member = Self.lookUp(key, in: ArchiveReader.DocumentMember.names, hint: 0),
+                       member >= ArchiveReader.DocumentMember.projects.rawValue,
+                       member <= ArchiveReader.DocumentMember.counts.rawValue {
+                        return nil
+                    }
+                    try lookahead.skipValue()
+                }
+            } catch {
+                // The main pass reports malformed input where it meets it.
+                return nil
+            }
+            return nil
+        }
+    }
+}
