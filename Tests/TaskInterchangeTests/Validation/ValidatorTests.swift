@@ -6,7 +6,7 @@ import Testing
 struct ValidatorTests {
     func validate(_ archive: Archive, existing: Validator.ExistingIDs? = nil) throws -> ValidationReport {
         var validator = Validator(existing: existing)
-        try archive.read(kinds: nil, into: &validator)
+        try archive.stream(kinds: nil, into: &validator)
         return validator.report
     }
 
