@@ -11,6 +11,7 @@ enum Tasks {
         "import": (ImportCommand.description, ImportCommand.run),
         "validate": (ValidateCommand.description, ValidateCommand.run),
         "inspect": (InspectCommand.description, InspectCommand.run),
+        "generate": (GenerateCommand.description, GenerateCommand.run),
     ]
 
     static let help = """

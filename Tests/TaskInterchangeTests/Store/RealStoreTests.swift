@@ -68,3 +68,23 @@ struct RealStoreTests {
         #expect(first.archive.tasks.map(\.id).contains(UUID.derived(storeUUID: uuid, entity: "TodoItem", primaryKey: 1)))
     }
 }
+
+@Suite("EasyLife through the sample mapping", .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; skipped"))
+struct EasyLifeMappingTests {
+    @Test("samples/easylife-mapping.json reads TodoItem name/done/date/notes and its Project")
+    func export() throws {
+        let directory = try TemporaryDirectory()
+        let path = try RealStores.copy("EasyLife_1.5.0__larromba_EasyLife.sqlite", to: directory)
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        let mapping = try StoreMapping(contentsOf: url.appendingPathComponent("samples/easylife-mapping.json").path)
+        #expect(mapping[.task]?.entity == "TodoItem")
+        let (archive, findings) = try readStore(path, mapping: mapping)
+        #expect(archive.tasks.count == 6)
+        #expect(Set(archive.tasks.map(\.title)).isSuperset(of: ["send letter", "call landlord", "fix bike"]))
+        #expect(archive.tasks.allSatisfy { $0.dueDate != nil })
+        // What the mapping cannot carry is reported, not dropped silently.
+        #expect(findings.contains { $0.code == .unmappedColumn && $0.property == "ZREPEATS" && $0.count == 6 })
+        #expect(findings.contains { $0.code == .missingRequiredValue && $0.property == "createdAt" })
+    }
+}
