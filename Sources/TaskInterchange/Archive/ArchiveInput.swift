@@ -43,7 +43,12 @@ public final class ArchiveInput {
     ///
     /// - Throws: `TaskInterchangeError` of kind `.io` when reading fails.
     public static func standardInput() throws -> ArchiveInput {
-        let (base, count, isMapped) = try load(0, name: "standard input")
+        try reading(fileDescriptor: 0, name: "standard input")
+    }
+
+    /// Reads (or maps) an open descriptor whole; the caller keeps and closes it.
+    static func reading(fileDescriptor descriptor: Int32, name: String) throws -> ArchiveInput {
+        let (base, count, isMapped) = try load(descriptor, name: name)
         return ArchiveInput(base: base, count: count, isMapped: isMapped)
     }
 
