@@ -24,15 +24,31 @@ public struct Importer: Sendable {
     /// - Throws: `TaskInterchangeError.invalidData` for an id or reference the archive cannot satisfy; destination and
     ///   source errors unchanged.
     public func run<Destination: ImportDestination>(_ source: some ArchiveSource, into destination: inout Destination) throws -> ImportPlan {
+        var validator: Validator?
+        return try run(source, into: &destination, validator: &validator)
+    }
+
+    /// Imports and, in the same passes, feeds every record to `validator` (saving a separate validation pass). The
+    /// caller must check `validator.report` before committing: the importer itself stops only at what it cannot write.
+    public func run<Destination: ImportDestination>(_ source: some ArchiveSource, into destination: inout Destination,
+                                                     validatingWith validator: inout Validator) throws -> ImportPlan {
+        var optional: Validator? = validator
+        defer { validator = optional! }
+        return try run(source, into: &destination, validator: &optional)
+    }
+
+    private func run<Destination: ImportDestination>(_ source: some ArchiveSource, into destination: inout Destination,
+                                                     validator: inout Validator?) throws -> ImportPlan {
         var plan = ImportPlan()
         if mode == .replace {
             for kind in StoreMapping.Kind.allCases { plan[kind].deleted = try destination.count(of: kind) }
             if !dryRun { try destination.removeAll() }
         }
-        var pass = Pass(importer: self, destination: destination, plan: plan)
+        var pass = Pass(importer: self, destination: destination, plan: plan, validator: validator)
         try source.stream(kinds: [.project, .category, .tag], into: &pass)
         try source.stream(kinds: [.task], into: &pass)
         destination = pass.destination
+        validator = pass.validator
         return pass.plan
     }
 
@@ -45,11 +61,13 @@ public struct Importer: Sendable {
         var categories: [UUID: Destination.ObjectKey] = [:]
         var tags: [UUID: Destination.ObjectKey] = [:]
         var tasksDone = 0
+        var validator: Validator?
 
-        init(importer: Importer, destination: Destination, plan: ImportPlan) {
+        init(importer: Importer, destination: Destination, plan: ImportPlan, validator: Validator?) {
             self.importer = importer
             self.destination = destination
             self.plan = plan
+            self.validator = validator
         }
 
         /// Decides insert, update or skip for one record; returns the key to record in the ID map (nil in a dry run
@@ -75,21 +93,25 @@ public struct Importer: Sendable {
         }
 
         mutating func visitProject(_ project: ProjectRecord, index: Int) throws {
+            validator?.visitProject(project, index: index)
             projects[project.id] = try place(.project, id: project.id, path: "$.projects[\(index)]",
                                              insert: { try $0.insert(project) }, update: { try $0.update(project, at: $1) })
         }
 
         mutating func visitCategory(_ category: CategoryRecord, index: Int) throws {
+            validator?.visitCategory(category, index: index)
             categories[category.id] = try place(.category, id: category.id, path: "$.categories[\(index)]",
                                                 insert: { try $0.insert(category) }, update: { try $0.update(category, at: $1) })
         }
 
         mutating func visitTag(_ tag: TagRecord, index: Int) throws {
+            validator?.visitTag(tag, index: index)
             tags[tag.id] = try place(.tag, id: tag.id, path: "$.tags[\(index)]",
                                      insert: { try $0.insert(tag) }, update: { try $0.update(tag, at: $1) })
         }
 
         mutating func visitTask(_ task: TaskRecord, index: Int) throws {
+            validator?.visitTask(task, index: index)
             let path = "$.tasks[\(index)]"
             tasksDone += 1
             if tasksDone % 10_000 == 0 { importer.progress?(tasksDone) }
@@ -168,10 +190,13 @@ public struct Importer: Sendable {
 
         mutating func visitIssue(_ issue: ValidationIssue) throws {
             if issue.severity == .error {
-                throw TaskInterchangeError(.invalidData, "the archive changed since it was validated: \(issue)")
+                throw TaskInterchangeError(.invalidData, "the archive is invalid: \(issue)")
             }
+            validator?.visitIssue(issue)
         }
 
-        mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {}
+        mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {
+            validator?.visitEnd(header: header, counts: counts)
+        }
     }
 }

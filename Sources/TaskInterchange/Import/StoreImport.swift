@@ -88,7 +88,6 @@ public enum StoreImport {
     }
 
     static func importIntoNew(_ source: some ArchiveSource, path: String, options: StoreImportOptions) throws -> StoreImportResult {
-        let report = try validate(source, existing: nil, options: options)
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -97,6 +96,7 @@ public enum StoreImport {
         }
         let importer = Importer(mode: options.mode, dryRun: options.dryRun, progress: options.progress)
         if options.dryRun {
+            let report = try validate(source, existing: nil, options: options)
             var plan = ImportPlan()
             let counts = report.counts
             plan[.project].inserted = counts.projects
@@ -110,12 +110,24 @@ public enum StoreImport {
         defer { removeStoreFiles(temporary) }
         let plan: ImportPlan
         let warnings: [String]
+        var validator = Validator(maxIssues: options.maxIssues)
         do {
+            // Validation runs in the import's own passes: the store is a private temporary file until it is moved into
+            // place, so an archive found invalid half-way leaves nothing behind.
             let writer = try StoreWriter(path: temporary, create: true, busyTimeout: options.busyTimeout)
             var destination = writer
-            plan = try writer.transaction { try importer.run(source, into: &destination) }
+            plan = try writer.transaction {
+                let plan = try importer.run(source, into: &destination, validatingWith: &validator)
+                guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
+                return plan
+            }
             warnings = writer.warnings
+        } catch {
+            // Stopped early (or invalid): the full validation gives the complete report, with every problem.
+            _ = try validate(source, existing: nil, options: options)
+            throw error
         }
+        let report = validator.report
         // The writer is closed here, so its WAL has been checkpointed into the file; link() refuses to replace a file
         // that appeared at `path` meanwhile.
         if link(temporary, path) != 0 {

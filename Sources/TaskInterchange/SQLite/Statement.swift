@@ -52,6 +52,37 @@ public final class Statement {
         sqlite3_bind_int64(handle, index, value)
     }
 
+    /// Binds a Double (hot paths).
+    public func bind(_ value: Double, at index: Int32) {
+        sqlite3_bind_double(handle, index, value)
+    }
+
+    /// Binds text from its UTF-8 bytes without a C-string copy (hot paths); an empty string stays text, not NULL.
+    public func bind(_ value: String, at index: Int32) {
+        var text = value
+        text.withUTF8 { bytes in
+            let empty: StaticString = ""
+            sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(empty.utf8Start))
+                .assumingMemoryBound(to: CChar.self), Int32(bytes.count), SQLITE_TRANSIENT)
+        }
+    }
+
+    /// Binds raw bytes as a BLOB (hot paths).
+    public func bind(blob bytes: UnsafeRawBufferPointer, at index: Int32) {
+        sqlite3_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), SQLITE_TRANSIENT)
+    }
+
+    /// Binds NULL.
+    public func bindNull(at index: Int32) {
+        sqlite3_bind_null(handle, index)
+    }
+
+    /// Runs a statement that returns no rows with its current bindings, then resets it.
+    public func run() throws(SQLiteError) {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
     /// Resets the statement so it can run again; keeps the bindings.
     public func reset() {
         sqlite3_reset(handle)

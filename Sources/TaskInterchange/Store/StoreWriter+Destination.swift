@@ -20,65 +20,101 @@ extension StoreWriter {
     }
 
     public func insert(_ project: ProjectRecord) throws -> Int64 {
-        try insertRow(.project, id: project.id, ["name": .text(project.name), "createdAt": date(project.createdAt)])
+        let rows = try statements(.project)
+        let key = try allocateKey(.project)
+        try rows.insertRow(key: key, id: project.id) { statement, slots, _ in
+            statement.bind(project.name, at: slots[0])
+            statement.bind(project.createdAt, at: slots[1])
+        }
+        existing[.project, default: [:]][project.id] = key
+        return key
     }
 
     public func update(_ project: ProjectRecord, at key: Int64) throws {
-        try updateRow(.project, key: key, ["name": .text(project.name), "createdAt": date(project.createdAt)])
+        try statements(.project).updateRow(key: key) { statement, slots, _ in
+            statement.bind(project.name, at: slots[0])
+            statement.bind(project.createdAt, at: slots[1])
+        }
     }
 
     public func insert(_ category: CategoryRecord) throws -> Int64 {
-        try insertRow(.category, id: category.id, ["name": .text(category.name), "color": .text(category.color)])
+        let rows = try statements(.category)
+        let key = try allocateKey(.category)
+        try rows.insertRow(key: key, id: category.id) { statement, slots, _ in
+            statement.bind(category.name, at: slots[0])
+            statement.bind(category.color, at: slots[1])
+        }
+        existing[.category, default: [:]][category.id] = key
+        return key
     }
 
     public func update(_ category: CategoryRecord, at key: Int64) throws {
-        try updateRow(.category, key: key, ["name": .text(category.name), "color": .text(category.color)])
+        try statements(.category).updateRow(key: key) { statement, slots, _ in
+            statement.bind(category.name, at: slots[0])
+            statement.bind(category.color, at: slots[1])
+        }
     }
 
     public func insert(_ tag: TagRecord) throws -> Int64 {
-        try insertRow(.tag, id: tag.id, ["name": .text(tag.name)])
+        let rows = try statements(.tag)
+        let key = try allocateKey(.tag)
+        try rows.insertRow(key: key, id: tag.id) { statement, slots, _ in statement.bind(tag.name, at: slots[0]) }
+        existing[.tag, default: [:]][tag.id] = key
+        return key
     }
 
     public func update(_ tag: TagRecord, at key: Int64) throws {
-        try updateRow(.tag, key: key, ["name": .text(tag.name)])
+        try statements(.tag).updateRow(key: key) { statement, slots, _ in statement.bind(tag.name, at: slots[0]) }
     }
 
     public func insert(_ task: TaskRecord, links: TaskLinks<Int64>) throws -> Int64 {
-        let key = try insertRow(.task, id: task.id, taskValues(task), references: taskReferences(links))
+        let rows = try statements(.task)
+        let key = try allocateKey(.task)
+        try rows.insertRow(key: key, id: task.id) { statement, slots, references in
+            bindTask(task, links: links, statement, slots, references)
+        }
+        existing[.task, default: [:]][task.id] = key
         try link(task: key, tags: links.tags)
         return key
     }
 
     public func update(_ task: TaskRecord, links: TaskLinks<Int64>, at key: Int64) throws {
-        try updateRow(.task, key: key, taskValues(task), references: taskReferences(links))
-        if let join = resolved.tagJoin {
-            try cached("DELETE FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.taskColumn)) = ?").execute([.integer(key)])
+        try statements(.task).updateRow(key: key) { statement, slots, references in
+            bindTask(task, links: links, statement, slots, references)
+        }
+        if let unlink = try unlinkStatement() {
+            unlink.bind(key, at: 1)
+            try unlink.run()
         }
         try link(task: key, tags: links.tags)
     }
 
     public func insert(_ subtask: SubtaskRecord, of task: Int64, position: Int) throws -> Int64 {
-        try insertRow(.subtask, id: subtask.id, ["title": .text(subtask.title), "isCompleted": .integer(subtask.isCompleted ? 1 : 0)],
-                      references: subtaskReferences(task: task, position: position))
+        let rows = try statements(.subtask)
+        let key = try allocateKey(.subtask)
+        try rows.insertRow(key: key, id: subtask.id) { statement, slots, references in
+            bindSubtask(subtask, task: task, position: position, statement, slots, references)
+        }
+        existing[.subtask, default: [:]][subtask.id] = key
+        return key
     }
 
     public func update(_ subtask: SubtaskRecord, of task: Int64, position: Int, at key: Int64) throws {
-        try updateRow(.subtask, key: key, ["title": .text(subtask.title), "isCompleted": .integer(subtask.isCompleted ? 1 : 0)],
-                      references: subtaskReferences(task: task, position: position))
+        try statements(.subtask).updateRow(key: key) { statement, slots, references in
+            bindSubtask(subtask, task: task, position: position, statement, slots, references)
+        }
     }
 
     public func removeSubtasks(of task: Int64, keeping: Set<Int64>) throws -> Int {
         guard let kind = resolved.kinds[.subtask], let column = resolved.subtaskTaskColumn else { return 0 }
-        let select = try cached("SELECT Z_PK FROM \(Database.quote(kind.table)) WHERE \(Database.quote(column)) = ? AND \(kind.entityFilter)")
-        select.reset()
-        try select.bind([.integer(task)])
+        let select = try database.prepare("SELECT Z_PK FROM \(Database.quote(kind.table)) WHERE \(Database.quote(column)) = ? AND \(kind.entityFilter)")
+        select.bind(task, at: 1)
         var doomed: [Int64] = []
         while try select.step() {
             let key = select.int64(at: 0)
             if !keeping.contains(key) { doomed.append(key) }
         }
-        select.reset()
-        let delete = try cached("DELETE FROM \(Database.quote(kind.table)) WHERE Z_PK = ?")
+        let delete = try database.prepare("DELETE FROM \(Database.quote(kind.table)) WHERE Z_PK = ?")
         for key in doomed { try delete.execute([.integer(key)]) }
         existing[StoreMapping.Kind.subtask] = existing[StoreMapping.Kind.subtask]?.filter { !doomed.contains($0.value) }
         return doomed.count
@@ -86,118 +122,104 @@ extension StoreWriter {
 
     // MARK: - Rows
 
-    private func date(_ date: Date?) -> SQLValue {
-        date.map { .real($0.timeIntervalSinceReferenceDate) } ?? .null
-    }
-
-    private func taskValues(_ task: TaskRecord) -> [String: SQLValue] {
-        ["title": .text(task.title), "notes": task.notes.map(SQLValue.text) ?? .null, "isCompleted": .integer(task.isCompleted ? 1 : 0),
-         "createdAt": date(task.createdAt), "dueDate": date(task.dueDate), "priority": .integer(Int64(task.priority))]
-    }
-
-    /// Foreign-key columns of a task, plus the `Z<n>_<NAME>` entity column when the store has one.
-    private func taskReferences(_ links: TaskLinks<Int64>) -> [(String, SQLValue)] {
-        var result: [(String, SQLValue)] = []
-        for (column, key, kind) in [(resolved.taskProjectColumn, links.project, StoreMapping.Kind.project),
-                                    (resolved.taskCategoryColumn, links.category, .category)] {
-            guard let column else { continue }
-            result.append((column, key.map(SQLValue.integer) ?? .null))
-            if let destination = resolved.kinds[kind], let entityColumn = entityColumn(for: column, in: .task) {
-                result.append((entityColumn, key == nil ? .null : .integer(destination.entity.number)))
+    /// Task fields in `Kind.task.fields` order after `id`: title, notes, isCompleted, createdAt, dueDate, priority;
+    /// references as `referenceColumns(for: .task)` lists them.
+    private func bindTask(_ task: TaskRecord, links: TaskLinks<Int64>, _ statement: Statement, _ slots: [Int32?], _ references: Int32) {
+        statement.bind(task.title, at: slots[0])
+        statement.bind(task.notes, at: slots[1])
+        statement.bind(task.isCompleted, at: slots[2])
+        statement.bind(task.createdAt, at: slots[3])
+        statement.bind(task.dueDate, at: slots[4])
+        statement.bind(Int64(task.priority), at: slots[5])
+        var next = references
+        for (reference, key) in zip(taskReferences, [links.project, links.category]) where reference.present {
+            statement.bind(key, at: next)
+            next += 1
+            if let entityNumber = reference.entityNumber {
+                statement.bind(key == nil ? nil : entityNumber, at: next)
+                next += 1
             }
         }
-        return result
     }
 
-    private func subtaskReferences(task: Int64, position: Int) -> [(String, SQLValue)] {
-        var result: [(String, SQLValue)] = []
-        if let column = resolved.subtaskTaskColumn {
-            result.append((column, .integer(task)))
-            if let taskKind = resolved.kinds[.task], let entityColumn = entityColumn(for: column, in: .subtask) {
-                result.append((entityColumn, .integer(taskKind.entity.number)))
+    private func bindSubtask(_ subtask: SubtaskRecord, task: Int64, position: Int, _ statement: Statement, _ slots: [Int32?], _ references: Int32) {
+        statement.bind(subtask.title, at: slots[0])
+        statement.bind(subtask.isCompleted, at: slots[1])
+        var next = references
+        if resolved.subtaskTaskColumn != nil {
+            statement.bind(task, at: next)
+            next += 1
+            if let entityNumber = subtaskTaskEntityNumber {
+                statement.bind(entityNumber, at: next)
+                next += 1
             }
         }
         // Core Data spaces ordered positions by 1024, starting at 2048 (as in the Apple-written Bookmarks fixture).
-        if let order = resolved.subtaskOrderColumn { result.append((order, .integer(Int64(position + 2) * 1024))) }
-        return result
+        if resolved.subtaskOrderColumn != nil { statement.bind(Int64(position + 2) * 1024, at: next) }
+    }
+
+    /// The extra columns each kind writes, in the order `bindTask`/`bindSubtask` fill them.
+    private func referenceColumns(for kind: StoreMapping.Kind) -> [String] {
+        var columns: [String] = []
+        switch kind {
+        case .task:
+            for column in [resolved.taskProjectColumn, resolved.taskCategoryColumn].compactMap({ $0 }) {
+                columns.append(column)
+                if let entityColumn = entityColumn(for: column, in: .task) { columns.append(entityColumn) }
+            }
+        case .subtask:
+            if let column = resolved.subtaskTaskColumn {
+                columns.append(column)
+                if let entityColumn = entityColumn(for: column, in: .subtask) { columns.append(entityColumn) }
+            }
+            if let order = resolved.subtaskOrderColumn { columns.append(order) }
+        default:
+            break
+        }
+        return columns
     }
 
     /// `Z<n>_<NAME>`: present when the relationship's destination entity has sub-entities.
-    private func entityColumn(for column: String, in kind: StoreMapping.Kind) -> String? {
+    func entityColumn(for column: String, in kind: StoreMapping.Kind) -> String? {
         guard let table = resolved.kinds[kind]?.table else { return nil }
         let suffix = "_" + column.dropFirst()
         return schema.columns(of: table)?.first { $0.name.hasSuffix(suffix) && $0.name.dropFirst().first?.isNumber == true }?.name
     }
 
-    private func idValue(_ id: UUID, column: String, table: String) -> SQLValue {
-        let declared = schema.columns(of: table)?.first { $0.name == column }?.declaredType ?? "BLOB"
-        return declared.contains("CHAR") || declared.contains("TEXT") || declared.contains("CLOB") ? .text(id.uuidString) : .blob(id.bytes)
-    }
-
-    private func insertRow(_ kind: StoreMapping.Kind, id: UUID, _ fields: [String: SQLValue],
-                           references: [(String, SQLValue)] = []) throws -> Int64 {
+    private func statements(_ kind: StoreMapping.Kind) throws -> RowStatements {
+        if let rows = rowStatements[kind] { return rows }
         guard let resolvedKind = resolved.kinds[kind] else {
-            throw TaskInterchangeError(.invalidData, "\(path): the target store has no \(kind.rawValue) entity to import \(kind.rawValue) \(id.uuidString) into")
+            throw TaskInterchangeError(.invalidData, "\(path): the target store has no \(kind.rawValue) entity to import \(kind.rawValue) records into")
         }
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
-        let key = try allocateKey(resolvedKind)
-        var values: [SQLValue] = [.integer(key), .integer(resolvedKind.entity.number), .integer(1)]
-        if let idColumn = resolvedKind.columns["id"] {
-            columns.append(idColumn)
-            values.append(idValue(id, column: idColumn, table: resolvedKind.table))
-        }
-        for field in kind.fields where field != "id" {
-            guard let column = resolvedKind.columns[field], let value = fields[field] else { continue }
-            columns.append(column)
-            values.append(value)
-        }
-        for (column, value) in references {
-            columns.append(column)
-            values.append(value)
-        }
-        let sql = "INSERT INTO \(Database.quote(resolvedKind.table)) (\(columns.map(Database.quote).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-        try cached(sql).execute(values)
-        existing[kind, default: [:]][id] = key
-        return key
-    }
-
-    private func updateRow(_ kind: StoreMapping.Kind, key: Int64, _ fields: [String: SQLValue],
-                           references: [(String, SQLValue)] = []) throws {
-        guard let resolvedKind = resolved.kinds[kind] else { return }
-        var assignments: [String] = []
-        var values: [SQLValue] = []
-        for field in kind.fields where field != "id" {
-            guard let column = resolvedKind.columns[field], let value = fields[field] else { continue }
-            assignments.append("\(Database.quote(column)) = ?")
-            values.append(value)
-        }
-        for (column, value) in references {
-            assignments.append("\(Database.quote(column)) = ?")
-            values.append(value)
-        }
-        assignments.append("Z_OPT = coalesce(Z_OPT, 0) + 1")
-        values.append(.integer(key))
-        try cached("UPDATE \(Database.quote(resolvedKind.table)) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?").execute(values)
+        let rows = try RowStatements(kind: resolvedKind, referenceColumns: referenceColumns(for: kind), schema: schema, database: database)
+        rowStatements[kind] = rows
+        return rows
     }
 
     private func link(task: Int64, tags: [Int64]) throws {
         guard let join = resolved.tagJoin, !tags.isEmpty else { return }
-        let insert = try cached("INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(Database.quote(join.taskColumn)), \(Database.quote(join.tagColumn))) VALUES (?, ?)")
-        for tag in tags { try insert.execute([.integer(task), .integer(tag)]) }
+        if linkStatement == nil {
+            linkStatement = try database.prepare("INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(Database.quote(join.taskColumn)), \(Database.quote(join.tagColumn))) VALUES (?, ?)")
+        }
+        let insert = linkStatement!
+        for tag in tags {
+            insert.bind(task, at: 1)
+            insert.bind(tag, at: 2)
+            try insert.run()
+        }
     }
 
-    private func cached(_ sql: String) throws -> Statement {
-        if let statement = statements[sql] { return statement }
-        let statement = try database.prepare(sql)
-        statements[sql] = statement
-        return statement
+    private func unlinkStatement() throws -> Statement? {
+        guard let join = resolved.tagJoin else { return nil }
+        return try database.prepare("DELETE FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.taskColumn)) = ?")
     }
 
     // MARK: - Keys
 
     /// The next key of the entity's table: above both the root's `Z_MAX` and the largest key present (stores edited by
     /// other tools may have `Z_MAX` below it).
-    private func allocateKey(_ kind: ResolvedMapping.ResolvedKind) throws -> Int64 {
+    private func allocateKey(_ mappedKind: StoreMapping.Kind) throws -> Int64 {
+        let kind = resolved.kinds[mappedKind]!
         if let next = nextKey[kind.table] {
             nextKey[kind.table] = next + 1
             return next

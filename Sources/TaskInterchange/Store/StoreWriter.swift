@@ -21,7 +21,15 @@ public final class StoreWriter: ImportDestination {
     private let snapshot: StoreSnapshot?
     var existing: [StoreMapping.Kind: [UUID: Int64]] = [:]
     var nextKey: [String: Int64] = [:]
-    var statements: [String: Statement] = [:]
+    var rowStatements: [StoreMapping.Kind: RowStatements] = [:]
+    /// True for a store this writer created: its indexes and WAL mode come at the end of the bulk load.
+    private var isNew = false
+    /// For the task's project and category: whether the target has the key column, and the destination's entity
+    /// number when it also has a `Z<n>_` entity column. Worked out once, not per row.
+    var taskReferences: [(present: Bool, entityNumber: Int64?)] = []
+    /// The task entity's number, when subtasks carry a `Z<n>_TASK` entity column.
+    var subtaskTaskEntityNumber: Int64?
+    var linkStatement: Statement?
 
     /// Opens an existing store for writing (`create: false`), or creates the task manager's model in a new, empty file.
     /// - Throws: `TaskInterchangeError` (`.busy` when locked, `.invalidData` when not a Core Data store or the mapping
@@ -33,16 +41,18 @@ public final class StoreWriter: ImportDestination {
         do {
             if create {
                 let database = try Database(path: path, mode: .create, busyTimeout: busyTimeout)
-                try database.execute("PRAGMA auto_vacuum = 2")
-                try database.execute("PRAGMA journal_mode = WAL")
+                // A new store is a private temporary file until it is complete, and is deleted on any failure: a
+                // journal and fsyncs would only slow the bulk load. `finish()` switches it to WAL, as Core Data has it.
+                try database.execute("PRAGMA auto_vacuum = 2; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
                 try database.inTransaction {
-                    try database.execute(TaskManagerModel.schema)
+                    try database.execute(TaskManagerModel.tableStatements)
                     let insert = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)")
                     for entity in TaskManagerModel.entities { try insert.execute([.integer(entity.number), .text(entity.name)]) }
                     try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
                         .execute([.text(UUID().uuidString), .blob(TaskManagerModel.metadataPlist())])
                 }
                 self.database = database
+                isNew = true
             } else {
                 database = try Database(path: path, mode: .readWrite, busyTimeout: busyTimeout)
             }
@@ -80,6 +90,13 @@ public final class StoreWriter: ImportDestination {
 
     /// Checks the target can take tasks, loads its ids, and notes what the user should know.
     private func prepare() throws(TaskInterchangeError) {
+        taskReferences = [(resolved.taskProjectColumn, StoreMapping.Kind.project), (resolved.taskCategoryColumn, .category)].map { column, kind in
+            guard let column else { return (false, nil) }
+            return (true, entityColumn(for: column, in: .task) == nil ? nil : resolved.kinds[kind]?.entity.number)
+        }
+        if let column = resolved.subtaskTaskColumn, entityColumn(for: column, in: .subtask) != nil {
+            subtaskTaskEntityNumber = resolved.kinds[.task]?.entity.number
+        }
         if resolved.kinds[.task] == nil {
             throw TaskInterchangeError(.invalidData, "\(path): no task entity found in the target store (entities: \(schema.entities.map(\.name).joined(separator: ", "))); pass --mapping")
         }
@@ -119,11 +136,18 @@ public final class StoreWriter: ImportDestination {
     /// - Throws: `TaskInterchangeError.busy` when another process holds the store; `body`'s errors.
     public func transaction<R>(_ body: () throws -> R) throws -> R {
         do {
-            return try database.inTransaction {
+            let result = try database.inTransaction {
                 let result = try body()
                 try writeMaxKeys()
+                if isNew { try database.execute(TaskManagerModel.indexStatements) }
                 return result
             }
+            if isNew {
+                try database.execute("PRAGMA synchronous = FULL")
+                _ = try database.rows("PRAGMA journal_mode = WAL")
+                isNew = false
+            }
+            return result
         } catch {
             throw Self.classify(error, path: path, doing: "import failed, nothing was written")
         }

@@ -38,4 +38,15 @@ enum TaskManagerModel {
         CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
         CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
         """
+
+    /// The `CREATE TABLE` statements; a new store's indexes are built after the bulk load, which is faster than
+    /// maintaining them row by row.
+    static var tableStatements: String {
+        schema.split(separator: "\n").filter { !$0.contains("CREATE INDEX") }.joined(separator: "\n")
+    }
+
+    /// The `CREATE INDEX` statements.
+    static var indexStatements: String {
+        schema.split(separator: "\n").filter { $0.contains("CREATE INDEX") }.joined(separator: "\n")
+    }
 }

@@ -34,7 +34,8 @@ public struct Validator: ArchiveVisitor {
     private var counts = ArchiveCounts()
     /// References whose target had not been read yet (version 1 files may list tasks before projects).
     private var pending: [(kind: StoreMapping.Kind, id: UUID, path: String)] = []
-    private var finished = false
+    /// Warnings already counted: a reader streaming in several passes repeats document-level warnings.
+    private var seenWarnings: Set<String> = []
 
     /// Creates a validator; with `existing`, ids are also checked against an import target.
     public init(maxIssues: Int = 100, existing: ExistingIDs? = nil) {
@@ -48,6 +49,7 @@ public struct Validator: ArchiveVisitor {
     }
 
     public mutating func visitIssue(_ issue: ValidationIssue) {
+        if issue.severity == .warning, !seenWarnings.insert(issue.description).inserted { return }
         if issue.severity == .error { errorCount += 1 } else { warningCount += 1 }
         if issues.count < maxIssues { issues.append(issue) }
     }
@@ -109,9 +111,8 @@ public struct Validator: ArchiveVisitor {
         }
     }
 
+    /// Resolves the references still pending; called once per pass when a reader streams in several passes.
     public mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {
-        guard !finished else { return }
-        finished = true
         version = header.version
         for reference in pending {
             switch reference.kind {
