@@ -7,7 +7,7 @@ extension ArchiveReader.Parser {
     mutating func readDocument() throws {
         let start = scanner.location
         try scanner.beginObject()
-        var tracker = MemberTracker()
+        var tracker = MemberTracker(DocumentMember.self)
         let allowed = MemberSet.all(DocumentMember.self).subtracting(MemberSet(DocumentMember.type))
         while let member = try nextMember(DocumentMember.self, allowed: allowed, in: "$", tracker: &tracker) {
             if let kind = member.sectionKind {
@@ -58,7 +58,7 @@ extension ArchiveReader.Parser {
         switch member {
         case .format:
             let location = try locationOfNextValue()
-            guard case .value(let value) = try readString("$.format") else { return }
+            guard let value = try readString("$.format") else { return }
             format = value
             if value != ArchiveHeader.formatName {
                 try report(.unknownFormat, "$.format",
@@ -68,7 +68,7 @@ extension ArchiveReader.Parser {
             try readVersion()
         case .exportDate:
             decideRules()
-            exportDate = try readDate("$.exportDate", nullable: rules == .version2).value
+            exportDate = try readDate("$.exportDate", nullable: rules == .version2)
         case .generator:
             generator = try readGenerator()
         case .source:
@@ -179,9 +179,9 @@ extension ArchiveReader.Parser {
             return nil
         }
         try scanner.beginObject()
-        var tracker = MemberTracker()
-        var name = Parsed<String>.absent
-        var version = Parsed<String>.absent
+        var tracker = MemberTracker(ArchiveReader.GeneratorMember.self)
+        var name: String?
+        var version: String?
         let all = MemberSet.all(ArchiveReader.GeneratorMember.self)
         while let member = try nextMember(ArchiveReader.GeneratorMember.self, allowed: all, in: "$.generator",
                                           tracker: &tracker) {
@@ -192,7 +192,7 @@ extension ArchiveReader.Parser {
         }
         try reportMissing(ArchiveReader.GeneratorMember.self, required: all, seen: tracker.seen, in: "$.generator",
                           at: start)
-        return ArchiveHeader.Generator(name: name.value ?? "", version: version.value ?? "")
+        return ArchiveHeader.Generator(name: name ?? "", version: version ?? "")
     }
 
     private mutating func readSource() throws -> ArchiveHeader.Source? {
@@ -204,9 +204,9 @@ extension ArchiveReader.Parser {
             return nil
         }
         try scanner.beginObject()
-        var tracker = MemberTracker()
-        var store = Parsed<String>.absent
-        var storeUUID = Parsed<String>.absent
+        var tracker = MemberTracker(SourceMember.self)
+        var store: String?
+        var storeUUID: String?
         var entities: [String: String] = [:]
         while let member = try nextMember(SourceMember.self, allowed: .all(SourceMember.self), in: "$.source",
                                           tracker: &tracker) {
@@ -218,7 +218,7 @@ extension ArchiveReader.Parser {
         }
         try reportMissing(SourceMember.self, required: MemberSet(SourceMember.store, .entities), seen: tracker.seen,
                           in: "$.source", at: start)
-        return ArchiveHeader.Source(store: store.value ?? "", storeUUID: storeUUID.value, entities: entities)
+        return ArchiveHeader.Source(store: store ?? "", storeUUID: storeUUID, entities: entities)
     }
 
     /// `{"project": "Project", …}`: any names, string values, no repeats.
@@ -242,7 +242,7 @@ extension ArchiveReader.Parser {
                 try scanner.skipValue()
                 continue
             }
-            if let entity = try readString(path).value {
+            if let entity = try readString(path) {
                 entities[name] = entity
             } else {
                 repeated.insert(name)
@@ -285,14 +285,14 @@ extension ArchiveReader.Parser {
             return
         }
         try scanner.beginObject()
-        var tracker = MemberTracker()
+        var tracker = MemberTracker(CountsMember.self)
         var values = [Int?](repeating: nil, count: CountsMember.names.count)
         var locations = [JSONScanner.Location](repeating: start, count: CountsMember.names.count)
         while let member = try nextMember(CountsMember.self, allowed: .all(CountsMember.self), in: "$.counts",
                                           tracker: &tracker) {
             locations[member.rawValue] = try locationOfNextValue()
             values[member.rawValue] = try readInteger("$.counts.\(CountsMember.names[member.rawValue])",
-                                                      in: 0...Int64.max, rangeName: "0…\(Int64.max)").value
+                                                      in: 0...Int64.max, rangeName: "0…\(Int64.max)")
         }
         for member in CountsMember.allCases where !tracker.seen.contains(member) {
             try report(.countsMismatch, "$.counts.\(CountsMember.names[member.rawValue])",

@@ -3,6 +3,8 @@ extension ArchiveReader {
     protocol Member: RawRepresentable<Int>, CaseIterable {
         /// The names, indexed by raw value.
         static var names: [StaticString] { get }
+        /// The names packed for matching, indexed by raw value.
+        static var packedNames: [PackedName] { get }
     }
 
     /// Members of the top-level object (and of the NDJSON header line).
@@ -12,6 +14,7 @@ extension ArchiveReader {
             "format", "version", "exportDate", "generator", "source", "projects", "categories", "tags", "tasks",
             "counts", "type",
         ]
+        static let packedNames = PackedName.table(DocumentMember.self)
 
         /// The kind listed by a section member.
         var sectionKind: RecordKind? {
@@ -29,42 +32,49 @@ extension ArchiveReader {
     enum GeneratorMember: Int, Member {
         case name, version
         static let names: [StaticString] = ["name", "version"]
+        static let packedNames = PackedName.table(GeneratorMember.self)
     }
 
     /// Members of `source`.
     enum SourceMember: Int, Member {
         case store, storeUUID, entities
         static let names: [StaticString] = ["store", "storeUUID", "entities"]
+        static let packedNames = PackedName.table(SourceMember.self)
     }
 
     /// Members of `counts`, in `ArchiveCounts` order.
     enum CountsMember: Int, Member {
         case projects, categories, tags, tasks, subtasks
         static let names: [StaticString] = ["projects", "categories", "tags", "tasks", "subtasks"]
+        static let packedNames = PackedName.table(CountsMember.self)
     }
 
     /// Members of the NDJSON trailer line.
     enum TrailerMember: Int, Member {
         case type, counts
         static let names: [StaticString] = ["type", "counts"]
+        static let packedNames = PackedName.table(TrailerMember.self)
     }
 
     /// Members of a project.
     enum ProjectMember: Int, Member {
         case id, name, createdAt, type
         static let names: [StaticString] = ["id", "name", "createdAt", "type"]
+        static let packedNames = PackedName.table(ProjectMember.self)
     }
 
     /// Members of a category.
     enum CategoryMember: Int, Member {
         case id, name, color, type
         static let names: [StaticString] = ["id", "name", "color", "type"]
+        static let packedNames = PackedName.table(CategoryMember.self)
     }
 
     /// Members of a tag.
     enum TagMember: Int, Member {
         case id, name, type
         static let names: [StaticString] = ["id", "name", "type"]
+        static let packedNames = PackedName.table(TagMember.self)
     }
 
     /// Members of a task.
@@ -74,12 +84,14 @@ extension ArchiveReader {
             "id", "title", "notes", "isCompleted", "createdAt", "dueDate", "priority", "projectId", "categoryId",
             "tagIds", "subtasks", "type",
         ]
+        static let packedNames = PackedName.table(TaskMember.self)
     }
 
     /// Members of a subtask.
     enum SubtaskMember: Int, Member {
         case id, title, isCompleted
         static let names: [StaticString] = ["id", "title", "isCompleted"]
+        static let packedNames = PackedName.table(SubtaskMember.self)
     }
 
     /// A set of members as bits.
@@ -121,13 +133,44 @@ extension ArchiveReader {
         }
     }
 
+    /// A member name of up to 16 bytes packed into two words, so that matching a key costs two comparisons.
+    struct PackedName: Equatable {
+        var length: Int
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+
+        /// Packs `bytes`; nil when longer than 16 bytes (no member name is).
+        @inline(__always)
+        init?(_ bytes: UnsafeRawBufferPointer) {
+            guard bytes.count <= 16 else { return nil }
+            length = bytes.count
+            // Byte by byte, little-endian: for a handful of bytes this beats a call to memcpy.
+            for offset in 0..<min(8, length) { low |= UInt64(bytes[offset]) << UInt64(8 * offset) }
+            for offset in 8..<max(8, length) { high |= UInt64(bytes[offset]) << UInt64(8 * (offset - 8)) }
+        }
+
+        /// The packed names of `M`, by raw value.
+        static func table<M: Member>(_: M.Type) -> [PackedName] {
+            M.names.map { name in
+                PackedName(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))!
+            }
+        }
+    }
+
     /// The members met so far in one object, to report duplicates.
     struct MemberTracker {
+        /// The packed names of the object's members, fetched once per object rather than once per member.
+        let names: [PackedName]
         /// Known members met.
         var seen = MemberSet()
-        /// Unknown member names met (rare, so a plain array).
-        var unknown: [String] = []
+        /// Unknown member names met; nil until there is one (rare, and records should not pay for an array).
+        var unknown: [String]?
         /// The member expected next (writers keep a fixed order), tried first.
         var hint = 0
+
+        /// A tracker for an object whose members are `M`.
+        init<M: Member>(_: M.Type) {
+            names = M.packedNames
+        }
     }
 }

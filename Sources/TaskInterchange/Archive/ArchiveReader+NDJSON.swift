@@ -69,7 +69,7 @@ extension ArchiveReader.Parser {
     private mutating func readNDJSONHeader() throws {
         let start = scanner.location
         try scanner.beginObject()
-        var tracker = MemberTracker()
+        var tracker = MemberTracker(DocumentMember.self)
         let allowed = MemberSet(DocumentMember.format, .version, .exportDate, .generator, .source, .type)
         while let member = try nextMember(DocumentMember.self, allowed: allowed, in: "$", tracker: &tracker) {
             if member == .type {
@@ -108,7 +108,7 @@ extension ArchiveReader.Parser {
         typealias TrailerMember = ArchiveReader.TrailerMember
         let start = scanner.location
         try scanner.beginObject()
-        var tracker = MemberTracker()
+        var tracker = MemberTracker(TrailerMember.self)
         while let member = try nextMember(TrailerMember.self, allowed: .all(TrailerMember.self), in: "$",
                                           tracker: &tracker) {
             switch member {

@@ -58,115 +58,119 @@ extension ArchiveReader.Parser {
     }
 
     private mutating func readProject(index: Int) throws {
-        let path = { Self.recordPath(.project, index) }
-        guard let start = try beginRecord(path()) else { return }
-        var tracker = MemberTracker()
-        var id = Parsed<UUID>.absent
-        var name = Parsed<String>.absent
-        var createdAt = Parsed<Date>.absent
+        // Paths are only built when an issue is reported.
+        let kind = RecordKind.project
+        guard let start = try beginRecord(Self.recordPath(kind, index)) else { return }
+        var tracker = MemberTracker(ProjectMember.self)
+        var id: UUID?
+        var name: String?
+        var createdAt: Date?
         let allowed = allowed(ProjectMember.self, version1: MemberSet(ProjectMember.id, .name), type: .type)
-        while let member = try nextMember(ProjectMember.self, allowed: allowed, in: path(), tracker: &tracker) {
+        while let member = try nextMember(ProjectMember.self, allowed: allowed, in: Self.recordPath(kind, index), tracker: &tracker) {
             switch member {
-            case .id: id = try readUUID(path() + ".id")
-            case .name: name = try readString(path() + ".name")
-            case .createdAt: createdAt = try readDate(path() + ".createdAt", nullable: true)
+            case .id: id = try readUUID(Self.recordPath(kind, index) + ".id")
+            case .name: name = try readString(Self.recordPath(kind, index) + ".name")
+            case .createdAt: createdAt = try readDate(Self.recordPath(kind, index) + ".createdAt", nullable: true)
             case .type: try scanner.skipValue()
             }
         }
         try reportMissing(ProjectMember.self, required: MemberSet(ProjectMember.id, .name), seen: tracker.seen,
-                          in: path(), at: start)
-        guard let uuid = id.value else { return }
-        try visitor.visitProject(ProjectRecord(id: uuid, name: name.value ?? "", createdAt: createdAt.value),
+                          in: Self.recordPath(kind, index), at: start)
+        guard let uuid = id else { return }
+        try visitor.visitProject(ProjectRecord(id: uuid, name: name ?? "", createdAt: createdAt),
                                  index: index)
     }
 
     private mutating func readCategory(index: Int) throws {
-        let path = { Self.recordPath(.category, index) }
-        guard let start = try beginRecord(path()) else { return }
-        var tracker = MemberTracker()
-        var id = Parsed<UUID>.absent
-        var name = Parsed<String>.absent
-        var color = Parsed<String>.absent
+        // Paths are only built when an issue is reported.
+        let kind = RecordKind.category
+        guard let start = try beginRecord(Self.recordPath(kind, index)) else { return }
+        var tracker = MemberTracker(CategoryMember.self)
+        var id: UUID?
+        var name: String?
+        var color: String?
         let allowed = allowed(CategoryMember.self, version1: MemberSet(), type: .type)
-        while let member = try nextMember(CategoryMember.self, allowed: allowed, in: path(), tracker: &tracker) {
+        while let member = try nextMember(CategoryMember.self, allowed: allowed, in: Self.recordPath(kind, index), tracker: &tracker) {
             switch member {
-            case .id: id = try readUUID(path() + ".id")
-            case .name: name = try readString(path() + ".name")
-            case .color: color = try readString(path() + ".color")
+            case .id: id = try readUUID(Self.recordPath(kind, index) + ".id")
+            case .name: name = try readString(Self.recordPath(kind, index) + ".name")
+            case .color: color = try readString(Self.recordPath(kind, index) + ".color")
             case .type: try scanner.skipValue()
             }
         }
         try reportMissing(CategoryMember.self, required: MemberSet(CategoryMember.id, .name, .color),
-                          seen: tracker.seen, in: path(), at: start)
-        guard let uuid = id.value else { return }
-        try visitor.visitCategory(CategoryRecord(id: uuid, name: name.value ?? "",
-                                                 color: color.value ?? CategoryRecord.defaultColor), index: index)
+                          seen: tracker.seen, in: Self.recordPath(kind, index), at: start)
+        guard let uuid = id else { return }
+        try visitor.visitCategory(CategoryRecord(id: uuid, name: name ?? "",
+                                                 color: color ?? CategoryRecord.defaultColor), index: index)
     }
 
     private mutating func readTag(index: Int) throws {
-        let path = { Self.recordPath(.tag, index) }
-        guard let start = try beginRecord(path()) else { return }
-        var tracker = MemberTracker()
-        var id = Parsed<UUID>.absent
-        var name = Parsed<String>.absent
+        // Paths are only built when an issue is reported.
+        let kind = RecordKind.tag
+        guard let start = try beginRecord(Self.recordPath(kind, index)) else { return }
+        var tracker = MemberTracker(TagMember.self)
+        var id: UUID?
+        var name: String?
         let allowed = allowed(TagMember.self, version1: MemberSet(TagMember.id, .name), type: .type)
-        while let member = try nextMember(TagMember.self, allowed: allowed, in: path(), tracker: &tracker) {
+        while let member = try nextMember(TagMember.self, allowed: allowed, in: Self.recordPath(kind, index), tracker: &tracker) {
             switch member {
-            case .id: id = try readUUID(path() + ".id")
-            case .name: name = try readString(path() + ".name")
+            case .id: id = try readUUID(Self.recordPath(kind, index) + ".id")
+            case .name: name = try readString(Self.recordPath(kind, index) + ".name")
             case .type: try scanner.skipValue()
             }
         }
-        try reportMissing(TagMember.self, required: MemberSet(TagMember.id, .name), seen: tracker.seen, in: path(),
+        try reportMissing(TagMember.self, required: MemberSet(TagMember.id, .name), seen: tracker.seen, in: Self.recordPath(kind, index),
                           at: start)
-        guard let uuid = id.value else { return }
-        try visitor.visitTag(TagRecord(id: uuid, name: name.value ?? ""), index: index)
+        guard let uuid = id else { return }
+        try visitor.visitTag(TagRecord(id: uuid, name: name ?? ""), index: index)
     }
 
     private mutating func readTask(index: Int) throws {
-        let path = { Self.recordPath(.task, index) }
-        guard let start = try beginRecord(path()) else { return }
-        var tracker = MemberTracker()
-        var id = Parsed<UUID>.absent
-        var title = Parsed<String>.absent
-        var notes = Parsed<String>.absent
-        var isCompleted = Parsed<Bool>.absent
-        var createdAt = Parsed<Date>.absent
-        var dueDate = Parsed<Date>.absent
-        var priority = Parsed<Int>.absent
-        var projectId = Parsed<UUID>.absent
-        var categoryId = Parsed<UUID>.absent
+        // Paths are only built when an issue is reported.
+        let kind = RecordKind.task
+        guard let start = try beginRecord(Self.recordPath(kind, index)) else { return }
+        var tracker = MemberTracker(TaskMember.self)
+        var id: UUID?
+        var title: String?
+        var notes: String?
+        var isCompleted: Bool?
+        var createdAt: Date?
+        var dueDate: Date?
+        var priority: Int?
+        var projectId: UUID?
+        var categoryId: UUID?
         var tagIds: [UUID] = []
         var subtasks: [SubtaskRecord] = []
         let version1 = MemberSet(TaskMember.id, .title, .isCompleted, .createdAt, .priority, .projectId, .tagIds)
         let allowed = allowed(TaskMember.self, version1: version1, type: .type)
-        while let member = try nextMember(TaskMember.self, allowed: allowed, in: path(), tracker: &tracker) {
+        while let member = try nextMember(TaskMember.self, allowed: allowed, in: Self.recordPath(kind, index), tracker: &tracker) {
             switch member {
-            case .id: id = try readUUID(path() + ".id")
-            case .title: title = try readString(path() + ".title")
-            case .notes: notes = try readString(path() + ".notes", nullable: true)
-            case .isCompleted: isCompleted = try readBool(path() + ".isCompleted")
-            case .createdAt: createdAt = try readDate(path() + ".createdAt")
-            case .dueDate: dueDate = try readDate(path() + ".dueDate", nullable: true)
+            case .id: id = try readUUID(Self.recordPath(kind, index) + ".id")
+            case .title: title = try readString(Self.recordPath(kind, index) + ".title")
+            case .notes: notes = try readString(Self.recordPath(kind, index) + ".notes", nullable: true)
+            case .isCompleted: isCompleted = try readBool(Self.recordPath(kind, index) + ".isCompleted")
+            case .createdAt: createdAt = try readDate(Self.recordPath(kind, index) + ".createdAt")
+            case .dueDate: dueDate = try readDate(Self.recordPath(kind, index) + ".dueDate", nullable: true)
             case .priority:
-                priority = try readInteger(path() + ".priority", in: Int64(Int16.min)...Int64(Int16.max),
+                priority = try readInteger(Self.recordPath(kind, index) + ".priority", in: Int64(Int16.min)...Int64(Int16.max),
                                            rangeName: "the Int16 range")
-            case .projectId: projectId = try readUUID(path() + ".projectId", nullable: true)
-            case .categoryId: categoryId = try readUUID(path() + ".categoryId", nullable: true)
-            case .tagIds: tagIds = try readTagIds(path() + ".tagIds")
-            case .subtasks: subtasks = try readSubtasks(path() + ".subtasks")
+            case .projectId: projectId = try readUUID(Self.recordPath(kind, index) + ".projectId", nullable: true)
+            case .categoryId: categoryId = try readUUID(Self.recordPath(kind, index) + ".categoryId", nullable: true)
+            case .tagIds: tagIds = try readTagIds(Self.recordPath(kind, index) + ".tagIds")
+            case .subtasks: subtasks = try readSubtasks(Self.recordPath(kind, index) + ".subtasks")
             case .type: try scanner.skipValue()
             }
         }
         var required = MemberSet(TaskMember.id, .title, .isCompleted, .createdAt, .priority, .tagIds)
         if rules != .version1 { required.insert(rawValue: TaskMember.subtasks.rawValue) }
-        try reportMissing(TaskMember.self, required: required, seen: tracker.seen, in: path(), at: start)
-        guard let uuid = id.value else { return }
-        let task = TaskRecord(id: uuid, title: title.value ?? "", notes: notes.value,
-                              isCompleted: isCompleted.value ?? false,
-                              createdAt: createdAt.value ?? Date(timeIntervalSinceReferenceDate: 0),
-                              dueDate: dueDate.value, priority: priority.value ?? 0, projectId: projectId.value,
-                              categoryId: categoryId.value, tagIds: tagIds, subtasks: subtasks)
+        try reportMissing(TaskMember.self, required: required, seen: tracker.seen, in: Self.recordPath(kind, index), at: start)
+        guard let uuid = id else { return }
+        let task = TaskRecord(id: uuid, title: title ?? "", notes: notes,
+                              isCompleted: isCompleted ?? false,
+                              createdAt: createdAt ?? Date(timeIntervalSinceReferenceDate: 0),
+                              dueDate: dueDate, priority: priority ?? 0, projectId: projectId,
+                              categoryId: categoryId, tagIds: tagIds, subtasks: subtasks)
         try visitor.visitTask(task, index: index)
     }
 
@@ -181,7 +185,7 @@ extension ArchiveReader.Parser {
         var tagIds: [UUID] = []
         var position = 0
         while try scanner.nextElement() {
-            if let tagId = try readUUID(path() + "[\(position)]").value { tagIds.append(tagId) }
+            if let tagId = try readUUID(path() + "[\(position)]") { tagIds.append(tagId) }
             position += 1
         }
         return tagIds
@@ -207,10 +211,10 @@ extension ArchiveReader.Parser {
 
     private mutating func readSubtask(_ path: @autoclosure () -> String) throws -> SubtaskRecord? {
         guard let start = try beginRecord(path()) else { return nil }
-        var tracker = MemberTracker()
-        var id = Parsed<UUID>.absent
-        var title = Parsed<String>.absent
-        var isCompleted = Parsed<Bool>.absent
+        var tracker = MemberTracker(SubtaskMember.self)
+        var id: UUID?
+        var title: String?
+        var isCompleted: Bool?
         let allowed = MemberSet.all(SubtaskMember.self)
         while let member = try nextMember(SubtaskMember.self, allowed: allowed, in: path(), tracker: &tracker) {
             switch member {
@@ -220,7 +224,7 @@ extension ArchiveReader.Parser {
             }
         }
         try reportMissing(SubtaskMember.self, required: allowed, seen: tracker.seen, in: path(), at: start)
-        guard let uuid = id.value else { return nil }
-        return SubtaskRecord(id: uuid, title: title.value ?? "", isCompleted: isCompleted.value ?? false)
+        guard let uuid = id else { return nil }
+        return SubtaskRecord(id: uuid, title: title ?? "", isCompleted: isCompleted ?? false)
     }
 }

@@ -1,22 +1,6 @@
 import Foundation
 
-extension ArchiveReader {
-    /// A member value as read: usable, absent (`null` where allowed), or reported as invalid.
-    enum Parsed<Value> {
-        case value(Value)
-        case absent
-        case invalid
-
-        /// The value when usable.
-        var value: Value? {
-            if case .value(let value) = self { return value }
-            return nil
-        }
-    }
-}
-
 extension ArchiveReader.Parser {
-    typealias Parsed = ArchiveReader.Parsed
     typealias MemberSet = ArchiveReader.MemberSet
     typealias MemberTracker = ArchiveReader.MemberTracker
 
@@ -27,7 +11,7 @@ extension ArchiveReader.Parser {
         while try scanner.nextMember() {
             let location = scanner.location
             let key = try scanner.readKey()
-            if let rawValue = Self.lookUp(key, in: M.names, hint: tracker.hint), allowed.contains(rawValue: rawValue) {
+            if let rawValue = Self.lookUp(key, in: tracker.names, hint: tracker.hint), allowed.contains(rawValue: rawValue) {
                 if tracker.seen.contains(rawValue: rawValue) {
                     try reportDuplicate(key.string, in: path(), at: location)
                     continue
@@ -37,11 +21,11 @@ extension ArchiveReader.Parser {
                 return M(rawValue: rawValue)
             }
             let name = key.string
-            if tracker.unknown.contains(name) {
+            if tracker.unknown?.contains(name) == true {
                 try reportDuplicate(name, in: path(), at: location)
                 continue
             }
-            tracker.unknown.append(name)
+            tracker.unknown = (tracker.unknown ?? []) + [name]
             try report(.unknownField, Self.memberPath(path(), name), "unknown member \"\(name)\" is ignored",
                        at: location, severity: .warning)
             try scanner.skipValue()
@@ -70,10 +54,10 @@ extension ArchiveReader.Parser {
     }
 
     /// The index of `key` in `names`, trying `hint` first.
-    static func lookUp(_ key: JSONScanner.StringValue, in names: [StaticString], hint: Int) -> Int? {
-        if hint < names.count, key.equals(names[hint]) { return hint }
-        for index in names.indices where index != hint && key.equals(names[index]) { return index }
-        return nil
+    static func lookUp(_ key: JSONScanner.StringValue, in names: [ArchiveReader.PackedName], hint: Int) -> Int? {
+        guard let packed = key.withBytes({ ArchiveReader.PackedName($0) }) else { return nil }
+        if hint < names.count, names[hint] == packed { return hint }
+        return names.firstIndex(of: packed)
     }
 
     /// Reports a value of the wrong JSON type and skips it.
@@ -83,38 +67,39 @@ extension ArchiveReader.Parser {
         try scanner.skipValue()
     }
 
-    /// A string; `null` is `.absent` when `nullable`.
-    mutating func readString(_ path: @autoclosure () -> String, nullable: Bool = false) throws -> Parsed<String> {
+    /// A string; nil after reporting a wrong type, or for `null` when `nullable`.
+    mutating func readString(_ path: @autoclosure () -> String, nullable: Bool = false) throws -> String? {
         let kind = try scanner.peekKind()
-        if kind == .string { return .value(try scanner.readString()) }
+        if kind == .string { return try scanner.readString() }
         if kind == .null && nullable {
             try scanner.readNull()
-            return .absent
+            return nil
         }
         try reportWrongType("a string", found: kind, path(), at: scanner.location)
-        return .invalid
+        return nil
     }
 
-    /// A canonical UUID string; `null` is `.absent` when `nullable`.
-    mutating func readUUID(_ path: @autoclosure () -> String, nullable: Bool = false) throws -> Parsed<UUID> {
+    /// A canonical UUID string; nil after reporting a problem, or for `null` when `nullable`.
+    mutating func readUUID(_ path: @autoclosure () -> String, nullable: Bool = false) throws -> UUID? {
         let kind = try scanner.peekKind()
         let location = scanner.location
         if kind == .string {
             let text = try scanner.readStringValue()
-            if let uuid = text.withBytes({ CanonicalUUID.parse($0) }) { return .value(uuid) }
+            if let uuid = text.withBytes({ CanonicalUUID.parse($0) }) { return uuid }
             try report(.invalidUUID, path(), CanonicalUUID.problem(with: text.string), at: location)
-            return .invalid
+            return nil
         }
         if kind == .null && nullable {
             try scanner.readNull()
-            return .absent
+            return nil
         }
         try reportWrongType("a UUID string", found: kind, path(), at: location)
-        return .invalid
+        return nil
     }
 
-    /// A date: lossless ISO-8601 text; in version 1 also seconds since 2001 as a number.
-    mutating func readDate(_ path: @autoclosure () -> String, nullable: Bool = false) throws -> Parsed<Date> {
+    /// A date: lossless ISO-8601 text; in version 1 also seconds since 2001 as a number. Nil after reporting a
+    /// problem, or for `null` when `nullable`.
+    mutating func readDate(_ path: @autoclosure () -> String, nullable: Bool = false) throws -> Date? {
         let kind = try scanner.peekKind()
         let location = scanner.location
         switch kind {
@@ -125,62 +110,62 @@ extension ArchiveReader.Parser {
             }
             switch result {
             case .success(let seconds):
-                return .value(Date(timeIntervalSinceReferenceDate: seconds))
+                return Date(timeIntervalSinceReferenceDate: seconds)
             case .failure(let error):
                 let shown = text.string.count > 60 ? "\(text.string.prefix(60))…" : text.string
                 try report(.invalidDate, path(), "\"\(shown)\" is not a valid date: \(error)", at: location)
-                return .invalid
+                return nil
             }
         case .number where rules == .version1:
             let number = try scanner.readNumber()
             guard let seconds = number.doubleValue, seconds.magnitude <= LosslessDate.maximumMagnitude else {
                 try report(.invalidDate, path(),
                            "\(number.description) seconds from 2001-01-01 is out of range for a date", at: location)
-                return .invalid
+                return nil
             }
-            return .value(Date(timeIntervalSinceReferenceDate: seconds))
+            return Date(timeIntervalSinceReferenceDate: seconds)
         case .number:
             let number = try scanner.readNumber()
             try report(.invalidDate, path(), "format version 2 writes dates as ISO-8601 text such as "
                        + "\"2024-03-01T09:30:00Z\", found the number \(number.description)", at: location)
-            return .invalid
+            return nil
         case .null where nullable:
             try scanner.readNull()
-            return .absent
+            return nil
         default:
             try reportWrongType(rules == .version1 ? "a date (a number or ISO-8601 text)" : "an ISO-8601 date string",
                                 found: kind, path(), at: location)
-            return .invalid
+            return nil
         }
     }
 
-    /// `true` or `false`, nothing else.
-    mutating func readBool(_ path: @autoclosure () -> String) throws -> Parsed<Bool> {
+    /// `true` or `false`, nothing else; nil after reporting a wrong type.
+    mutating func readBool(_ path: @autoclosure () -> String) throws -> Bool? {
         let kind = try scanner.peekKind()
-        if kind == .bool { return .value(try scanner.readBool()) }
+        if kind == .bool { return try scanner.readBool() }
         try reportWrongType("true or false", found: kind, path(), at: scanner.location)
-        return .invalid
+        return nil
     }
 
-    /// An integer within `range`; fractions, exponents and values outside the range are wrong-type.
+    /// An integer within `range`; fractions, exponents and values outside the range are wrong-type (nil).
     mutating func readInteger(_ path: @autoclosure () -> String, in range: ClosedRange<Int64>,
-                              rangeName: String) throws -> Parsed<Int> {
+                              rangeName: String) throws -> Int? {
         let kind = try scanner.peekKind()
         let location = scanner.location
         guard kind == .number else {
             try reportWrongType("an integer", found: kind, path(), at: location)
-            return .invalid
+            return nil
         }
         let number = try scanner.readNumber()
         guard number.isInteger else {
             try report(.wrongType, path(), "expected an integer, found \(number.description)", at: location)
-            return .invalid
+            return nil
         }
         guard let value = number.int64Value, range.contains(value) else {
             try report(.wrongType, path(), "expected an integer in \(rangeName), found \(number.description)",
                        at: location)
-            return .invalid
+            return nil
         }
-        return .value(Int(value))
+        return Int(value)
     }
 }

@@ -158,7 +158,8 @@ extension ArchiveReader {
                         guard try lookahead.peekKind() == .string else { return nil }
                         return try lookahead.readString()
                     }
-                    if stoppingAtSections, let member = Self.lookUp(key, in: ArchiveReader.DocumentMember.names, hint: 0),
+                    if stoppingAtSections,
+                       let member = Self.lookUp(key, in: ArchiveReader.DocumentMember.packedNames, hint: 0),
                        member >= ArchiveReader.DocumentMember.projects.rawValue,
                        member <= ArchiveReader.DocumentMember.counts.rawValue {
                         return nil

@@ -20,8 +20,8 @@ public struct ArchiveWriter {
     /// `task.dueDate`, `task.categoryId`, `project.createdAt`), so a caller can warn.
     public private(set) var droppedFields: [String: Int] = [:]
 
-    /// Open objects and arrays, innermost last, for separators and indentation.
-    var levels: [Level] = []
+    /// Open objects and arrays, for separators and indentation (a few bits per level, see `Levels`).
+    var levels = Levels()
     /// Where the writer is in the document.
     var stage = Stage.ready
     /// True while a section's array is open (version 1 never opens one for categories).
@@ -47,7 +47,6 @@ public struct ArchiveWriter {
         if options.layout == .ndjson && options.formatVersion != 2 { throw .ndjsonRequiresVersion2 }
         self.options = options
         output = JSONWriter(sink: sink)
-        levels.reserveCapacity(8)
     }
 
     /// Writes the header: `format`, `version`, `exportDate`, `generator`, `source` (version 2), or `version` and
@@ -120,16 +119,15 @@ public struct ArchiveWriter {
     /// - Throws: `ArchiveWritingError` (out of order, unrepresentable date, version 1 priority outside Int16) or the
     ///   sink's error.
     public mutating func write(task: TaskRecord) throws {
-        let name = "task \(task.id.uuidString)"
         if options.formatVersion == 1 {
-            try checkNumericDate(task.createdAt, "\(name): createdAt")
+            try checkNumericDate(task.createdAt, "task \(task.id.uuidString): createdAt")
             guard Int16(exactly: task.priority) != nil else {
                 throw ArchiveWritingError.unrepresentable(
-                    "\(name): priority \(task.priority) does not fit the Int16 of format version 1")
+                    "task \(task.id.uuidString): priority \(task.priority) does not fit the Int16 of format version 1")
             }
         } else {
-            try checkLosslessDate(task.createdAt, "\(name): createdAt")
-            if let dueDate = task.dueDate { try checkLosslessDate(dueDate, "\(name): dueDate") }
+            try checkLosslessDate(task.createdAt, "task \(task.id.uuidString): createdAt")
+            if let dueDate = task.dueDate { try checkLosslessDate(dueDate, "task \(task.id.uuidString): dueDate") }
         }
         try enterSection(.task)
         counts.tasks += 1

@@ -65,6 +65,10 @@ extension LosslessDate {
             // Every Int64 within ±1e17 converts with correct rounding, as decimal parsing would.
             return Double(wholeSeconds)
         }
+        // Up to 19 digits in all, the decimal is an integer over a power of ten: no text needed.
+        if let value = exactDouble(wholeSeconds: wholeSeconds, fraction: fraction, count: fractionCount) {
+            return value
+        }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: fractionCount + 24) { text in
             var length = 0
             func append(_ byte: UInt8) {
@@ -73,10 +77,20 @@ extension LosslessDate {
             }
             // Before 2001: w + 0.f = −((|w| − 1) + (1 − 0.f)); the complement is done digit by digit.
             let negative = wholeSeconds < 0
-            let whole = negative ? wholeSeconds.magnitude - 1 : wholeSeconds.magnitude
+            var whole = negative ? wholeSeconds.magnitude - 1 : wholeSeconds.magnitude
             if negative { append(UInt8(ascii: "-")) }
-            let digits = String(whole)
-            for byte in digits.utf8 { append(byte) }
+            // The digits of `whole`, written backwards and then reversed in place.
+            let firstDigit = length
+            repeat {
+                append(UInt8(ascii: "0") + UInt8(whole % 10))
+                whole /= 10
+            } while whole != 0
+            var (low, high) = (firstDigit, length - 1)
+            while low < high {
+                text.swapAt(low, high)
+                low += 1
+                high -= 1
+            }
             append(UInt8(ascii: "."))
             for place in 0..<fractionCount {
                 let digit = fraction[place] - UInt8(ascii: "0")
@@ -86,6 +100,26 @@ extension LosslessDate {
             // The text is a plain decimal within range, so parsing cannot fail.
             return DoubleParsing.parse(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(text)[0..<length])) ?? .nan
         }
+    }
+
+    /// `wholeSeconds + 0.fraction` as (whole × 10^k + fraction) / 10^k when that fits in 64 bits; nil otherwise.
+    private static func exactDouble(wholeSeconds: Int64, fraction: UnsafeRawBufferPointer, count: Int) -> Double? {
+        guard count <= 19 else { return nil }
+        var scale: UInt64 = 1
+        var digits: UInt64 = 0
+        for place in 0..<count {
+            scale *= 10
+            digits = digits * 10 + UInt64(fraction[place] - UInt8(ascii: "0"))
+        }
+        // Before 2001: w + 0.f = −((|w| − 1) + (1 − 0.f)), as for the text form.
+        let negative = wholeSeconds < 0
+        let whole = negative ? wholeSeconds.magnitude - 1 : wholeSeconds.magnitude
+        if negative { digits = scale - digits }
+        let (scaled, overflow) = whole.multipliedReportingOverflow(by: scale)
+        guard !overflow else { return nil }
+        let (mantissa, carry) = scaled.addingReportingOverflow(digits)
+        guard !carry else { return nil }
+        return DoubleParsing.exactValue(mantissa: mantissa, exponent: -count, negative: negative)
     }
 
     /// Reads the parts of date-time text left to right.

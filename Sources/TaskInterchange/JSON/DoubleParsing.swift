@@ -11,8 +11,11 @@ enum DoubleParsing {
         return value
     }
 
-    /// Clinger's fast path: when the digits fit in 53 bits and the power of ten is exact (up to 1e22), one IEEE
-    /// multiplication or division gives the correctly rounded result. Nil when the input is outside that case.
+    /// The exact paths for up to 19 significant digits (which fit in 64 bits); nil for other inputs.
+    ///
+    /// Clinger's fast path covers digits that fit in 53 bits with a power of ten up to 1e22 (one IEEE
+    /// multiplication or division of exact operands is correctly rounded). Longer digits, as in most timestamps
+    /// (`757382400.12345678`), are divided by their power of ten in integer arithmetic, then rounded half to even.
     private static func parseExactly(_ text: UnsafeRawBufferPointer) -> Double? {
         var position = 0
         let count = text.count
@@ -39,7 +42,7 @@ enum DoubleParsing {
             position += 1
         }
         if position < count {
-            // The exponent; saturated, since anything beyond a few hundred leaves the fast path anyway.
+            // The exponent; saturated, since anything beyond a few hundred leaves the exact paths anyway.
             position += 1
             var exponentNegative = false
             if position < count, text[position] == UInt8(ascii: "-") || text[position] == UInt8(ascii: "+") {
@@ -53,11 +56,58 @@ enum DoubleParsing {
             }
             exponent += exponentNegative ? -written : written
         }
+        return exactValue(mantissa: mantissa, exponent: exponent, negative: negative)
+    }
+
+    /// ±`mantissa` × 10^`exponent`, correctly rounded, when an exact path covers it (any mantissa with an exponent
+    /// of −19…0, or one of up to 53 bits with an exponent of −22…22); nil otherwise.
+    static func exactValue(mantissa: UInt64, exponent: Int, negative: Bool) -> Double? {
         if mantissa == 0 { return negative ? -0.0 : 0.0 }
-        guard mantissa <= 1 << 53, exponent >= -22, exponent <= 22 else { return nil }
-        let magnitude = exponent >= 0 ? Double(mantissa) * powersOfTen[exponent]
-            : Double(mantissa) / powersOfTen[-exponent]
+        let magnitude: Double
+        if mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
+            magnitude = exponent >= 0 ? Double(mantissa) * powersOfTen[exponent]
+                : Double(mantissa) / powersOfTen[-exponent]
+        } else if exponent == 0 {
+            // Integer conversion rounds to nearest, ties to even.
+            magnitude = Double(mantissa)
+        } else if exponent < 0 && exponent >= -19 {
+            magnitude = divide(mantissa, byPowerOfTen: -exponent)
+        } else {
+            return nil
+        }
         return negative ? -magnitude : magnitude
+    }
+
+    /// `mantissa / 10^power` correctly rounded, for `mantissa > 2^53` and `1 ≤ power ≤ 19`.
+    ///
+    /// The numerator is shifted left so the integer quotient has at least 55 bits; its low bits and the remainder
+    /// decide the rounding of the top 53.
+    private static func divide(_ mantissa: UInt64, byPowerOfTen power: Int) -> Double {
+        var divisor: UInt64 = 1
+        for _ in 0..<power { divisor *= 10 }
+        let mantissaBits = 64 - mantissa.leadingZeroBitCount
+        let divisorBits = 64 - divisor.leadingZeroBitCount
+        // mantissa > 2^53 keeps the shift ≤ 66 and the numerator < 2^120; the quotient stays below 2^57.
+        let shift = max(0, 56 + divisorBits - mantissaBits)
+        let numerator: (high: UInt64, low: UInt64)
+        switch shift {
+        case 0: numerator = (0, mantissa)
+        case 1..<64: numerator = (mantissa >> UInt64(64 - shift), mantissa << UInt64(shift))
+        default: numerator = (mantissa << UInt64(shift - 64), 0)
+        }
+        let (quotient, remainder) = divisor.dividingFullWidth(numerator)
+        var dropped = (64 - quotient.leadingZeroBitCount) - 53
+        var significand = quotient >> UInt64(dropped)
+        let droppedBits = quotient & ((1 << UInt64(dropped)) - 1)
+        let half: UInt64 = 1 << UInt64(dropped - 1)
+        if droppedBits > half || (droppedBits == half && (remainder != 0 || significand & 1 == 1)) {
+            significand += 1
+            if significand == 1 << 53 {
+                significand >>= 1
+                dropped += 1
+            }
+        }
+        return Double(sign: .plus, exponent: dropped - shift, significand: Double(significand))
     }
 
     /// 1e0 … 1e22, every one exactly representable.

@@ -22,15 +22,45 @@ extension JSONScanner {
         }
 
         /// True when the content is exactly `literal`.
+        @inline(__always)
         func equals(_ literal: StaticString) -> Bool {
-            withBytes { bytes in
-                literal.withUTF8Buffer { text in
-                    guard bytes.count == text.count else { return false }
-                    for offset in 0..<text.count where bytes[offset] != text[offset] { return false }
-                    return true
-                }
+            switch self {
+            case .borrowed(let bytes):
+                return JSONScanner.StringValue.equal(bytes, literal)
+            case .decoded(let bytes):
+                return bytes.withUnsafeBytes { JSONScanner.StringValue.equal($0, literal) }
             }
         }
+
+        /// Byte comparison in line: member names are a few bytes, too short to pay for a call to `memcmp`.
+        @inline(__always)
+        private static func equal(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+            let count = literal.utf8CodeUnitCount
+            guard bytes.count == count else { return false }
+            let text = literal.utf8Start
+            for offset in 0..<count where bytes[offset] != text[offset] { return false }
+            return true
+        }
+    }
+
+    /// Reads a string of at most 32 plain ASCII bytes (no escapes), as member names are, with a simple byte loop;
+    /// nil, without moving, for anything else.
+    @inline(__always)
+    mutating func readShortPlainString() -> StringValue? {
+        guard index < input.count, input[index] == UInt8(ascii: "\"") else { return nil }
+        let start = index + 1
+        let end = min(input.count, start + 32)
+        var position = start
+        while position < end {
+            let byte = input[position]
+            if byte == UInt8(ascii: "\"") {
+                index = position + 1
+                return .borrowed(UnsafeRawBufferPointer(rebasing: input[start..<position]))
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return nil }
+            position += 1
+        }
+        return nil
     }
 
     /// Reads a string value and returns it as a Swift string.

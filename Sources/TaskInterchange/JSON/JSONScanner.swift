@@ -87,7 +87,14 @@ struct JSONScanner {
     }
 
     /// Moves past spaces, tabs and line breaks, counting lines.
+    @inline(__always)
     mutating func skipWhitespace() {
+        // Every byte above the space is significant: compact JSON mostly leaves here.
+        if index < input.count && input[index] > 0x20 { return }
+        skipWhitespaceSlowly()
+    }
+
+    private mutating func skipWhitespaceSlowly() {
         while index < input.count {
             switch input[index] {
             case 0x20, 0x09, 0x0D:
@@ -174,21 +181,26 @@ struct JSONScanner {
     ///
     /// - Throws: `JSONScanError` for a missing comma, a trailing comma or a key that is not a string.
     mutating func nextMember() throws(JSONScanError) -> Bool {
-        try next(closer: UInt8(ascii: "}"), what: "an object member", needsKey: true)
+        try next(closer: UInt8(ascii: "}"), needsKey: true)
     }
 
     /// Moves to the next element of the open array: true when there is one, false after consuming `]`.
     ///
     /// - Throws: `JSONScanError` for a missing comma or a trailing comma.
     mutating func nextElement() throws(JSONScanError) -> Bool {
-        try next(closer: UInt8(ascii: "]"), what: "an array element", needsKey: false)
+        try next(closer: UInt8(ascii: "]"), needsKey: false)
     }
 
     /// Reads a member name and the `:` after it.
     ///
     /// - Throws: `JSONScanError` for a malformed string or a missing colon.
     mutating func readKey() throws(JSONScanError) -> StringValue {
-        let key = try readStringValue()
+        let key: StringValue
+        if let plain = readShortPlainString() {
+            key = plain
+        } else {
+            key = try readStringValue()
+        }
         skipWhitespace()
         guard index < input.count else {
             throw error(.unexpectedEndOfInput, "unexpected end of input; expected ':' after a member name")
@@ -235,12 +247,10 @@ struct JSONScanner {
     }
 
     /// The separator logic shared by `nextMember()` and `nextElement()`.
-    private mutating func next(closer: UInt8, what: String, needsKey: Bool) throws(JSONScanError) -> Bool {
+    @inline(__always)
+    private mutating func next(closer: UInt8, needsKey: Bool) throws(JSONScanError) -> Bool {
         skipWhitespace()
-        let closerText = closer == UInt8(ascii: "}") ? "'}'" : "']'"
-        guard index < input.count else {
-            throw error(.unexpectedEndOfInput, "unexpected end of input; expected \(closerText)")
-        }
+        guard index < input.count else { throw separatorError(closer: closer, needsKey: needsKey) }
         var byte = input[index]
         if byte == closer {
             index += 1
@@ -251,25 +261,37 @@ struct JSONScanner {
         if atContainerStart {
             atContainerStart = false
         } else {
-            guard byte == UInt8(ascii: ",") else {
-                throw error(.unexpectedCharacter,
-                            "expected ',' or \(closerText) after \(what), found \(describeByte(at: index))")
-            }
+            guard byte == UInt8(ascii: ",") else { throw separatorError(closer: closer, needsKey: needsKey) }
             // The comma's location, taken before whitespace (maybe line breaks) moves the line counters.
-            let trailingComma = error(.trailingComma, "trailing comma before \(closerText)")
+            let (comma, commaLine, commaLineStart) = (index, line, lineStart)
             index += 1
             skipWhitespace()
             guard index < input.count else {
                 throw error(.unexpectedEndOfInput, "unexpected end of input after ','")
             }
             byte = input[index]
-            if byte == closer { throw trailingComma }
+            if byte == closer {
+                throw JSONScanError(kind: .trailingComma, message: "trailing comma before \(describeByte(at: index))",
+                                    line: commaLine, column: comma - commaLineStart + 1)
+            }
         }
         if needsKey && byte != UInt8(ascii: "\"") {
             throw error(.unexpectedCharacter,
                         "expected a member name in double quotes, found \(describeByte(at: index))")
         }
         return true
+    }
+
+    /// The error for a byte (or the end) where a separator or closer was expected.
+    @inline(never)
+    private func separatorError(closer: UInt8, needsKey: Bool) -> JSONScanError {
+        let closerText = closer == UInt8(ascii: "}") ? "'}'" : "']'"
+        guard index < input.count else {
+            return error(.unexpectedEndOfInput, "unexpected end of input; expected \(closerText)")
+        }
+        let what = needsKey ? "an object member" : "an array element"
+        return error(.unexpectedCharacter,
+                     "expected ',' or \(closerText) after \(what), found \(describeByte(at: index))")
     }
 
     /// Consumes `literal` when the input has it at `index`, followed by a byte that can end a value.

@@ -12,37 +12,65 @@ extension JSONWriter {
     /// Appends valid UTF-8 bytes as a quoted, escaped JSON string.
     mutating func appendQuoted(_ bytes: UnsafeRawBufferPointer) {
         buffer.append(UInt8(ascii: "\""))
-        var runStart = 0
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            let byte = bytes[index]
-            let escape = JSONWriter.escapeTable[Int(byte)]
-            if escape == 0 {
+        let table = JSONWriter.escapeTable
+        table.withUnsafeBufferPointer { table in
+            var runStart = 0
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                index = JSONWriter.skipUnescaped(bytes, from: index)
+                guard index < count else { break }
+                let byte = bytes[index]
+                let escape = table[Int(byte)]
+                if escape == 0 {
+                    index += 1
+                    continue
+                }
+                // Copy the unescaped run in one go: most strings are a single run.
+                if runStart < index {
+                    buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
+                }
+                buffer.append(UInt8(ascii: "\\"))
+                if escape == UInt8(ascii: "u") {
+                    buffer.append(UInt8(ascii: "u"))
+                    buffer.append(UInt8(ascii: "0"))
+                    buffer.append(UInt8(ascii: "0"))
+                    buffer.append(JSONWriter.hexDigit(byte >> 4))
+                    buffer.append(JSONWriter.hexDigit(byte & 0xF))
+                } else {
+                    buffer.append(escape)
+                }
                 index += 1
-                continue
+                runStart = index
             }
-            // Copy the unescaped run in one go: most strings are a single run.
-            if runStart < index {
-                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
+            if runStart < count {
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<count]))
             }
-            buffer.append(UInt8(ascii: "\\"))
-            if escape == UInt8(ascii: "u") {
-                buffer.append(UInt8(ascii: "u"))
-                buffer.append(UInt8(ascii: "0"))
-                buffer.append(UInt8(ascii: "0"))
-                buffer.append(JSONWriter.hexDigits[Int(byte >> 4)])
-                buffer.append(JSONWriter.hexDigits[Int(byte & 0xF)])
-            } else {
-                buffer.append(escape)
-            }
-            index += 1
-            runStart = index
-        }
-        if runStart < count {
-            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<count]))
         }
         buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// The first position at or after `position` whose 8-byte word may hold `"`, `\` or a control character;
+    /// non-ASCII bytes never need escaping and are skipped too.
+    private static func skipUnescaped(_ bytes: UnsafeRawBufferPointer, from position: Int) -> Int {
+        var position = position
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while position + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            // "Has a zero byte" and "has a byte below 0x20" tests: exact about whether, not where.
+            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if special & highs != 0 { break }
+            position += 8
+        }
+        return position
+    }
+
+    /// The uppercase hexadecimal digit for 0…15.
+    static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
     }
 
     /// For each byte: 0 when it is written as is, otherwise the letter after the backslash (`u` for `\u00XX`).

@@ -165,10 +165,13 @@ import Testing
     @Test("the fast double path agrees with Foundation's parser on random numbers")
     func doubleParsing() throws {
         var generator = SystemRandomNumberGenerator()
-        for _ in 0..<5_000 {
-            let value = Double(bitPattern: generator.next())
+        for round in 0..<5_000 {
+            let value = round % 2 == 0 ? Double(bitPattern: generator.next())
+                : Double.random(in: -1e10...1e10, using: &generator) / Double([1, 1e3, 1e9][round % 3])
             guard value.isFinite else { continue }
-            for text in [value.description, String(format: "%.15g", value), String(format: "%.3f", value.magnitude)] {
+            let texts = [value.description, String(format: "%.15g", value), String(format: "%.3f", value.magnitude),
+                         String(format: "%.19g", value), String(format: "%.18e", value), String(format: "%.12f", value)]
+            for text in texts {
                 let parsed = Array(text.utf8).withUnsafeBytes { DoubleParsing.parse($0) }
                 #expect(parsed?.bitPattern == Double(text)?.bitPattern, "\(text)")
             }
