@@ -13,10 +13,9 @@ struct KeyIndex {
 
     /// Builds the index from (primary key, id) pairs in any order.
     init(_ pairs: [(key: Int64, id: UUID)]) {
-        let sorted = pairs.sorted { lhs, rhs in
-            let order = Self.compare(lhs.id, rhs.id)
-            return order != 0 ? order < 0 : lhs.key < rhs.key
-        }
+        let sorted = pairs.map { (halves: Self.halves($0.id), pair: $0) }.sorted { lhs, rhs in
+            lhs.halves != rhs.halves ? lhs.halves < rhs.halves : lhs.pair.key < rhs.pair.key
+        }.map(\.pair)
         ids = sorted.map(\.id)
         guard let minKey = pairs.lazy.map(\.key).min(), let maxKey = pairs.lazy.map(\.key).max() else { return }
         if maxKey - minKey < Int64(pairs.count) * 4 + 1024 {
@@ -46,12 +45,12 @@ struct KeyIndex {
         rank(of: key).map { ids[$0] }
     }
 
-    /// Byte-wise comparison of two UUIDs, which matches the order of their uppercase hyphenated strings.
-    static func compare(_ lhs: UUID, _ rhs: UUID) -> Int {
-        withUnsafeBytes(of: lhs.uuid) { left in
-            withUnsafeBytes(of: rhs.uuid) { right in
-                Int(memcmp(left.baseAddress!, right.baseAddress!, 16))
-            }
+    /// The 16 bytes as two big-endian integers, so integer order is byte order (which is also the order of the
+    /// uppercase hyphenated strings).
+    static func halves(_ id: UUID) -> (UInt64, UInt64) {
+        withUnsafeBytes(of: id.uuid) { bytes in
+            (UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+             UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
         }
     }
 }

@@ -69,20 +69,28 @@ extension StoreReader {
             "SELECT Z_PK, \(selectList(kind, fields)), \(projectColumn), \(categoryColumn) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY \(rank)(Z_PK)")
         var tagStream = try TagStream(reader: self, taskRank: rank, tags: tags)
         var subtaskStream = try SubtaskStream(reader: self, taskRank: rank)
+        // Origins (for findings) built once; each row only sets its key.
+        let templates = fields.map { Origin(entity: entity, field: $0, column: kind.columns[$0], key: 0) }
+        let projectOrigin = Origin(entity: entity, field: "project", column: resolved.taskProjectColumn, key: 0)
+        let categoryOrigin = Origin(entity: entity, field: "category", column: resolved.taskCategoryColumn, key: 0)
         var position = 0
         while try statement.step() {
             let key = statement.int64(at: 0)
-            func origin(_ field: String) -> Origin { Origin(entity: entity, field: field, column: kind.columns[field], key: key) }
+            func origin(_ field: Int) -> Origin {
+                var origin = templates[field]
+                origin.key = key
+                return origin
+            }
             var record = TaskRecord(
                 id: index.ids[position],
-                title: requiredString(statement, 1, origin("title")),
-                notes: optionalString(statement, 2, origin("notes")),
-                isCompleted: requiredBool(statement, 3, origin("isCompleted")),
-                createdAt: requiredDate(statement, 4, origin("createdAt")),
-                dueDate: optionalDate(statement, 5, origin("dueDate")),
-                priority: priority(statement, 6, origin("priority")))
-            record.projectId = reference(statement, 7, in: projects, origin: Origin(entity: entity, field: "project", column: resolved.taskProjectColumn, key: key))
-            record.categoryId = reference(statement, 8, in: categories, origin: Origin(entity: entity, field: "category", column: resolved.taskCategoryColumn, key: key))
+                title: requiredString(statement, 1, origin(0)),
+                notes: optionalString(statement, 2, origin(1)),
+                isCompleted: requiredBool(statement, 3, origin(2)),
+                createdAt: requiredDate(statement, 4, origin(3)),
+                dueDate: optionalDate(statement, 5, origin(4)),
+                priority: priority(statement, 6, origin(5)))
+            record.projectId = reference(statement, 7, in: projects, origin: projectOrigin, key: key)
+            record.categoryId = reference(statement, 8, in: categories, origin: categoryOrigin, key: key)
             record.tagIds = try tagStream.tagIds(forRank: position)
             record.subtasks = try subtaskStream.subtasks(forRank: position)
             try visitor.visitTask(record, index: position)
@@ -91,12 +99,12 @@ extension StoreReader {
     }
 
     /// Resolves a to-one foreign key through the destination's index; a key that names no row is reported.
-    func reference(_ statement: Statement, _ column: Int32, in index: KeyIndex, origin: Origin) -> UUID? {
+    func reference(_ statement: Statement, _ column: Int32, in index: KeyIndex, origin: Origin, key row: Int64) -> UUID? {
         guard statement.columnType(at: column) != 5 else { return nil }
         let key = statement.int64(at: column)
         if let id = index.id(of: key) { return id }
         log.add(.danglingReference, entity: origin.entity, property: origin.property,
-                message: "foreign key points at no \(origin.field) row; exported without a \(origin.field)", example: "p\(origin.key)→p\(key)")
+                message: "foreign key points at no \(origin.field) row; exported without a \(origin.field)", example: "p\(row)→p\(key)")
         return nil
     }
 
