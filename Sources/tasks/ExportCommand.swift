@@ -37,6 +37,13 @@ enum ExportCommand {
             options.mappingSource = mappingPath
         }
         options.strict = parsed.flag("--strict")
+        if Console.showsProgress {
+            let started = Date()
+            options.progress = { done, total in
+                let rate = Double(done) / max(Date().timeIntervalSince(started), 0.001)
+                Console.progress("exporting: \(done)/\(total) tasks (\(Int(rate))/s)")
+            }
+        }
         let output = parsed.value("--output") ?? "-"
 
         let summary: ExportSummary
@@ -53,6 +60,7 @@ enum ExportCommand {
             Console.error("Error: --strict: \(error.summary.findings.filter(\.isWarning).count) finding(s) mean data would not be carried exactly; nothing was written\n")
             return ExitCode.dataError
         }
+        if Console.showsProgress { Console.endProgress() }
         printSummary(summary, json: parsed.flag("--json-summary"), wrote: true)
         return ExitCode.ok
     }

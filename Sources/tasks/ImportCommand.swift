@@ -40,10 +40,13 @@ enum ImportCommand {
             throw TaskInterchangeError(.cannotCreate, "\(backup): the backup file already exists; choose a new path")
         }
         let input = try openInput(parsed.positionals.first)
-        if Console.showsProgress {
-            options.progress = { done in Console.progress("importing: \(done) tasks") }
-        }
         let started = Date()
+        if Console.showsProgress {
+            options.progress = { done in
+                let rate = Double(done) / max(Date().timeIntervalSince(started), 0.001)
+                Console.progress("importing: \(done) tasks (\(Int(rate))/s)")
+            }
+        }
         let result = try StoreImport.run(input, into: store, options: options)
         if Console.showsProgress { Console.endProgress() }
         if parsed.flag("--json-summary") {

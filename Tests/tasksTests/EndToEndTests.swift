@@ -174,3 +174,37 @@ struct EndToEndTests {
         #expect(entities.map { $0["table"] as! String } == ["ZCATEGORY", "ZPROJECT", "ZSUBTASK", "ZTAG", "ZTASK"])
     }
 }
+
+@Suite("Streams and progress")
+struct StreamTests {
+    @Test("progress lines appear on a terminal and never in pipes or files")
+    func progress() throws {
+        let scratch = try Scratch()
+        #expect(try TasksBinary.run(["generate", "--tasks", "25000", "-o", scratch.path("g.sqlite")]).status == 0)
+        let piped = try TasksBinary.run(["export", "--store", scratch.path("g.sqlite"), "-o", scratch.path("a.json")])
+        #expect(piped.status == 0)
+        #expect(!piped.stderr.contains("\r"))
+        #expect(!piped.stderr.contains("exporting:"))
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        // `script` gives the command a pseudo-terminal; CI is unset for this one run so the terminal rule is what decides.
+        let terminal = try TasksBinary.shell("env -u CI script -qc '\"$TASKS\" export --store g.sqlite -o b.json' /dev/null", in: scratch.url)
+        #expect(terminal.status == 0)
+        #expect(terminal.stdout.contains("exporting: 10000/25000 tasks"))
+    }
+
+    @Test("a truncated NDJSON stream is refused, and nothing is imported")
+    func truncatedNDJSON() throws {
+        let scratch = try Scratch()
+        let store = try scratch.sampleStore()
+        let export = try TasksBinary.run(["export", "--store", store, "--ndjson"])
+        let lines = export.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        // Cut the stream in the middle of the tasks, as a broken pipe would.
+        let cut = lines.prefix(lines.count / 2).joined(separator: "\n") + "\n"
+        let run = try TasksBinary.run(["import", "--store", scratch.path("new.sqlite"), "-"], stdin: Data(cut.utf8))
+        #expect(run.status == 65)
+        #expect(run.stderr.contains("counts-mismatch") || run.stderr.contains("trailer"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("new.sqlite")))
+        let whole = try TasksBinary.run(["import", "--store", scratch.path("new.sqlite"), "-"], stdin: export.stdoutData)
+        #expect(whole.status == 0, "\(whole.stderr)")
+    }
+}

@@ -18,7 +18,7 @@ public enum Exporter {
             source: ArchiveHeader.Source(store: options.sourceName ?? store, storeUUID: reader.schema.storeUUID, entities: reader.entityNames))
         var visitor = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
         try visitor.writer.begin(header: header)
-        try reader.read(into: &visitor)
+        try reader.read(into: &visitor, progress: options.progress)
         let counts = try visitor.writer.finish()
         var findings = reader.findings
         for (field, count) in visitor.writer.droppedFields.sorted(by: { $0.key < $1.key }) where count > 0 {

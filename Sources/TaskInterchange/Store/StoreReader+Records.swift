@@ -54,7 +54,8 @@ extension StoreReader {
     }
 
     /// Tasks, merged with two more id-ordered streams: their tag join rows and their subtasks.
-    func emitTasks(projects: KeyIndex, categories: KeyIndex, tags: KeyIndex, into visitor: inout some ArchiveVisitor) throws {
+    func emitTasks(projects: KeyIndex, categories: KeyIndex, tags: KeyIndex, into visitor: inout some ArchiveVisitor,
+                   progress: (@Sendable (Int, Int) -> Void)?) throws {
         guard let kind = resolved.kinds[.task] else {
             try reportSubtasksWithoutTasks()
             return
@@ -95,6 +96,7 @@ extension StoreReader {
             record.subtasks = try subtaskStream.subtasks(forRank: position)
             try visitor.visitTask(record, index: position)
             position += 1
+            if position % 10_000 == 0 { progress?(position, index.count) }
         }
     }
 

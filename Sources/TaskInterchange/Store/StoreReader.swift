@@ -38,7 +38,8 @@ public final class StoreReader {
     /// Reads every mapped kind and hands the records to `visitor` in export order: projects, categories, tags, tasks
     /// (each sorted by id, subtasks nested in their task's order).
     /// - Throws: `TaskInterchangeError` for store failures; the visitor's own errors unchanged.
-    public func read(into visitor: inout some ArchiveVisitor) throws {
+    /// - Parameter progress: called every 10,000 tasks with (tasks done, tasks in the store).
+    public func read(into visitor: inout some ArchiveVisitor, progress: (@Sendable (Int, Int) -> Void)? = nil) throws {
         do {
             try survey()
             let projects = try index(.project)
@@ -47,7 +48,7 @@ public final class StoreReader {
             try emitProjects(projects, into: &visitor)
             try emitCategories(categories, into: &visitor)
             try emitTags(tags, into: &visitor)
-            try emitTasks(projects: projects, categories: categories, tags: tags, into: &visitor)
+            try emitTasks(projects: projects, categories: categories, tags: tags, into: &visitor, progress: progress)
         } catch let error as SQLiteError {
             throw TaskInterchangeError.sqlite(error, path: snapshot.path, doing: "reading failed")
         }
