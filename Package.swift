@@ -14,6 +14,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "TaskInterchange", dependencies: ["CSQLite", "CZlib"]),
         .executableTarget(name: "tasks", dependencies: ["TaskInterchange"]),
+        .executableTarget(name: "codable-export", dependencies: ["CSQLite"], path: "bench/codable-export"),
         .testTarget(name: "TaskInterchangeTests", dependencies: ["TaskInterchange", "CSQLite"]),
         .testTarget(name: "tasksTests", dependencies: ["tasks", "TaskInterchange"]),
     ],
