@@ -14,7 +14,7 @@ extension ArchiveReader {
             "format", "version", "exportDate", "generator", "source", "projects", "categories", "tags", "tasks",
             "counts", "type",
         ]
-        static let packedNames = PackedName.table(DocumentMember.self)
+        static let packedNames = ArchiveReader.packedTable(DocumentMember.self)
 
         /// The kind listed by a section member.
         var sectionKind: RecordKind? {
@@ -32,49 +32,49 @@ extension ArchiveReader {
     enum GeneratorMember: Int, Member {
         case name, version
         static let names: [StaticString] = ["name", "version"]
-        static let packedNames = PackedName.table(GeneratorMember.self)
+        static let packedNames = ArchiveReader.packedTable(GeneratorMember.self)
     }
 
     /// Members of `source`.
     enum SourceMember: Int, Member {
         case store, storeUUID, entities
         static let names: [StaticString] = ["store", "storeUUID", "entities"]
-        static let packedNames = PackedName.table(SourceMember.self)
+        static let packedNames = ArchiveReader.packedTable(SourceMember.self)
     }
 
     /// Members of `counts`, in `ArchiveCounts` order.
     enum CountsMember: Int, Member {
         case projects, categories, tags, tasks, subtasks
         static let names: [StaticString] = ["projects", "categories", "tags", "tasks", "subtasks"]
-        static let packedNames = PackedName.table(CountsMember.self)
+        static let packedNames = ArchiveReader.packedTable(CountsMember.self)
     }
 
     /// Members of the NDJSON trailer line.
     enum TrailerMember: Int, Member {
         case type, counts
         static let names: [StaticString] = ["type", "counts"]
-        static let packedNames = PackedName.table(TrailerMember.self)
+        static let packedNames = ArchiveReader.packedTable(TrailerMember.self)
     }
 
     /// Members of a project.
     enum ProjectMember: Int, Member {
         case id, name, createdAt, type
         static let names: [StaticString] = ["id", "name", "createdAt", "type"]
-        static let packedNames = PackedName.table(ProjectMember.self)
+        static let packedNames = ArchiveReader.packedTable(ProjectMember.self)
     }
 
     /// Members of a category.
     enum CategoryMember: Int, Member {
         case id, name, color, type
         static let names: [StaticString] = ["id", "name", "color", "type"]
-        static let packedNames = PackedName.table(CategoryMember.self)
+        static let packedNames = ArchiveReader.packedTable(CategoryMember.self)
     }
 
     /// Members of a tag.
     enum TagMember: Int, Member {
         case id, name, type
         static let names: [StaticString] = ["id", "name", "type"]
-        static let packedNames = PackedName.table(TagMember.self)
+        static let packedNames = ArchiveReader.packedTable(TagMember.self)
     }
 
     /// Members of a task.
@@ -84,14 +84,14 @@ extension ArchiveReader {
             "id", "title", "notes", "isCompleted", "createdAt", "dueDate", "priority", "projectId", "categoryId",
             "tagIds", "subtasks", "type",
         ]
-        static let packedNames = PackedName.table(TaskMember.self)
+        static let packedNames = ArchiveReader.packedTable(TaskMember.self)
     }
 
     /// Members of a subtask.
     enum SubtaskMember: Int, Member {
         case id, title, isCompleted
         static let names: [StaticString] = ["id", "title", "isCompleted"]
-        static let packedNames = PackedName.table(SubtaskMember.self)
+        static let packedNames = ArchiveReader.packedTable(SubtaskMember.self)
     }
 
     /// A set of members as bits.
@@ -133,27 +133,13 @@ extension ArchiveReader {
         }
     }
 
-    /// A member name of up to 16 bytes packed into two words, so that matching a key costs two comparisons.
-    struct PackedName: Equatable {
-        var length: Int
-        var low: UInt64 = 0
-        var high: UInt64 = 0
+    /// A member name packed for matching.
+    typealias PackedName = JSONScanner.PackedKey
 
-        /// Packs `bytes`; nil when longer than 16 bytes (no member name is).
-        @inline(__always)
-        init?(_ bytes: UnsafeRawBufferPointer) {
-            guard bytes.count <= 16 else { return nil }
-            length = bytes.count
-            // Byte by byte, little-endian: for a handful of bytes this beats a call to memcpy.
-            for offset in 0..<min(8, length) { low |= UInt64(bytes[offset]) << UInt64(8 * offset) }
-            for offset in 8..<max(8, length) { high |= UInt64(bytes[offset]) << UInt64(8 * (offset - 8)) }
-        }
-
-        /// The packed names of `M`, by raw value.
-        static func table<M: Member>(_: M.Type) -> [PackedName] {
-            M.names.map { name in
-                PackedName(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))!
-            }
+    /// The packed names of `M`, by raw value.
+    static func packedTable<M: Member>(_: M.Type) -> [PackedName] {
+        M.names.map { name in
+            PackedName(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))!
         }
     }
 
@@ -173,4 +159,31 @@ extension ArchiveReader {
             names = M.packedNames
         }
     }
+}
+
+// Member sets used for every record, computed once: building them per record would allocate (variadic arguments).
+extension ArchiveReader.ProjectMember {
+    static let version1 = ArchiveReader.MemberSet(Self.id, .name)
+    static let required = version1
+}
+
+extension ArchiveReader.CategoryMember {
+    static let required = ArchiveReader.MemberSet(Self.id, .name, .color)
+}
+
+extension ArchiveReader.TagMember {
+    static let version1 = ArchiveReader.MemberSet(Self.id, .name)
+    static let required = version1
+}
+
+extension ArchiveReader.TaskMember {
+    static let version1 = ArchiveReader.MemberSet(Self.id, .title, .isCompleted, .createdAt, .priority, .projectId,
+                                                  .tagIds)
+    static let requiredInVersion1 = ArchiveReader.MemberSet(Self.id, .title, .isCompleted, .createdAt, .priority,
+                                                            .tagIds)
+    static let required = requiredInVersion1.union(ArchiveReader.MemberSet(Self.subtasks))
+}
+
+extension ArchiveReader.SubtaskMember {
+    static let required = ArchiveReader.MemberSet.all(Self.self)
 }

@@ -40,8 +40,9 @@ extension ArchiveReader.Parser {
 
     /// The members allowed in a record: version 1 knows fewer, and only NDJSON lines carry `type`.
     private func allowed<M: ArchiveReader.Member>(_: M.Type, version1: MemberSet, type: M) -> MemberSet {
-        var allowed = rules == .version1 ? version1 : MemberSet.all(M.self).subtracting(MemberSet(type))
-        if isNDJSON { allowed = allowed.union(MemberSet(type)) }
+        let typeBit = MemberSet(bits: 1 << UInt32(type.rawValue))
+        var allowed = rules == .version1 ? version1 : MemberSet.all(M.self).subtracting(typeBit)
+        if isNDJSON { allowed = allowed.union(typeBit) }
         return allowed
     }
 
@@ -65,7 +66,7 @@ extension ArchiveReader.Parser {
         var id: UUID?
         var name: String?
         var createdAt: Date?
-        let allowed = allowed(ProjectMember.self, version1: MemberSet(ProjectMember.id, .name), type: .type)
+        let allowed = allowed(ProjectMember.self, version1: ProjectMember.version1, type: .type)
         while let member = try nextMember(ProjectMember.self, allowed: allowed, in: Self.recordPath(kind, index), tracker: &tracker) {
             switch member {
             case .id: id = try readUUID(Self.recordPath(kind, index) + ".id")
@@ -74,7 +75,7 @@ extension ArchiveReader.Parser {
             case .type: try scanner.skipValue()
             }
         }
-        try reportMissing(ProjectMember.self, required: MemberSet(ProjectMember.id, .name), seen: tracker.seen,
+        try reportMissing(ProjectMember.self, required: ProjectMember.required, seen: tracker.seen,
                           in: Self.recordPath(kind, index), at: start)
         guard let uuid = id else { return }
         try visitor.visitProject(ProjectRecord(id: uuid, name: name ?? "", createdAt: createdAt),
@@ -98,7 +99,7 @@ extension ArchiveReader.Parser {
             case .type: try scanner.skipValue()
             }
         }
-        try reportMissing(CategoryMember.self, required: MemberSet(CategoryMember.id, .name, .color),
+        try reportMissing(CategoryMember.self, required: CategoryMember.required,
                           seen: tracker.seen, in: Self.recordPath(kind, index), at: start)
         guard let uuid = id else { return }
         try visitor.visitCategory(CategoryRecord(id: uuid, name: name ?? "",
@@ -112,7 +113,7 @@ extension ArchiveReader.Parser {
         var tracker = MemberTracker(TagMember.self)
         var id: UUID?
         var name: String?
-        let allowed = allowed(TagMember.self, version1: MemberSet(TagMember.id, .name), type: .type)
+        let allowed = allowed(TagMember.self, version1: TagMember.version1, type: .type)
         while let member = try nextMember(TagMember.self, allowed: allowed, in: Self.recordPath(kind, index), tracker: &tracker) {
             switch member {
             case .id: id = try readUUID(Self.recordPath(kind, index) + ".id")
@@ -120,7 +121,7 @@ extension ArchiveReader.Parser {
             case .type: try scanner.skipValue()
             }
         }
-        try reportMissing(TagMember.self, required: MemberSet(TagMember.id, .name), seen: tracker.seen, in: Self.recordPath(kind, index),
+        try reportMissing(TagMember.self, required: TagMember.required, seen: tracker.seen, in: Self.recordPath(kind, index),
                           at: start)
         guard let uuid = id else { return }
         try visitor.visitTag(TagRecord(id: uuid, name: name ?? ""), index: index)
@@ -142,8 +143,7 @@ extension ArchiveReader.Parser {
         var categoryId: UUID?
         var tagIds: [UUID] = []
         var subtasks: [SubtaskRecord] = []
-        let version1 = MemberSet(TaskMember.id, .title, .isCompleted, .createdAt, .priority, .projectId, .tagIds)
-        let allowed = allowed(TaskMember.self, version1: version1, type: .type)
+        let allowed = allowed(TaskMember.self, version1: TaskMember.version1, type: .type)
         while let member = try nextMember(TaskMember.self, allowed: allowed, in: Self.recordPath(kind, index), tracker: &tracker) {
             switch member {
             case .id: id = try readUUID(Self.recordPath(kind, index) + ".id")
@@ -162,8 +162,7 @@ extension ArchiveReader.Parser {
             case .type: try scanner.skipValue()
             }
         }
-        var required = MemberSet(TaskMember.id, .title, .isCompleted, .createdAt, .priority, .tagIds)
-        if rules != .version1 { required.insert(rawValue: TaskMember.subtasks.rawValue) }
+        let required = rules == .version1 ? TaskMember.requiredInVersion1 : TaskMember.required
         try reportMissing(TaskMember.self, required: required, seen: tracker.seen, in: Self.recordPath(kind, index), at: start)
         guard let uuid = id else { return }
         let task = TaskRecord(id: uuid, title: title ?? "", notes: notes,
@@ -215,7 +214,7 @@ extension ArchiveReader.Parser {
         var id: UUID?
         var title: String?
         var isCompleted: Bool?
-        let allowed = MemberSet.all(SubtaskMember.self)
+        let allowed = SubtaskMember.required
         while let member = try nextMember(SubtaskMember.self, allowed: allowed, in: path(), tracker: &tracker) {
             switch member {
             case .id: id = try readUUID(path() + ".id")

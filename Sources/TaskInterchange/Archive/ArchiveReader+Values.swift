@@ -10,24 +10,32 @@ extension ArchiveReader.Parser {
                                                       tracker: inout MemberTracker) throws -> M? {
         while try scanner.nextMember() {
             let location = scanner.location
-            let key = try scanner.readKey()
-            if let rawValue = Self.lookUp(key, in: tracker.names, hint: tracker.hint), allowed.contains(rawValue: rawValue) {
+            // Member names are short and plain: packed while scanned, matched with two comparisons.
+            var packed = try scanner.readPackedKey()
+            var name: String?
+            if packed == nil {
+                let key = try scanner.readKey()
+                packed = key.withBytes { ArchiveReader.PackedName($0) }
+                name = key.string
+            }
+            if let packed, let rawValue = Self.lookUp(packed, in: tracker.names, hint: tracker.hint),
+               allowed.contains(rawValue: rawValue) {
                 if tracker.seen.contains(rawValue: rawValue) {
-                    try reportDuplicate(key.string, in: path(), at: location)
+                    try reportDuplicate(name ?? packed.string, in: path(), at: location)
                     continue
                 }
                 tracker.seen.insert(rawValue: rawValue)
                 tracker.hint = rawValue + 1
                 return M(rawValue: rawValue)
             }
-            let name = key.string
-            if tracker.unknown?.contains(name) == true {
-                try reportDuplicate(name, in: path(), at: location)
+            let unknownName = name ?? packed?.string ?? ""
+            if tracker.unknown?.contains(unknownName) == true {
+                try reportDuplicate(unknownName, in: path(), at: location)
                 continue
             }
-            tracker.unknown = (tracker.unknown ?? []) + [name]
-            try report(.unknownField, Self.memberPath(path(), name), "unknown member \"\(name)\" is ignored",
-                       at: location, severity: .warning)
+            tracker.unknown = (tracker.unknown ?? []) + [unknownName]
+            try report(.unknownField, Self.memberPath(path(), unknownName),
+                       "unknown member \"\(unknownName)\" is ignored", at: location, severity: .warning)
             try scanner.skipValue()
         }
         return nil
@@ -54,10 +62,9 @@ extension ArchiveReader.Parser {
     }
 
     /// The index of `key` in `names`, trying `hint` first.
-    static func lookUp(_ key: JSONScanner.StringValue, in names: [ArchiveReader.PackedName], hint: Int) -> Int? {
-        guard let packed = key.withBytes({ ArchiveReader.PackedName($0) }) else { return nil }
-        if hint < names.count, names[hint] == packed { return hint }
-        return names.firstIndex(of: packed)
+    static func lookUp(_ key: ArchiveReader.PackedName, in names: [ArchiveReader.PackedName], hint: Int) -> Int? {
+        if hint < names.count, names[hint] == key { return hint }
+        return names.firstIndex(of: key)
     }
 
     /// Reports a value of the wrong JSON type and skips it.

@@ -158,8 +158,8 @@ extension ArchiveReader {
                         guard try lookahead.peekKind() == .string else { return nil }
                         return try lookahead.readString()
                     }
-                    if stoppingAtSections,
-                       let member = Self.lookUp(key, in: ArchiveReader.DocumentMember.packedNames, hint: 0),
+                    if stoppingAtSections, let packed = key.withBytes({ ArchiveReader.PackedName($0) }),
+                       let member = Self.lookUp(packed, in: ArchiveReader.DocumentMember.packedNames, hint: 0),
                        member >= ArchiveReader.DocumentMember.projects.rawValue,
                        member <= ArchiveReader.DocumentMember.counts.rawValue {
                         return nil

@@ -156,14 +156,14 @@ public enum LosslessDate {
             digitCount += 1
             rest /= 10
         }
-        let written = max(width, digitCount)
-        let start = output.count
-        output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: written))
-        var position = start + written - 1
-        while magnitude != 0 {
-            output[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-            position -= 1
+        for _ in digitCount..<max(width, digitCount) { output.append(UInt8(ascii: "0")) }
+        // Most significant digit first: divide by the largest power of ten below the value.
+        var divisor: UInt64 = 1
+        for _ in 1..<digitCount { divisor *= 10 }
+        while divisor != 0 {
+            output.append(UInt8(ascii: "0") + UInt8(magnitude / divisor))
+            magnitude %= divisor
+            divisor /= 10
         }
     }
 

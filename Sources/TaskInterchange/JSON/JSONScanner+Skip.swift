@@ -60,16 +60,4 @@ extension JSONScanner {
             if level == 0 { return }
         }
     }
-
-    /// Consumes the `:` after a member name.
-    private mutating func expectColon() throws(JSONScanError) {
-        skipWhitespace()
-        guard index < input.count else {
-            throw error(.unexpectedEndOfInput, "unexpected end of input; expected ':' after a member name")
-        }
-        guard input[index] == UInt8(ascii: ":") else {
-            throw error(.unexpectedCharacter, "expected ':' after a member name, found \(describeByte(at: index))")
-        }
-        index += 1
-    }
 }

@@ -191,6 +191,69 @@ struct JSONScanner {
         try next(closer: UInt8(ascii: "]"), needsKey: false)
     }
 
+    /// A member name of up to 16 bytes packed into two little-endian words, so that matching it against known
+    /// names costs two comparisons.
+    struct PackedKey: Equatable {
+        /// The number of bytes.
+        var length: Int
+        /// Bytes 0…7.
+        var low: UInt64 = 0
+        /// Bytes 8…15.
+        var high: UInt64 = 0
+
+        /// An empty key, filled in by the scanner.
+        init() {
+            length = 0
+        }
+
+        /// Packs `bytes`; nil when longer than 16 bytes.
+        init?(_ bytes: UnsafeRawBufferPointer) {
+            guard bytes.count <= 16 else { return nil }
+            length = bytes.count
+            // Byte by byte: for a handful of bytes this beats a call to memcpy.
+            for offset in 0..<min(8, length) { low |= UInt64(bytes[offset]) << UInt64(8 * offset) }
+            for offset in 8..<max(8, length) { high |= UInt64(bytes[offset]) << UInt64(8 * (offset - 8)) }
+        }
+
+        /// The name as a string (the bytes are ASCII or came from a validated string).
+        var string: String {
+            withUnsafeBytes(of: (low, high)) { String(decoding: $0.prefix(length), as: UTF8.self) }
+        }
+    }
+
+    /// Reads a member name and its `:` when the name is at most 16 plain ASCII bytes, packing it while scanning;
+    /// returns nil, without moving, for any other name (then use `readKey()`).
+    ///
+    /// - Throws: `JSONScanError` for a missing colon.
+    @inline(__always)
+    mutating func readPackedKey() throws(JSONScanError) -> PackedKey? {
+        guard index < input.count, input[index] == UInt8(ascii: "\"") else { return nil }
+        let start = index + 1
+        let end = min(input.count, start + 17)
+        var key = PackedKey()
+        var position = start
+        while position < end {
+            let byte = input[position]
+            if byte == UInt8(ascii: "\"") {
+                key.length = position - start
+                index = position + 1
+                try expectColon()
+                return key
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return nil }
+            let offset = position - start
+            if offset < 8 {
+                key.low |= UInt64(byte) << UInt64(8 * offset)
+            } else if offset < 16 {
+                key.high |= UInt64(byte) << UInt64(8 * (offset - 8))
+            } else {
+                return nil
+            }
+            position += 1
+        }
+        return nil
+    }
+
     /// Reads a member name and the `:` after it.
     ///
     /// - Throws: `JSONScanError` for a malformed string or a missing colon.
@@ -201,6 +264,12 @@ struct JSONScanner {
         } else {
             key = try readStringValue()
         }
+        try expectColon()
+        return key
+    }
+
+    /// Consumes the `:` after a member name.
+    mutating func expectColon() throws(JSONScanError) {
         skipWhitespace()
         guard index < input.count else {
             throw error(.unexpectedEndOfInput, "unexpected end of input; expected ':' after a member name")
@@ -209,7 +278,6 @@ struct JSONScanner {
             throw error(.unexpectedCharacter, "expected ':' after a member name, found \(describeByte(at: index))")
         }
         index += 1
-        return key
     }
 
     /// Reads `true` or `false`.

@@ -28,14 +28,14 @@ extension JSONWriter {
             digitCount += 1
             rest /= 10
         }
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digitCount))
+        // Most significant digit first: divide by the largest power of ten below the value.
         var remaining = value
-        var position = start + digitCount - 1
-        while remaining != 0 {
-            buffer[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
-            remaining /= 10
-            position -= 1
+        var divisor: UInt = 1
+        for _ in 1..<digitCount { divisor *= 10 }
+        while divisor != 0 {
+            buffer.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining / divisor))
+            remaining %= divisor
+            divisor /= 10
         }
     }
 }

@@ -233,6 +233,20 @@ import Testing
         #expect(try ArchiveFixtures.collect(deep).issues.last?.message.contains("nested more than 64 levels") == true)
     }
 
+    @Test("version 1 dates may be numbers, but not out of range", arguments: [
+        ("1e400", "1e400 seconds from 2001-01-01 is out of range for a date"),
+        ("1e18", "1e18 seconds from 2001-01-01 is out of range for a date"),
+        ("\"yesterday\"", "\"yesterday\" is not a valid date: expected a four-digit year"),
+    ])
+    func version1Dates(value: String, message: String) throws {
+        let header = #""version":1,"exportDate":0"#
+        let task = #"{"id":"\#(Self.task)","title":"x","isCompleted":false,"createdAt":\#(value),"priority":1,"tagIds":[]}"#
+        let sections = #""projects":[],"tags":[],"tasks":[\#(task)]"#
+        let issue = try firstIssue(Self.document(header: header, counts: nil, sections: sections))
+        #expect("\(issue.code.rawValue) \(issue.path)" == "invalid-date $.tasks[0].createdAt")
+        #expect(issue.message == message)
+    }
+
     @Test("version 1 has no categories or counts: they are unknown members")
     func version1Members() throws {
         let header = #""version":1,"exportDate":0"#

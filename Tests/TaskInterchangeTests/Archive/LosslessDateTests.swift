@@ -133,14 +133,21 @@ import Testing
             }
             if candidate.isFinite && candidate.magnitude <= LosslessDate.maximumMagnitude { values.append(candidate) }
         }
+        // The byte-level API the writer and reader use, with one reused buffer: fast even in debug builds.
         var failures: [String] = []
+        var buffer: [UInt8] = []
         for value in values {
-            let written = try text(value)
-            let read = try seconds(written)
+            buffer.removeAll(keepingCapacity: true)
+            try LosslessDate.append(value, to: &buffer)
+            let read = try buffer.withUnsafeBytes { bytes throws(LosslessDateError) in try LosslessDate.parse(bytes) }
             if read.bitPattern != value.bitPattern && failures.count < 5 {
-                failures.append("\(value) → \(written) → \(read)")
+                failures.append("\(value) → \(String(decoding: buffer, as: UTF8.self)) → \(read)")
             }
         }
         #expect(failures.isEmpty, "\(failures)")
+        // And the public String API on a sample.
+        for value in values.prefix(2_000) {
+            #expect(try seconds(text(value)).bitPattern == value.bitPattern)
+        }
     }
 }
