@@ -42,6 +42,7 @@ class Cell:
         self.median = statistics.median(times)
         self.min, self.max = min(times), max(times)
         self.rss_mb = max(r["rss"] for r in rows) / 1024
+        self.cpu = statistics.median(r["cpu"] for r in (ok or rows))
 
     def time_text(self):
         if self.timeout:
@@ -75,15 +76,17 @@ def main(tsv_path, meta_path, checks_path):
     rows = []
     with open(tsv_path) as f:
         for line in f:
-            size, op, tool, run, seconds, rss, status = line.rstrip("\n").split("\t")
+            size, op, tool, run, seconds, rss, status, *rest = line.rstrip("\n").split("\t")
             rows.append({"size": int(size), "op": op, "tool": tool, "run": int(run), "seconds": float(seconds),
-                         "rss": int(rss or 0), "status": status})
-    meta, notes = {}, []
+                         "rss": int(rss or 0), "status": status, "cpu": float(rest[0]) if rest else 0.0})
+    meta, notes, loads = {}, [], []
     with open(meta_path) as f:
         for line in f:
             key, _, value = line.rstrip("\n").partition("=")
             if key == "note":
                 notes.append(value)
+            elif key == "load":
+                loads.append(value)
             else:
                 meta[key] = value
     with open(checks_path) as f:
@@ -113,7 +116,11 @@ def main(tsv_path, meta_path, checks_path):
       "peak RSS is the largest maximum resident set size (`/usr/bin/time -v`) over the runs. A tool whose first run "
       f"at a size took over {meta.get('slow')} s ran only once at that size (n=1); jsonschema runs are capped at "
       f"{meta.get('jsonschema_timeout')} s (`timeout`).")
-    w("- **×** columns: tasks ÷ reference, for time and for peak RSS. Below 1 means tasks is faster / smaller.")
+    w("- **×** columns: tasks ÷ reference, for time and for peak RSS. Below 1 means tasks is faster / smaller. "
+      "CPU is user + system time (median), less sensitive than wall time to other jobs on the machine; the ratios and "
+      "targets use wall time, as the issue states them.")
+    if loads:
+        w("- Load average (1, 5, 15 min) when each size started: " + "; ".join(loads) + ".")
     for note in notes:
         w(f"- **Note:** {note}")
     w("")
@@ -123,8 +130,8 @@ def main(tsv_path, meta_path, checks_path):
     for op in OPS:
         w(f"## {titles[op]}")
         w("")
-        w("| tasks | tool | time (s) | spread (s) | peak RSS (MB) | × time | × RSS |")
-        w("|---:|---|---:|---|---:|---:|---:|")
+        w("| tasks | tool | time (s) | spread (s) | CPU (s) | peak RSS (MB) | × time | × RSS |")
+        w("|---:|---|---:|---|---:|---:|---:|---:|")
         for size in sizes:
             base = cells.get((size, op, TASKS_TOOL[op]))
             for tool in ORDER[op]:
@@ -137,7 +144,7 @@ def main(tsv_path, meta_path, checks_path):
                     ratio_t = ("< " if cell.timeout else "") + fmt_ratio(base.median / (cell.max if cell.timeout else cell.median))
                     ratio_m = fmt_ratio(base.rss_mb / cell.rss_mb) if cell.rss_mb else "—"
                 name = f"**{tool}**" if tool == TASKS_TOOL[op] else tool
-                w(f"| {size_text(size)} | {name} | {cell.time_text()} | {cell.spread()} | {cell.rss_mb:.0f} | {ratio_t} | {ratio_m} |")
+                w(f"| {size_text(size)} | {name} | {cell.time_text()} | {cell.spread()} | {fmt_s(cell.cpu)} | {cell.rss_mb:.0f} | {ratio_t} | {ratio_m} |")
         w("")
 
     # Per-task cost.
