@@ -37,7 +37,7 @@ struct TasksBinary {
                        environment: ["TASKS": url.path])
     }
 
-    private static func runProcess(_ executable: URL, _ arguments: [String], stdin: Data?, in directory: URL?,
+    static func runProcess(_ executable: URL, _ arguments: [String], stdin: Data?, in directory: URL?,
                                    environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = executable

@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+import TaskInterchange
+
+/// SIGKILL at random points during import and export: the target is never left half-written.
+///
+/// 20 kills per target by default; `TASKS_KILL_COUNT=50` (or more) for a longer run. The kill points are drawn from a
+/// seeded generator (`TASKS_KILL_SEED`), printed on failure. Uses the release binary when it has been built (it is the
+/// one users run, and ~5× faster to kill repeatedly), else the debug one.
+@Suite("Crash safety", .serialized)
+struct CrashSafetyTests {
+    static let kills = Int(ProcessInfo.processInfo.environment["TASKS_KILL_COUNT"] ?? "") ?? 20
+    static let seed = UInt64(ProcessInfo.processInfo.environment["TASKS_KILL_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+    static let taskCount = 100_000
+
+    static let binary: URL = {
+        let release = TasksBinary.repository.appendingPathComponent(".build/release/tasks")
+        return FileManager.default.isExecutableFile(atPath: release.path) ? release : TasksBinary.url
+    }()
+
+    /// The 100k-task store, its archive, and how long an export of it takes here.
+    struct Fixture {
+        let scratch: Scratch
+        let archive: String
+        let exportSeconds: Double
+        let store: String
+
+        init() throws {
+            scratch = try Scratch()
+            store = scratch.path("big.sqlite")
+            try CrashSafetyTests.check(["generate", "--tasks", String(CrashSafetyTests.taskCount), "-o", store])
+            archive = scratch.path("big.json")
+            let started = Date()
+            try CrashSafetyTests.check(["export", "--store", store, "-o", archive])
+            exportSeconds = Date().timeIntervalSince(started)
+        }
+    }
+
+    static func check(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TaskInterchangeError(.internal, "tasks \(arguments.joined(separator: " ")) exited \(process.terminationStatus)") }
+    }
+
+    /// Starts `tasks` and SIGKILLs it after `delay` seconds; returns true when it was killed (false when it finished).
+    static func runAndKill(_ arguments: [String], after delay: Double) throws -> Bool {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(delay)
+        while process.isRunning && Date() < deadline { usleep(2_000) }
+        guard process.isRunning else { return false }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal
+    }
+
+    /// Rows per table, `PRAGMA integrity_check`, and whether every root entity's `Z_MAX` covers its keys.
+    struct State: Equatable {
+        var counts: [String: Int64]
+        var integrity: String
+        var maxKeysConsistent: Bool
+
+        init(_ path: String) throws {
+            // Opened read-write, as the app would: a hot journal or WAL left by the killed process is recovered.
+            let database = try Database(path: path, mode: .readWrite)
+            integrity = try database.scalar("PRAGMA integrity_check")?.string ?? "?"
+            counts = [:]
+            for table in ["ZPROJECT", "ZCATEGORY", "ZTAG", "ZTASK", "ZSUBTASK", "Z_4TASKS"] {
+                counts[table] = try database.scalar("SELECT count(*) FROM \(table)")?.int64
+            }
+            maxKeysConsistent = true
+            for row in try database.rows("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY") {
+                let table = "Z" + (row[0].string ?? "").uppercased()
+                let largest = try database.scalar("SELECT coalesce(max(Z_PK), 0) FROM \(table)")?.int64 ?? 0
+                if (row[1].int64 ?? 0) < largest { maxKeysConsistent = false }
+            }
+        }
+    }
+
+    @Test("SIGKILL during an import into a new path: no store, or the complete one")
+    func killImportIntoNewPath() throws {
+        let fixture = try Fixture()
+        var rng = SplitMix(seed: Self.seed)
+        let started = Date()
+        try Self.check(["import", "--store", fixture.scratch.path("timed.sqlite"), fixture.archive])
+        let importSeconds = Date().timeIntervalSince(started)
+        let complete = try State(fixture.scratch.path("timed.sqlite"))
+        var killed = 0, finished = 0, round = 0
+        while killed < Self.kills && round < Self.kills * 3 {
+            round += 1
+            let target = fixture.scratch.path("new-\(round).sqlite")
+            let delay = rng.unit() * importSeconds * 1.1
+            if try Self.runAndKill(["import", "--store", target, fixture.archive], after: delay) { killed += 1 } else { finished += 1 }
+            if FileManager.default.fileExists(atPath: target) {
+                let state = try State(target)
+                #expect(state == complete, "seed \(Self.seed), round \(round): a store appeared at the path but is not the complete import")
+            }
+            try? FileManager.default.removeItem(atPath: target)
+        }
+        print("crash safety: import into a new path: \(killed) kills, \(finished) finished before the kill; never a partial store (seed \(Self.seed))")
+        #expect(killed >= Self.kills)
+    }
+
+    @Test("SIGKILL during an import into a populated store: unchanged, or completely imported")
+    func killImportIntoExistingStore() throws {
+        let fixture = try Fixture()
+        var rng = SplitMix(seed: Self.seed &+ 1)
+        let pristine = try fixture.scratch.sampleStore()
+        let before = try State(pristine)
+        let beforeExport = try exportLines(pristine)
+        // The complete result, once, for comparison.
+        let reference = fixture.scratch.path("reference.sqlite")
+        try copyStore(pristine, to: reference)
+        let started = Date()
+        try Self.check(["import", "--store", reference, fixture.archive])
+        let importSeconds = Date().timeIntervalSince(started)
+        let complete = try State(reference)
+        #expect(complete.counts["ZTASK"] == before.counts["ZTASK"]! + Int64(Self.taskCount))
+        var killed = 0, unchanged = 0, imported = 0, round = 0
+        while killed < Self.kills && round < Self.kills * 3 {
+            round += 1
+            let target = fixture.scratch.path("target-\(round).sqlite")
+            try copyStore(pristine, to: target)
+            let delay = rng.unit() * importSeconds * 1.1
+            if try Self.runAndKill(["import", "--store", target, fixture.archive], after: delay) { killed += 1 }
+            let state = try State(target)
+            #expect(state.integrity == "ok", "seed \(Self.seed), round \(round)")
+            #expect(state.maxKeysConsistent, "seed \(Self.seed), round \(round)")
+            if state == before {
+                #expect(try exportLines(target) == beforeExport, "seed \(Self.seed), round \(round)")
+                unchanged += 1
+            } else {
+                #expect(state == complete, "seed \(Self.seed), round \(round): neither unchanged nor complete: \(state.counts)")
+                imported += 1
+            }
+        }
+        print("crash safety: import into a populated store: \(killed) kills; \(unchanged) left unchanged, \(imported) complete, 0 partial (seed \(Self.seed))")
+        #expect(killed >= Self.kills)
+    }
+
+    @Test("SIGKILL during an export: no output file, or a complete one that validates")
+    func killExport() throws {
+        let fixture = try Fixture()
+        var rng = SplitMix(seed: Self.seed &+ 2)
+        var killed = 0, absent = 0, complete = 0, round = 0
+        while killed < Self.kills && round < Self.kills * 3 {
+            round += 1
+            let output = fixture.scratch.path("out-\(round).json")
+            if try Self.runAndKill(["export", "--store", fixture.store, "-o", output], after: rng.unit() * fixture.exportSeconds * 1.1) { killed += 1 }
+            if FileManager.default.fileExists(atPath: output) {
+                let validate = try TasksBinary.runProcess(Self.binary, ["validate", output], stdin: nil, in: nil)
+                #expect(validate.status == 0, "seed \(Self.seed), round \(round): \(validate.stderr)")
+                complete += 1
+                try FileManager.default.removeItem(atPath: output)
+            } else {
+                absent += 1
+            }
+        }
+        print("crash safety: export: \(killed) kills; \(absent) no file, \(complete) complete and valid, 0 truncated (seed \(Self.seed))")
+        #expect(killed >= Self.kills)
+    }
+
+    func copyStore(_ source: String, to target: String) throws {
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: source + suffix) {
+            try? FileManager.default.removeItem(atPath: target + suffix)
+            try FileManager.default.copyItem(atPath: source + suffix, toPath: target + suffix)
+        }
+    }
+
+    func exportLines(_ store: String) throws -> [String] {
+        let buffer = ByteBuffer()
+        var options = ExportOptions()
+        options.exportDate = Date(timeIntervalSinceReferenceDate: 0)
+        options.sourceName = "store"
+        _ = try Exporter.export(store: store, to: buffer, options: options)
+        return contentLines(buffer.string)
+    }
+}
+
+/// A tiny seeded generator for kill points.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// A Double in [0, 1).
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}
