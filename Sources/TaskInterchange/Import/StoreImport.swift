@@ -12,6 +12,8 @@ public struct StoreImportOptions: Sendable {
     public var mapping: StoreMapping?
     /// How to name the mapping in errors.
     public var mappingSource = "mapping"
+    /// Create a new store with this template's schema and metadata (instead of the built-in model).
+    public var template: StoreTemplate?
     /// How long to wait for another process's lock before giving up, in milliseconds.
     public var busyTimeout: Int32 = 5_000
     /// The most validation issues listed in a report.
@@ -56,6 +58,9 @@ public enum StoreImport {
         let exists = manager.fileExists(atPath: path, isDirectory: &isDirectory)
         if exists && isDirectory.boolValue { throw TaskInterchangeError(.cannotCreate, "\(path): is a directory, not a store file") }
         if exists {
+            guard options.template == nil else {
+                throw TaskInterchangeError(.cannotCreate, "\(path): already exists; a template (--model-from) only shapes a new store")
+            }
             return try importIntoExisting(source, path: path, options: options)
         }
         return try importIntoNew(source, path: path, options: options)
@@ -114,7 +119,8 @@ public enum StoreImport {
         do {
             // Validation runs in the import's own passes: the store is a private temporary file until it is moved into
             // place, so an archive found invalid half-way leaves nothing behind.
-            let writer = try StoreWriter(path: temporary, create: true, busyTimeout: options.busyTimeout)
+            let writer = try StoreWriter(path: temporary, create: true, template: options.template, mapping: options.mapping,
+                                         mappingSource: options.mappingSource, busyTimeout: options.busyTimeout)
             var destination = writer
             plan = try writer.transaction {
                 let plan = try importer.run(source, into: &destination, validatingWith: &validator)

@@ -24,6 +24,8 @@ public final class StoreWriter: ImportDestination {
     var rowStatements: [StoreMapping.Kind: RowStatements] = [:]
     /// True for a store this writer created: its indexes and WAL mode come at the end of the bulk load.
     private var isNew = false
+    /// A new store's indexes (and a template's triggers), created after the bulk load.
+    private var laterStatements: [String] = []
     /// For the task's project and category: whether the target has the key column, and the destination's entity
     /// number when it also has a `Z<n>_` entity column. Worked out once, not per row.
     var taskReferences: [(present: Bool, entityNumber: Int64?)] = []
@@ -34,8 +36,10 @@ public final class StoreWriter: ImportDestination {
     /// Opens an existing store for writing (`create: false`), or creates the task manager's model in a new, empty file.
     /// - Throws: `TaskInterchangeError` (`.busy` when locked, `.invalidData` when not a Core Data store or the mapping
     ///   does not fit, `.cannotCreate` when the file cannot be created).
-    public init(path: String, create: Bool, mapping: StoreMapping? = nil, mappingSource: String = "mapping",
-                busyTimeout: Int32 = 5_000) throws(TaskInterchangeError) {
+    /// - Parameter template: with `create`, take the new store's schema and metadata from this template instead of the
+    ///   built-in task manager model.
+    public init(path: String, create: Bool, template: StoreTemplate? = nil, mapping: StoreMapping? = nil,
+                mappingSource: String = "mapping", busyTimeout: Int32 = 5_000) throws(TaskInterchangeError) {
         self.path = path
         self.snapshot = nil
         do {
@@ -45,13 +49,27 @@ public final class StoreWriter: ImportDestination {
                 // journal and fsyncs would only slow the bulk load. `finish()` switches it to WAL, as Core Data has it.
                 try database.execute("PRAGMA auto_vacuum = 2; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
                 try database.inTransaction {
-                    try database.execute(TaskManagerModel.tableStatements)
-                    let insert = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)")
-                    for entity in TaskManagerModel.entities { try insert.execute([.integer(entity.number), .text(entity.name)]) }
-                    try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
-                        .execute([.text(UUID().uuidString), .blob(TaskManagerModel.metadataPlist())])
+                    if let template {
+                        for statement in template.tableStatements { try database.execute(statement) }
+                        let insert = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
+                        for entity in template.entities {
+                            try insert.execute([.integer(entity.number), .text(entity.name), .integer(entity.superNumber)])
+                        }
+                        try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (?, ?, ?)")
+                            .execute([.integer(template.versionIdentifier), .text(UUID().uuidString), template.metadata.map(SQLValue.blob) ?? .null])
+                        if let cache = template.modelCache {
+                            try database.prepare("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)").execute([.blob(cache)])
+                        }
+                    } else {
+                        try database.execute(TaskManagerModel.tableStatements)
+                        let insert = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)")
+                        for entity in TaskManagerModel.entities { try insert.execute([.integer(entity.number), .text(entity.name)]) }
+                        try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
+                            .execute([.text(UUID().uuidString), .blob(TaskManagerModel.metadataPlist())])
+                    }
                 }
                 self.database = database
+                laterStatements = template?.laterStatements ?? [TaskManagerModel.indexStatements]
                 isNew = true
             } else {
                 database = try Database(path: path, mode: .readWrite, busyTimeout: busyTimeout)
@@ -139,7 +157,7 @@ public final class StoreWriter: ImportDestination {
             let result = try database.inTransaction {
                 let result = try body()
                 try writeMaxKeys()
-                if isNew { try database.execute(TaskManagerModel.indexStatements) }
+                if isNew { for statement in laterStatements { try database.execute(statement) } }
                 return result
             }
             if isNew {

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The schema and metadata of an existing store, to create new stores an app opens without a migration: its tables,
+/// indexes and triggers exactly as written, its entities (with `Z_MAX` 0), its `Z_METADATA` plist (model version
+/// hashes and all) under a new store UUID, and its model cache.
+public struct StoreTemplate: Sendable {
+    /// One schema object, in the template's creation order.
+    struct SchemaObject: Sendable {
+        var type: String
+        var sql: String
+    }
+
+    var objects: [SchemaObject]
+    var entities: [(number: Int64, name: String, superNumber: Int64)]
+    var metadata: [UInt8]?
+    var modelCache: [UInt8]?
+    var versionIdentifier: Int64
+
+    /// Reads the template store (through a read-only snapshot; its files are not touched).
+    /// - Throws: `TaskInterchangeError` when it cannot be read or is not a Core Data store.
+    public init(path: String) throws(TaskInterchangeError) {
+        let snapshot = try StoreSnapshot(path: path)
+        _ = try StoreSchema(reading: snapshot.database, path: path)
+        do {
+            let database = snapshot.database
+            objects = try database.rows("SELECT type, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid")
+                .compactMap { row in
+                    guard let type = row[0].string, let sql = row[1].string, type != "view" else { return nil }
+                    return SchemaObject(type: type, sql: sql)
+                }
+            entities = try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT").compactMap { row in
+                guard let number = row[0].int64, let name = row[1].string else { return nil }
+                return (number, name, row[2].int64 ?? 0)
+            }
+            let metadataRow = try database.rows("SELECT Z_VERSION, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1").first
+            versionIdentifier = metadataRow?[0].int64 ?? 1
+            if case .blob(let bytes)? = metadataRow?[1] { metadata = bytes }
+            if case .blob(let bytes)? = try database.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1") { modelCache = bytes }
+        } catch let error as SQLiteError {
+            throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read the template store")
+        } catch {
+            throw TaskInterchangeError(.internal, "\(path): \(error)")
+        }
+    }
+
+    /// `CREATE TABLE` statements (run before the bulk load).
+    var tableStatements: [String] { objects.filter { $0.type == "table" }.map(\.sql) }
+
+    /// Indexes and triggers (created after the bulk load; triggers never fire on `tasks`' own connection).
+    var laterStatements: [String] { objects.filter { $0.type != "table" }.map(\.sql) }
+}
