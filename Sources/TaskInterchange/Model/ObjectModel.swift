@@ -40,6 +40,14 @@ public struct ObjectModel: Sendable, Hashable, Codable {
         public var defaultValue: String?
         /// The value transformer's name, for transformable attributes.
         public var valueTransformerName: String?
+        /// `NSAttributeValueClassName` (`NSString`, `NSNumber`, a custom class for transformables).
+        public var valueClassName: String?
+        /// The renaming identifier that lightweight migration matches properties by, when it differs from the name.
+        public var renamingIdentifier: String?
+        /// The model marks the attribute as indexed (the old per-attribute index flag).
+        public var isIndexed = false
+        /// A composite attribute's elements (type `.composite`, iOS 17+); empty for every other attribute.
+        public var elements: [Attribute] = []
 
         /// Creates an attribute.
         public init(_ name: String, _ type: AttributeType, optional: Bool = false) {
@@ -73,6 +81,8 @@ public struct ObjectModel: Sendable, Hashable, Codable {
         public var versionHashModifier: String?
         /// Delete rule.
         public var deleteRule: DeleteRule = .nullify
+        /// The renaming identifier that lightweight migration matches by, when it differs from the name.
+        public var renamingIdentifier: String?
 
         /// True for a to-one relationship.
         public var isToMany: Bool { maxCount != 1 }
@@ -105,6 +115,14 @@ public struct ObjectModel: Sendable, Hashable, Codable {
         public var relationships: [Relationship]
         /// Uniqueness constraints, each a list of property names.
         public var uniquenessConstraints: [[String]] = []
+        /// The managed object class name (`NSClassNameForEntity`), when the model names one.
+        public var className: String?
+        /// The renaming identifier that lightweight migration matches by, when it differs from the name.
+        public var renamingIdentifier: String?
+        /// Names of its own fetched properties: they have no storage and no part in the version hash.
+        public var fetchedProperties: [String] = []
+        /// Its fetch indexes (`Z_<Entity>_<name>` indexes in the store).
+        public var fetchIndexes: [FetchIndex] = []
 
         /// Creates an entity.
         public init(_ name: String, superentity: String? = nil, attributes: [Attribute], relationships: [Relationship] = []) {

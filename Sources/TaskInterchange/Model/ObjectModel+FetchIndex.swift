@@ -1,0 +1,44 @@
+extension ObjectModel {
+    /// A fetch index of an entity (`NSFetchIndexDescription`): Core Data creates it as
+    /// `Z_<Entity>_<name>` on the entity's table.
+    public struct FetchIndex: Sendable, Hashable, Codable {
+        /// How an element is indexed.
+        public enum Kind: Int, Sendable, Hashable, Codable {
+            /// An ordinary B-tree index.
+            case binary = 0
+            /// An R-tree index (for ranges, such as locations).
+            case rTree = 1
+        }
+
+        /// One indexed property.
+        public struct Element: Sendable, Hashable, Codable {
+            /// The property's name.
+            public var property: String
+            /// Ascending or descending order.
+            public var ascending = true
+            /// The index kind.
+            public var kind: Kind = .binary
+
+            /// Creates an element.
+            public init(_ property: String, ascending: Bool = true, kind: Kind = .binary) {
+                self.property = property
+                self.ascending = ascending
+                self.kind = kind
+            }
+        }
+
+        /// The index name.
+        public var name: String
+        /// The indexed properties, in index order.
+        public var elements: [Element]
+        /// The partial-index predicate's format, for an index on some rows only.
+        public var partialIndexPredicate: String?
+
+        /// Creates a fetch index.
+        public init(_ name: String, elements: [Element], partialIndexPredicate: String? = nil) {
+            self.name = name
+            self.elements = elements
+            self.partialIndexPredicate = partialIndexPredicate
+        }
+    }
+}
