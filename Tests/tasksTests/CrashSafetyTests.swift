@@ -89,7 +89,7 @@ struct CrashSafetyTests {
     @Test("SIGKILL during an import into a new path: no store, or the complete one")
     func killImportIntoNewPath() throws {
         let fixture = try Fixture()
-        var rng = SplitMix(seed: Self.seed)
+        srand48(Int(truncatingIfNeeded: Self.seed))
         let started = Date()
         try Self.check(["import", "--store", fixture.scratch.path("timed.sqlite"), fixture.archive])
         let importSeconds = Date().timeIntervalSince(started)
@@ -98,7 +98,7 @@ struct CrashSafetyTests {
         while killed < Self.kills && round < Self.kills * 3 {
             round += 1
             let target = fixture.scratch.path("new-\(round).sqlite")
-            let delay = rng.unit() * importSeconds * 1.1
+            let delay = drand48() * importSeconds * 1.1
             if try Self.runAndKill(["import", "--store", target, fixture.archive], after: delay) { killed += 1 } else { finished += 1 }
             if FileManager.default.fileExists(atPath: target) {
                 let state = try State(target)
@@ -113,7 +113,7 @@ struct CrashSafetyTests {
     @Test("SIGKILL during an import into a populated store: unchanged, or completely imported")
     func killImportIntoExistingStore() throws {
         let fixture = try Fixture()
-        var rng = SplitMix(seed: Self.seed &+ 1)
+        srand48(Int(truncatingIfNeeded: Self.seed &+ 1))
         let pristine = try fixture.scratch.sampleStore()
         let before = try State(pristine)
         let beforeExport = try exportLines(pristine)
@@ -130,7 +130,7 @@ struct CrashSafetyTests {
             round += 1
             let target = fixture.scratch.path("target-\(round).sqlite")
             try copyStore(pristine, to: target)
-            let delay = rng.unit() * importSeconds * 1.1
+            let delay = drand48() * importSeconds * 1.1
             if try Self.runAndKill(["import", "--store", target, fixture.archive], after: delay) { killed += 1 }
             let state = try State(target)
             #expect(state.integrity == "ok", "seed \(Self.seed), round \(round)")
@@ -150,12 +150,12 @@ struct CrashSafetyTests {
     @Test("SIGKILL during an export: no output file, or a complete one that validates")
     func killExport() throws {
         let fixture = try Fixture()
-        var rng = SplitMix(seed: Self.seed &+ 2)
+        srand48(Int(truncatingIfNeeded: Self.seed &+ 2))
         var killed = 0, absent = 0, complete = 0, round = 0
         while killed < Self.kills && round < Self.kills * 3 {
             round += 1
             let output = fixture.scratch.path("out-\(round).json")
-            if try Self.runAndKill(["export", "--store", fixture.store, "-o", output], after: rng.unit() * fixture.exportSeconds * 1.1) { killed += 1 }
+            if try Self.runAndKill(["export", "--store", fixture.store, "-o", output], after: drand48() * fixture.exportSeconds * 1.1) { killed += 1 }
             if FileManager.default.fileExists(atPath: output) {
                 let validate = try TasksBinary.runProcess(Self.binary, ["validate", output], stdin: nil, in: nil)
                 #expect(validate.status == 0, "seed \(Self.seed), round \(round): \(validate.stderr)")
@@ -184,19 +184,4 @@ struct CrashSafetyTests {
         _ = try Exporter.export(store: store, to: buffer, options: options)
         return contentLines(buffer.string)
     }
-}
-
-/// A tiny seeded generator for kill points.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A Double in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
