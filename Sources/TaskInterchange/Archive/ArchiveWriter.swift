@@ -235,15 +235,3 @@ public struct ArchiveWriter {
 // The sink is an existential of unknown thread-safety, and a writer is one stream's state.
 @available(*, unavailable)
 extension ArchiveWriter: Sendable {}
-
-extension RecordKind {
-    /// `sectionName` as fixed text, for the writer.
-    var staticSectionName: StaticString {
-        switch self {
-        case .project: return "projects"
-        case .category: return "categories"
-        case .tag: return "tags"
-        case .task: return "tasks"
-        }
-    }
-}

@@ -20,6 +20,7 @@ extension LosslessDate {
     ///
     /// - Throws: `LosslessDateError.malformed` with the reason, or `.outOfRange`.
     static func parse(_ bytes: UnsafeRawBufferPointer) throws(LosslessDateError) -> Double {
+        if let value = parseCanonical(bytes) { return value }
         var cursor = Cursor(bytes: bytes)
         let year = try cursor.year()
         try cursor.expect(UInt8(ascii: "-"), "a '-' after the year")
@@ -54,6 +55,42 @@ extension LosslessDate {
         let value = makeDouble(wholeSeconds: wholeSeconds, fraction: fraction, negativeZero: offset.isNegativeZero)
         guard value.magnitude <= maximumMagnitude else { throw .outOfRange(value) }
         return value
+    }
+
+    /// The form `append` writes for years 0000…9999, `YYYY-MM-DDTHH:MM:SS[.digits]Z`, read at fixed positions;
+    /// nil for anything else, valid or not, which the general parser then handles (and explains).
+    @inline(__always)
+    private static func parseCanonical(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        let count = bytes.count
+        guard count >= 20, bytes[count - 1] == UInt8(ascii: "Z"), bytes[4] == UInt8(ascii: "-"),
+              bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
+              bytes[16] == UInt8(ascii: ":") else { return nil }
+        /// Two digits at `position`, or a value no field accepts.
+        func twoDigits(_ position: Int) -> Int64 {
+            let tens = bytes[position] &- UInt8(ascii: "0")
+            let units = bytes[position + 1] &- UInt8(ascii: "0")
+            return tens < 10 && units < 10 ? Int64(tens) * 10 + Int64(units) : 100
+        }
+        let century = twoDigits(0)
+        let yearOfCentury = twoDigits(2)
+        let month = twoDigits(5)
+        let day = twoDigits(8)
+        let hour = twoDigits(11)
+        let minute = twoDigits(14)
+        let second = twoDigits(17)
+        guard century < 100, yearOfCentury < 100, month >= 1, month <= 12, day >= 1, hour <= 23, minute <= 59,
+              second <= 59 else { return nil }
+        let year = century * 100 + yearOfCentury
+        guard day <= ProlepticGregorian.daysInMonth(month, year: year) else { return nil }
+        var fraction = UnsafeRawBufferPointer(rebasing: bytes[19..<19])
+        if count > 20 {
+            guard bytes[19] == UInt8(ascii: "."), count > 21 else { return nil }
+            fraction = UnsafeRawBufferPointer(rebasing: bytes[20..<(count - 1)])
+            for digit in fraction where digit &- UInt8(ascii: "0") >= 10 { return nil }
+        }
+        let days = ProlepticGregorian.daysSinceReference(.init(year: year, month: month, day: day))
+        let wholeSeconds = days * 86_400 + hour * 3600 + minute * 60 + second
+        return makeDouble(wholeSeconds: wholeSeconds, fraction: fraction, negativeZero: false)
     }
 
     /// The `Double` nearest to `wholeSeconds + 0.fraction`, computed from exact decimal text.

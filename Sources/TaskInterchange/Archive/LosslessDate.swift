@@ -130,21 +130,29 @@ public enum LosslessDate {
         }
         let date = ProlepticGregorian.civilDate(daysSinceReference: days)
         if date.year >= 0 && date.year <= 9999 {
-            appendPadded(date.year, width: 4, to: &output)
+            appendTwoDigits(date.year / 100, to: &output)
+            appendTwoDigits(date.year % 100, to: &output)
         } else {
             output.append(date.year < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
             appendPadded(date.year.magnitude, width: 5, to: &output)
         }
         output.append(UInt8(ascii: "-"))
-        appendPadded(date.month, width: 2, to: &output)
+        appendTwoDigits(date.month, to: &output)
         output.append(UInt8(ascii: "-"))
-        appendPadded(date.day, width: 2, to: &output)
+        appendTwoDigits(date.day, to: &output)
         output.append(UInt8(ascii: "T"))
-        appendPadded(secondOfDay / 3600, width: 2, to: &output)
+        appendTwoDigits(secondOfDay / 3600, to: &output)
         output.append(UInt8(ascii: ":"))
-        appendPadded(secondOfDay / 60 % 60, width: 2, to: &output)
+        appendTwoDigits(secondOfDay / 60 % 60, to: &output)
         output.append(UInt8(ascii: ":"))
-        appendPadded(secondOfDay % 60, width: 2, to: &output)
+        appendTwoDigits(secondOfDay % 60, to: &output)
+    }
+
+    /// Appends 0…99 as two digits.
+    @inline(__always)
+    private static func appendTwoDigits(_ value: Int64, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10))
+        output.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10))
     }
 
     /// Appends a non-negative number with at least `width` digits.

@@ -32,3 +32,15 @@ public enum RecordKind: String, Sendable, Hashable, CaseIterable, Codable, Compa
     /// Section order: projects, categories, tags, tasks.
     public static func < (lhs: RecordKind, rhs: RecordKind) -> Bool { lhs.order < rhs.order }
 }
+
+extension RecordKind {
+    /// `sectionName` as fixed text, for the writer.
+    var staticSectionName: StaticString {
+        switch self {
+        case .project: return "projects"
+        case .category: return "categories"
+        case .tag: return "tags"
+        case .task: return "tasks"
+        }
+    }
+}

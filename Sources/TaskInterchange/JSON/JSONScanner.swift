@@ -224,34 +224,49 @@ struct JSONScanner {
     /// Reads a member name and its `:` when the name is at most 16 plain ASCII bytes, packing it while scanning;
     /// returns nil, without moving, for any other name (then use `readKey()`).
     ///
+    /// Two unaligned 8-byte loads and word-wide tests find the closing quote and any byte that would need the slow
+    /// path (backslash, control character, non-ASCII).
+    ///
     /// - Throws: `JSONScanError` for a missing colon.
     @inline(__always)
     mutating func readPackedKey() throws(JSONScanError) -> PackedKey? {
-        guard index < input.count, input[index] == UInt8(ascii: "\"") else { return nil }
         let start = index + 1
-        let end = min(input.count, start + 17)
-        var key = PackedKey()
-        var position = start
-        while position < end {
-            let byte = input[position]
-            if byte == UInt8(ascii: "\"") {
-                key.length = position - start
-                index = position + 1
-                try expectColon()
-                return key
-            }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return nil }
-            let offset = position - start
-            if offset < 8 {
-                key.low |= UInt64(byte) << UInt64(8 * offset)
-            } else if offset < 16 {
-                key.high |= UInt64(byte) << UInt64(8 * (offset - 8))
-            } else {
-                return nil
-            }
-            position += 1
+        guard start + 16 <= input.count, input[index] == UInt8(ascii: "\"") else { return nil }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // For each word: bits marking quotes, and bits marking bytes that need the slow path. In both tests the
+        // lowest marked byte is always a true one (false marks only appear above a true one).
+        func marks(_ word: UInt64) -> (quotes: UInt64, others: UInt64) {
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let quotes = (quote &- ones) & ~quote & highs
+            let others = (((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word) | word) & highs
+            return (quotes, others)
         }
-        return nil
+        /// The bytes below `count` of a word.
+        func below(_ count: Int) -> UInt64 { (1 &<< UInt64(8 &* count)) &- 1 }
+        let low = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+        let lowMarks = marks(low)
+        var key = PackedKey()
+        if lowMarks.quotes != 0 {
+            let length = lowMarks.quotes.trailingZeroBitCount / 8
+            guard lowMarks.others & below(length) == 0 else { return nil }
+            key.length = length
+            key.low = low & below(length)
+        } else {
+            guard lowMarks.others == 0 else { return nil }
+            let high = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self))
+            let highMarks = marks(high)
+            guard highMarks.quotes != 0 else { return nil }
+            let length = highMarks.quotes.trailingZeroBitCount / 8
+            guard highMarks.others & below(length) == 0 else { return nil }
+            key.length = 8 + length
+            key.low = low
+            key.high = high & below(length)
+        }
+        index = start + key.length + 1
+        try expectColon()
+        return key
     }
 
     /// Reads a member name and the `:` after it.
@@ -269,7 +284,16 @@ struct JSONScanner {
     }
 
     /// Consumes the `:` after a member name.
+    @inline(__always)
     mutating func expectColon() throws(JSONScanError) {
+        if index < input.count && input[index] == UInt8(ascii: ":") {
+            index += 1
+            return
+        }
+        try expectColonSlowly()
+    }
+
+    private mutating func expectColonSlowly() throws(JSONScanError) {
         skipWhitespace()
         guard index < input.count else {
             throw error(.unexpectedEndOfInput, "unexpected end of input; expected ':' after a member name")
