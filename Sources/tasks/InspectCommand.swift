@@ -24,15 +24,24 @@ enum InspectCommand {
     }
 
     static func text(_ inspection: StoreInspection) -> String {
-        var lines = ["Store: \(inspection.store)", "Store UUID: \(inspection.storeUUID ?? "(none)")", "", "Entities:"]
+        var lines = ["Store: \(inspection.store)", "Store UUID: \(inspection.storeUUID ?? "(none)")",
+                     "Model: from the \(inspection.modelSource)", "", "Entities:"]
         for entity in inspection.entities {
             var line = "  \(entity.name) (Z_ENT \(entity.entityNumber)"
             if let superentity = entity.superentity { line += ", sub-entity of \(superentity)" }
             line += ", table \(entity.table ?? "missing"), \(entity.count) row\(entity.count == 1 ? "" : "s"), Z_MAX \(entity.maxKey))"
+            if let computed = entity.versionHash, let stored = entity.storedVersionHash {
+                line += computed == stored ? " version hash ✓" : " version hash ✗ (computed \(computed), stored \(stored))"
+            }
             lines.append(line)
-            if entity.superentity == nil {
+            if let model = inspection.model?.entity(named: entity.name) {
+                lines += describe(model)
+            } else if entity.superentity == nil {
                 lines.append("    columns: " + entity.columns.map { "\($0.name) \($0.type)" }.joined(separator: ", "))
             }
+        }
+        if !inspection.derivedAttributeTriggers.isEmpty {
+            lines.append("  derived-attribute triggers: " + inspection.derivedAttributeTriggers.joined(separator: ", "))
         }
         if !inspection.joinTables.isEmpty {
             lines += ["", "Join tables:"]
@@ -56,5 +65,28 @@ enum InspectCommand {
             lines.append("  \(finding.isWarning ? "warning" : "note"): \(finding.description)\(finding.count > 1 ? " [\(finding.count)]" : "")")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// An entity's own attributes and relationships, as the model declares them.
+    static func describe(_ entity: ObjectModel.Entity) -> [String] {
+        var lines: [String] = []
+        if entity.isAbstract { lines.append("    abstract") }
+        for attribute in entity.attributes {
+            var notes: [String] = [attribute.isOptional ? "optional" : "required"]
+            if attribute.isTransient { notes.append("transient") }
+            if let value = attribute.defaultValue { notes.append("default \(value)") }
+            if attribute.allowsExternalStorage { notes.append("external storage") }
+            if let transformer = attribute.valueTransformerName { notes.append("transformer \(transformer)") }
+            if let derivation = attribute.derivation { notes.append("derived: \(derivation)") }
+            lines.append("    \(attribute.name): \(attribute.type) (\(notes.joined(separator: ", ")))")
+        }
+        for relationship in entity.relationships {
+            var text = "    \(relationship.name) → \(relationship.destination) \(relationship.isToMany ? (relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one")"
+            text += ", inverse \(relationship.inverse ?? "none"), delete rule \(relationship.deleteRule)"
+            lines.append(text)
+        }
+        for constraint in entity.uniquenessConstraints { lines.append("    unique: \(constraint.joined(separator: ", "))") }
+        for index in entity.fetchIndexes { lines.append("    fetch index: \(index.name)") }
+        return lines
     }
 }

@@ -41,6 +41,10 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
         case schemaObjects = "schema-objects"
         /// SQLite's own consistency check failed.
         case corruption = "corruption"
+        /// `Z_MODELCACHE` is present but cannot be decoded.
+        case modelCache = "model-cache"
+        /// An entity's version hash computed from the model differs from the stored one.
+        case versionHashMismatch = "version-hash-mismatch"
     }
 
     /// The kind of finding.

@@ -19,6 +19,11 @@ public struct StoreInspection: Sendable, Codable {
         public var maxKey: Int64
         /// Columns of its table (name and declared type).
         public var columns: [Column]
+        /// The entity's version hash computed from the decoded model (base64, as in the metadata); nil without a
+        /// model cache.
+        public var versionHash: String?
+        /// The hash recorded in `Z_METADATA` (`NSStoreModelVersionHashes`), base64.
+        public var storedVersionHash: String?
     }
 
     /// One column.
@@ -49,6 +54,12 @@ public struct StoreInspection: Sendable, Codable {
     public var joinTables: [JoinTable]
     /// The mapping detected (or given), in the `--mapping` file form.
     public var mapping: StoreMapping
+    /// The app's model, decoded from `Z_MODELCACHE`; nil when the store has none (old frameworks).
+    public var model: ObjectModel?
+    /// Where the entity and property information comes from: `model cache` or `schema introspection`.
+    public var modelSource: String
+    /// Triggers that keep derived attributes up to date (`Z_DA_*`); they call a function only Core Data registers.
+    public var derivedAttributeTriggers: [String]
     /// Integrity and export findings.
     public var findings: [StoreFinding]
 
@@ -61,7 +72,20 @@ public struct StoreInspection: Sendable, Codable {
         store = snapshot.path
         storeUUID = schema.storeUUID
         self.mapping = reader.mapping
+        derivedAttributeTriggers = schema.triggers.filter { $0.hasPrefix("Z_DA_") }
         var log = FindingLog()
+        // A damaged cache is a finding, not a failure: the schema still describes the store.
+        var model: ObjectModel?
+        do {
+            model = try ObjectModel(modelCacheOf: snapshot)
+        } catch {
+            log.add(.modelCache, entity: nil, message: "Z_MODELCACHE cannot be decoded (\(error.message)); entities and properties come from the schema")
+        }
+        self.model = model
+        modelSource = model == nil ? "schema introspection (no usable model cache)" : "model cache"
+        let computed = model?.versionHashes ?? [:]
+        let stored = (try? StoreMetadata(of: snapshot))??.versionHashes ?? [:]
+        func base64(_ bytes: [UInt8]?) -> String? { bytes.map { Data($0).base64EncodedString() } }
         do {
             entities = try schema.entities.map { entity in
                 var count = 0
@@ -71,7 +95,12 @@ public struct StoreInspection: Sendable, Codable {
                 return Entity(name: entity.name, entityNumber: entity.number,
                               superentity: entity.superNumber == 0 ? nil : schema.entity(number: entity.superNumber)?.name,
                               table: entity.table, count: count, maxKey: entity.maxKey,
-                              columns: (entity.table.flatMap(schema.columns(of:)) ?? []).map { Column(name: $0.name, type: $0.declaredType) })
+                              columns: (entity.table.flatMap(schema.columns(of:)) ?? []).map { Column(name: $0.name, type: $0.declaredType) },
+                              versionHash: base64(computed[entity.name]), storedVersionHash: base64(stored[entity.name]))
+            }
+            for entity in entities where entity.versionHash != nil && entity.storedVersionHash != nil && entity.versionHash != entity.storedVersionHash {
+                log.add(.versionHashMismatch, entity: entity.name,
+                        message: "the version hash computed from the model cache differs from the one in Z_METADATA (the cache and the store disagree, or the hash rules miss a model feature)")
             }
             joinTables = try schema.tables.keys.sorted().compactMap { table -> JoinTable? in
                 guard table.hasPrefix("Z_"), !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) else { return nil }
@@ -84,6 +113,7 @@ public struct StoreInspection: Sendable, Codable {
                 if largest > entity.maxKey {
                     log.add(.maxKeyBelowKeys, entity: entity.name, message: "Z_MAX is \(entity.maxKey) but \(table) holds key \(largest); the app's next insert would collide (tasks import corrects it)")
                 }
+                guard !entity.isInternal else { continue }
                 let nullVersions = try database.scalar("SELECT count(*) FROM \(Database.quote(table)) WHERE Z_OPT IS NULL")?.int64 ?? 0
                 if nullVersions > 0 {
                     log.add(.nullVersion, entity: entity.name, message: "rows with a NULL Z_OPT", count: Int(nullVersions))

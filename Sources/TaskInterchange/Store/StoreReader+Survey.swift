@@ -3,7 +3,7 @@ extension StoreReader {
     func survey() throws {
         let mapped = resolved.kinds.values
         let mappedNumbers = Set(mapped.flatMap(\.entity.numbersIncludingSubentities))
-        for entity in schema.entities where !mappedNumbers.contains(entity.number) {
+        for entity in schema.entities where !mappedNumbers.contains(entity.number) && !entity.isInternal {
             guard let table = entity.table else { continue }
             let rows = try database.scalar("SELECT count(*) FROM \(Database.quote(table)) WHERE Z_ENT = ?", [.integer(entity.number)])?.int64 ?? 0
             if rows > 0 {

@@ -17,6 +17,9 @@ public struct StoreSchema: Sendable, Hashable {
         public var table: String?
         /// Numbers of this entity and all its sub-entities (the `Z_ENT` values its rows may carry).
         public var numbersIncludingSubentities: [Int64]
+
+        /// Core Data's own bookkeeping entities (persistent history, CloudKit mirroring), not the app's data.
+        public var isInternal: Bool { number > 16_000 }
     }
 
     /// One column of a table.
@@ -118,7 +121,8 @@ extension StoreSchema {
             }
             let entities = raw.map { entry -> Entity in
                 let rootName = byNumber[root(of: entry.number)]?.name ?? entry.name
-                let table = "Z" + rootName.uppercased()
+                // Core Data's own entities (persistent history 16001…, CloudKit 17001…) use an `A` prefix.
+                let table = (entry.number > 16_000 ? "A" : "Z") + rootName.uppercased()
                 return Entity(name: entry.name, number: entry.number, superNumber: entry.superNumber, maxKey: entry.max,
                               table: tables[table] != nil ? table : nil, numbersIncludingSubentities: descendants(of: entry.number))
             }

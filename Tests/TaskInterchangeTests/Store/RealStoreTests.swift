@@ -49,6 +49,13 @@ struct RealStoreTests {
             let count = try database.scalar("SELECT count(*) FROM \(Database.quote(table))")?.int64
             #expect(count == Int64(entity.count), "\(name): \(entity.name)")
         }
+        // Every entity hash computed from the model cache equals the one the framework stored.
+        for entity in inspection.entities where entity.versionHash != nil || entity.storedVersionHash != nil {
+            if inspection.model != nil, entity.entityNumber <= 16_000 {
+                #expect(entity.versionHash == entity.storedVersionHash, "\(name): \(entity.name)")
+            }
+        }
+        #expect(inspection.model != nil || inspection.modelSource.hasPrefix("schema introspection"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == files)
         #expect(try files.map { try Data(contentsOf: directory.url.appendingPathComponent($0)) } == before)
     }
