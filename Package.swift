@@ -15,8 +15,10 @@ let package = Package(
         .target(name: "TaskInterchange", dependencies: ["CSQLite", "CZlib"]),
         .executableTarget(name: "tasks", dependencies: ["TaskInterchange"]),
         .executableTarget(name: "codable-export", dependencies: ["CSQLite"], path: "bench/codable-export"),
+        // A libFuzzer target (scripts/fuzz); a plain build makes a replay tool of it.
+        .executableTarget(name: "TasksFuzz", dependencies: ["TaskInterchange"]),
         .testTarget(name: "TaskInterchangeTests", dependencies: ["TaskInterchange", "CSQLite"]),
-        .testTarget(name: "tasksTests", dependencies: ["tasks", "TaskInterchange"]),
+        .testTarget(name: "tasksTests", dependencies: ["tasks", "TaskInterchange"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
