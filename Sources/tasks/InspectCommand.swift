@@ -25,7 +25,7 @@ enum InspectCommand {
 
     static func text(_ inspection: StoreInspection) -> String {
         var lines = ["Store: \(inspection.store)", "Store UUID: \(inspection.storeUUID ?? "(none)")",
-                     "Model: from the \(inspection.modelSource)", "", "Entities:"]
+                     "Model: \(inspection.modelSource)", "", "Entities:"]
         for entity in inspection.entities {
             var line = "  \(entity.name) (Z_ENT \(entity.entityNumber)"
             if let superentity = entity.superentity { line += ", sub-entity of \(superentity)" }

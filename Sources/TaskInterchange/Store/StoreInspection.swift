@@ -56,7 +56,7 @@ public struct StoreInspection: Sendable, Codable {
     public var mapping: StoreMapping
     /// The app's model, decoded from `Z_MODELCACHE`; nil when the store has none (old frameworks).
     public var model: ObjectModel?
-    /// Where the entity and property information comes from: `model cache` or `schema introspection`.
+    /// Where the entity and property information comes from (the model cache, or the schema alone).
     public var modelSource: String
     /// Triggers that keep derived attributes up to date (`Z_DA_*`); they call a function only Core Data registers.
     public var derivedAttributeTriggers: [String]
@@ -82,7 +82,7 @@ public struct StoreInspection: Sendable, Codable {
             log.add(.modelCache, entity: nil, message: "Z_MODELCACHE cannot be decoded (\(error.message)); entities and properties come from the schema")
         }
         self.model = model
-        modelSource = model == nil ? "schema introspection (no usable model cache)" : "model cache"
+        modelSource = model == nil ? "no usable model cache; entities and columns read from the schema" : "decoded from Z_MODELCACHE"
         let computed = model?.versionHashes ?? [:]
         let stored = (try? StoreMetadata(of: snapshot))??.versionHashes ?? [:]
         func base64(_ bytes: [UInt8]?) -> String? { bytes.map { Data($0).base64EncodedString() } }

@@ -55,7 +55,7 @@ struct RealStoreTests {
                 #expect(entity.versionHash == entity.storedVersionHash, "\(name): \(entity.name)")
             }
         }
-        #expect(inspection.model != nil || inspection.modelSource.hasPrefix("schema introspection"))
+        #expect(inspection.model != nil || inspection.modelSource.hasPrefix("no usable model cache"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == files)
         #expect(try files.map { try Data(contentsOf: directory.url.appendingPathComponent($0)) } == before)
     }
