@@ -208,3 +208,30 @@ struct StreamTests {
         #expect(whole.status == 0, "\(whole.stderr)")
     }
 }
+
+@Suite("Validation against a target")
+struct TargetValidationTests {
+    @Test("validate --store reports ids already in the target for insert mode, and accepts them for upsert")
+    func validateAgainstStore() throws {
+        let scratch = try Scratch()
+        let store = try scratch.sampleStore()
+        #expect(try TasksBinary.run(["export", "--store", store, "-o", scratch.path("a.json")]).status == 0)
+        let insert = try TasksBinary.run(["validate", scratch.path("a.json"), "--store", store])
+        #expect(insert.status == 65)
+        #expect(insert.stderr.contains("error: $.projects[0].id: id-exists-in-store: project 400CB70F-964E-43C0-B4A3-165DE1AB3E01 already exists in the target store"))
+        let upsert = try TasksBinary.run(["validate", scratch.path("a.json"), "--store", store, "--mode", "upsert"])
+        #expect(upsert.status == 0)
+        #expect(upsert.stderr.contains("valid (format version 2)"))
+    }
+
+    @Test("importing into a store that records persistent history warns that history consumers will not see the rows")
+    func historyWarning() throws {
+        let scratch = try Scratch()
+        let store = try scratch.sampleStore()
+        try Database(path: store, mode: .readWrite).execute("CREATE TABLE ATRANSACTION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHOR VARCHAR)")
+        #expect(try TasksBinary.run(["export", "--store", store, "-o", scratch.path("a.json")]).status == 0)
+        let run = try TasksBinary.run(["import", "--store", store, "--mode", "upsert", scratch.path("a.json")])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("warning: the target store tracks persistent history"))
+    }
+}
