@@ -29,7 +29,7 @@ public enum LosslessDate {
     /// Appends the lossless text of `seconds` since 2001-01-01 to `output`; appends nothing when it throws.
     ///
     /// - Throws: `LosslessDateError.notFinite` or `.outOfRange`.
-    static func append(_ seconds: Double, to output: inout [UInt8]) throws(LosslessDateError) {
+    static func append<Output: ByteAppender>(_ seconds: Double, to output: inout Output) throws(LosslessDateError) {
         guard seconds.isFinite else { throw .notFinite(seconds) }
         guard seconds.magnitude <= maximumMagnitude else { throw .outOfRange(seconds) }
         if seconds == 0 {
@@ -48,7 +48,7 @@ public enum LosslessDate {
     }
 
     /// Appends the date for `description` text of a finite, non-zero double within range (`-0.3`, `1.5e-07`).
-    private static func appendDecimal(_ text: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+    private static func appendDecimal<Output: ByteAppender>(_ text: UnsafeRawBufferPointer, to output: inout Output) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { digits in
             // The value is 0.d₀d₁d₂… × 10^pointPosition, with no leading zero in `digits`.
             var count = 0
@@ -121,7 +121,7 @@ public enum LosslessDate {
     }
 
     /// Appends `YYYY-MM-DDTHH:MM:SS` for whole `seconds` since 2001-01-01 (floored for negative instants).
-    private static func appendDateTime(_ seconds: Int64, to output: inout [UInt8]) {
+    private static func appendDateTime<Output: ByteAppender>(_ seconds: Int64, to output: inout Output) {
         var days = seconds / 86_400
         var secondOfDay = seconds - days * 86_400
         if secondOfDay < 0 {
@@ -150,14 +150,14 @@ public enum LosslessDate {
 
     /// Appends 0…99 as two digits.
     @inline(__always)
-    private static func appendTwoDigits(_ value: Int64, to output: inout [UInt8]) {
+    private static func appendTwoDigits<Output: ByteAppender>(_ value: Int64, to output: inout Output) {
         output.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10))
         output.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10))
     }
 
     /// Appends a non-negative number with at least `width` digits.
-    private static func appendPadded(_ value: some BinaryInteger, width: Int, to output: inout [UInt8]) {
-        var magnitude = UInt64(value)
+    private static func appendPadded<Output: ByteAppender>(_ value: UInt64, width: Int, to output: inout Output) {
+        var magnitude = value
         var digitCount = 1
         var rest = magnitude / 10
         while rest != 0 {
@@ -175,7 +175,9 @@ public enum LosslessDate {
         }
     }
 
-    private static func appendASCII(_ text: StaticString, to output: inout [UInt8]) {
-        text.withUTF8Buffer { output.append(contentsOf: $0) }
+    private static func appendASCII<Output: ByteAppender>(_ text: StaticString, to output: inout Output) {
+        text.withUTF8Buffer { bytes in
+            for byte in bytes { output.append(byte) }
+        }
     }
 }

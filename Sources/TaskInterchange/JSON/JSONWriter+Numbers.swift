@@ -2,7 +2,7 @@ extension JSONWriter {
     /// Appends an integer in decimal.
     public mutating func appendInteger(_ value: Int) {
         if value < 0 {
-            buffer.append(UInt8(ascii: "-"))
+            appendByte(UInt8(ascii: "-"))
             // `magnitude` also covers Int.min, whose negation does not fit in Int.
             appendDigits(value.magnitude)
         } else {
@@ -17,7 +17,7 @@ extension JSONWriter {
     public mutating func appendDouble(_ value: Double) throws(JSONEncodingError) {
         guard value.isFinite else { throw .nonFiniteNumber(value) }
         var text = value.description
-        text.withUTF8 { buffer.append(contentsOf: $0) }
+        text.withUTF8 { appendRaw(UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends the decimal digits of `value`, most significant first.
@@ -28,12 +28,13 @@ extension JSONWriter {
             digitCount += 1
             rest /= 10
         }
+        storage.reserve(digitCount)
         // Most significant digit first: divide by the largest power of ten below the value.
         var remaining = value
         var divisor: UInt = 1
         for _ in 1..<digitCount { divisor *= 10 }
         while divisor != 0 {
-            buffer.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining / divisor))
+            storage.appendReserved(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining / divisor))
             remaining %= divisor
             divisor /= 10
         }

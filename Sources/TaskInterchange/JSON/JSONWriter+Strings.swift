@@ -11,7 +11,9 @@ extension JSONWriter {
 
     /// Appends valid UTF-8 bytes as a quoted, escaped JSON string.
     mutating func appendQuoted(_ bytes: UnsafeRawBufferPointer) {
-        buffer.append(UInt8(ascii: "\""))
+        // Room for the common case, no escapes; each escape reserves its own.
+        storage.reserve(bytes.count + 2)
+        storage.appendReserved(UInt8(ascii: "\""))
         let table = JSONWriter.escapeTable
         table.withUnsafeBufferPointer { table in
             var runStart = 0
@@ -27,27 +29,24 @@ extension JSONWriter {
                     continue
                 }
                 // Copy the unescaped run in one go: most strings are a single run.
-                if runStart < index {
-                    buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
-                }
-                buffer.append(UInt8(ascii: "\\"))
+                if runStart < index { storage.append(bytes.baseAddress! + runStart, count: index - runStart) }
+                storage.reserve(6)
+                storage.appendReserved(UInt8(ascii: "\\"))
                 if escape == UInt8(ascii: "u") {
-                    buffer.append(UInt8(ascii: "u"))
-                    buffer.append(UInt8(ascii: "0"))
-                    buffer.append(UInt8(ascii: "0"))
-                    buffer.append(JSONWriter.hexDigit(byte >> 4))
-                    buffer.append(JSONWriter.hexDigit(byte & 0xF))
+                    storage.appendReserved(UInt8(ascii: "u"))
+                    storage.appendReserved(UInt8(ascii: "0"))
+                    storage.appendReserved(UInt8(ascii: "0"))
+                    storage.appendReserved(JSONWriter.hexDigit(byte >> 4))
+                    storage.appendReserved(JSONWriter.hexDigit(byte & 0xF))
                 } else {
-                    buffer.append(escape)
+                    storage.appendReserved(escape)
                 }
                 index += 1
                 runStart = index
             }
-            if runStart < count {
-                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<count]))
-            }
+            if runStart < count { storage.append(bytes.baseAddress! + runStart, count: count - runStart) }
         }
-        buffer.append(UInt8(ascii: "\""))
+        storage.append(UInt8(ascii: "\""))
     }
 
     /// The first position at or after `position` whose 8-byte word may hold `"`, `\` or a control character;
@@ -86,7 +85,4 @@ extension JSONWriter {
         table[Int(UInt8(ascii: "\\"))] = UInt8(ascii: "\\")
         return table
     }()
-
-    /// Uppercase hexadecimal digits, by value.
-    static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 }

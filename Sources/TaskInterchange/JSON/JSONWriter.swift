@@ -2,13 +2,13 @@
 ///
 /// The writer knows tokens, not structure: callers place commas, colons and brackets themselves (see `ArchiveWriter`).
 /// Nothing is written to the sink until the buffer passes `flushThreshold` or `flush()` is called, so callers must call
-/// `flush()` at the end.
+/// `flush()` at the end. Like a file handle, copies of a writer share one buffer and one sink.
 public struct JSONWriter {
     /// The buffer size after which `flushIfNeeded()` writes to the sink.
     public static let defaultFlushThreshold = 256 * 1024
 
-    /// Bytes not yet given to the sink.
-    var buffer: [UInt8]
+    /// The pending bytes.
+    let storage: Storage
     /// Where full buffers go.
     let sink: any ByteSink
     /// The buffer size that triggers a write in `flushIfNeeded()`.
@@ -18,48 +18,49 @@ public struct JSONWriter {
     public init(sink: any ByteSink, flushThreshold: Int = JSONWriter.defaultFlushThreshold) {
         self.sink = sink
         self.flushThreshold = max(1, flushThreshold)
-        // A little slack above the threshold, so the record that crosses it rarely makes the array grow.
-        buffer = []
-        buffer.reserveCapacity(self.flushThreshold + self.flushThreshold / 4)
+        // A little slack above the threshold, so the record that crosses it rarely makes the buffer grow.
+        storage = Storage(capacity: self.flushThreshold + self.flushThreshold / 4 + 64)
     }
 
     /// How many bytes are buffered and not yet written to the sink.
-    public var bufferedByteCount: Int { buffer.count }
+    public var bufferedByteCount: Int { storage.count }
 
     /// Writes the buffer to the sink when it holds at least `flushThreshold` bytes.
     ///
     /// - Throws: whatever the sink throws, such as `ByteSinkError`.
     public mutating func flushIfNeeded() throws {
-        if buffer.count >= flushThreshold { try flush() }
+        if storage.count >= flushThreshold { try flush() }
     }
 
     /// Writes everything buffered to the sink.
     ///
     /// - Throws: whatever the sink throws, such as `ByteSinkError`.
     public mutating func flush() throws {
-        guard !buffer.isEmpty else { return }
-        try buffer.withUnsafeBytes { try sink.write($0) }
-        buffer.removeAll(keepingCapacity: true)
+        guard storage.count > 0 else { return }
+        try sink.write(UnsafeRawBufferPointer(start: storage.base, count: storage.count))
+        storage.count = 0
     }
 
     /// Appends one byte as is.
     public mutating func appendByte(_ byte: UInt8) {
-        buffer.append(byte)
+        storage.append(byte)
     }
 
     /// Appends fixed text (punctuation, keys, literals) as is, without escaping.
     public mutating func appendRaw(_ text: StaticString) {
-        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        storage.append(UnsafeRawPointer(text.utf8Start), count: text.utf8CodeUnitCount)
     }
 
     /// Appends bytes as is, without escaping; they must already be valid JSON text.
     public mutating func appendRaw(_ bytes: UnsafeRawBufferPointer) {
-        buffer.append(contentsOf: bytes)
+        guard let base = bytes.baseAddress else { return }
+        storage.append(base, count: bytes.count)
     }
 
     /// Appends `count` spaces, for indentation.
     public mutating func appendSpaces(_ count: Int) {
-        for _ in 0..<count { buffer.append(UInt8(ascii: " ")) }
+        storage.reserve(count)
+        for _ in 0..<count { storage.appendReserved(UInt8(ascii: " ")) }
     }
 
     /// Appends `true` or `false`.
@@ -71,12 +72,63 @@ public struct JSONWriter {
     public mutating func appendNull() {
         appendRaw("null")
     }
+}
 
-    /// Gives direct access to the buffer, for formatters (dates, UUIDs) that write their own ASCII bytes.
-    mutating func withBuffer<Result, Failure: Error>(
-        _ body: (inout [UInt8]) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        try body(&buffer)
+extension JSONWriter {
+    /// The buffer: raw memory, so that small appends are a bounds check and a store rather than an array append
+    /// with its uniqueness check. Each writer's buffer is used from one thread at a time (`JSONWriter` is not
+    /// `Sendable`), so the exclusivity checks the compiler would add to every access are turned off.
+    final class Storage: ByteAppender {
+        @exclusivity(unchecked) private(set) var base: UnsafeMutablePointer<UInt8>
+        @exclusivity(unchecked) var count = 0
+        @exclusivity(unchecked) private var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            base = .allocate(capacity: capacity)
+        }
+
+        deinit {
+            base.deallocate()
+        }
+
+        /// Makes room for `extra` more bytes.
+        @inline(__always)
+        func reserve(_ extra: Int) {
+            if count + extra > capacity { grow(toHold: count + extra) }
+        }
+
+        /// Appends a byte after `reserve` made room for it.
+        @inline(__always)
+        func appendReserved(_ byte: UInt8) {
+            base[count] = byte
+            count += 1
+        }
+
+        /// Appends one byte.
+        @inline(__always)
+        func append(_ byte: UInt8) {
+            reserve(1)
+            appendReserved(byte)
+        }
+
+        /// Appends `byteCount` bytes from `source`.
+        @inline(__always)
+        func append(_ source: UnsafeRawPointer, count byteCount: Int) {
+            reserve(byteCount)
+            UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: byteCount)
+            count += byteCount
+        }
+
+        @inline(never)
+        private func grow(toHold needed: Int) {
+            let newCapacity = max(needed, capacity * 2)
+            let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+            newBase.initialize(from: base, count: count)
+            base.deallocate()
+            base = newBase
+            capacity = newCapacity
+        }
     }
 }
 
