@@ -145,11 +145,11 @@ struct EndToEndTests {
     func strict() throws {
         let scratch = try Scratch()
         let store = try scratch.sampleStore()
-        // A column the interchange has no field for.
-        try Database(path: store, mode: .readWrite).execute("ALTER TABLE ZTASK ADD COLUMN ZESTIMATE INTEGER; UPDATE ZTASK SET ZESTIMATE = 3")
+        // A required value that is NULL: exported as "" — not exactly what the store holds.
+        try Database(path: store, mode: .readWrite).execute("UPDATE ZTASK SET ZTITLE = NULL WHERE Z_PK = 1")
         let lenient = try TasksBinary.run(["export", "--store", store, "-o", scratch.path("out.json")])
         #expect(lenient.status == 0)
-        #expect(lenient.stderr.contains("warning: Task.ZESTIMATE: unmapped-column"))
+        #expect(lenient.stderr.contains("warning: Task.title: missing-required-value: NULL title; exported as \"\""))
         try FileManager.default.removeItem(atPath: scratch.path("out.json"))
         let strict = try TasksBinary.run(["export", "--store", store, "--strict", "-o", scratch.path("out.json")])
         #expect(strict.status == 65)
@@ -159,7 +159,7 @@ struct EndToEndTests {
         #expect(strictStdout.stdout.isEmpty)
         let summary = try TasksBinary.run(["export", "--store", store, "--json-summary", "-o", scratch.path("out2.json")])
         let object = try JSONSerialization.jsonObject(with: Data(summary.stderr.utf8)) as! [String: Any]
-        #expect((object["findings"] as! [[String: Any]]).contains { $0["code"] as? String == "unmapped-column" })
+        #expect((object["findings"] as! [[String: Any]]).contains { $0["code"] as? String == "missing-required-value" })
     }
 
     @Test("inspect --json lists entities with their row counts")

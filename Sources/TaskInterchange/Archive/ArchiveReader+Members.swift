@@ -58,39 +58,39 @@ extension ArchiveReader {
 
     /// Members of a project.
     enum ProjectMember: Int, Member {
-        case id, name, createdAt, type
-        static let names: [StaticString] = ["id", "name", "createdAt", "type"]
+        case id, name, createdAt, type, extra
+        static let names: [StaticString] = ["id", "name", "createdAt", "type", "extra"]
         static let packedNames = ArchiveReader.packedTable(ProjectMember.self)
     }
 
     /// Members of a category.
     enum CategoryMember: Int, Member {
-        case id, name, color, type
-        static let names: [StaticString] = ["id", "name", "color", "type"]
+        case id, name, color, type, extra
+        static let names: [StaticString] = ["id", "name", "color", "type", "extra"]
         static let packedNames = ArchiveReader.packedTable(CategoryMember.self)
     }
 
     /// Members of a tag.
     enum TagMember: Int, Member {
-        case id, name, type
-        static let names: [StaticString] = ["id", "name", "type"]
+        case id, name, type, extra
+        static let names: [StaticString] = ["id", "name", "type", "extra"]
         static let packedNames = ArchiveReader.packedTable(TagMember.self)
     }
 
     /// Members of a task.
     enum TaskMember: Int, Member {
-        case id, title, notes, isCompleted, createdAt, dueDate, priority, projectId, categoryId, tagIds, subtasks, type
+        case id, title, notes, isCompleted, createdAt, dueDate, priority, projectId, categoryId, tagIds, subtasks, type, extra
         static let names: [StaticString] = [
             "id", "title", "notes", "isCompleted", "createdAt", "dueDate", "priority", "projectId", "categoryId",
-            "tagIds", "subtasks", "type",
+            "tagIds", "subtasks", "type", "extra",
         ]
         static let packedNames = ArchiveReader.packedTable(TaskMember.self)
     }
 
     /// Members of a subtask.
     enum SubtaskMember: Int, Member {
-        case id, title, isCompleted
-        static let names: [StaticString] = ["id", "title", "isCompleted"]
+        case id, title, isCompleted, extra
+        static let names: [StaticString] = ["id", "title", "isCompleted", "extra"]
         static let packedNames = ArchiveReader.packedTable(SubtaskMember.self)
     }
 
@@ -185,5 +185,5 @@ extension ArchiveReader.TaskMember {
 }
 
 extension ArchiveReader.SubtaskMember {
-    static let required = ArchiveReader.MemberSet.all(Self.self)
+    static let required = ArchiveReader.MemberSet(Self.id, .title, .isCompleted)
 }

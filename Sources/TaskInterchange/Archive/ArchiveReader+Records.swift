@@ -66,6 +66,7 @@ extension ArchiveReader.Parser {
         var id: UUID?
         var name: String?
         var createdAt: Date?
+        var extra: [String: ExtraValue]?
         let allowed = allowed(ProjectMember.self, version1: ProjectMember.version1, type: .type)
         while let member = try nextMember(ProjectMember.self, allowed: allowed, in: Self.recordPath(kind, index), tracker: &tracker) {
             switch member {
@@ -73,13 +74,15 @@ extension ArchiveReader.Parser {
             case .name: name = try readString(Self.recordPath(kind, index) + ".name")
             case .createdAt: createdAt = try readDate(Self.recordPath(kind, index) + ".createdAt", nullable: true)
             case .type: try scanner.skipValue()
+            case .extra: extra = try readExtra(Self.recordPath(kind, index) + ".extra")
             }
         }
         try reportMissing(ProjectMember.self, required: ProjectMember.required, seen: tracker.seen,
                           in: Self.recordPath(kind, index), at: start)
         guard let uuid = id else { return }
-        try visitor.visitProject(ProjectRecord(id: uuid, name: name ?? "", createdAt: createdAt),
-                                 index: index)
+        var project = ProjectRecord(id: uuid, name: name ?? "", createdAt: createdAt)
+        project.extra = extra
+        try visitor.visitProject(project, index: index)
     }
 
     private mutating func readCategory(index: Int) throws {
@@ -90,6 +93,7 @@ extension ArchiveReader.Parser {
         var id: UUID?
         var name: String?
         var color: String?
+        var extra: [String: ExtraValue]?
         let allowed = allowed(CategoryMember.self, version1: MemberSet(), type: .type)
         while let member = try nextMember(CategoryMember.self, allowed: allowed, in: Self.recordPath(kind, index), tracker: &tracker) {
             switch member {
@@ -97,13 +101,15 @@ extension ArchiveReader.Parser {
             case .name: name = try readString(Self.recordPath(kind, index) + ".name")
             case .color: color = try readString(Self.recordPath(kind, index) + ".color")
             case .type: try scanner.skipValue()
+            case .extra: extra = try readExtra(Self.recordPath(kind, index) + ".extra")
             }
         }
         try reportMissing(CategoryMember.self, required: CategoryMember.required,
                           seen: tracker.seen, in: Self.recordPath(kind, index), at: start)
         guard let uuid = id else { return }
-        try visitor.visitCategory(CategoryRecord(id: uuid, name: name ?? "",
-                                                 color: color ?? CategoryRecord.defaultColor), index: index)
+        var category = CategoryRecord(id: uuid, name: name ?? "", color: color ?? CategoryRecord.defaultColor)
+        category.extra = extra
+        try visitor.visitCategory(category, index: index)
     }
 
     private mutating func readTag(index: Int) throws {
@@ -113,18 +119,22 @@ extension ArchiveReader.Parser {
         var tracker = MemberTracker(TagMember.self)
         var id: UUID?
         var name: String?
+        var extra: [String: ExtraValue]?
         let allowed = allowed(TagMember.self, version1: TagMember.version1, type: .type)
         while let member = try nextMember(TagMember.self, allowed: allowed, in: Self.recordPath(kind, index), tracker: &tracker) {
             switch member {
             case .id: id = try readUUID(Self.recordPath(kind, index) + ".id")
             case .name: name = try readString(Self.recordPath(kind, index) + ".name")
             case .type: try scanner.skipValue()
+            case .extra: extra = try readExtra(Self.recordPath(kind, index) + ".extra")
             }
         }
         try reportMissing(TagMember.self, required: TagMember.required, seen: tracker.seen, in: Self.recordPath(kind, index),
                           at: start)
         guard let uuid = id else { return }
-        try visitor.visitTag(TagRecord(id: uuid, name: name ?? ""), index: index)
+        var tag = TagRecord(id: uuid, name: name ?? "")
+        tag.extra = extra
+        try visitor.visitTag(tag, index: index)
     }
 
     private mutating func readTask(index: Int) throws {
@@ -143,6 +153,7 @@ extension ArchiveReader.Parser {
         var categoryId: UUID?
         var tagIds: [UUID] = []
         var subtasks: [SubtaskRecord] = []
+        var extra: [String: ExtraValue]?
         let allowed = allowed(TaskMember.self, version1: TaskMember.version1, type: .type)
         while let member = try nextMember(TaskMember.self, allowed: allowed, in: Self.recordPath(kind, index), tracker: &tracker) {
             switch member {
@@ -160,16 +171,18 @@ extension ArchiveReader.Parser {
             case .tagIds: tagIds = try readTagIds(Self.recordPath(kind, index) + ".tagIds")
             case .subtasks: subtasks = try readSubtasks(Self.recordPath(kind, index) + ".subtasks")
             case .type: try scanner.skipValue()
+            case .extra: extra = try readExtra(Self.recordPath(kind, index) + ".extra")
             }
         }
         let required = rules == .version1 ? TaskMember.requiredInVersion1 : TaskMember.required
         try reportMissing(TaskMember.self, required: required, seen: tracker.seen, in: Self.recordPath(kind, index), at: start)
         guard let uuid = id else { return }
-        let task = TaskRecord(id: uuid, title: title ?? "", notes: notes,
+        var task = TaskRecord(id: uuid, title: title ?? "", notes: notes,
                               isCompleted: isCompleted ?? false,
                               createdAt: createdAt ?? Date(timeIntervalSinceReferenceDate: 0),
                               dueDate: dueDate, priority: priority ?? 0, projectId: projectId,
                               categoryId: categoryId, tagIds: tagIds, subtasks: subtasks)
+        task.extra = extra
         try visitor.visitTask(task, index: index)
     }
 
@@ -214,16 +227,20 @@ extension ArchiveReader.Parser {
         var id: UUID?
         var title: String?
         var isCompleted: Bool?
-        let allowed = SubtaskMember.required
+        var extra: [String: ExtraValue]?
+        let allowed = rules == .version1 ? SubtaskMember.required : MemberSet.all(SubtaskMember.self)
         while let member = try nextMember(SubtaskMember.self, allowed: allowed, in: path(), tracker: &tracker) {
             switch member {
             case .id: id = try readUUID(path() + ".id")
             case .title: title = try readString(path() + ".title")
             case .isCompleted: isCompleted = try readBool(path() + ".isCompleted")
+            case .extra: extra = try readExtra(path() + ".extra")
             }
         }
-        try reportMissing(SubtaskMember.self, required: allowed, seen: tracker.seen, in: path(), at: start)
+        try reportMissing(SubtaskMember.self, required: SubtaskMember.required, seen: tracker.seen, in: path(), at: start)
         guard let uuid = id else { return nil }
-        return SubtaskRecord(id: uuid, title: title ?? "", isCompleted: isCompleted ?? false)
+        var subtask = SubtaskRecord(id: uuid, title: title ?? "", isCompleted: isCompleted ?? false)
+        subtask.extra = extra
+        return subtask
     }
 }

@@ -146,6 +146,50 @@ extension ArchiveReader.Parser {
         }
     }
 
+    /// An `extra` object: property name → null, boolean, number or string (what a store column can hold); nested
+    /// values are reported as wrong types. Nil after reporting a wrong type.
+    mutating func readExtra(_ path: @autoclosure () -> String) throws -> [String: ExtraValue]? {
+        let kind = try scanner.peekKind()
+        guard kind == .object else {
+            try reportWrongType("an object of extra properties", found: kind, path(), at: scanner.location)
+            return nil
+        }
+        try scanner.beginObject()
+        var values: [String: ExtraValue] = [:]
+        while try scanner.nextMember() {
+            let location = scanner.location
+            let name = try scanner.readKey().string
+            if values[name] != nil {
+                try report(.duplicateKey, Self.memberPath(path(), name),
+                           "member \"\(name)\" appears more than once in this object; the first value is used", at: location)
+                try scanner.skipValue()
+                continue
+            }
+            let valueLocation = scanner.location
+            switch try scanner.peekKind() {
+            case .null:
+                try scanner.readNull()
+                values[name] = .null
+            case .bool:
+                values[name] = .bool(try scanner.readBool())
+            case .string:
+                values[name] = .string(try scanner.readString())
+            case .number:
+                let number = try scanner.readNumber()
+                if let integer = number.int64Value {
+                    values[name] = .integer(integer)
+                } else if let double = number.doubleValue, double.isFinite, !number.isInteger {
+                    values[name] = .double(double)
+                } else {
+                    try report(.wrongType, Self.memberPath(path(), name), "number \(number.description) is out of range", at: valueLocation)
+                }
+            case let other:
+                try reportWrongType("null, a boolean, a number or a string", found: other, Self.memberPath(path(), name), at: valueLocation)
+            }
+        }
+        return values
+    }
+
     /// `true` or `false`, nothing else; nil after reporting a wrong type.
     mutating func readBool(_ path: @autoclosure () -> String) throws -> Bool? {
         let kind = try scanner.peekKind()

@@ -32,6 +32,32 @@ extension ArchiveWriter {
         output.appendRaw(options.layout == .pretty ? "\": " : "\":")
     }
 
+    /// Writes the separator and `"name":` for a member whose name is data (an `extra` property), escaped.
+    mutating func key(dynamic name: String) {
+        separate()
+        output.appendString(name)
+        output.appendRaw(options.layout == .pretty ? ": " : ":")
+    }
+
+    /// Writes a record's `extra` object (keys sorted, so the output is deterministic); nothing when it has none.
+    mutating func writeExtra(_ extra: [String: ExtraValue]?) {
+        guard let extra, !extra.isEmpty else { return }
+        key("extra")
+        openObject(breaksLines: false)
+        for name in extra.keys.sorted() {
+            key(dynamic: name)
+            switch extra[name]! {
+            case .null: output.appendNull()
+            case .bool(let value): output.appendBool(value)
+            case .integer(let value): output.appendInteger(Int(value))
+            // Non-finite values never reach an `extra` (the store reader reports them instead).
+            case .double(let value): (try? output.appendDouble(value)) ?? output.appendNull()
+            case .string(let value): output.appendString(value)
+            }
+        }
+        close()
+    }
+
     /// Writes the separator before the next element of the open array.
     mutating func element() {
         separate()

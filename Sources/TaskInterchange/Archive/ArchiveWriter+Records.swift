@@ -64,6 +64,7 @@ extension ArchiveWriter {
             key("createdAt")
             appendLosslessDate(createdAt)
         }
+        writeExtra(project.extra)
         close()
     }
 
@@ -76,6 +77,7 @@ extension ArchiveWriter {
         output.appendString(category.name)
         key("color")
         output.appendString(category.color)
+        writeExtra(category.extra)
         close()
     }
 
@@ -86,6 +88,7 @@ extension ArchiveWriter {
         appendUUID(tag.id)
         key("name")
         output.appendString(tag.name)
+        if options.formatVersion >= 2 { writeExtra(tag.extra) }
         close()
     }
 
@@ -130,9 +133,11 @@ extension ArchiveWriter {
             output.appendString(subtask.title)
             key("isCompleted")
             output.appendBool(subtask.isCompleted)
+            writeExtra(subtask.extra)
             close()
         }
         close()
+        writeExtra(task.extra)
         close()
     }
 

@@ -83,6 +83,7 @@ public struct ArchiveWriter {
         counts.projects += 1
         if options.formatVersion == 1 {
             if project.createdAt != nil { droppedFields["project.createdAt", default: 0] += 1 }
+            droppedFields["project.extra", default: 0] += project.extra?.count ?? 0
             writeProjectV1(project)
         } else {
             writeProject(project)
@@ -110,6 +111,7 @@ public struct ArchiveWriter {
     public mutating func write(tag: TagRecord) throws {
         try enterSection(.tag)
         counts.tags += 1
+        if options.formatVersion == 1 { droppedFields["tag.extra", default: 0] += tag.extra?.count ?? 0 }
         writeTag(tag)
         try endRecord()
     }
@@ -136,6 +138,7 @@ public struct ArchiveWriter {
             if task.dueDate != nil { droppedFields["task.dueDate", default: 0] += 1 }
             if task.categoryId != nil { droppedFields["task.categoryId", default: 0] += 1 }
             if !task.subtasks.isEmpty { droppedFields["task.subtasks", default: 0] += task.subtasks.count }
+            droppedFields["task.extra", default: 0] += task.extra?.count ?? 0
             writeTaskV1(task)
         } else {
             counts.subtasks += task.subtasks.count

@@ -11,6 +11,9 @@ public struct CategoryRecord: Sendable, Hashable, Codable {
     public var name: String
     /// A colour name, `"blue"` by default.
     public var color: String
+    /// Store properties the interchange has no field for, by the model's property name (`extra` in the archive);
+    /// nil when there are none.
+    public var extra: [String: ExtraValue]?
 
     /// Creates a category record.
     public init(id: UUID, name: String, color: String = CategoryRecord.defaultColor) {

@@ -8,6 +8,9 @@ public struct ProjectRecord: Sendable, Hashable, Codable {
     public var name: String
     /// When it was created, if the store recorded it.
     public var createdAt: Date?
+    /// Store properties the interchange has no field for, by the model's property name (`extra` in the archive);
+    /// nil when there are none.
+    public var extra: [String: ExtraValue]?
 
     /// Creates a project record.
     public init(id: UUID, name: String, createdAt: Date? = nil) {

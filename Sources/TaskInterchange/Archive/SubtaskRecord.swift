@@ -8,6 +8,9 @@ public struct SubtaskRecord: Sendable, Hashable, Codable {
     public var title: String
     /// Whether it is done.
     public var isCompleted: Bool
+    /// Store properties the interchange has no field for, by the model's property name (`extra` in the archive);
+    /// nil when there are none.
+    public var extra: [String: ExtraValue]?
 
     /// Creates a subtask record.
     public init(id: UUID, title: String, isCompleted: Bool = false) {

@@ -6,6 +6,9 @@ public struct TagRecord: Sendable, Hashable, Codable {
     public var id: UUID
     /// The display name.
     public var name: String
+    /// Store properties the interchange has no field for, by the model's property name (`extra` in the archive);
+    /// nil when there are none.
+    public var extra: [String: ExtraValue]?
 
     /// Creates a tag record.
     public init(id: UUID, name: String) {

@@ -27,6 +27,9 @@ public struct TaskRecord: Sendable, Hashable, Codable {
     public var tagIds: [UUID]
     /// Its subtasks, in order.
     public var subtasks: [SubtaskRecord]
+    /// Store properties the interchange has no field for, by the model's property name (`extra` in the archive);
+    /// nil when there are none.
+    public var extra: [String: ExtraValue]?
 
     /// Creates a task record.
     public init(id: UUID, title: String, notes: String? = nil, isCompleted: Bool = false, createdAt: Date,

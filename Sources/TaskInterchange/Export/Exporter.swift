@@ -10,7 +10,8 @@ public enum Exporter {
     public static func export(store: String, to sink: any ByteSink, options: ExportOptions = ExportOptions()) throws -> ExportSummary {
         let started = Date()
         let snapshot = try StoreSnapshot(path: store)
-        let reader = try StoreReader(snapshot: snapshot, mapping: options.mapping, mappingSource: options.mappingSource)
+        let reader = try StoreReader(snapshot: snapshot, mapping: options.mapping, mappingSource: options.mappingSource,
+                                     carryExtras: options.writing.formatVersion >= 2)
         let header = ArchiveHeader(
             format: options.writing.formatVersion >= 2 ? ArchiveHeader.formatName : nil,
             version: options.writing.formatVersion, exportDate: options.exportDate,

@@ -10,10 +10,11 @@ extension StoreReader {
         var position = 0
         while try statement.step() {
             let key = statement.int64(at: 0)
-            let record = ProjectRecord(
+            var record = ProjectRecord(
                 id: index.ids[position],
                 name: requiredString(statement, 1, Origin(entity: kind.entity.name, field: "name", column: kind.columns["name"], key: key)),
                 createdAt: optionalDate(statement, 2, Origin(entity: kind.entity.name, field: "createdAt", column: kind.columns["createdAt"], key: key)))
+            record.extra = extraValues(statement, from: 3, extraColumns(.project), entity: kind.entity.name, key: key)
             try visitor.visitProject(record, index: position)
             position += 1
         }
@@ -28,10 +29,11 @@ extension StoreReader {
         while try statement.step() {
             let key = statement.int64(at: 0)
             let origin = Origin(entity: kind.entity.name, field: "color", column: kind.columns["color"], key: key)
-            let record = CategoryRecord(
+            var record = CategoryRecord(
                 id: index.ids[position],
                 name: requiredString(statement, 1, Origin(entity: kind.entity.name, field: "name", column: kind.columns["name"], key: key)),
                 color: optionalString(statement, 2, origin) ?? CategoryRecord.defaultColor)
+            record.extra = extraValues(statement, from: 3, extraColumns(.category), entity: kind.entity.name, key: key)
             try visitor.visitCategory(record, index: position)
             position += 1
         }
@@ -45,9 +47,10 @@ extension StoreReader {
         var position = 0
         while try statement.step() {
             let key = statement.int64(at: 0)
-            let record = TagRecord(
+            var record = TagRecord(
                 id: index.ids[position],
                 name: requiredString(statement, 1, Origin(entity: kind.entity.name, field: "name", column: kind.columns["name"], key: key)))
+            record.extra = extraValues(statement, from: 2, extraColumns(.tag), entity: kind.entity.name, key: key)
             try visitor.visitTag(record, index: position)
             position += 1
         }
@@ -67,7 +70,7 @@ extension StoreReader {
         let projectColumn = resolved.taskProjectColumn.map(Database.quote) ?? "NULL"
         let categoryColumn = resolved.taskCategoryColumn.map(Database.quote) ?? "NULL"
         let statement = try database.prepare(
-            "SELECT Z_PK, \(selectList(kind, fields)), \(projectColumn), \(categoryColumn) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY \(rank)(Z_PK)")
+            "SELECT Z_PK, \(projectColumn), \(categoryColumn), \(selectList(kind, fields)) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY \(rank)(Z_PK)")
         var tagStream = try TagStream(reader: self, taskRank: rank, tags: tags)
         var subtaskStream = try SubtaskStream(reader: self, taskRank: rank)
         // Origins (for findings) built once; each row only sets its key.
@@ -84,14 +87,15 @@ extension StoreReader {
             }
             var record = TaskRecord(
                 id: index.ids[position],
-                title: requiredString(statement, 1, origin(0)),
-                notes: optionalString(statement, 2, origin(1)),
-                isCompleted: requiredBool(statement, 3, origin(2)),
-                createdAt: requiredDate(statement, 4, origin(3)),
-                dueDate: optionalDate(statement, 5, origin(4)),
-                priority: priority(statement, 6, origin(5)))
-            record.projectId = reference(statement, 7, in: projects, origin: projectOrigin, key: key)
-            record.categoryId = reference(statement, 8, in: categories, origin: categoryOrigin, key: key)
+                title: requiredString(statement, 3, origin(0)),
+                notes: optionalString(statement, 4, origin(1)),
+                isCompleted: requiredBool(statement, 5, origin(2)),
+                createdAt: requiredDate(statement, 6, origin(3)),
+                dueDate: optionalDate(statement, 7, origin(4)),
+                priority: priority(statement, 8, origin(5)))
+            record.projectId = reference(statement, 1, in: projects, origin: projectOrigin, key: key)
+            record.categoryId = reference(statement, 2, in: categories, origin: categoryOrigin, key: key)
+            record.extra = extraValues(statement, from: 9, extraColumns(.task), entity: entity, key: key)
             record.tagIds = try tagStream.tagIds(forRank: position)
             record.subtasks = try subtaskStream.subtasks(forRank: position)
             try visitor.visitTask(record, index: position)

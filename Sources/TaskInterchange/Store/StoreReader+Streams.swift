@@ -77,7 +77,7 @@ extension StoreReader {
             let taskColumn = reader.resolved.subtaskTaskColumn.map(Database.quote) ?? "NULL"
             let order = reader.resolved.subtaskOrderColumn.map { "\(Database.quote($0)), Z_PK" } ?? "\(subtaskRank)(Z_PK)"
             statement = try reader.database.prepare(
-                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, Z_PK, \(reader.selectList(kind, ["title", "isCompleted"])), \(taskColumn) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY task_rank, \(order)")
+                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, Z_PK, \(taskColumn), \(reader.selectList(kind, ["title", "isCompleted"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY task_rank, \(order)")
             try advance()
         }
 
@@ -86,7 +86,7 @@ extension StoreReader {
             while try statement.step() {
                 if statement.isNull(at: 0) {
                     reader.log.add(.orphanSubtask, entity: entity, property: nil,
-                                   message: statement.isNull(at: 4) ? "subtask belongs to no task; not exported" : "subtask's task key points at no task row; not exported",
+                                   message: statement.isNull(at: 2) ? "subtask belongs to no task; not exported" : "subtask's task key points at no task row; not exported",
                                    example: "p\(statement.int64(at: 1))")
                     continue
                 }
@@ -104,10 +104,12 @@ extension StoreReader {
                 if current == rank {
                     let key = statement.int64(at: 1)
                     let kind = reader.resolved.kinds[.subtask]!
-                    result.append(SubtaskRecord(
+                    var subtask = SubtaskRecord(
                         id: index.id(of: key)!,
-                        title: reader.requiredString(statement, 2, Origin(entity: entity, field: "title", column: kind.columns["title"], key: key)),
-                        isCompleted: reader.requiredBool(statement, 3, Origin(entity: entity, field: "isCompleted", column: kind.columns["isCompleted"], key: key))))
+                        title: reader.requiredString(statement, 3, Origin(entity: entity, field: "title", column: kind.columns["title"], key: key)),
+                        isCompleted: reader.requiredBool(statement, 4, Origin(entity: entity, field: "isCompleted", column: kind.columns["isCompleted"], key: key)))
+                    subtask.extra = reader.extraValues(statement, from: 5, reader.extraColumns(.subtask), entity: entity, key: key)
+                    result.append(subtask)
                 }
                 try advance()
             }

@@ -18,7 +18,9 @@ extension StoreReader {
             }
         }
         for kind in mapped.sorted(by: { $0.kind < $1.kind }) {
-            for column in schema.columns(of: kind.table) ?? [] where !["Z_PK", "Z_ENT", "Z_OPT"].contains(column.name) && !kind.usedColumns.contains(column.name) {
+            let carried = Set(extraColumns(kind.kind).map(\.column))
+            for column in schema.columns(of: kind.table) ?? [] where !["Z_PK", "Z_ENT", "Z_OPT"].contains(column.name)
+                && !kind.usedColumns.contains(column.name) && !carried.contains(column.name) {
                 let values = try database.scalar("SELECT count(\(Database.quote(column.name))) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)")?.int64 ?? 0
                 if values > 0 {
                     log.add(.unmappedColumn, entity: kind.entity.name, property: column.name,

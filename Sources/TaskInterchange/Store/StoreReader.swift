@@ -14,17 +14,26 @@ public final class StoreReader {
 
     let snapshot: StoreSnapshot
     let resolved: ResolvedMapping
+    /// Columns carried under `extra` (empty when the output format has no place for them).
+    let extras: StoreExtras
     var log = FindingLog()
     var database: Database { snapshot.database }
 
     /// Prepares to read `snapshot` with `mapping`, or with a mapping detected from entity and column names when nil.
     /// - Parameter mappingSource: how to name the mapping in errors (its file path).
     /// - Throws: `TaskInterchangeError.invalidData` when the store is not a Core Data store or the mapping does not fit it.
-    public init(snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping") throws(TaskInterchangeError) {
+    /// - Parameter carryExtras: read the properties the interchange has no field for into each record's `extra`
+    ///   (false for format version 1, which has no place for them: they are reported instead).
+    public init(snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping",
+                carryExtras: Bool = true) throws(TaskInterchangeError) {
         self.snapshot = snapshot
         self.schema = try StoreSchema(reading: snapshot.database, path: snapshot.path)
         let chosen = mapping ?? StoreMapping(detectingFrom: schema)
-        self.resolved = try ResolvedMapping(chosen, schema: schema, source: mapping == nil ? "detected mapping" : mappingSource)
+        let resolved = try ResolvedMapping(chosen, schema: schema, source: mapping == nil ? "detected mapping" : mappingSource)
+        self.resolved = resolved
+        // A damaged model cache only costs exact names and types; `inspect` reports it.
+        let model = carryExtras ? (try? ObjectModel(modelCacheOf: snapshot)) ?? nil : nil
+        extras = carryExtras ? StoreExtras(resolved: resolved, schema: schema, model: model) : StoreExtras()
     }
 
     /// The store UUID used in derived ids (`Z_METADATA.Z_UUID`, or the empty string for stores without one).
@@ -66,9 +75,14 @@ public final class StoreReader {
         return name
     }
 
-    /// The select list for a kind's fields, in `fields` order; unmapped fields read as NULL.
+    /// The select list for a kind's fields, in `fields` order (unmapped fields read as NULL), then its extra columns.
     func selectList(_ kind: ResolvedMapping.ResolvedKind, _ fields: [String]) -> String {
-        fields.map { kind.columns[$0].map(Database.quote) ?? "NULL" }.joined(separator: ", ")
+        (fields.map { kind.columns[$0].map(Database.quote) ?? "NULL" } + extraColumns(kind.kind).map { Database.quote($0.column) })
+            .joined(separator: ", ")
+    }
+
+    func extraColumns(_ kind: StoreMapping.Kind) -> [StoreExtras.Column] {
+        extras.columns[kind] ?? []
     }
 }
 

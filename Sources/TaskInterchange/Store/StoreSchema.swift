@@ -40,6 +40,8 @@ public struct StoreSchema: Sendable, Hashable {
     public var views: [String]
     /// Names of triggers in the store (never run by `tasks`).
     public var triggers: [String]
+    /// Names of indexes (Core Data names a foreign key's index `<TABLE>_<COLUMN>_INDEX`).
+    public var indexes: Set<String> = []
 
     /// The entity with this name, compared exactly.
     public func entity(named name: String) -> Entity? {
@@ -62,16 +64,18 @@ extension StoreSchema {
     /// - Throws: `TaskInterchangeError.invalidData` when this is not a Core Data store.
     public init(reading database: Database, path: String) throws(TaskInterchangeError) {
         do {
-            let master = try database.rows("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger')")
+            let master = try database.rows("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger', 'index')")
             var tableNames: [String] = []
             var views: [String] = []
             var triggers: [String] = []
+            var indexes: Set<String> = []
             for row in master {
                 guard let type = row[0].string, let name = row[1].string else { continue }
                 switch type {
                 case "table" where !name.hasPrefix("sqlite_"): tableNames.append(name)
                 case "view": views.append(name)
                 case "trigger": triggers.append(name)
+                case "index": indexes.insert(name)
                 default: break
                 }
             }
@@ -130,7 +134,8 @@ extension StoreSchema {
             if tables["Z_METADATA"] != nil {
                 storeUUID = try database.scalar("SELECT Z_UUID FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")?.string
             }
-            self.init(entities: entities, tables: tables, storeUUID: storeUUID, views: views.sorted(), triggers: triggers.sorted())
+            self.init(entities: entities, tables: tables, storeUUID: storeUUID, views: views.sorted(), triggers: triggers.sorted(),
+                      indexes: indexes)
         } catch let error as SQLiteError {
             throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read the store's schema")
         } catch let error as TaskInterchangeError {

@@ -27,6 +27,7 @@ extension StoreWriter {
             statement.bind(project.createdAt, at: slots[1])
         }
         existing[.project, default: [:]][project.id] = key
+        try writeExtras(project.extra, of: .project, key: key)
         return key
     }
 
@@ -35,6 +36,7 @@ extension StoreWriter {
             statement.bind(project.name, at: slots[0])
             statement.bind(project.createdAt, at: slots[1])
         }
+        try writeExtras(project.extra, of: .project, key: key)
     }
 
     public func insert(_ category: CategoryRecord) throws -> Int64 {
@@ -45,6 +47,7 @@ extension StoreWriter {
             statement.bind(category.color, at: slots[1])
         }
         existing[.category, default: [:]][category.id] = key
+        try writeExtras(category.extra, of: .category, key: key)
         return key
     }
 
@@ -53,6 +56,7 @@ extension StoreWriter {
             statement.bind(category.name, at: slots[0])
             statement.bind(category.color, at: slots[1])
         }
+        try writeExtras(category.extra, of: .category, key: key)
     }
 
     public func insert(_ tag: TagRecord) throws -> Int64 {
@@ -60,11 +64,13 @@ extension StoreWriter {
         let key = try allocateKey(.tag)
         try rows.insertRow(key: key, id: tag.id) { statement, slots, _ in statement.bind(tag.name, at: slots[0]) }
         existing[.tag, default: [:]][tag.id] = key
+        try writeExtras(tag.extra, of: .tag, key: key)
         return key
     }
 
     public func update(_ tag: TagRecord, at key: Int64) throws {
         try statements(.tag).updateRow(key: key) { statement, slots, _ in statement.bind(tag.name, at: slots[0]) }
+        try writeExtras(tag.extra, of: .tag, key: key)
     }
 
     public func insert(_ task: TaskRecord, links: TaskLinks<Int64>) throws -> Int64 {
@@ -75,6 +81,7 @@ extension StoreWriter {
         }
         existing[.task, default: [:]][task.id] = key
         try link(task: key, tags: links.tags)
+        try writeExtras(task.extra, of: .task, key: key)
         return key
     }
 
@@ -87,6 +94,7 @@ extension StoreWriter {
             try unlink.run()
         }
         try link(task: key, tags: links.tags)
+        try writeExtras(task.extra, of: .task, key: key)
     }
 
     public func insert(_ subtask: SubtaskRecord, of task: Int64, position: Int) throws -> Int64 {
@@ -96,6 +104,7 @@ extension StoreWriter {
             bindSubtask(subtask, task: task, position: position, statement, slots, references)
         }
         existing[.subtask, default: [:]][subtask.id] = key
+        try writeExtras(subtask.extra, of: .subtask, key: key)
         return key
     }
 
@@ -103,6 +112,7 @@ extension StoreWriter {
         try statements(.subtask).updateRow(key: key) { statement, slots, references in
             bindSubtask(subtask, task: task, position: position, statement, slots, references)
         }
+        try writeExtras(subtask.extra, of: .subtask, key: key)
     }
 
     public func removeSubtasks(of task: Int64, keeping: Set<Int64>) throws -> Int {

@@ -22,6 +22,10 @@ public final class StoreWriter: ImportDestination {
     var existing: [StoreMapping.Kind: [UUID: Int64]] = [:]
     var nextKey: [String: Int64] = [:]
     var rowStatements: [StoreMapping.Kind: RowStatements] = [:]
+    /// `kind.property` → where its extra values go (nil: nowhere in this target).
+    var extraTargets: [String: ExtraTarget?] = [:]
+    /// `Entity.property` → extra values that had no column in the target.
+    var unplacedExtras: [String: Int] = [:]
     /// True for a store this writer created: its indexes and WAL mode come at the end of the bulk load.
     private var isNew = false
     /// A new store's indexes (and a template's triggers), created after the bulk load.
@@ -157,6 +161,7 @@ public final class StoreWriter: ImportDestination {
             let result = try database.inTransaction {
                 let result = try body()
                 try writeMaxKeys()
+                reportUnplacedExtras()
                 if isNew { for statement in laterStatements { try database.execute(statement) } }
                 return result
             }

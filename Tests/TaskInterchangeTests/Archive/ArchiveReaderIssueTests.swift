@@ -102,9 +102,12 @@ import Testing
         #expect(collector.archive.tasks.first?.title == "first")
         let header = Self.header + #","version":2"#
         #expect(try issues(Self.document(header: header)) == ["duplicate-key $.version"])
-        let unknownTwice = Self.taskJSON(["extra": "1,\"extra\":2"])
-        #expect(try issues(Self.document(task: unknownTwice)) == ["unknown-field $.tasks[0].extra",
-                                                                  "duplicate-key $.tasks[0].extra"])
+        let unknownTwice = Self.taskJSON(["remark": "1,\"remark\":2"])
+        #expect(try issues(Self.document(task: unknownTwice)) == ["unknown-field $.tasks[0].remark",
+                                                                  "duplicate-key $.tasks[0].remark"])
+        // `extra` is a known member; its own members may not repeat either.
+        let extraTwice = Self.taskJSON(["extra": "{\"a\":1,\"a\":2}"])
+        #expect(try issues(Self.document(task: extraTwice)) == ["duplicate-key $.tasks[0].extra.a"])
     }
 
     @Test("unknown members are warnings, with bracket paths for odd names")
@@ -229,7 +232,7 @@ import Testing
         #expect(bom.issues.first?.message.contains("byte order mark") == true)
         let empty = try ArchiveFixtures.collect("")
         #expect(empty.issues.first?.message == "the input is empty; expected a JSON document")
-        let deep = Self.document(task: Self.taskJSON(["extra": String(repeating: "[", count: 100_000)]))
+        let deep = Self.document(task: Self.taskJSON(["remark": String(repeating: "[", count: 100_000)]))
         #expect(try ArchiveFixtures.collect(deep).issues.last?.message.contains("nested more than 64 levels") == true)
     }
 

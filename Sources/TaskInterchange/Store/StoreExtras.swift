@@ -1,0 +1,122 @@
+import Foundation
+
+/// The columns of a mapped entity that the interchange has no field for, carried as `extra` values: each with the
+/// property name it is exported under and how its value is typed.
+struct StoreExtras {
+    /// How a column's values become JSON.
+    enum ValueKind: Sendable {
+        case bool, integer, double, date, uuid, binary, string, automatic
+    }
+
+    struct Column {
+        var column: String
+        var property: String
+        var kind: ValueKind
+    }
+
+    /// Extra columns per kind.
+    var columns: [StoreMapping.Kind: [Column]] = [:]
+    /// Columns left out because they hold relationships (keys, entity numbers, ordering), not attribute values.
+    var relationshipColumns: [StoreMapping.Kind: [String]] = [:]
+
+    /// No extras.
+    init() {}
+
+    /// Works out the extras of every mapped kind; `model` (from the store's cache) gives exact names and types.
+    init(resolved: ResolvedMapping, schema: StoreSchema, model: ObjectModel?) {
+        for (kind, mapped) in resolved.kinds {
+            let attributes = Self.attributes(of: mapped.entity.name, in: model)
+            for column in schema.columns(of: mapped.table) ?? [] {
+                let name = column.name
+                guard !["Z_PK", "Z_ENT", "Z_OPT"].contains(name), !mapped.usedColumns.contains(name) else { continue }
+                let isForeignKey = schema.indexes.contains("\(mapped.table)_\(name)_INDEX") && column.declaredType == "INTEGER"
+                let isPlumbing = name.hasPrefix("Z_") || (name.dropFirst().first?.isNumber ?? false)
+                let attribute = attributes.first { "Z" + $0.name.uppercased() == name }
+                if isPlumbing || (attribute == nil && (isForeignKey || model != nil)) {
+                    relationshipColumns[kind, default: []].append(name)
+                    continue
+                }
+                let property = attribute?.name ?? String(name.dropFirst()).lowercased()
+                columns[kind, default: []].append(Column(column: name, property: property,
+                                                         kind: attribute.map { Self.kind(of: $0.type) } ?? Self.kind(declared: column.declaredType)))
+            }
+        }
+    }
+
+    static func attributes(of entity: String, in model: ObjectModel?) -> [ObjectModel.Attribute] {
+        guard let model else { return [] }
+        var result: [ObjectModel.Attribute] = []
+        var current = model.entity(named: entity)
+        var depth = 0
+        while let found = current, depth <= model.entities.count {
+            result += found.attributes.filter { !$0.isTransient }
+            current = found.superentity.flatMap(model.entity(named:))
+            depth += 1
+        }
+        return result
+    }
+
+    static func kind(of type: ObjectModel.AttributeType) -> ValueKind {
+        switch type {
+        case .boolean: return .bool
+        case .integer16, .integer32, .integer64: return .integer
+        case .double, .float: return .double
+        case .date: return .date
+        case .uuid: return .uuid
+        case .binaryData, .transformable: return .binary
+        case .string, .uri: return .string
+        default: return .automatic
+        }
+    }
+
+    static func kind(declared: String) -> ValueKind {
+        switch declared {
+        case "INTEGER": return .integer
+        case "FLOAT": return .double
+        case "TIMESTAMP": return .date
+        case "BLOB": return .binary
+        case "VARCHAR": return .string
+        default: return .automatic
+        }
+    }
+}
+
+extension StoreReader {
+    /// Reads the extra columns starting at result column `first` into an `extra` dictionary (nil when all are NULL).
+    func extraValues(_ statement: Statement, from first: Int32, _ columns: [StoreExtras.Column], entity: String, key: Int64) -> [String: ExtraValue]? {
+        guard !columns.isEmpty else { return nil }
+        var values: [String: ExtraValue] = [:]
+        for (offset, column) in columns.enumerated() {
+            let index = first + Int32(offset)
+            let type = statement.columnType(at: index)
+            guard type != 5 else { continue }
+            switch (column.kind, type) {
+            case (.bool, 1): values[column.property] = .bool(statement.int64(at: index) != 0)
+            case (.date, 1), (.date, 2):
+                let seconds = type == 1 ? Double(statement.int64(at: index)) : statement.double(at: index)
+                if let text = try? LosslessDate.string(from: Date(timeIntervalSinceReferenceDate: seconds)) {
+                    values[column.property] = .string(text)
+                } else {
+                    log.add(.invalidValue, entity: entity, property: column.property, message: "date out of range; not exported", example: "p\(key)")
+                }
+            case (.uuid, 4):
+                if let id = statement.withBytes(at: index, { $0.flatMap(UUID.init(bytes:)) }) {
+                    values[column.property] = .string(id.uuidString)
+                } else {
+                    values[column.property] = .string(Data(statement.blob(at: index) ?? []).base64EncodedString())
+                }
+            case (_, 1): values[column.property] = .integer(statement.int64(at: index))
+            case (_, 2):
+                let value = statement.double(at: index)
+                if value.isFinite {
+                    values[column.property] = .double(value)
+                } else {
+                    log.add(.invalidValue, entity: entity, property: column.property, message: "non-finite number; not exported", example: "p\(key)")
+                }
+            case (_, 3): values[column.property] = .string(statement.text(at: index) ?? "")
+            default: values[column.property] = .string(Data(statement.blob(at: index) ?? []).base64EncodedString())
+            }
+        }
+        return values.isEmpty ? nil : values
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Writing `extra` values back: into the target's column for the same property name, converted by its declared type.
+extension StoreWriter {
+    /// Where an extra property goes in the target, once looked up.
+    struct ExtraTarget {
+        var statement: Statement
+        var declaredType: String
+    }
+
+    /// Writes a record's extras into its row; properties the target has no column for are counted for a warning.
+    func writeExtras(_ extra: [String: ExtraValue]?, of kind: StoreMapping.Kind, key: Int64) throws {
+        guard let extra, !extra.isEmpty, let resolvedKind = resolved.kinds[kind] else { return }
+        for (property, value) in extra {
+            let cacheKey = "\(kind.rawValue).\(property)"
+            if extraTargets[cacheKey] == nil {
+                let column = "Z" + property.uppercased()
+                if let declared = schema.columns(of: resolvedKind.table)?.first(where: { $0.name == column })?.declaredType,
+                   !["Z_PK", "Z_ENT", "Z_OPT"].contains(column), !resolvedKind.usedColumns.contains(column) {
+                    let statement = try database.prepare("UPDATE \(Database.quote(resolvedKind.table)) SET \(Database.quote(column)) = ? WHERE Z_PK = ?")
+                    extraTargets[cacheKey] = .some(ExtraTarget(statement: statement, declaredType: declared))
+                } else {
+                    extraTargets[cacheKey] = .some(nil)
+                }
+            }
+            guard let target = extraTargets[cacheKey] ?? nil else {
+                unplacedExtras["\(resolvedKind.entity.name).\(property)", default: 0] += 1
+                continue
+            }
+            bind(value, declaredType: target.declaredType, to: target.statement)
+            target.statement.bind(key, at: 2)
+            try target.statement.run()
+        }
+    }
+
+    /// JSON's types, read back as the column wants them: dates from lossless ISO text, UUIDs and base64 into blobs.
+    private func bind(_ value: ExtraValue, declaredType: String, to statement: Statement) {
+        switch value {
+        case .null: statement.bindNull(at: 1)
+        case .bool(let flag): statement.bind(Int64(flag ? 1 : 0), at: 1)
+        case .integer(let number):
+            if declaredType == "FLOAT" || declaredType == "TIMESTAMP" { statement.bind(Double(number), at: 1) } else { statement.bind(number, at: 1) }
+        case .double(let number): statement.bind(number, at: 1)
+        case .string(let text):
+            switch declaredType {
+            case "TIMESTAMP":
+                if let date = try? LosslessDate.date(from: text) { statement.bind(date.timeIntervalSinceReferenceDate, at: 1) } else { statement.bind(text, at: 1) }
+            case "BLOB":
+                if text.count == 36, let id = UUID(uuidString: text) {
+                    withUnsafeBytes(of: id.uuid) { statement.bind(blob: $0, at: 1) }
+                } else if let data = Data(base64Encoded: text) {
+                    data.withUnsafeBytes { statement.bind(blob: $0, at: 1) }
+                } else {
+                    statement.bind(text, at: 1)
+                }
+            default:
+                statement.bind(text, at: 1)
+            }
+        }
+    }
+
+    /// One warning per extra property that had nowhere to go.
+    func reportUnplacedExtras() {
+        for (property, count) in unplacedExtras.sorted(by: { $0.key < $1.key }) {
+            warnings.append("\(property): the target has no such property; \(count) extra value\(count == 1 ? "" : "s") not imported")
+        }
+        unplacedExtras = [:]
+    }
+}
