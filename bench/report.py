@@ -150,8 +150,8 @@ def main(tsv_path, meta_path, checks_path):
     # Per-task cost.
     w("## Per-task cost")
     w("")
-    w(f"Median time ÷ number of tasks, in µs per task; the last column is cost({size_text(big)}) ÷ cost({size_text(small)}) "
-      "(1.0 = perfectly linear).")
+    w(f"Median wall time ÷ number of tasks, in µs per task, with the CPU time (user + system) per task in parentheses; "
+      f"the last column is cost({size_text(big)}) ÷ cost({size_text(small)}) (1.0 = perfectly linear), wall (CPU).")
     w("")
     w("| operation | tool | " + " | ".join(size_text(s) for s in sizes) + f" | {size_text(big)} ÷ {size_text(small)} |")
     w("|---|---|" + "---:|" * len(sizes) + "---:|")
@@ -162,10 +162,15 @@ def main(tsv_path, meta_path, checks_path):
             costs = []
             for s in sizes:
                 c = cells.get((s, op, tool))
-                costs.append(None if c is None else ((c.max if c.timeout else c.median) / s * 1e6, c.timeout))
-            text = ["—" if c is None else (("> " if c[1] else "") + (f"{c[0]:.1f}" if c[0] < 1000 else f"{c[0]:.0f}")) for c in costs]
+                costs.append(None if c is None else ((c.max if c.timeout else c.median) / s * 1e6, c.timeout, c.cpu / s * 1e6))
+
+            def us(x):
+                return f"{x:.1f}" if x < 1000 else f"{x:.0f}"
+            text = ["—" if c is None else (("> " if c[1] else "") + f"{us(c[0])} ({us(c[2])})") for c in costs]
             if costs[0] is not None and costs[-1] is not None and len(sizes) > 1 and not costs[0][1] and not costs[-1][1]:
                 growth = f"{costs[-1][0] / costs[0][0]:.2f}"
+                if costs[0][2] > 0:
+                    growth += f" ({costs[-1][2] / costs[0][2]:.2f})"
             else:
                 growth = "—"
             name = f"**{tool}**" if tool == TASKS_TOOL[op] else tool
@@ -175,15 +180,19 @@ def main(tsv_path, meta_path, checks_path):
     # Phase ratios for tasks.
     w("## tasks: import and validate relative to export")
     w("")
+    w("Wall time, with the ratio of CPU times in parentheses.")
+    w("")
     w("| tasks | export (s) | import (s) | import ÷ export | validate (s) | validate ÷ export |")
     w("|---:|---:|---:|---:|---:|---:|")
     for s in sizes:
         e, i, v = (cells.get((s, op, TASKS_TOOL[op])) for op in OPS)
         if e is None:
             continue
+        def cpu_ratio(c):
+            return f" ({fmt_ratio(c.cpu / e.cpu)})" if c and e.cpu > 0 else ""
         w(f"| {size_text(s)} | {fmt_s(e.median)} | {fmt_s(i.median) if i else '—'} | "
-          f"{fmt_ratio(i.median / e.median) if i else '—'} | {fmt_s(v.median) if v else '—'} | "
-          f"{fmt_ratio(v.median / e.median) if v else '—'} |")
+          f"{(fmt_ratio(i.median / e.median) + cpu_ratio(i)) if i else '—'} | {fmt_s(v.median) if v else '—'} | "
+          f"{(fmt_ratio(v.median / e.median) + cpu_ratio(v)) if v else '—'} |")
     w("")
 
     # Targets.
@@ -192,11 +201,19 @@ def main(tsv_path, meta_path, checks_path):
     if big != 1_000_000:
         w(f"**This run's largest size is {size_text(big)}, not 1M: the targets below are evaluated at {size_text(big)}.**")
         w("")
+    w("Met/not met is judged on wall time, as the issue states the targets; the CPU-time ratio is given beside it "
+      "because the machine was shared (see the load averages above).")
+    w("")
     w("| target | measured | met |")
     w("|---|---|:---:|")
 
     def target(text, measured, ok):
         w(f"| {text} | {measured} | {'✓' if ok else '✗'} |")
+
+    def by_cpu(a, b, invert=False):
+        if not a or not b or a.cpu <= 0 or b.cpu <= 0:
+            return ""
+        return f"; by CPU time {(b.cpu / a.cpu) if invert else (a.cpu / b.cpu):.2f}×"
 
     e = cells.get((big, "export", "tasks export"))
     sq = cells.get((big, "export", "sqlite3 -json"))
@@ -205,29 +222,30 @@ def main(tsv_path, meta_path, checks_path):
     v = cells.get((big, "validate", "tasks validate"))
     if e and sq:
         r = e.median / sq.median
-        target("export ≤ 0.5 × the `sqlite3 -json` query's time", f"{fmt_s(e.median)} s vs {fmt_s(sq.median)} s = {r:.2f}×", r <= 0.5)
+        target("export ≤ 0.5 × the `sqlite3 -json` query's time", f"{fmt_s(e.median)} s vs {fmt_s(sq.median)} s = {r:.2f}×{by_cpu(e, sq)}", r <= 0.5)
     if e:
         target("export peak RSS ≤ 100 MB", f"{e.rss_mb:.0f} MB", e.rss_mb <= 100)
     if e and i:
         r = i.median / e.median
-        target("import into a fresh store ≤ 1.0 × export time", f"{fmt_s(i.median)} s vs {fmt_s(e.median)} s = {r:.2f}×", r <= 1.0)
+        target("import into a fresh store ≤ 1.0 × export time", f"{fmt_s(i.median)} s vs {fmt_s(e.median)} s = {r:.2f}×{by_cpu(i, e)}", r <= 1.0)
     if i:
         target("import peak RSS ≤ 400 MB", f"{i.rss_mb:.0f} MB", i.rss_mb <= 400)
     if i and su:
         r = su.median / i.median
-        target("import ≥ 5× faster than sqlite-utils", f"{fmt_s(su.median)} s ÷ {fmt_s(i.median)} s = {r:.2f}× faster", r >= 5)
+        target("import ≥ 5× faster than sqlite-utils", f"{fmt_s(su.median)} s ÷ {fmt_s(i.median)} s = {r:.2f}× faster{by_cpu(i, su, invert=True)}", r >= 5)
     elif i:
         w("| import ≥ 5× faster than sqlite-utils | sqlite-utils not available | — |")
     if e and v:
         r = v.median / e.median
-        target("validate ≤ 0.3 × export time", f"{fmt_s(v.median)} s vs {fmt_s(e.median)} s = {r:.2f}×", r <= 0.3)
+        target("validate ≤ 0.3 × export time", f"{fmt_s(v.median)} s vs {fmt_s(e.median)} s = {r:.2f}×{by_cpu(v, e)}", r <= 0.3)
     if small != big:
         for op in OPS:
             a, b = cells.get((small, op, TASKS_TOOL[op])), cells.get((big, op, TASKS_TOOL[op]))
             if a and b:
                 ca, cb = a.median / small * 1e6, b.median / big * 1e6
+                cpu = f"; by CPU time {(b.cpu / big) / (a.cpu / small):.2f}×" if a.cpu > 0 and b.cpu > 0 else ""
                 target(f"{op}: per-task cost at {size_text(big)} within 1.3× of the cost at {size_text(small)}",
-                       f"{cb:.2f} µs vs {ca:.2f} µs = {cb / ca:.2f}×", cb / ca <= 1.3)
+                       f"{cb:.2f} µs vs {ca:.2f} µs = {cb / ca:.2f}×{cpu}", cb / ca <= 1.3)
     w("")
 
     w("## Correctness checks (same run)")
