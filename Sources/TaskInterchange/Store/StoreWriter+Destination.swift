@@ -26,7 +26,7 @@ extension StoreWriter {
             statement.bind(project.name, at: slots[0])
             statement.bind(project.createdAt, at: slots[1])
         }
-        existing[.project, default: [:]][project.id] = key
+        remember(.project, project.id, key)
         try writeExtras(project.extra, of: .project, key: key)
         return key
     }
@@ -46,7 +46,7 @@ extension StoreWriter {
             statement.bind(category.name, at: slots[0])
             statement.bind(category.color, at: slots[1])
         }
-        existing[.category, default: [:]][category.id] = key
+        remember(.category, category.id, key)
         try writeExtras(category.extra, of: .category, key: key)
         return key
     }
@@ -63,7 +63,7 @@ extension StoreWriter {
         let rows = try statements(.tag)
         let key = try allocateKey(.tag)
         try rows.insertRow(key: key, id: tag.id) { statement, slots, _ in statement.bind(tag.name, at: slots[0]) }
-        existing[.tag, default: [:]][tag.id] = key
+        remember(.tag, tag.id, key)
         try writeExtras(tag.extra, of: .tag, key: key)
         return key
     }
@@ -79,7 +79,7 @@ extension StoreWriter {
         try rows.insertRow(key: key, id: task.id) { statement, slots, references in
             bindTask(task, links: links, statement, slots, references)
         }
-        existing[.task, default: [:]][task.id] = key
+        remember(.task, task.id, key)
         try link(task: key, tags: links.tags)
         try writeExtras(task.extra, of: .task, key: key)
         return key
@@ -103,7 +103,7 @@ extension StoreWriter {
         try rows.insertRow(key: key, id: subtask.id) { statement, slots, references in
             bindSubtask(subtask, task: task, position: position, statement, slots, references)
         }
-        existing[.subtask, default: [:]][subtask.id] = key
+        remember(.subtask, subtask.id, key)
         try writeExtras(subtask.extra, of: .subtask, key: key)
         return key
     }
@@ -128,6 +128,13 @@ extension StoreWriter {
         for key in doomed { try delete.execute([.integer(key)]) }
         existing[StoreMapping.Kind.subtask] = existing[StoreMapping.Kind.subtask]?.filter { !doomed.contains($0.value) }
         return doomed.count
+    }
+
+    /// Records a new row's key for later lookups; a brand-new store needs none (the validator that runs in the same
+    /// pass catches repeated ids), and skipping the map saves a hash insert per row.
+    private func remember(_ kind: StoreMapping.Kind, _ id: UUID, _ key: Int64) {
+        guard !isNew else { return }
+        existing[kind, default: [:]][id] = key
     }
 
     // MARK: - Rows

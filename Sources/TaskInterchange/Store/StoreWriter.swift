@@ -27,7 +27,7 @@ public final class StoreWriter: ImportDestination {
     /// `Entity.property` → extra values that had no column in the target.
     var unplacedExtras: [String: Int] = [:]
     /// True for a store this writer created: its indexes and WAL mode come at the end of the bulk load.
-    private var isNew = false
+    private(set) var isNew = false
     /// A new store's indexes (and a template's triggers), created after the bulk load.
     private var laterStatements: [String] = []
     /// For the task's project and category: whether the target has the key column, and the destination's entity
