@@ -1,14 +1,15 @@
 // A libFuzzer target over the archive reader, the validator and the writer.
 //
-// `scripts/fuzz SECONDS` builds this with `-sanitize=fuzzer` (plus `-parse-as-library` and `-D TASKS_FUZZ`, so
-// libFuzzer's `main` drives `LLVMFuzzerTestOneInput`). A plain `swift build` compiles the replay tool at the bottom
+// `scripts/fuzz SECONDS` builds this with `-sanitize=fuzzer` (plus `-parse-as-library` and `-D TASKS_FUZZ`, so that
+// `TasksFuzz_main` hands over to libFuzzer's driver). A plain `swift build` compiles the replay tool at the bottom
 // instead: `TasksFuzz FILE…` runs each file through the same checks, which is how a saved crash is reproduced.
 //
 // The checks, for every input:
 // 1. `ArchiveReader` + `Validator` never crash, whatever the bytes (malformed input is an issue, not a trap).
 // 2. Every issue has a path that starts with `$`, and a malformed-json issue has a line and column.
-// 3. An input that `Archive(json:)` accepts is written back (compact v2 and NDJSON) and read again to the same records:
-//    nothing accepted is lost or changed on the way through the writer.
+// 3. An input that `Archive(json:)` accepts is written back (compact v2 and NDJSON) and read again to the same records,
+//    dates bit for bit: nothing accepted is lost or changed on the way through the writer.
+// 4. An archive the validator passes is one `Archive(json:)` accepts.
 
 import Foundation
 import TaskInterchange
@@ -51,7 +52,16 @@ func check(_ bytes: UnsafeRawBufferPointer) {
         precondition(again.categories == archive.categories, "categories changed in a \(layout) round trip")
         precondition(again.tags == archive.tags, "tags changed in a \(layout) round trip")
         precondition(again.tasks == archive.tasks, "tasks changed in a \(layout) round trip")
+        // `Date ==` compares Doubles, for which −0.0 == 0.0: the bits are compared too.
+        precondition(dateBits(again) == dateBits(archive), "a date lost bits in a \(layout) round trip")
     }
+}
+
+/// The bit patterns of every date in `archive`, in order (nil for an absent optional date).
+func dateBits(_ archive: Archive) -> [UInt64?] {
+    func bits(_ date: Date?) -> UInt64? { date.map { $0.timeIntervalSinceReferenceDate.bitPattern } }
+    return archive.projects.map { bits($0.createdAt) }
+        + archive.tasks.flatMap { [bits($0.createdAt), bits($0.dueDate)] }
 }
 
 #if TASKS_FUZZ

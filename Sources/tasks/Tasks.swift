@@ -95,6 +95,17 @@ enum Tasks {
         case let error as ByteSinkError:
             Console.error("Error: \(error.description)\n")
             return ExitCode.ioError
+        case let error as ArchiveWritingError:
+            // A value the format cannot hold is bad data; the other cases are bugs in the caller.
+            if case .unrepresentable = error {
+                Console.error("Error: \(error)\n")
+                return ExitCode.dataError
+            }
+            Console.error("Error: internal error: \(error)\n")
+            return ExitCode.internalError
+        case let error as ArchiveDecodingError:
+            Console.error("Error: \(error)\n")
+            return ExitCode.dataError
         default:
             Console.error("Error: internal error: \(error)\n")
             return ExitCode.internalError

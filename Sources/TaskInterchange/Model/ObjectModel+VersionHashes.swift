@@ -2,11 +2,18 @@ import Foundation
 
 /// Core Data's model version hashes (`NSStoreModelVersionHashes`), checksum and digest, computed as the reference
 /// document §6 describes (verified there on 157 entities of 20 real stores).
+///
+/// Two rules come from reading decompiled Core Data and are **not verified against any real store** (no store we hold
+/// has a reflexive relationship or a composite attribute): a relationship that is its own inverse is hashed without
+/// the inverse name, and a composite attribute is hashed from its leaf elements alone.
 extension ObjectModel {
     /// Entity name → 32-byte SHA-256 version hash.
     public var versionHashes: [String: [UInt8]] {
         var memo: [String: [UInt8]] = [:]
-        for entity in entities { _ = hash(of: entity, memo: &memo) }
+        for entity in entities {
+            var visiting: Set<String> = []
+            _ = hash(of: entity, memo: &memo, visiting: &visiting)
+        }
         return memo
     }
 
@@ -26,23 +33,22 @@ extension ObjectModel {
         names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 
-    private func hash(of entity: Entity, memo: inout [String: [UInt8]]) -> [UInt8] {
+    private func hash(of entity: Entity, memo: inout [String: [UInt8]], visiting: inout Set<String>) -> [UInt8] {
         if let known = memo[entity.name] { return known }
+        visiting.insert(entity.name)
         var data = Array(entity.name.utf8) + [entity.isAbstract ? 1 : 0]
         var properties: [String: [UInt8]] = [:]
-        var chain: [Entity] = []
-        var current: Entity? = entity
-        while let found = current, chain.count <= entities.count {
-            chain.insert(found, at: 0)
-            current = found.superentity.flatMap(self.entity(named:))
-        }
-        if let parent = entity.superentity.flatMap(self.entity(named:)) {
-            data += hash(of: parent, memo: &memo)
+        let chain = Array(ancestry(of: entity).reversed())
+        // A superentity cycle (only a hand-built model can have one) stops at the first entity seen again.
+        if let parent = entity.superentity.flatMap(self.entity(named:)), !visiting.contains(parent.name) {
+            data += hash(of: parent, memo: &memo, visiting: &visiting)
         }
         // Inherited first, so a sub-entity's own property of the same name wins.
         for member in chain {
             for attribute in member.attributes where !attribute.isTransient { properties[attribute.name] = Self.hash(attribute) }
-            for relationship in member.relationships where !relationship.isTransient { properties[relationship.name] = Self.hash(relationship) }
+            for relationship in member.relationships where !relationship.isTransient {
+                properties[relationship.name] = Self.hash(relationship, isOwnInverse: isOwnInverse(relationship, declaredBy: member))
+            }
         }
         for name in Self.byteOrder(properties.keys) { data += properties[name]! }
         if let modifier = entity.versionHashModifier { data += Array(modifier.utf8) }
@@ -59,7 +65,18 @@ extension ObjectModel {
         return SHA2.sha256(Array(name.utf8) + littleEndian(flags) + Array((modifier ?? "").utf8))
     }
 
+    /// True for a relationship whose inverse is itself: its inverse name is its own name and its destination is the
+    /// entity that declares it or one of that entity's ancestors. Unverified on real stores (see the type comment).
+    func isOwnInverse(_ relationship: Relationship, declaredBy entity: Entity) -> Bool {
+        relationship.inverse == relationship.name && ancestry(of: entity).contains { $0.name == relationship.destination }
+    }
+
     static func hash(_ attribute: Attribute) -> [UInt8] {
+        if attribute.type == .composite {
+            // Unverified on real stores: H(the leaf elements' attribute hashes, nested composites flattened, leaves in
+            // byte-wise name order, transient leaves skipped); the composite's own name, flags and type take no part.
+            return SHA2.sha256(byteOrderedLeaves(of: attribute).flatMap { hash($0) })
+        }
         if let derivation = attribute.derivation {
             return SHA2.sha256(Array(derivation.utf8) + Array((attribute.derivationFilter ?? "").utf8))
         }
@@ -71,10 +88,34 @@ extension ObjectModel {
         return SHA2.sha256(data)
     }
 
-    static func hash(_ relationship: Relationship) -> [UInt8] {
+    /// The stored leaves of a composite attribute: nested composites flattened, transient leaves left out, in
+    /// byte-wise name order.
+    static func byteOrderedLeaves(of composite: Attribute) -> [Attribute] {
+        var leaves: [Attribute] = []
+        // Values cannot nest cyclically, so the recursion ends.
+        func collect(_ attribute: Attribute) {
+            for element in attribute.elements {
+                if element.type == .composite {
+                    collect(element)
+                } else if !element.isTransient {
+                    leaves.append(element)
+                }
+            }
+        }
+        collect(composite)
+        // A stable sort: leaves of the same name (in different nested composites) keep their element order.
+        return leaves.enumerated().sorted { a, b in
+            let (x, y) = (Array(a.element.name.utf8), Array(b.element.name.utf8))
+            return x == y ? a.offset < b.offset : x.lexicographicallyPrecedes(y)
+        }.map(\.element)
+    }
+
+    /// A relationship's hash; `isOwnInverse` leaves the inverse name out (unverified on real stores).
+    static func hash(_ relationship: Relationship, isOwnInverse: Bool = false) -> [UInt8] {
         var data = base(name: relationship.name, optional: relationship.isOptional, transient: relationship.isTransient,
                         readOnly: relationship.isReadOnly, modifier: relationship.versionHashModifier)
-        data += Array(relationship.destination.utf8) + Array((relationship.inverse ?? "").utf8)
+        data += Array(relationship.destination.utf8)
+        if !isOwnInverse { data += Array((relationship.inverse ?? "").utf8) }
         data += littleEndian(UInt32(truncatingIfNeeded: relationship.maxCount)) + littleEndian(UInt32(truncatingIfNeeded: relationship.minCount))
         if relationship.isOrdered { data += [1, 0] }
         return SHA2.sha256(data)

@@ -11,19 +11,16 @@ struct KeyIndex {
     private var denseBase: Int64 = 0
     private var sparse: [Int64: Int32] = [:]
 
-    /// Builds the index from (primary key, id) pairs in any order.
-    init(_ pairs: [(key: Int64, id: UUID)]) {
-        let sorted = pairs.map { (halves: Self.halves($0.id), pair: $0) }.sorted { lhs, rhs in
-            lhs.halves != rhs.halves ? lhs.halves < rhs.halves : lhs.pair.key < rhs.pair.key
-        }.map(\.pair)
-        ids = sorted.map(\.id)
-        guard let minKey = pairs.lazy.map(\.key).min(), let maxKey = pairs.lazy.map(\.key).max() else { return }
-        if maxKey - minKey < Int64(pairs.count) * 4 + 1024 {
+    /// Builds the index from rows already sorted by id.
+    init(_ entries: [StoreIdentity.Entry]) {
+        ids = entries.map(\.id)
+        guard let minKey = entries.lazy.map(\.key).min(), let maxKey = entries.lazy.map(\.key).max() else { return }
+        if maxKey - minKey < Int64(entries.count) * 4 + 1024 {
             denseBase = minKey
             dense = [Int32](repeating: -1, count: Int(maxKey - minKey + 1))
-            for (rank, pair) in sorted.enumerated() { dense[Int(pair.key - minKey)] = Int32(rank) }
+            for (rank, entry) in entries.enumerated() { dense[Int(entry.key - minKey)] = Int32(rank) }
         } else {
-            for (rank, pair) in sorted.enumerated() { sparse[pair.key] = Int32(rank) }
+            for (rank, entry) in entries.enumerated() { sparse[entry.key] = Int32(rank) }
         }
     }
 
@@ -43,14 +40,5 @@ struct KeyIndex {
     /// The exchange id of the row with this primary key.
     func id(of key: Int64) -> UUID? {
         rank(of: key).map { ids[$0] }
-    }
-
-    /// The 16 bytes as two big-endian integers, so integer order is byte order (which is also the order of the
-    /// uppercase hyphenated strings).
-    static func halves(_ id: UUID) -> (UInt64, UInt64) {
-        withUnsafeBytes(of: id.uuid) { bytes in
-            (UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
-             UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-        }
     }
 }

@@ -23,6 +23,8 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
         case unmappedRelationship = "unmapped-relationship"
         /// An entity with rows that no interchange kind reads.
         case unmappedEntity = "unmapped-entity"
+        /// An entity whose table is missing (or is a view, which `tasks` never reads).
+        case missingTable = "missing-table"
         /// Rows whose `Z_ENT` is NULL or names no entity; they are invisible to the app and were not exported.
         case strayRows = "stray-rows"
         /// Values the chosen output format cannot hold (version 1 has no categories, subtasks, notes or due dates).

@@ -3,16 +3,42 @@ import Foundation
 /// How rows get their exchange ids: the UUID attribute when it holds a usable, unique value; otherwise an id derived from
 /// the row's object URI, so every export of the same store gives the same id.
 enum StoreIdentity {
-    /// Reads (Z_PK, id) for every row of a kind, recording every derived id in `log`.
+    /// One row: its id as two big-endian halves (so integer order is byte order, which is also the order of the
+    /// uppercase strings) and its primary key. 24 bytes, so a million rows fit in 24 MB.
+    struct Entry {
+        var high: UInt64
+        var low: UInt64
+        var key: Int64
+
+        init(id: UUID, key: Int64) {
+            (high, low) = withUnsafeBytes(of: id.uuid) { bytes in
+                (UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+                 UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            }
+            self.key = key
+        }
+
+        var id: UUID {
+            UUID(uuid: withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { $0.loadUnaligned(as: uuid_t.self) })
+        }
+
+        static func < (lhs: Entry, rhs: Entry) -> Bool {
+            (lhs.high, lhs.low, lhs.key) < (rhs.high, rhs.low, rhs.key)
+        }
+    }
+
+    /// Reads every row of a kind, sorted by id (then key), recording every derived or repaired id in `log`.
     static func read(_ kind: ResolvedMapping.ResolvedKind, from database: Database, storeUUID: String,
-                     log: inout FindingLog) throws -> [(key: Int64, id: UUID)] {
+                     log: inout FindingLog) throws -> [Entry] {
         let entity = kind.entity
         let idColumn = kind.columns["id"]
         let statement = try database.prepare(
             "SELECT Z_PK, \(idColumn.map(Database.quote) ?? "NULL") FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)")
-        var pairs: [(key: Int64, id: UUID)] = []
-        var seen: Set<UUID> = []
+        var entries: [Entry] = []
         let property = idColumn.map { String($0.dropFirst()).lowercased() } ?? "id"
+        func derived(_ key: Int64) -> Entry {
+            Entry(id: UUID.derived(storeUUID: storeUUID, entity: entity.name, primaryKey: key), key: key)
+        }
         while try statement.step() {
             let key = statement.int64(at: 0)
             var id: UUID?
@@ -30,16 +56,28 @@ enum StoreIdentity {
             default:
                 log.add(.invalidID, entity: entity.name, property: property, message: "UUID column holds a number; id derived from the object URI", example: "p\(key)")
             }
-            if let found = id, !seen.insert(found).inserted {
-                log.add(.duplicateID, entity: entity.name, property: property,
-                        message: "UUID \(found.uuidString) is used by more than one row; later rows got ids derived from their object URIs",
-                        example: "p\(key)")
-                id = nil
-            }
-            let final = id ?? UUID.derived(storeUUID: storeUUID, entity: entity.name, primaryKey: key)
-            if id == nil { seen.insert(final) }
-            pairs.append((key, final))
+            entries.append(id.map { Entry(id: $0, key: key) } ?? derived(key))
         }
-        return pairs
+        entries.sort(by: <)
+        // Equal ids sit side by side now; the row with the lowest key keeps its UUID, later ones get derived ids.
+        var repaired = false
+        var index = 1
+        var kept = entries.first
+        while index < entries.count {
+            defer { index += 1 }
+            guard let previous = kept, entries[index].high == previous.high && entries[index].low == previous.low else {
+                kept = entries[index]
+                continue
+            }
+            do {
+                log.add(.duplicateID, entity: entity.name, property: property,
+                        message: "UUID \(entries[index].id.uuidString) is used by more than one row; later rows got ids derived from their object URIs",
+                        example: "p\(entries[index].key)")
+                entries[index] = derived(entries[index].key)
+                repaired = true
+            }
+        }
+        if repaired { entries.sort(by: <) }
+        return entries
     }
 }

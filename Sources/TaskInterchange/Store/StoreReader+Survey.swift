@@ -4,7 +4,13 @@ extension StoreReader {
         let mapped = resolved.kinds.values
         let mappedNumbers = Set(mapped.flatMap(\.entity.numbersIncludingSubentities))
         for entity in schema.entities where !mappedNumbers.contains(entity.number) && !entity.isInternal {
-            guard let table = entity.table else { continue }
+            guard let table = entity.table else {
+                let isView = schema.views.contains(entity.expectedTable)
+                log.add(.missingTable, entity: entity.name,
+                        message: isView ? "\(entity.expectedTable) is a view, not a table; tasks never reads views, so this entity's rows were not exported"
+                                        : "the store has no table \(entity.expectedTable) for this entity")
+                continue
+            }
             let rows = try database.scalar("SELECT count(*) FROM \(Database.quote(table)) WHERE Z_ENT = ?", [.integer(entity.number)])?.int64 ?? 0
             if rows > 0 {
                 log.add(.unmappedEntity, entity: entity.name, message: "no interchange kind reads this entity; its rows were not exported", count: Int(rows))

@@ -23,7 +23,14 @@ extension StoreReader {
     /// An optional string; numbers and blobs are converted with a finding.
     func optionalString(_ statement: Statement, _ column: Int32, _ origin: Origin) -> String? {
         switch statement.columnType(at: column) {
-        case 3: return statement.text(at: column)
+        case 3:
+            let text = statement.text(at: column) ?? ""
+            // Invalid UTF-8 decodes to U+FFFD; a value that really contains U+FFFD decodes to the same bytes.
+            if text.unicodeScalars.contains("\u{FFFD}"), let bytes = statement.blob(at: column), !text.utf8.elementsEqual(bytes) {
+                log.add(.invalidValue, entity: origin.entity, property: origin.property,
+                        message: "text that is not valid UTF-8; exported with U+FFFD in place of the bad bytes", example: "p\(origin.key)")
+            }
+            return text
         case 5: return nil
         case 4:
             let bytes = statement.blob(at: column) ?? []
@@ -64,8 +71,14 @@ extension StoreReader {
     /// A Core Data date (seconds since 2001 as a Double, bit for bit); nil for NULL.
     func optionalDate(_ statement: Statement, _ column: Int32, _ origin: Origin) -> Date? {
         switch statement.columnType(at: column) {
-        case 2: return Date(timeIntervalSinceReferenceDate: statement.double(at: column))
-        case 1: return Date(timeIntervalSinceReferenceDate: Double(statement.int64(at: column)))
+        case 1, 2:
+            let seconds = statement.columnType(at: column) == 2 ? statement.double(at: column) : Double(statement.int64(at: column))
+            guard seconds.magnitude <= LosslessDate.maximumMagnitude else {
+                log.add(.invalidValue, entity: origin.entity, property: origin.property,
+                        message: "date \(seconds) s from 2001 is beyond what an archive holds (±1e17 s); not exported", example: "p\(origin.key)")
+                return nil
+            }
+            return Date(timeIntervalSinceReferenceDate: seconds)
         case 5: return nil
         default:
             if let text = statement.text(at: column), let seconds = Double(text), seconds.isFinite {
@@ -79,9 +92,9 @@ extension StoreReader {
 
     /// A required date; NULL becomes 2001-01-01T00:00:00Z (0) with a finding.
     func requiredDate(_ statement: Statement, _ column: Int32, _ origin: Origin) -> Date {
-        if let date = optionalDate(statement, column, origin) {
-            if date.timeIntervalSinceReferenceDate.isFinite { return date }
-            log.add(.invalidValue, entity: origin.entity, property: origin.property, message: "non-finite date; exported as 2001-01-01T00:00:00Z", example: "p\(origin.key)")
+        if let date = optionalDate(statement, column, origin) { return date }
+        if statement.columnType(at: column) != 5 {
+            // optionalDate reported the unusable value.
             return Date(timeIntervalSinceReferenceDate: 0)
         }
         log.add(.missingRequiredValue, entity: origin.entity, property: origin.property,

@@ -15,6 +15,8 @@ public struct StoreSchema: Sendable, Hashable {
         public var maxKey: Int64
         /// The table holding its rows (`Z` + uppercased root entity name), when it exists.
         public var table: String?
+        /// The name its table should have, whether or not it exists.
+        public var expectedTable: String
         /// Numbers of this entity and all its sub-entities (the `Z_ENT` values its rows may carry).
         public var numbersIncludingSubentities: [Int64]
 
@@ -128,7 +130,8 @@ extension StoreSchema {
                 // Core Data's own entities (persistent history 16001…, CloudKit 17001…) use an `A` prefix.
                 let table = (entry.number > 16_000 ? "A" : "Z") + rootName.uppercased()
                 return Entity(name: entry.name, number: entry.number, superNumber: entry.superNumber, maxKey: entry.max,
-                              table: tables[table] != nil ? table : nil, numbersIncludingSubentities: descendants(of: entry.number))
+                              table: tables[table] != nil ? table : nil, expectedTable: table,
+                              numbersIncludingSubentities: descendants(of: entry.number))
             }
             var storeUUID: String?
             if tables["Z_METADATA"] != nil {

@@ -148,8 +148,8 @@ public final class StoreWriter: ImportDestination {
     private func loadExistingIDs() throws {
         var log = FindingLog()
         for (kind, resolvedKind) in resolved.kinds {
-            let pairs = try StoreIdentity.read(resolvedKind, from: database, storeUUID: schema.storeUUID ?? "", log: &log)
-            existing[kind] = Dictionary(pairs.map { ($0.id, $0.key) }, uniquingKeysWith: { first, _ in first })
+            let entries = try StoreIdentity.read(resolvedKind, from: database, storeUUID: schema.storeUUID ?? "", log: &log)
+            existing[kind] = Dictionary(entries.map { ($0.id, $0.key) }, uniquingKeysWith: { first, _ in first })
         }
     }
 

@@ -1,0 +1,41 @@
+import Foundation
+
+/// The `Z_METADATA` plist of a new store for a model (reference document §2): what Core Data compares with the app's
+/// model when it opens the store.
+extension ObjectModel {
+    /// The first framework versions seen writing each optional key. Real stores show the digest at 977 and not at
+    /// 865, the checksum at 1344 and not at 1251, the maximum framework version at 1523 and not at 1345; the exact
+    /// versions that introduced them lie somewhere in those ranges.
+    enum MetadataKeysSince {
+        static let digest = 977
+        static let checksum = 1344
+        static let maximumFrameworkVersion = 1523
+    }
+
+    /// A binary plist (`bplist00`) dictionary as Core Data writes it: `NSStoreType`, `NSStoreModelVersionHashes` (the
+    /// model's version hashes), `NSStoreModelVersionHashesVersion` 3, `NSStoreModelVersionIdentifiers`,
+    /// `NSPersistenceFrameworkVersion`, `_NSAutoVacuumLevel` "2", and — as the framework version that wrote real
+    /// stores did — `NSStoreModelVersionHashesDigest` (from 977), `NSStoreModelVersionChecksumKey` (from 1344) and
+    /// `NSPersistenceMaximumFrameworkVersion` (from 1523, equal to `frameworkVersion`).
+    /// - Parameters:
+    ///   - storeType: `NSStoreType`.
+    ///   - frameworkVersion: `NSPersistenceFrameworkVersion`, the Core Data build the store claims to come from.
+    public func metadataPlist(storeType: String = "SQLite", frameworkVersion: Int) -> [UInt8] {
+        var plist: [String: Any] = [
+            "NSStoreType": storeType,
+            "NSStoreModelVersionHashes": versionHashes.mapValues { Data($0) },
+            "NSStoreModelVersionHashesVersion": 3,
+            "NSStoreModelVersionIdentifiers": versionIdentifiers,
+            "NSPersistenceFrameworkVersion": frameworkVersion,
+            "_NSAutoVacuumLevel": "2",
+        ]
+        if frameworkVersion >= MetadataKeysSince.digest { plist["NSStoreModelVersionHashesDigest"] = versionHashesDigest }
+        if frameworkVersion >= MetadataKeysSince.checksum { plist["NSStoreModelVersionChecksumKey"] = versionChecksum }
+        if frameworkVersion >= MetadataKeysSince.maximumFrameworkVersion {
+            plist["NSPersistenceMaximumFrameworkVersion"] = frameworkVersion
+        }
+        // Strings, numbers, arrays of strings and a dictionary of data always serialize.
+        let data = (try? PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)) ?? Data()
+        return Array(data)
+    }
+}

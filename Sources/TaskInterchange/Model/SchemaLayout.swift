@@ -1,0 +1,200 @@
+/// The SQLite layout Core Data gives a model in a new store (reference document §2–§4 and §6, "Naming a new store's
+/// schema"): entity numbers, one table per root entity, join tables, indexes, derived-attribute triggers and the
+/// system tables, with every name Core Data would choose. Built by `init(model:)`; `statements` is the DDL.
+struct SchemaLayout: Sendable {
+    /// How a column stores its value. The order of the cases is the order in which Core Data groups a table's
+    /// columns; within a group columns keep the order in which they were claimed.
+    enum Storage: Int, Comparable, Sendable {
+        /// Integers, booleans, keys, entity numbers, order keys.
+        case integer
+        /// Dates.
+        case timestamp
+        /// Doubles and floats.
+        case float
+        /// Decimals.
+        case decimal
+        /// Strings and URIs.
+        case text
+        /// UUIDs: BLOB, placed before the other BLOB columns (seen in SampleModel2's `ZBOOK`).
+        case uuid
+        /// Binary data and transformables.
+        case blob
+
+        /// The declared SQL type.
+        var declaredType: String {
+            switch self {
+            case .integer: return "INTEGER"
+            case .timestamp: return "TIMESTAMP"
+            case .float: return "FLOAT"
+            case .decimal: return "DECIMAL"
+            case .text: return "VARCHAR"
+            case .uuid, .blob: return "BLOB"
+            }
+        }
+
+        static func < (lhs: Storage, rhs: Storage) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// One column of an entity table.
+    struct Column: Sendable, Hashable {
+        var name: String
+        var storage: Storage
+    }
+
+    /// One table holding a root entity and all its sub-entities.
+    struct EntityTable: Sendable {
+        /// `Z` + the root entity's name, uppercased.
+        var name: String
+        /// The root entity's name.
+        var root: String
+        /// True when the root has sub-entities (the table then gets a `Z_ENT` index).
+        var hasSubentities: Bool
+        /// Columns after `Z_PK`, `Z_ENT`, `Z_OPT`, in claim order (`columns` gives the DDL order).
+        var claimed: [Column] = []
+        /// How many times each name has been claimed (`ZNAME`, `ZNAME1`, …).
+        var claims: [String: Int] = [:]
+        /// Key columns (to-one keys and hidden to-many keys), each indexed as `<TABLE>_<COLUMN>_INDEX`.
+        var keyColumns: [String] = []
+        /// Join tables named by this table's entities, in creation order.
+        var joinTables: [JoinTable] = []
+        /// Uniqueness constraint indexes and fetch indexes.
+        var indexes: [Index] = []
+
+        /// The DDL column order: grouped by storage, claim order within a group.
+        var columns: [Column] {
+            claimed.enumerated().sorted { a, b in
+                a.element.storage == b.element.storage ? a.offset < b.offset : a.element.storage < b.element.storage
+            }.map(\.element)
+        }
+
+        /// Claims `base` in this table: the first claimant keeps it, later ones get `1`, `2`, … appended.
+        mutating func claim(_ base: String, storage: Storage) -> String {
+            let count = claims[base, default: 0]
+            claims[base] = count + 1
+            let name = count == 0 ? base : base + String(count)
+            claimed.append(Column(name: name, storage: storage))
+            return name
+        }
+
+        /// Adds a column whose name cannot collide (entity-number and order-key columns).
+        mutating func append(_ name: String, storage: Storage) {
+            claimed.append(Column(name: name, storage: storage))
+        }
+    }
+
+    /// A many-to-many join table.
+    struct JoinTable: Sendable, Hashable {
+        /// `Z_<e><RELATIONSHIP>`.
+        var name: String
+        /// The first key column: the keys of the naming side's rows.
+        var first: String
+        /// The second key column (`REFLEXIVE` for a relationship that is its own inverse).
+        var second: String
+        /// `Z_FOK_` order columns of ordered sides.
+        var orderColumns: [String]
+
+        /// Its index: `<table>_<second>_INDEX` on (second, first).
+        var index: Index {
+            Index(name: "\(name)_\(second)_INDEX", table: name, columns: [second, first])
+        }
+    }
+
+    /// An index.
+    struct Index: Sendable, Hashable {
+        /// One indexed column: bare for key indexes, `<column> COLLATE BINARY ASC|DESC` for the model's indexes.
+        struct Term: Sendable, Hashable {
+            var column: String
+            /// Nil for a bare column; true/false for `COLLATE BINARY ASC`/`DESC`.
+            var ascending: Bool?
+        }
+
+        var name: String
+        var table: String
+        var terms: [Term]
+        var isUnique = false
+
+        /// An index on bare columns.
+        init(name: String, table: String, columns: [String]) {
+            self.init(name: name, table: table, terms: columns.map { Term(column: $0) })
+        }
+
+        init(name: String, table: String, terms: [Term], isUnique: Bool = false) {
+            self.name = name
+            self.table = table
+            self.terms = terms
+            self.isUnique = isUnique
+        }
+    }
+
+    /// A trigger, complete.
+    struct Trigger: Sendable, Hashable {
+        var name: String
+        var sql: String
+    }
+
+    /// Entity name → `Z_ENT`.
+    var entityNumbers: [String: Int64] = [:]
+    /// Entity names in `Z_ENT` order.
+    var entityOrder: [String] = []
+    /// Entity tables in the order of their roots' numbers.
+    var tables: [EntityTable] = []
+    /// Derived-attribute triggers.
+    var triggers: [Trigger] = []
+    /// What the layout could not reproduce with confidence, one sentence each.
+    var caveats: [String] = []
+
+    /// The system tables' DDL, identical in every real store seen (§2).
+    static let systemTables = [
+        "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+        "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+        "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
+    ]
+
+    /// The DDL in the order real stores list it: each entity table followed by the join tables its entities name;
+    /// then per table its key indexes, its `Z_ENT` index, its join tables' indexes, its uniqueness and fetch
+    /// indexes; then the triggers; then the system tables.
+    var statements: [String] {
+        var result: [String] = []
+        for table in tables {
+            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+                + table.columns.map { "\(Self.identifier($0.name)) \($0.storage.declaredType)" }
+            result.append("CREATE TABLE \(Self.identifier(table.name)) ( \(columns.joined(separator: ", ")) )")
+            for join in table.joinTables {
+                let keys = [join.first, join.second].map(Self.identifier)
+                let columns = (keys + join.orderColumns.map(Self.identifier)).map { "\($0) INTEGER" }
+                    + ["PRIMARY KEY (\(keys.joined(separator: ", ")))"]
+                result.append("CREATE TABLE \(Self.identifier(join.name)) ( \(columns.joined(separator: ", ")) )")
+            }
+        }
+        for table in tables {
+            var indexes = table.keyColumns.map { Index(name: "\(table.name)_\($0)_INDEX", table: table.name, columns: [$0]) }
+            if table.hasSubentities {
+                indexes.append(Index(name: "\(table.name)_Z_ENT_INDEX", table: table.name, columns: ["Z_ENT"]))
+            }
+            indexes += table.joinTables.map(\.index) + table.indexes
+            result += indexes.map(Self.statement)
+        }
+        return result + triggers.map(\.sql) + Self.systemTables
+    }
+
+    private static func statement(_ index: Index) -> String {
+        let terms = index.terms.map { term in
+            identifier(term.column) + (term.ascending.map { $0 ? " COLLATE BINARY ASC" : " COLLATE BINARY DESC" } ?? "")
+        }
+        return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(identifier(index.name)) ON \(identifier(index.table)) (\(terms.joined(separator: ", ")))"
+    }
+
+    /// A name as Core Data writes it (bare), quoted when it is not a plain SQL identifier, so that names read from a
+    /// store file can never change the statement around them. Bytes from 0x80 up count as letters, as in SQLite;
+    /// every generated name starts with `Z` or is `REFLEXIVE`, so none is a keyword.
+    static func identifier(_ name: String) -> String {
+        let plain = name.utf8.enumerated().allSatisfy { offset, byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "_"), 0x80...0xFF: return true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return offset > 0
+            default: return false
+            }
+        }
+        return plain && !name.isEmpty ? name : Database.quote(name)
+    }
+}
