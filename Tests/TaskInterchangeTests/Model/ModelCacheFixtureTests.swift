@@ -2,11 +2,11 @@ import Foundation
 import Testing
 @testable import TaskInterchange
 
-@Suite("Model cache of real stores", .enabled(if: ModelFixtures.available, "../shared/fixtures/real-stores is absent; real-store model tests skipped"))
+@Suite("Model cache of real stores", .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; real-store model tests skipped"))
 struct ModelCacheFixtureTests {
-    @Test("every entity hash computed from the model cache equals the stored one; so do checksum and digest", arguments: ModelFixtures.names)
+    @Test("every entity hash computed from the model cache equals the stored one; so do checksum and digest", arguments: RealStores.names)
     func versionHashes(name: String) throws {
-        let (model, stored) = try ModelFixtures.read(name)
+        let (model, stored) = try RealStores.read(name)
         let metadata = try #require(stored, "\(name): no metadata")
         #expect(metadata.storeType == "SQLite")
         #expect(!metadata.versionHashes.isEmpty)
@@ -28,7 +28,7 @@ struct ModelCacheFixtureTests {
 
     @Test("SampleModel2: inheritance, an abstract parent, a derived attribute, fetched properties, a transformer")
     func sampleModel2() throws {
-        let model = try #require(try ModelFixtures.read("SampleModel2_V1__alemar11_CoreDataPlus.sqlite").model)
+        let model = try #require(try RealStores.read("SampleModel2_V1__alemar11_CoreDataPlus.sqlite").model)
         #expect(model.entities.map(\.name) == ["Author", "Book", "Feedback", "GraphicNovel", "Page", "Writer"])
         #expect(model.versionIdentifiers == [])
         let novel = try #require(model.entity(named: "GraphicNovel"))
@@ -57,7 +57,7 @@ struct ModelCacheFixtureTests {
 
     @Test("Bookmarks: fetch indexes, hash modifiers, ordered self-relationships, a renaming identifier")
     func bookmarks() throws {
-        let model = try #require(try ModelFixtures.read("Bookmarks_V5__duckduckgo_BrowserServicesKit.sqlite").model)
+        let model = try #require(try RealStores.read("Bookmarks_V5__duckduckgo_BrowserServicesKit.sqlite").model)
         let entity = try #require(model.entity(named: "BookmarkEntity"))
         #expect(entity.fetchIndexes.map(\.name) == ["isPendingDeletion", "byUUID", "byURL", "byIsPendingDeletion"])
         #expect(entity.fetchIndexes[1].elements == [.init("uuid"), .init("isPendingDeletion")])
@@ -75,30 +75,30 @@ struct ModelCacheFixtureTests {
 
     @Test("default values of other types read as text: UUID, decimal, integer, string")
     func defaultValues() throws {
-        let resources = try #require(try ModelFixtures.read("default__sergd2005_ResourcesManager.sqlite").model)
+        let resources = try #require(try RealStores.read("default__sergd2005_ResourcesManager.sqlite").model)
         let component = try #require(resources.entity(named: "Component"))
         #expect(component.attributes.first { $0.name == "id" }?.defaultValue == "1B9FD00D-CB92-46CD-8711-5297025B7822")
-        let cart = try #require(try ModelFixtures.read("CartStorage_v1__Karim-ezzedine_CartKit.sqlite").model)
+        let cart = try #require(try RealStores.read("CartStorage_v1__Karim-ezzedine_CartKit.sqlite").model)
         #expect(cart.entity(named: "CDCartItem")?.attributes.first { $0.name == "unitPriceAmount" }?.defaultValue == "0")
-        let easyLife = try #require(try ModelFixtures.read("EasyLife_1.5.0__larromba_EasyLife.sqlite").model)
+        let easyLife = try #require(try RealStores.read("EasyLife_1.5.0__larromba_EasyLife.sqlite").model)
         #expect(easyLife.entity(named: "Project")?.attributes.first { $0.name == "priority" }?.defaultValue == "-1")
-        let accounts = try #require(try ModelFixtures.read("Accounts3__log2timeline_plaso.sqlite").model)
+        let accounts = try #require(try RealStores.read("Accounts3__log2timeline_plaso.sqlite").model)
         #expect(accounts.entity(named: "AccountType")?.attributes.first { $0.name == "owningBundleID" }?.defaultValue == "com.apple.accountsd")
         #expect(accounts.entity(named: "Authorization")?.renamingIdentifier == "Permission")
     }
 
     @Test("metadata keys: Core Data's and the app's own; framework versions; identifiers")
     func metadata() throws {
-        let accounts = try #require(try ModelFixtures.read("Accounts3__log2timeline_plaso.sqlite").metadata)
+        let accounts = try #require(try RealStores.read("Accounts3__log2timeline_plaso.sqlite").metadata)
         #expect(accounts.keys.contains("ACAccountTypeVersion"))
         #expect(accounts.versionIdentifiers == ["25"])
         #expect(accounts.frameworkVersion == 977)
         #expect(accounts.versionHashesVersion == 3)
         #expect(accounts.autoVacuumLevel == "2")
-        let cart = try #require(try ModelFixtures.read("CartKitSwiftData_v1__Karim-ezzedine_CartKit.sqlite").metadata)
+        let cart = try #require(try RealStores.read("CartKitSwiftData_v1__Karim-ezzedine_CartKit.sqlite").metadata)
         #expect(cart.maximumFrameworkVersion == 1523)
         #expect(cart.checksum == "2wsb3KxvOg2fCKAI7XTcqex2LnE5kpf6CjcDP/Srhao=")
-        let recipes = try ModelFixtures.read("Recipes__fruitsamples_iPhoneCoreDataRecipes.sqlite")
+        let recipes = try RealStores.read("Recipes__fruitsamples_iPhoneCoreDataRecipes.sqlite")
         #expect(recipes.model == nil)  // no Z_MODELCACHE table at all
         #expect(recipes.metadata?.frameworkVersion == 241)
         #expect(recipes.metadata?.versionIdentifiers == [])
@@ -106,7 +106,7 @@ struct ModelCacheFixtureTests {
 
     @Test("every cut of a real cache and random byte damage give errors or models, never a crash")
     func damagedCaches() throws {
-        let blob = try #require(try ModelFixtures.modelCacheBlob("SampleModel2_V1__alemar11_CoreDataPlus.sqlite"))
+        let blob = try #require(try RealStores.modelCacheBlob("SampleModel2_V1__alemar11_CoreDataPlus.sqlite"))
         for length in stride(from: 0, to: blob.count, by: 37) {
             #expect(throws: ModelCacheError.self) { try ObjectModel(modelCache: blob.prefix(length)) }
         }
@@ -125,7 +125,7 @@ struct ModelCacheFixtureTests {
 
     @Test("random rewiring of a real archive's references gives errors or models, never a crash or a hang")
     func rewiredArchives() throws {
-        let blob = try #require(try ModelFixtures.modelCacheBlob("SampleModel2_V1__alemar11_CoreDataPlus.sqlite"))
+        let blob = try #require(try RealStores.modelCacheBlob("SampleModel2_V1__alemar11_CoreDataPlus.sqlite"))
         let archive = try KeyedArchive(data: try RawInflate.inflate(blob))
         var random = SplitMix64(seed: 42)
         var decoded = 0

@@ -36,4 +36,86 @@ struct VersionHashTests {
         #expect((plist["NSStoreModelVersionHashes"] as? [String: Data])?.count == 5)
         #expect(plist["NSStoreType"] as? String == "SQLite")
     }
+
+    // The next tests pin two rules read from decompiled Core Data, not yet verified on any real store: the expected
+    // bytes are built here by hand from §6, independently of ObjectModel+VersionHashes.swift.
+
+    private static func u16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+    private static func u32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+    private static func base(_ name: String, optional: Bool) -> [UInt8] {
+        SHA2.sha256(Array(name.utf8) + u16(optional ? 1 : 0))
+    }
+
+    @Test("a relationship that is its own inverse is hashed without the inverse name (unverified on real stores)")
+    func ownInverse() throws {
+        var spouse = ObjectModel.Relationship("spouse", to: "Person", inverse: "spouse", toMany: false)
+        spouse.isOptional = true
+        let model = ObjectModel(entities: [.init("Person", attributes: [], relationships: [spouse])])
+        let withoutInverse = SHA2.sha256(Self.base("spouse", optional: true) + Array("Person".utf8) + Self.u32(1) + Self.u32(0))
+        #expect(model.versionHashes["Person"] == SHA2.sha256(Array("Person".utf8) + [0] + withoutInverse))
+        // The same relationship declared with a different inverse name keeps that name in its hash.
+        #expect(ObjectModel.hash(spouse) == SHA2.sha256(Self.base("spouse", optional: true) + Array("Personspouse".utf8) + Self.u32(1) + Self.u32(0)))
+        #expect(ObjectModel.hash(spouse, isOwnInverse: true) == withoutInverse)
+    }
+
+    @Test("own inverse: destination the declaring entity or an ancestor, inherited by sub-entities; not for another destination")
+    func ownInverseScope() throws {
+        var friends = ObjectModel.Relationship("friends", to: "Being", inverse: "friends", toMany: true)
+        friends.isOptional = true
+        // Declared on Person, pointing at its ancestor Being.
+        let model = ObjectModel(entities: [
+            .init("Being", attributes: []),
+            .init("Person", superentity: "Being", attributes: [], relationships: [friends]),
+            .init("Child", superentity: "Person", attributes: []),
+        ])
+        let person = try #require(model.entity(named: "Person"))
+        #expect(model.isOwnInverse(friends, declaredBy: person))
+        let hash = SHA2.sha256(Self.base("friends", optional: true) + Array("Being".utf8) + Self.u32(0) + Self.u32(0))
+        let hashes = model.versionHashes
+        let being = SHA2.sha256(Array("Being".utf8) + [0])
+        let personHash = SHA2.sha256(Array("Person".utf8) + [0] + being + hash)
+        #expect(hashes["Being"] == being)
+        #expect(hashes["Person"] == personHash)
+        #expect(hashes["Child"] == SHA2.sha256(Array("Child".utf8) + [0] + personHash + hash))
+        // The same names on an unrelated destination: an ordinary relationship, inverse name hashed.
+        var elsewhere = friends
+        elsewhere.destination = "Robot"
+        let other = ObjectModel(entities: [.init("Person", attributes: [], relationships: [elsewhere]), .init("Robot", attributes: [])])
+        #expect(!other.isOwnInverse(elsewhere, declaredBy: try #require(other.entity(named: "Person"))))
+        let ordinary = SHA2.sha256(Self.base("friends", optional: true) + Array("Robotfriends".utf8) + Self.u32(0) + Self.u32(0))
+        #expect(other.versionHashes["Person"] == SHA2.sha256(Array("Person".utf8) + [0] + ordinary))
+    }
+
+    @Test("a composite attribute hashes as its flattened, name-sorted, non-transient leaves (unverified on real stores)")
+    func composite() throws {
+        func leaf(_ name: String, _ type: ObjectModel.AttributeType, rawType: UInt32, optional: Bool = false) -> (ObjectModel.Attribute, [UInt8]) {
+            (ObjectModel.Attribute(name, type, optional: optional), SHA2.sha256(Self.base(name, optional: optional) + Self.u32(rawType)))
+        }
+        let (street, streetHash) = leaf("street", .string, rawType: 700)
+        let (zip, zipHash) = leaf("zip", .integer32, rawType: 200, optional: true)
+        let (latitude, latitudeHash) = leaf("latitude", .double, rawType: 500)
+        var note = ObjectModel.Attribute("note", .string)
+        note.isTransient = true
+        var location = ObjectModel.Attribute("location", .composite)
+        location.elements = [latitude]
+        var address = ObjectModel.Attribute("address", .composite)
+        address.elements = [zip, note, street, location]
+        let expected = SHA2.sha256(latitudeHash + streetHash + zipHash)
+        #expect(ObjectModel.hash(address) == expected)
+        #expect(ObjectModel.byteOrderedLeaves(of: address).map(\.name) == ["latitude", "street", "zip"])
+        // Its own name, flags and type take no part.
+        var renamed = address
+        renamed.name = "home"
+        renamed.isOptional = true
+        renamed.versionHashModifier = "2"
+        #expect(ObjectModel.hash(renamed) == expected)
+        let model = ObjectModel(entities: [.init("Person", attributes: [address])])
+        #expect(model.versionHashes["Person"] == SHA2.sha256(Array("Person".utf8) + [0] + expected))
+    }
+
+    @Test("hashing a hand-built model with a superentity cycle ends")
+    func cycleEnds() {
+        let model = ObjectModel(entities: [.init("A", superentity: "B", attributes: []), .init("B", superentity: "A", attributes: [])])
+        #expect(model.versionHashes.count == 2)
+    }
 }
