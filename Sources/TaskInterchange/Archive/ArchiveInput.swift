@@ -76,6 +76,16 @@ public final class ArchiveInput {
         }
     }
 
+    /// Lets the kernel take back the pages of a mapped file below `offset` (they are reloaded from the page cache if
+    /// read again), so a streaming pass over a large archive does not keep all of it resident. No effect on input
+    /// read into memory, whose bytes would be lost.
+    public func release(below offset: Int) {
+        guard isMapped, let base else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let length = min(offset, count) / page * page
+        if length > 0 { _ = madvise(base, length, MADV_DONTNEED) }
+    }
+
     /// Calls `body` with the bytes, which stay valid only during the call.
     public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: base, count: count))

@@ -270,6 +270,7 @@ extension ArchiveReader.Parser {
                 try skipRecord(kind)
             }
             index += 1
+            noteConsumed()
         }
         context = nil
     }

@@ -101,6 +101,7 @@ extension ArchiveReader.Parser {
             try skipRecord(kind)
         }
         context = nil
+        noteConsumed()
     }
 
     /// The last line: `{"type":"trailer","counts":{…}}`.

@@ -22,10 +22,14 @@ public struct ArchiveReader: Sendable {
     /// Reads `bytes` (a whole document, usually memory-mapped) into `visitor`.
     ///
     /// - Throws: only what the visitor throws; input problems are reported through `visitIssue`.
-    public func read<Visitor: ArchiveVisitor>(_ bytes: UnsafeRawBufferPointer, into visitor: inout Visitor) throws {
+    /// - Parameter consumed: called every 16 MB or so with how many bytes have been read for good, so a caller can
+    ///   release the memory of a mapped input behind the reader.
+    public func read<Visitor: ArchiveVisitor>(_ bytes: UnsafeRawBufferPointer, into visitor: inout Visitor,
+                                             consumed: ((Int) -> Void)? = nil) throws {
         // Moved in and back out, so the parser's visitor is uniquely referenced and its collections are not copied on
         // the first mutation.
         var parser = Parser(input: bytes, options: options, visitor: consume visitor)
+        parser.consumed = consumed
         defer { visitor = parser.visitor }
         try parser.run()
     }
@@ -74,6 +78,18 @@ extension ArchiveReader {
         var declaredLocations: [JSONScanner.Location] = []
         /// The record being read, for the path of a malformed-json issue.
         var context: (kind: RecordKind, index: Int)?
+
+        /// Told how far the reader got, every `Self.consumedStep` bytes.
+        var consumed: ((Int) -> Void)?
+        var lastConsumed = 0
+        static var consumedStep: Int { 16 << 20 }
+
+        /// Reports progress after a record, at most every `consumedStep` bytes.
+        mutating func noteConsumed() {
+            guard let consumed, scanner.index - lastConsumed >= Self.consumedStep else { return }
+            lastConsumed = scanner.index
+            consumed(scanner.index)
+        }
 
         init(input: UnsafeRawBufferPointer, options: ArchiveReadingOptions, visitor: Visitor) {
             scanner = JSONScanner(input, maximumDepth: options.maximumDepth)

@@ -2,6 +2,6 @@
 extension ArchiveInput: ArchiveSource {
     public func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws {
         let reader = ArchiveReader(options: ArchiveReadingOptions(kinds: kinds ?? Set(RecordKind.allCases)))
-        try withBytes { try reader.read($0, into: &visitor) }
+        try withBytes { try reader.read($0, into: &visitor, consumed: { self.release(below: $0) }) }
     }
 }
