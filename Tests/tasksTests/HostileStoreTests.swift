@@ -325,7 +325,8 @@ struct HostileStoreTests {
     @Test("a -wal without -shm (a real Core Data store): export and inspect leave both files byte-identical and create no -shm")
     func walWithoutSharedMemory() throws {
         let name = "CoreDataMigration_Example_WAL__wibosco_CoreDataMigration-Example.sqlite"
-        let original = "/work/shared/fixtures/real-stores/" + name
+        // ../shared beside the repository, as the workplace lays it out.
+        let original = TasksBinary.repository.deletingLastPathComponent().appendingPathComponent("shared/fixtures/real-stores/" + name).path
         guard FileManager.default.fileExists(atPath: original), FileManager.default.fileExists(atPath: original + "-wal") else {
             print("skipped: \(original) is not on this machine")
             return
