@@ -30,9 +30,7 @@ struct CrashSafetyTests {
             store = scratch.path("big.sqlite")
             try CrashSafetyTests.check(["generate", "--tasks", String(CrashSafetyTests.taskCount), "-o", store])
             archive = scratch.path("big.json")
-            let started = Date()
-            try CrashSafetyTests.check(["export", "--store", store, "-o", archive])
-            exportSeconds = Date().timeIntervalSince(started)
+            exportSeconds = try CrashSafetyTests.timed(["export", "--store", store, "-o", archive])
         }
     }
 
@@ -45,6 +43,13 @@ struct CrashSafetyTests {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw TaskInterchangeError(.internal, "tasks \(arguments.joined(separator: " ")) exited \(process.terminationStatus)") }
+    }
+
+    /// Runs `tasks` to completion and returns how long it took: the range kill points are drawn from.
+    static func timed(_ arguments: [String]) throws -> Double {
+        let started = Date()
+        try check(arguments)
+        return Date().timeIntervalSince(started)
     }
 
     /// Starts `tasks` and SIGKILLs it after `delay` seconds; returns true when it was killed (false when it finished).
@@ -90,9 +95,7 @@ struct CrashSafetyTests {
     func killImportIntoNewPath() throws {
         let fixture = try Fixture()
         srand48(Int(truncatingIfNeeded: Self.seed))
-        let started = Date()
-        try Self.check(["import", "--store", fixture.scratch.path("timed.sqlite"), fixture.archive])
-        let importSeconds = Date().timeIntervalSince(started)
+        let importSeconds = try Self.timed(["import", "--store", fixture.scratch.path("timed.sqlite"), fixture.archive])
         let complete = try State(fixture.scratch.path("timed.sqlite"))
         var killed = 0, finished = 0, round = 0
         while killed < Self.kills && round < Self.kills * 3 {
@@ -120,9 +123,7 @@ struct CrashSafetyTests {
         // The complete result, once, for comparison.
         let reference = fixture.scratch.path("reference.sqlite")
         try copyStore(pristine, to: reference)
-        let started = Date()
-        try Self.check(["import", "--store", reference, fixture.archive])
-        let importSeconds = Date().timeIntervalSince(started)
+        let importSeconds = try Self.timed(["import", "--store", reference, fixture.archive])
         let complete = try State(reference)
         #expect(complete.counts["ZTASK"] == before.counts["ZTASK"]! + Int64(Self.taskCount))
         var killed = 0, unchanged = 0, imported = 0, round = 0
