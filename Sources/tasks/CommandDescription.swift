@@ -7,6 +7,7 @@ struct CommandDescription {
         var help: String
         var allowedValues: [String]?
         var defaultValue: String?
+        var isRequired = false
     }
 
     struct Positional {
@@ -28,7 +29,7 @@ struct CommandDescription {
         var parts = ["tasks", name]
         for option in options {
             let text = option.valueName.map { "\(option.short ?? option.name) <\($0)>" } ?? option.name
-            parts.append(option.help.hasPrefix("(required)") ? text : "[\(text)]")
+            parts.append(option.isRequired ? text : "[\(text)]")
         }
         for positional in positionals { parts.append("[<\(positional.name)>]") }
         parts.append("[--help]")

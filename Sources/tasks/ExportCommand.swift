@@ -8,7 +8,7 @@ enum ExportCommand {
         abstract: "Export a Core Data store to an interchange file.",
         discussion: "Reads the store (and its -wal) without changing a byte of it, and writes records sorted by id. A summary and everything that could not be carried exactly go to stderr.",
         options: [
-            .init(name: "--store", valueName: "path", help: "(required) The Core Data SQLite store to read."),
+            .init(name: "--store", valueName: "path", help: "The Core Data SQLite store to read.", isRequired: true),
             .init(name: "--output", short: "-o", valueName: "file", help: "Where to write; '-' is stdout. A file appears only when complete.", defaultValue: "-"),
             .init(name: "--format-version", valueName: "version", help: "1 (the DataExporter format) or 2.", allowedValues: ["1", "2"], defaultValue: "2"),
             .init(name: "--mapping", valueName: "file", help: "Read entities and properties as this mapping file says (see 'tasks inspect')."),

@@ -7,8 +7,8 @@ enum GenerateCommand {
         name: "generate",
         abstract: "Create a synthetic task store for benchmarks (100 projects, 20 tags, 2 tags per task, 3 subtasks on every 10th task, notes on half, due dates on a third).",
         options: [
-            .init(name: "--tasks", valueName: "count", help: "(required) How many tasks."),
-            .init(name: "--output", short: "-o", valueName: "path", help: "(required) The store to create; must not exist."),
+            .init(name: "--tasks", valueName: "count", help: "How many tasks.", isRequired: true),
+            .init(name: "--output", short: "-o", valueName: "path", help: "The store to create; must not exist.", isRequired: true),
             .init(name: "--seed", valueName: "number", help: "Random seed.", defaultValue: "1"),
         ])
 

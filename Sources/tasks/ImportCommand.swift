@@ -9,7 +9,7 @@ enum ImportCommand {
         discussion: "A path that does not exist gets a new store in Core Data's layout. An existing store is written in one transaction under Core Data's invariants; an invalid file writes nothing.",
         positionals: [.init(name: "file", help: "The archive to import; '-' or nothing reads stdin (JSON or NDJSON).")],
         options: [
-            .init(name: "--store", valueName: "path", help: "(required) The target store; created when it does not exist."),
+            .init(name: "--store", valueName: "path", help: "The target store; created when it does not exist.", isRequired: true),
             .init(name: "--mode", valueName: "mode", help: "insert: every id must be new; upsert: update matching ids; skip: keep existing; replace: remove the mapped entities' rows first.",
                   allowedValues: ImportMode.allCases.map(\.rawValue), defaultValue: "insert"),
             .init(name: "--dry-run", help: "Validate against the target and print the plan without writing."),

@@ -8,7 +8,7 @@ enum InspectCommand {
         abstract: "Describe a store: entities, columns, join tables, the mapping export would use, and integrity findings.",
         discussion: "The store's files are left byte-identical. Save the printed mapping with --json, edit it, and pass it to export or import with --mapping.",
         options: [
-            .init(name: "--store", valueName: "path", help: "(required) The Core Data SQLite store to inspect."),
+            .init(name: "--store", valueName: "path", help: "The Core Data SQLite store to inspect.", isRequired: true),
             .init(name: "--mapping", valueName: "file", help: "Use this mapping instead of detecting one."),
             .init(name: "--json", help: "Print a JSON object for scripts instead of text."),
         ])
