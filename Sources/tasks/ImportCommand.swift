@@ -59,6 +59,8 @@ enum ImportCommand {
                                                seconds: Date().timeIntervalSince(started))))
             return ExitCode.ok
         }
+        // Warnings about the archive (unknown members, say), as `validate` prints them, then those about the target.
+        Console.error(ReportRenderer.text(result.report))
         for warning in result.warnings { Console.error("warning: \(warning)\n") }
         if options.dryRun {
             Console.output("Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n" + ReportRenderer.plan(result.plan))

@@ -119,8 +119,14 @@ public enum StoreImport {
         do {
             // Validation runs in the import's own passes: the store is a private temporary file until it is moved into
             // place, so an archive found invalid half-way leaves nothing behind.
-            let writer = try StoreWriter(path: temporary, create: true, template: options.template, mapping: options.mapping,
+            let writer: StoreWriter
+            do {
+                writer = try StoreWriter(path: temporary, create: true, template: options.template, mapping: options.mapping,
                                          mappingSource: options.mappingSource, busyTimeout: options.busyTimeout)
+            } catch {
+                // Name the store the user asked for, not the hidden temporary file it is built in.
+                throw TaskInterchangeError(error.kind, error.message.replacingOccurrences(of: temporary, with: path))
+            }
             var destination = writer
             plan = try writer.transaction {
                 let plan = try importer.run(source, into: &destination, validatingWith: &validator)

@@ -129,7 +129,9 @@ public struct StoreInspection: Sendable, Codable {
                 log.add(.walData, entity: nil, message: "committed data lives in the -wal file (read through a private copy; the store's files were not touched)")
             }
             if !schema.triggers.isEmpty || !schema.views.isEmpty {
-                log.add(.schemaObjects, entity: nil, message: "triggers: \(schema.triggers.joined(separator: ", ")); views: \(schema.views.joined(separator: ", ")) (never run or read by tasks)")
+                let parts = [("triggers", schema.triggers), ("views", schema.views)].filter { !$0.1.isEmpty }
+                    .map { "\($0.0): \($0.1.joined(separator: ", "))" }
+                log.add(.schemaObjects, entity: nil, message: parts.joined(separator: "; ") + " (never run or read by tasks)")
             }
             let check = try database.rows("PRAGMA quick_check").compactMap { $0.first?.string }
             if check != ["ok"] {

@@ -51,7 +51,13 @@ public struct Validator: ArchiveVisitor {
     public mutating func visitIssue(_ issue: ValidationIssue) {
         if issue.severity == .warning, !seenWarnings.insert(issue.description).inserted { return }
         if issue.severity == .error { errorCount += 1 } else { warningCount += 1 }
-        if issues.count < maxIssues { issues.append(issue) }
+        if issue.code == .malformedJSON {
+            // The reason reading stopped (a truncated file, say) must show even when the list is full: it goes first.
+            issues.insert(issue, at: 0)
+            if issues.count > maxIssues { issues.removeLast() }
+        } else if issues.count < maxIssues {
+            issues.append(issue)
+        }
     }
 
     private mutating func error(_ code: ValidationIssue.Code, _ path: String, _ message: String) {
