@@ -3,7 +3,7 @@ import Foundation
 /// The rows of one kind, ordered by their exchange id: rank → id, and primary key → rank.
 ///
 /// Export writes records sorted by id; SQLite sorts rows by `rank(Z_PK)` so no record is held in memory, only this
-/// index (24 bytes a row).
+/// index (20 bytes a row: the id and a rank).
 struct KeyIndex {
     /// Ids in rank order (sorted by their uppercase string form, which is also their byte order).
     private(set) var ids: [UUID] = []

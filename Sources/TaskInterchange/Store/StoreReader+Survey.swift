@@ -34,11 +34,10 @@ extension StoreReader {
                 }
             }
         }
-        let mappedEntityNumbers = mappedNumbers
         for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key }) where table.hasPrefix("Z_") && table != resolved.tagJoin?.table
             && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) {
             let numbers = columns.compactMap { StoreMapping.splitJoinColumn($0.name)?.0 }
-            guard numbers.contains(where: mappedEntityNumbers.contains) else { continue }
+            guard numbers.contains(where: mappedNumbers.contains) else { continue }
             let rows = try database.scalar("SELECT count(*) FROM \(Database.quote(table))")?.int64 ?? 0
             if rows > 0 {
                 log.add(.unmappedRelationship, entity: table, message: "many-to-many links the interchange has no field for; not exported", count: Int(rows))

@@ -89,7 +89,8 @@ extension StoreWriter {
         try statements(.task).updateRow(key: key) { statement, slots, references in
             bindTask(task, links: links, statement, slots, references)
         }
-        if let unlink = try unlinkStatement() {
+        if let join = resolved.tagJoin {
+            let unlink = try prepared("DELETE FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.taskColumn)) = ?")
             unlink.bind(key, at: 1)
             try unlink.run()
         }
@@ -117,14 +118,17 @@ extension StoreWriter {
 
     public func removeSubtasks(of task: Int64, keeping: Set<Int64>) throws -> Int {
         guard let kind = resolved.kinds[.subtask], let column = resolved.subtaskTaskColumn else { return 0 }
-        let select = try database.prepare("SELECT Z_PK FROM \(Database.quote(kind.table)) WHERE \(Database.quote(column)) = ? AND \(kind.entityFilter)")
+        let select = try prepared("SELECT Z_PK FROM \(Database.quote(kind.table)) WHERE \(Database.quote(column)) = ? AND \(kind.entityFilter)")
+        select.reset()
         select.bind(task, at: 1)
-        var doomed: [Int64] = []
+        var doomed: Set<Int64> = []
         while try select.step() {
             let key = select.int64(at: 0)
-            if !keeping.contains(key) { doomed.append(key) }
+            if !keeping.contains(key) { doomed.insert(key) }
         }
-        let delete = try database.prepare("DELETE FROM \(Database.quote(kind.table)) WHERE Z_PK = ?")
+        select.reset()
+        guard !doomed.isEmpty else { return 0 }
+        let delete = try prepared("DELETE FROM \(Database.quote(kind.table)) WHERE Z_PK = ?")
         for key in doomed { try delete.execute([.integer(key)]) }
         existing[StoreMapping.Kind.subtask] = existing[StoreMapping.Kind.subtask]?.filter { !doomed.contains($0.value) }
         return doomed.count
@@ -215,10 +219,7 @@ extension StoreWriter {
 
     private func link(task: Int64, tags: [Int64]) throws {
         guard let join = resolved.tagJoin, !tags.isEmpty else { return }
-        if linkStatement == nil {
-            linkStatement = try database.prepare("INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(Database.quote(join.taskColumn)), \(Database.quote(join.tagColumn))) VALUES (?, ?)")
-        }
-        let insert = linkStatement!
+        let insert = try prepared("INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(Database.quote(join.taskColumn)), \(Database.quote(join.tagColumn))) VALUES (?, ?)")
         for tag in tags {
             insert.bind(task, at: 1)
             insert.bind(tag, at: 2)
@@ -226,9 +227,12 @@ extension StoreWriter {
         }
     }
 
-    private func unlinkStatement() throws -> Statement? {
-        guard let join = resolved.tagJoin else { return nil }
-        return try database.prepare("DELETE FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.taskColumn)) = ?")
+    /// Statements outside the per-kind row statements (join rows, subtask removal), prepared once per writer.
+    private func prepared(_ sql: String) throws -> Statement {
+        if let statement = preparedStatements[sql] { return statement }
+        let statement = try database.prepare(sql)
+        preparedStatements[sql] = statement
+        return statement
     }
 
     // MARK: - Keys

@@ -35,7 +35,7 @@ public final class StoreWriter: ImportDestination {
     var taskReferences: [(present: Bool, entityNumber: Int64?)] = []
     /// The task entity's number, when subtasks carry a `Z<n>_TASK` entity column.
     var subtaskTaskEntityNumber: Int64?
-    var linkStatement: Statement?
+    var preparedStatements: [String: Statement] = [:]
 
     /// Opens an existing store for writing (`create: false`), or creates the task manager's model in a new, empty file.
     /// - Throws: `TaskInterchangeError` (`.busy` when locked, `.invalidData` when not a Core Data store or the mapping
