@@ -192,6 +192,19 @@ struct StreamTests {
         #expect(terminal.stdout.contains("exporting: 10000/25000 tasks"))
     }
 
+    @Test("a reader that closes the pipe early gets exit 74 and a message, not a crash")
+    func closedPipe() throws {
+        let scratch = try Scratch()
+        #expect(try TasksBinary.run(["generate", "--tasks", "25000", "-o", scratch.path("g.sqlite")]).status == 0)
+        // Far more than a pipe buffer holds, so the export is still writing when `head` exits.
+        let run = try TasksBinary.runProcess(URL(fileURLWithPath: "/bin/bash"),
+                                             ["-c", "\"$TASKS\" export --store g.sqlite 2>err.txt | head -c 10 >/dev/null; echo \"${PIPESTATUS[0]}\""],
+                                             stdin: nil, in: scratch.url, environment: ["TASKS": TasksBinary.url.path])
+        #expect(run.stdout == "74\n")
+        let stderr = String(decoding: try scratch.bytes("err.txt"), as: UTF8.self)
+        #expect(stderr.hasPrefix("Error: write failed: Broken pipe"), "\(stderr)")
+    }
+
     @Test("a truncated NDJSON stream is refused, and nothing is imported")
     func truncatedNDJSON() throws {
         let scratch = try Scratch()

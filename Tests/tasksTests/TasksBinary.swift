@@ -38,7 +38,7 @@ struct TasksBinary {
     }
 
     static func runProcess(_ executable: URL, _ arguments: [String], stdin: Data?, in directory: URL?,
-                                   environment: [String: String] = [:]) throws -> Run {
+                           environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
