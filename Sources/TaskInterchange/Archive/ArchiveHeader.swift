@@ -28,11 +28,41 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
         public var storeUUID: String?
         /// Which store entity was read for each kind (`project`, `category`, `tag`, `task`, `subtask`).
         public var entities: [String: String]
+        /// Kind → property → declaration, for the store relationships carried under records' `extra` (empty when none).
+        public var relationships: [String: [String: ExtraRelationship]]
+
         /// Creates a source description.
-        public init(store: String, storeUUID: String? = nil, entities: [String: String] = [:]) {
+        public init(store: String, storeUUID: String? = nil, entities: [String: String] = [:],
+                    relationships: [String: [String: ExtraRelationship]] = [:]) {
             self.store = store
             self.storeUUID = storeUUID
             self.entities = entities
+            self.relationships = relationships
+        }
+
+        private enum CodingKeys: String, CodingKey { case store, storeUUID, entities, relationships }
+
+        /// Reads a source; `relationships` may be absent.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            store = try container.decode(String.self, forKey: .store)
+            storeUUID = try container.decodeIfPresent(String.self, forKey: .storeUUID)
+            entities = try container.decode([String: String].self, forKey: .entities)
+            relationships = try container.decodeIfPresent([String: [String: ExtraRelationship]].self, forKey: .relationships) ?? [:]
+        }
+
+        /// Writes a source, leaving out `relationships` when there are none.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(store, forKey: .store)
+            try container.encodeIfPresent(storeUUID, forKey: .storeUUID)
+            try container.encode(entities, forKey: .entities)
+            if !relationships.isEmpty { try container.encode(relationships, forKey: .relationships) }
+        }
+
+        /// The declaration of `property` of `kind`, when it is a carried relationship.
+        public func relationship(_ property: String, of kind: StoreMapping.Kind) -> ExtraRelationship? {
+            relationships[kind.rawValue]?[property]
         }
     }
 

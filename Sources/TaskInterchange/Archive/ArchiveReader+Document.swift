@@ -12,6 +12,7 @@ extension ArchiveReader.Parser {
         while let member = try nextMember(DocumentMember.self, allowed: allowed, in: "$", tracker: &tracker) {
             if let kind = member.sectionKind {
                 decideRules()
+                try deliverHeader()
                 if kind == .category && rules == .version1 {
                     try reportNotInVersion1("categories")
                 } else {
@@ -31,6 +32,7 @@ extension ArchiveReader.Parser {
         try scanner.endDocument()
         let end = scanner.location
         decideRules()
+        try deliverHeader()
         // A newer format may be shaped differently: beyond the version issue, its missing members are noise.
         if let version, version > ArchiveHeader.currentVersion {
             try visitor.visitEnd(header: header, counts: declared)
@@ -51,6 +53,40 @@ extension ArchiveReader.Parser {
             }
         }
         try visitor.visitEnd(header: header, counts: declared)
+    }
+
+    /// Hands the header to the visitor before the first record, so that `source.relationships` is known while records
+    /// stream. A version 2 document whose `source` comes after a section has it read ahead (its issues are reported
+    /// when the main pass reaches it).
+    mutating func deliverHeader() throws {
+        guard !headerDelivered else { return }
+        headerDelivered = true
+        if source == nil && rules == .version2 && !isNDJSON && scanner.depth == 1 { lookAheadForSource() }
+        try visitor.visitHeader(header)
+    }
+
+    private mutating func lookAheadForSource() {
+        var lookahead = scanner
+        do {
+            if !Self.isBetweenMembers(lookahead) { try lookahead.skipValue() }
+            while try lookahead.nextMember() {
+                guard try lookahead.readKey().equals("source") else {
+                    try lookahead.skipValue()
+                    continue
+                }
+                let saved = scanner
+                scanner = lookahead
+                muted = true
+                defer {
+                    scanner = saved
+                    muted = false
+                }
+                source = try readSource()
+                return
+            }
+        } catch {
+            // Malformed input is reported by the main pass when it gets there.
+        }
     }
 
     /// `format`, `version`, `exportDate`, `generator` or `source`, in a document or an NDJSON header.
@@ -208,17 +244,99 @@ extension ArchiveReader.Parser {
         var store: String?
         var storeUUID: String?
         var entities: [String: String] = [:]
+        var relationships: [String: [String: ExtraRelationship]] = [:]
         while let member = try nextMember(SourceMember.self, allowed: .all(SourceMember.self), in: "$.source",
                                           tracker: &tracker) {
             switch member {
             case .store: store = try readString("$.source.store")
             case .storeUUID: storeUUID = try readString("$.source.storeUUID", nullable: true)
             case .entities: entities = try readEntities()
+            case .relationships: relationships = try readRelationships()
             }
         }
         try reportMissing(SourceMember.self, required: MemberSet(SourceMember.store, .entities), seen: tracker.seen,
                           in: "$.source", at: start)
-        return ArchiveHeader.Source(store: store ?? "", storeUUID: storeUUID, entities: entities)
+        return ArchiveHeader.Source(store: store ?? "", storeUUID: storeUUID, entities: entities, relationships: relationships)
+    }
+
+    /// `{"task": {"blocking": {"destination": "task", "toMany": true, "ordered": false, "inverse": "blockedBy"}}}`.
+    private mutating func readRelationships() throws -> [String: [String: ExtraRelationship]] {
+        let path = "$.source.relationships"
+        guard try expectObject(path) else { return [:] }
+        var result: [String: [String: ExtraRelationship]] = [:]
+        while try scanner.nextMember() {
+            let location = scanner.location
+            let kindName = try scanner.readKey().string
+            let kindPath = Self.memberPath(path, kindName)
+            guard let kind = StoreMapping.Kind(rawValue: kindName) else {
+                try report(.wrongType, kindPath, "\"\(kindName)\" is not a kind of record (expected one of \(Self.kindNames))", at: location)
+                try scanner.skipValue()
+                continue
+            }
+            if result[kind.rawValue] != nil {
+                try report(.duplicateKey, kindPath, "member \"\(kindName)\" appears more than once in this object; the first value is used", at: location)
+                try scanner.skipValue()
+                continue
+            }
+            guard try expectObject(kindPath) else { continue }
+            var properties: [String: ExtraRelationship] = [:]
+            while try scanner.nextMember() {
+                let propertyLocation = scanner.location
+                let property = try scanner.readKey().string
+                let propertyPath = Self.memberPath(kindPath, property)
+                if properties[property] != nil {
+                    try report(.duplicateKey, propertyPath, "member \"\(property)\" appears more than once in this object; the first value is used", at: propertyLocation)
+                    try scanner.skipValue()
+                    continue
+                }
+                if let declaration = try readRelationship(propertyPath) { properties[property] = declaration }
+            }
+            result[kind.rawValue] = properties
+        }
+        return result
+    }
+
+    private mutating func readRelationship(_ path: String) throws -> ExtraRelationship? {
+        typealias Member = ArchiveReader.RelationshipMember
+        let start = scanner.location
+        guard try expectObject(path) else { return nil }
+        var tracker = MemberTracker(Member.self)
+        var destination: StoreMapping.Kind?
+        var toMany: Bool?
+        var ordered = false
+        var inverse: String?
+        while let member = try nextMember(Member.self, allowed: .all(Member.self), in: path, tracker: &tracker) {
+            switch member {
+            case .destination:
+                let location = scanner.location
+                guard let name = try readString(path + ".destination") else { continue }
+                destination = StoreMapping.Kind(rawValue: name)
+                if destination == nil {
+                    try report(.wrongType, path + ".destination", "\"\(name)\" is not a kind of record (expected one of \(Self.kindNames))", at: location)
+                }
+            case .toMany: toMany = try readBool(path + ".toMany")
+            case .ordered: ordered = try readBool(path + ".ordered") ?? false
+            case .inverse: inverse = try readString(path + ".inverse", nullable: true)
+            }
+        }
+        try reportMissing(Member.self, required: MemberSet(Member.destination, .toMany), seen: tracker.seen, in: path, at: start)
+        guard let destination, let toMany else { return nil }
+        return ExtraRelationship(destination: destination, toMany: toMany, ordered: ordered, inverse: inverse)
+    }
+
+    private static var kindNames: String {
+        StoreMapping.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// Opens an object, or reports what was found instead and skips it.
+    private mutating func expectObject(_ path: String) throws -> Bool {
+        let kind = try scanner.peekKind()
+        guard kind == .object else {
+            try reportWrongType("an object", found: kind, path, at: scanner.location)
+            return false
+        }
+        try scanner.beginObject()
+        return true
     }
 
     /// `{"project": "Project", …}`: any names, string values, no repeats.

@@ -37,9 +37,16 @@ extension ArchiveReader {
 
     /// Members of `source`.
     enum SourceMember: Int, Member {
-        case store, storeUUID, entities
-        static let names: [StaticString] = ["store", "storeUUID", "entities"]
+        case store, storeUUID, entities, relationships
+        static let names: [StaticString] = ["store", "storeUUID", "entities", "relationships"]
         static let packedNames = ArchiveReader.packedTable(SourceMember.self)
+    }
+
+    /// Members of one declaration in `source.relationships`.
+    enum RelationshipMember: Int, Member {
+        case destination, toMany, ordered, inverse
+        static let names: [StaticString] = ["destination", "toMany", "ordered", "inverse"]
+        static let packedNames = ArchiveReader.packedTable(RelationshipMember.self)
     }
 
     /// Members of `counts`, in `ArchiveCounts` order.

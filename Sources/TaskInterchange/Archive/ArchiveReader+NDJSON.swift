@@ -56,6 +56,7 @@ extension ArchiveReader.Parser {
         if !headerSeen && ordinal == 0 {
             try report(.missingVersion, "$.version", "NDJSON: no header line", at: scanner.location)
         }
+        try deliverHeader()
         if let countsAtTrailer {
             try checkCounts(against: countsAtTrailer)
         } else {
@@ -93,6 +94,7 @@ extension ArchiveReader.Parser {
             try report(.countsMismatch, Self.recordPath(kind, index),
                        "NDJSON: a \(kind.rawValue) follows the trailer, which must be the last line", at: location)
         }
+        try deliverHeader()
         found[kind] += 1
         context = (kind, index)
         if wanted.contains(kind) {

@@ -183,14 +183,37 @@ extension ArchiveReader.Parser {
                 } else {
                     try report(.wrongType, Self.memberPath(path(), name), "number \(number.description) is out of range", at: valueLocation)
                 }
+            case .array:
+                if let ids = try readIdArray(Self.memberPath(path(), name)) { values[name] = .array(ids) }
             case let other:
-                try reportWrongType("null, a boolean, a number or a string", found: other, Self.memberPath(path(), name), at: valueLocation)
+                try reportWrongType("null, a boolean, a number, a string or an array of ids", found: other, Self.memberPath(path(), name), at: valueLocation)
             }
         }
         return values
     }
 
     /// `true` or `false`, nothing else; nil after reporting a wrong type.
+    /// A to-many relationship's value in `extra`: an array of strings (whether they are ids of existing records is
+    /// the validator's business, once `source.relationships` says what they point at). Nil after reporting.
+    mutating func readIdArray(_ path: String) throws -> [String]? {
+        try scanner.beginArray()
+        var ids: [String] = []
+        var valid = true
+        var index = 0
+        while try scanner.nextElement() {
+            let location = scanner.location
+            let kind = try scanner.peekKind()
+            if kind == .string {
+                ids.append(try scanner.readString())
+            } else {
+                try reportWrongType("an id string", found: kind, "\(path)[\(index)]", at: location)
+                valid = false
+            }
+            index += 1
+        }
+        return valid ? ids : nil
+    }
+
     mutating func readBool(_ path: @autoclosure () -> String) throws -> Bool? {
         let kind = try scanner.peekKind()
         if kind == .bool { return try scanner.readBool() }

@@ -80,6 +80,11 @@ extension ArchiveReader {
         var context: (kind: RecordKind, index: Int)?
 
         /// Told how far the reader got, every `Self.consumedStep` bytes.
+        /// Whether `visitHeader` has been called.
+        var headerDelivered = false
+        /// True while `source` is read ahead of its place: its issues are reported when the main pass gets there.
+        var muted = false
+
         var consumed: ((Int) -> Void)?
         var lastConsumed = 0
         static var consumedStep: Int { 16 << 20 }
@@ -157,6 +162,7 @@ extension ArchiveReader {
         /// Sends an issue to the visitor.
         mutating func report(_ code: ValidationIssue.Code, _ path: String, _ message: String,
                              at location: JSONScanner.Location?, severity: ValidationIssue.Severity = .error) throws {
+            guard !muted else { return }
             try visitor.visitIssue(ValidationIssue(code, severity: severity, path: path, message: message,
                                                    line: location?.line, column: location?.column))
         }

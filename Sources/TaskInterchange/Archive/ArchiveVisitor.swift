@@ -13,6 +13,14 @@ public protocol ArchiveVisitor {
     mutating func visitTask(_ task: TaskRecord, index: Int) throws
     /// A problem in the input; reading goes on unless the input cannot be parsed further.
     mutating func visitIssue(_ issue: ValidationIssue) throws
+    /// The header members, before the first record (or at the end when there is none): `source.relationships` says
+    /// which `extra` members are relationships.
+    mutating func visitHeader(_ header: ArchiveHeader) throws
     /// The end of the document: the header members and the counts (nil when absent).
     mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) throws
+}
+
+extension ArchiveVisitor {
+    /// Visitors that need nothing from the header before the records ignore it.
+    public mutating func visitHeader(_ header: ArchiveHeader) throws {}
 }

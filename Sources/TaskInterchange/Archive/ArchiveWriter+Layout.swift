@@ -53,6 +53,13 @@ extension ArchiveWriter {
             // Non-finite values never reach an `extra` (the store reader reports them instead).
             case .double(let value): (try? output.appendDouble(value)) ?? output.appendNull()
             case .string(let value): output.appendString(value)
+            case .array(let ids):
+                openArray(breaksLines: false)
+                for id in ids {
+                    element()
+                    output.appendString(id)
+                }
+                close()
             }
         }
         close()

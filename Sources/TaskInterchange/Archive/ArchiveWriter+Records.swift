@@ -45,12 +45,40 @@ extension ArchiveWriter {
                 output.appendString(entity)
             }
             close()
+            if !source.relationships.isEmpty { writeRelationships(source.relationships) }
             close()
         }
         if isNDJSON {
             close()
             output.appendByte(UInt8(ascii: "\n"))
         }
+    }
+
+    /// `source.relationships`: kind → property → `{destination, toMany, ordered, inverse?}`, names sorted.
+    private mutating func writeRelationships(_ relationships: [String: [String: ExtraRelationship]]) {
+        key("relationships")
+        openObject(breaksLines: false)
+        for (kind, properties) in relationships.sorted(by: { $0.key < $1.key }) {
+            key(dynamic: kind)
+            openObject(breaksLines: false)
+            for (property, declaration) in properties.sorted(by: { $0.key < $1.key }) {
+                key(dynamic: property)
+                openObject(breaksLines: false)
+                key("destination")
+                output.appendString(declaration.destination.rawValue)
+                key("toMany")
+                output.appendBool(declaration.toMany)
+                key("ordered")
+                output.appendBool(declaration.ordered)
+                if let inverse = declaration.inverse {
+                    key("inverse")
+                    output.appendString(inverse)
+                }
+                close()
+            }
+            close()
+        }
+        close()
     }
 
     /// `{id, name, createdAt?}`.

@@ -5,6 +5,12 @@ enum CanonicalUUID {
     /// An example for messages.
     static let example = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
 
+    /// The UUID spelled canonically in `text`, or nil for any other text.
+    static func parse(_ text: String) -> UUID? {
+        var text = text
+        return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+    }
+
     /// The UUID spelled canonically in `bytes`, or nil for any other text (lowercase, braces, no hyphens…).
     static func parse(_ bytes: UnsafeRawBufferPointer) -> UUID? {
         guard bytes.count == 36, bytes[8] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: "-"),

@@ -1,12 +1,16 @@
 /// A value of a store property the interchange has no field for, carried under a record's `extra` object so nothing is
 /// left behind: JSON's own types, with dates as the same lossless ISO-8601 strings, binary data as base64 and UUIDs
-/// as uppercase strings. A target store's column types say how to write them back.
+/// as uppercase strings. A relationship is the id of the record it points at (to-one) or an array of ids (to-many);
+/// the archive's `source.relationships` says which properties are relationships. A target store's columns say how to
+/// write attribute values back.
 public enum ExtraValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int64)
     case double(Double)
     case string(String)
+    /// The ids of a to-many relationship's destinations, as strings.
+    case array([String])
 }
 
 extension ExtraValue: Codable {
@@ -20,6 +24,8 @@ extension ExtraValue: Codable {
             self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
             self = .double(value)
+        } else if let value = try? container.decode([String].self) {
+            self = .array(value)
         } else {
             self = .string(try container.decode(String.self))
         }
@@ -33,6 +39,18 @@ extension ExtraValue: Codable {
         case .integer(let value): try container.encode(value)
         case .double(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
         }
     }
 }
+
+/// A record with an `extra` object.
+protocol ExtraCarrying {
+    var extra: [String: ExtraValue]? { get set }
+}
+
+extension ProjectRecord: ExtraCarrying {}
+extension CategoryRecord: ExtraCarrying {}
+extension TagRecord: ExtraCarrying {}
+extension TaskRecord: ExtraCarrying {}
+extension SubtaskRecord: ExtraCarrying {}

@@ -16,7 +16,8 @@ public enum Exporter {
             format: options.writing.formatVersion >= 2 ? ArchiveHeader.formatName : nil,
             version: options.writing.formatVersion, exportDate: options.exportDate,
             generator: ArchiveHeader.Generator(name: ToolInfo.name, version: ToolInfo.version),
-            source: ArchiveHeader.Source(store: options.sourceName ?? store, storeUUID: reader.schema.storeUUID, entities: reader.entityNames))
+            source: ArchiveHeader.Source(store: options.sourceName ?? store, storeUUID: reader.schema.storeUUID, entities: reader.entityNames,
+                                         relationships: reader.relationshipDeclarations))
         var visitor = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
         try visitor.writer.begin(header: header)
         try reader.read(into: &visitor, progress: options.progress)

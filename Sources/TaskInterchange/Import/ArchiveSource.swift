@@ -6,6 +6,7 @@ public protocol ArchiveSource {
 
 extension Archive: ArchiveSource {
     public func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws {
+        try visitor.visitHeader(header)
         if kinds?.contains(.project) ?? true {
             for (index, project) in projects.enumerated() { try visitor.visitProject(project, index: index) }
         }

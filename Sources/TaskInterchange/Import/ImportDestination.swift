@@ -38,6 +38,11 @@ public protocol ImportDestination {
     mutating func update(_ subtask: SubtaskRecord, of task: ObjectKey, position: Int, at key: ObjectKey) throws
     /// Removes the subtasks of `task` that are not in `keeping`; returns how many were removed.
     mutating func removeSubtasks(of task: ObjectKey, keeping: Set<ObjectKey>) throws -> Int
+    /// Sets a relationship the interchange has no field for (declared in the archive's `source.relationships`) on the
+    /// object at `key` to `destinations`, in order, once every record exists. `replacing` is true for an object that
+    /// existed before the import: its current destinations for this relationship are dropped first.
+    mutating func link(_ kind: StoreMapping.Kind, _ key: ObjectKey, relationship: String, _ declaration: ExtraRelationship,
+                       to destinations: [ObjectKey], replacing: Bool) throws
 }
 
 /// A task's links, already resolved to destination keys.

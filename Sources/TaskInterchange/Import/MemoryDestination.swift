@@ -24,6 +24,9 @@ public struct MemoryDestination: ImportDestination, Sendable {
     public private(set) var tasks: [Int: StoredTask] = [:]
     /// Every subtask by key, with its task's key.
     public private(set) var subtasks: [Int: (record: SubtaskRecord, task: Int)] = [:]
+    /// Relationships carried under `extra`, by kind, object key and property name: destination keys in order.
+    public private(set) var links: [StoreMapping.Kind: [Int: [String: [Int]]]] = [:]
+    private var declarations: [String: [String: ExtraRelationship]] = [:]
     private var keys: [StoreMapping.Kind: [UUID: Int]] = [:]
     private var nextKey = 1
 
@@ -115,20 +118,54 @@ public struct MemoryDestination: ImportDestination, Sendable {
         return doomed.count
     }
 
-    /// The graph as an archive: records sorted by id, links turned back into ids.
+    public mutating func link(_ kind: StoreMapping.Kind, _ key: Int, relationship: String, _ declaration: ExtraRelationship,
+                              to destinations: [Int], replacing: Bool) {
+        declarations[kind.rawValue, default: [:]][relationship] = declaration
+        links[kind, default: [:]][key, default: [:]][relationship] = destinations
+    }
+
+    /// The graph as an archive: records sorted by id, links turned back into ids (relationships under `extra`
+    /// included, with their declarations in `source.relationships`).
     public var archive: Archive {
         var archive = Archive()
-        archive.projects = projects.values.sorted { $0.id.uuidString < $1.id.uuidString }
-        archive.categories = categories.values.sorted { $0.id.uuidString < $1.id.uuidString }
-        archive.tags = tags.values.sorted { $0.id.uuidString < $1.id.uuidString }
-        archive.tasks = tasks.values.map { stored in
-            var record = stored.record
+        if !declarations.isEmpty {
+            archive.header.source = ArchiveHeader.Source(store: "memory", relationships: declarations)
+        }
+        archive.projects = projects.map { key, record in withLinks(record, .project, key) }.sorted { $0.id.uuidString < $1.id.uuidString }
+        archive.categories = categories.map { key, record in withLinks(record, .category, key) }.sorted { $0.id.uuidString < $1.id.uuidString }
+        archive.tags = tags.map { key, record in withLinks(record, .tag, key) }.sorted { $0.id.uuidString < $1.id.uuidString }
+        archive.tasks = tasks.map { key, stored in
+            var record = withLinks(stored.record, .task, key)
             record.projectId = stored.links.project.flatMap { projects[$0]?.id }
             record.categoryId = stored.links.category.flatMap { categories[$0]?.id }
             record.tagIds = stored.links.tags.compactMap { tags[$0]?.id }
-            record.subtasks = stored.subtasks.compactMap { subtasks[$0]?.record }
+            record.subtasks = stored.subtasks.compactMap { subtaskKey in
+                subtasks[subtaskKey].map { withLinks($0.record, .subtask, subtaskKey) }
+            }
             return record
         }.sorted { $0.id.uuidString < $1.id.uuidString }
         return archive
+    }
+
+    /// `record` with its relationships written back into `extra` as ids (empty ones left out, as a store export does).
+    private func withLinks<Record: ExtraCarrying>(_ record: Record, _ kind: StoreMapping.Kind, _ key: Int) -> Record {
+        guard let properties = links[kind]?[key] else { return record }
+        var record = record
+        for (property, keys) in properties where !keys.isEmpty {
+            guard let declaration = declarations[kind.rawValue]?[property] else { continue }
+            let ids = keys.compactMap { id(of: declaration.destination, key: $0)?.uuidString }
+            record.extra = (record.extra ?? [:]).merging([property: declaration.toMany ? .array(ids) : .string(ids[0])]) { $1 }
+        }
+        return record
+    }
+
+    private func id(of kind: StoreMapping.Kind, key: Int) -> UUID? {
+        switch kind {
+        case .project: return projects[key]?.id
+        case .category: return categories[key]?.id
+        case .tag: return tags[key]?.id
+        case .task: return tasks[key]?.record.id
+        case .subtask: return subtasks[key]?.record.id
+        }
     }
 }

@@ -25,4 +25,16 @@ extension ObjectModel {
         }
         return nil
     }
+
+    /// Every stored relationship `entity` declares or inherits, with the entity that declares it.
+    func storedRelationships(of entity: Entity) -> [(relationship: Relationship, declaredBy: Entity)] {
+        ancestry(of: entity).flatMap { member in member.relationships.filter { !$0.isTransient }.map { ($0, member) } }
+    }
+
+    /// The stored relationship whose name matches `name` ignoring case (store columns keep only upper case), the exact
+    /// spelling first.
+    func storedRelationship(matching name: String, in entity: Entity) -> (relationship: Relationship, declaredBy: Entity)? {
+        let all = storedRelationships(of: entity)
+        return all.first { $0.relationship.name == name } ?? all.first { $0.relationship.name.uppercased() == name.uppercased() }
+    }
 }

@@ -6,6 +6,8 @@ struct StoreExtras {
     /// How a column's values become JSON.
     enum ValueKind: Sendable {
         case bool, integer, double, date, uuid, binary, string, automatic
+        /// A to-one relationship's key, exported as the destination record's id.
+        case reference(StoreMapping.Kind)
     }
 
     struct Column {
@@ -22,13 +24,15 @@ struct StoreExtras {
     /// No extras.
     init() {}
 
-    /// Works out the extras of every mapped kind; `model` (from the store's cache) gives exact names and types.
-    init(resolved: ResolvedMapping, schema: StoreSchema, model: ObjectModel?) {
+    /// Works out the extras of every mapped kind; `model` (from the store's cache) gives exact names and types, and
+    /// `relationships` the to-one relationships read as columns.
+    init(resolved: ResolvedMapping, schema: StoreSchema, model: ObjectModel?, relationships: StoreRelationships) {
         for (kind, mapped) in resolved.kinds {
             let attributes = Self.attributes(of: mapped.entity.name, in: model)
+            let covered = relationships.coveredColumns[mapped.table] ?? []
             for column in schema.columns(of: mapped.table) ?? [] {
                 let name = column.name
-                guard !["Z_PK", "Z_ENT", "Z_OPT"].contains(name), !mapped.usedColumns.contains(name) else { continue }
+                guard !["Z_PK", "Z_ENT", "Z_OPT"].contains(name), !mapped.usedColumns.contains(name), !covered.contains(name) else { continue }
                 let isForeignKey = schema.indexes.contains("\(mapped.table)_\(name)_INDEX") && column.declaredType == "INTEGER"
                 let isPlumbing = name.hasPrefix("Z_") || (name.dropFirst().first?.isNumber ?? false)
                 let attribute = attributes.first { "Z" + $0.name.uppercased() == name }
@@ -39,6 +43,12 @@ struct StoreExtras {
                 let property = attribute?.name ?? String(name.dropFirst()).lowercased()
                 columns[kind, default: []].append(Column(column: name, property: property,
                                                          kind: attribute.map { Self.kind(of: $0.type) } ?? Self.kind(declared: column.declaredType)))
+            }
+            for relationship in relationships.carried[kind] ?? [] {
+                if case .column(let column) = relationship.storage {
+                    columns[kind, default: []].append(Column(column: column, property: relationship.property,
+                                                             kind: .reference(relationship.declaration.destination)))
+                }
             }
         }
     }
@@ -91,6 +101,14 @@ extension StoreReader {
             let type = statement.columnType(at: index)
             guard type != 5 else { continue }
             switch (column.kind, type) {
+            case (.reference(let destination), 1):
+                let target = statement.int64(at: index)
+                if let id = indexes[destination]?.id(of: target) {
+                    values[column.property] = .string(id.uuidString)
+                } else {
+                    log.add(.danglingReference, entity: entity, property: column.property,
+                            message: "key points at no \(destination.rawValue) row; exported without it", example: "p\(key)→p\(target)")
+                }
             case (.bool, 1): values[column.property] = .bool(statement.int64(at: index) != 0)
             case (.date, 1), (.date, 2):
                 let seconds = type == 1 ? Double(statement.int64(at: index)) : statement.double(at: index)

@@ -15,6 +15,7 @@ extension StoreReader {
                 name: requiredString(statement, 1, Origin(entity: kind.entity.name, field: "name", column: kind.columns["name"], key: key)),
                 createdAt: optionalDate(statement, 2, Origin(entity: kind.entity.name, field: "createdAt", column: kind.columns["createdAt"], key: key)))
             record.extra = extraValues(statement, from: 3, extraColumns(.project), entity: kind.entity.name, key: key)
+            addLinks(to: &record.extra, of: .project, key: key)
             try visitor.visitProject(record, index: position)
             position += 1
         }
@@ -34,6 +35,7 @@ extension StoreReader {
                 name: requiredString(statement, 1, Origin(entity: kind.entity.name, field: "name", column: kind.columns["name"], key: key)),
                 color: optionalString(statement, 2, origin) ?? CategoryRecord.defaultColor)
             record.extra = extraValues(statement, from: 3, extraColumns(.category), entity: kind.entity.name, key: key)
+            addLinks(to: &record.extra, of: .category, key: key)
             try visitor.visitCategory(record, index: position)
             position += 1
         }
@@ -51,6 +53,7 @@ extension StoreReader {
                 id: index.ids[position],
                 name: requiredString(statement, 1, Origin(entity: kind.entity.name, field: "name", column: kind.columns["name"], key: key)))
             record.extra = extraValues(statement, from: 2, extraColumns(.tag), entity: kind.entity.name, key: key)
+            addLinks(to: &record.extra, of: .tag, key: key)
             try visitor.visitTag(record, index: position)
             position += 1
         }
@@ -64,7 +67,7 @@ extension StoreReader {
             return
         }
         let entity = kind.entity.name
-        let index = try self.index(.task)
+        let index = indexes[.task]!
         let rank = try rankFunction("tasks_rank_task", index)
         let fields = ["title", "notes", "isCompleted", "createdAt", "dueDate", "priority"]
         let projectColumn = resolved.taskProjectColumn.map(Database.quote) ?? "NULL"
@@ -96,6 +99,7 @@ extension StoreReader {
             record.projectId = reference(statement, 1, in: projects, origin: projectOrigin, key: key)
             record.categoryId = reference(statement, 2, in: categories, origin: categoryOrigin, key: key)
             record.extra = extraValues(statement, from: 9, extraColumns(.task), entity: entity, key: key)
+            addLinks(to: &record.extra, of: .task, key: key)
             record.tagIds = try tagStream.tagIds(forRank: position)
             record.subtasks = try subtaskStream.subtasks(forRank: position)
             try visitor.visitTask(record, index: position)

@@ -72,7 +72,7 @@ extension StoreReader {
                 return
             }
             entity = kind.entity.name
-            index = try reader.index(.subtask)
+            index = reader.indexes[.subtask]!
             let subtaskRank = try reader.rankFunction("tasks_rank_subtask", index)
             let taskColumn = reader.resolved.subtaskTaskColumn.map(Database.quote) ?? "NULL"
             let order = reader.resolved.subtaskOrderColumn.map { "\(Database.quote($0)), Z_PK" } ?? "\(subtaskRank)(Z_PK)"
@@ -109,6 +109,7 @@ extension StoreReader {
                         title: reader.requiredString(statement, 3, Origin(entity: entity, field: "title", column: kind.columns["title"], key: key)),
                         isCompleted: reader.requiredBool(statement, 4, Origin(entity: entity, field: "isCompleted", column: kind.columns["isCompleted"], key: key)))
                     subtask.extra = reader.extraValues(statement, from: 5, reader.extraColumns(.subtask), entity: entity, key: key)
+                    reader.addLinks(to: &subtask.extra, of: .subtask, key: key)
                     result.append(subtask)
                 }
                 try advance()

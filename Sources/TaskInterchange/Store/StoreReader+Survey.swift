@@ -24,7 +24,7 @@ extension StoreReader {
             }
         }
         for kind in mapped.sorted(by: { $0.kind < $1.kind }) {
-            let carried = Set(extraColumns(kind.kind).map(\.column))
+            let carried = Set(extraColumns(kind.kind).map(\.column)).union(relationships.coveredColumns[kind.table] ?? [])
             for column in schema.columns(of: kind.table) ?? [] where !["Z_PK", "Z_ENT", "Z_OPT"].contains(column.name)
                 && !kind.usedColumns.contains(column.name) && !carried.contains(column.name) {
                 let values = try database.scalar("SELECT count(\(Database.quote(column.name))) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)")?.int64 ?? 0
@@ -35,7 +35,7 @@ extension StoreReader {
             }
         }
         for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key }) where table.hasPrefix("Z_") && table != resolved.tagJoin?.table
-            && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) {
+            && !relationships.coveredTables.contains(table) && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) {
             let numbers = columns.compactMap { StoreMapping.splitJoinColumn($0.name)?.0 }
             guard numbers.contains(where: mappedNumbers.contains) else { continue }
             let rows = try database.scalar("SELECT count(*) FROM \(Database.quote(table))")?.int64 ?? 0

@@ -16,6 +16,12 @@ public final class StoreReader {
     let resolved: ResolvedMapping
     /// Columns carried under `extra` (empty when the output format has no place for them).
     let extras: StoreExtras
+    /// Relationships carried under `extra` (none when the output format has no place for them).
+    let relationships: StoreRelationships
+    /// Each kind's id index, built before any record is read (relationships may point at any kind).
+    var indexes: [StoreMapping.Kind: KeyIndex] = [:]
+    /// To-many relationships read ahead: kind → property → owner key → destination ids in order.
+    var links: [StoreMapping.Kind: [String: [Int64: [String]]]] = [:]
     var log = FindingLog()
     var database: Database { snapshot.database }
 
@@ -31,9 +37,15 @@ public final class StoreReader {
         let chosen = mapping ?? StoreMapping(detectingFrom: schema)
         let resolved = try ResolvedMapping(chosen, schema: schema, source: mapping == nil ? "detected mapping" : mappingSource)
         self.resolved = resolved
-        // A damaged model cache only costs exact names and types; `inspect` reports it.
+        // A damaged model cache only costs exact names, types and relationships; `inspect` reports it.
         let model = carryExtras ? (try? ObjectModel(modelCacheOf: snapshot)) ?? nil : nil
-        extras = carryExtras ? StoreExtras(resolved: resolved, schema: schema, model: model) : StoreExtras()
+        relationships = carryExtras ? StoreRelationships(resolved: resolved, schema: schema, model: model) : StoreRelationships()
+        extras = carryExtras ? StoreExtras(resolved: resolved, schema: schema, model: model, relationships: relationships) : StoreExtras()
+    }
+
+    /// The `source.relationships` declarations of the relationships carried under `extra`.
+    public var relationshipDeclarations: [String: [String: ExtraRelationship]] {
+        relationships.declarations
     }
 
     /// The store UUID used in derived ids (`Z_METADATA.Z_UUID`, or the empty string for stores without one).
@@ -51,13 +63,13 @@ public final class StoreReader {
     public func read(into visitor: inout some ArchiveVisitor, progress: (@Sendable (Int, Int) -> Void)? = nil) throws {
         do {
             try survey()
-            let projects = try index(.project)
-            let categories = try index(.category)
-            let tags = try index(.tag)
-            try emitProjects(projects, into: &visitor)
-            try emitCategories(categories, into: &visitor)
-            try emitTags(tags, into: &visitor)
-            try emitTasks(projects: projects, categories: categories, tags: tags, into: &visitor, progress: progress)
+            for kind in StoreMapping.Kind.allCases { indexes[kind] = try index(kind) }
+            try readLinks()
+            try emitProjects(indexes[.project]!, into: &visitor)
+            try emitCategories(indexes[.category]!, into: &visitor)
+            try emitTags(indexes[.tag]!, into: &visitor)
+            try emitTasks(projects: indexes[.project]!, categories: indexes[.category]!, tags: indexes[.tag]!, into: &visitor, progress: progress)
+            reportUnreadLinks()
         } catch let error as SQLiteError {
             throw TaskInterchangeError.sqlite(error, path: snapshot.path, doing: "reading failed")
         }

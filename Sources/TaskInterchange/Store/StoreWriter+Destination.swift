@@ -203,8 +203,7 @@ extension StoreWriter {
     /// `Z<n>_<NAME>`: present when the relationship's destination entity has sub-entities.
     func entityColumn(for column: String, in kind: StoreMapping.Kind) -> String? {
         guard let table = resolved.kinds[kind]?.table else { return nil }
-        let suffix = "_" + column.dropFirst()
-        return schema.columns(of: table)?.first { $0.name.hasSuffix(suffix) && $0.name.dropFirst().first?.isNumber == true }?.name
+        return schema.entityColumn(of: String(column.dropFirst()), in: table)
     }
 
     private func statements(_ kind: StoreMapping.Kind) throws -> RowStatements {
@@ -228,7 +227,7 @@ extension StoreWriter {
     }
 
     /// Statements outside the per-kind row statements (join rows, subtask removal), prepared once per writer.
-    private func prepared(_ sql: String) throws -> Statement {
+    func prepared(_ sql: String) throws -> Statement {
         if let statement = preparedStatements[sql] { return statement }
         let statement = try database.prepare(sql)
         preparedStatements[sql] = statement

@@ -12,6 +12,11 @@ extension StoreWriter {
     func writeExtras(_ extra: [String: ExtraValue]?, of kind: StoreMapping.Kind, key: Int64) throws {
         guard let extra, !extra.isEmpty, let resolvedKind = resolved.kinds[kind] else { return }
         for (property, value) in extra {
+            // Relationship ids are linked by the importer, and only when the archive declares them.
+            if case .array = value {
+                unplacedExtras["\(resolvedKind.entity.name).\(property)", default: 0] += 1
+                continue
+            }
             let cacheKey = "\(kind.rawValue).\(property)"
             if extraTargets[cacheKey] == nil {
                 let column = "Z" + property.uppercased()
@@ -56,6 +61,8 @@ extension StoreWriter {
             default:
                 statement.bind(text, at: 1)
             }
+        case .array:
+            preconditionFailure("arrays are filtered out by writeExtras")
         }
     }
 

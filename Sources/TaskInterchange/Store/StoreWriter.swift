@@ -36,6 +36,10 @@ public final class StoreWriter: ImportDestination {
     /// The task entity's number, when subtasks carry a `Z<n>_TASK` entity column.
     var subtaskTaskEntityNumber: Int64?
     var preparedStatements: [String: Statement] = [:]
+    /// `kind.relationship` → where its links go (nil: nowhere in this target).
+    var linkTargets: [String: LinkTarget?] = [:]
+    /// The target's own model, from its model cache (nil without one, or when it cannot be decoded).
+    lazy var targetModel: ObjectModel? = (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil
 
     /// Opens an existing store for writing (`create: false`), or creates the task manager's model in a new, empty file.
     /// - Throws: `TaskInterchangeError` (`.busy` when locked, `.invalidData` when not a Core Data store or the mapping

@@ -38,6 +38,9 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
         case missingCategory = "missing-category"
         /// A task's `tagIds` names a tag that is not in the archive.
         case missingTag = "missing-tag"
+        /// A relationship carried under `extra` (declared in `source.relationships`) names no record of its
+        /// destination kind in the archive.
+        case missingReference = "missing-reference"
         /// A task lists the same tag twice.
         case duplicateTagReference = "duplicate-tag-reference"
         /// `priority` outside 0…3.

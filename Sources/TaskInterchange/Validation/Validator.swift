@@ -34,6 +34,10 @@ public struct Validator: ArchiveVisitor {
     private var counts = ArchiveCounts()
     /// References whose target had not been read yet (version 1 files may list tasks before projects).
     private var pending: [(kind: StoreMapping.Kind, id: UUID, path: String)] = []
+    /// Ids named by relationships under `extra` whose destination had not been read yet.
+    private var pendingExtras: [(kind: StoreMapping.Kind, id: UUID, path: String)] = []
+    /// The archive's `source.relationships`.
+    private var relationships: [String: [String: ExtraRelationship]] = [:]
     /// Warnings already counted: a reader streaming in several passes repeats document-level warnings.
     private var seenWarnings: Set<String> = []
 
@@ -76,16 +80,19 @@ public struct Validator: ArchiveVisitor {
     public mutating func visitProject(_ project: ProjectRecord, index: Int) {
         counts.projects += 1
         checkNew(project.id, kind: .project, inserted: projects.insert(project.id).inserted, path: "$.projects[\(index)]")
+        checkExtra(project.extra, of: .project, path: "$.projects[\(index)]")
     }
 
     public mutating func visitCategory(_ category: CategoryRecord, index: Int) {
         counts.categories += 1
         checkNew(category.id, kind: .category, inserted: categories.insert(category.id).inserted, path: "$.categories[\(index)]")
+        checkExtra(category.extra, of: .category, path: "$.categories[\(index)]")
     }
 
     public mutating func visitTag(_ tag: TagRecord, index: Int) {
         counts.tags += 1
         checkNew(tag.id, kind: .tag, inserted: tags.insert(tag.id).inserted, path: "$.tags[\(index)]")
+        checkExtra(tag.extra, of: .tag, path: "$.tags[\(index)]")
     }
 
     public mutating func visitTask(_ task: TaskRecord, index: Int) {
@@ -112,8 +119,69 @@ public struct Validator: ArchiveVisitor {
                 pending.append((.tag, tagId, tagPath))
             }
         }
+        checkExtra(task.extra, of: .task, path: path)
         for (position, subtask) in task.subtasks.enumerated() {
             checkNew(subtask.id, kind: .subtask, inserted: subtasks.insert(subtask.id).inserted, path: path + ".subtasks[\(position)]")
+            checkExtra(subtask.extra, of: .subtask, path: path + ".subtasks[\(position)]")
+        }
+    }
+
+    public mutating func visitHeader(_ header: ArchiveHeader) {
+        relationships = header.source?.relationships ?? [:]
+    }
+
+    /// Relationship values under `extra`: the declared shape, valid ids, and (once read) existing destinations. An
+    /// array must be a declared relationship: anything else under `extra` is an attribute value.
+    private mutating func checkExtra(_ extra: [String: ExtraValue]?, of kind: StoreMapping.Kind, path: String) {
+        guard let extra else { return }
+        let declared = relationships[kind.rawValue]
+        if declared == nil, !extra.values.contains(where: { if case .array = $0 { true } else { false } }) { return }
+        for (property, value) in extra {
+            let propertyPath = ArchiveReader.Parser<Validator>.memberPath(path + ".extra", property)
+            guard let relationship = declared?[property] else {
+                if case .array = value {
+                    error(.wrongType, propertyPath, "an array under extra must be a relationship declared in $.source.relationships.\(kind.rawValue)")
+                }
+                continue
+            }
+            switch (value, relationship.toMany) {
+            case (.null, _):
+                break
+            case (.string(let text), false):
+                checkReference(text, to: relationship.destination, path: propertyPath)
+            case (.array(let ids), true):
+                var seen: Set<String> = []
+                for (position, text) in ids.enumerated() {
+                    let elementPath = propertyPath + "[\(position)]"
+                    if !seen.insert(text).inserted {
+                        error(.duplicateID, elementPath, "\(text) is listed twice in this relationship")
+                    } else {
+                        checkReference(text, to: relationship.destination, path: elementPath)
+                    }
+                }
+            default:
+                error(.wrongType, propertyPath, relationship.toMany
+                      ? "expected an array of \(relationship.destination.rawValue) ids (declared to-many in $.source.relationships)"
+                      : "expected one \(relationship.destination.rawValue) id (declared to-one in $.source.relationships)")
+            }
+        }
+    }
+
+    private mutating func checkReference(_ text: String, to kind: StoreMapping.Kind, path: String) {
+        guard let id = CanonicalUUID.parse(text) else {
+            error(.invalidUUID, path, CanonicalUUID.problem(with: text))
+            return
+        }
+        if !ids(of: kind).contains(id) { pendingExtras.append((kind, id, path)) }
+    }
+
+    private func ids(of kind: StoreMapping.Kind) -> Set<UUID> {
+        switch kind {
+        case .project: return projects
+        case .category: return categories
+        case .tag: return tags
+        case .task: return tasks
+        case .subtask: return subtasks
         }
     }
 
@@ -133,5 +201,9 @@ public struct Validator: ArchiveVisitor {
             }
         }
         pending = []
+        for reference in pendingExtras where !ids(of: reference.kind).contains(reference.id) {
+            error(.missingReference, reference.path, "no \(reference.kind.rawValue) with id \(reference.id.uuidString) in the archive")
+        }
+        pendingExtras = []
     }
 }

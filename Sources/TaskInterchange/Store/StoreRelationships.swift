@@ -1,0 +1,130 @@
+/// The relationships between exported entities that the interchange has no field for, and where each is stored, so
+/// that they travel under `extra` as ids. One side of every pair is carried: the to-one side of a one-to-many (the
+/// to-many side when it is ordered, to keep the order), the side a many-to-many join table is named after, and the
+/// to-many side of a relationship without an inverse.
+///
+/// With the store's model every kind of relationship is found; without one only join tables are (a key column alone
+/// does not say what it points at), and the rest stay reported as unmapped columns.
+struct StoreRelationships {
+    /// Where a carried relationship's links are read.
+    enum Storage {
+        /// A to-one key column on the owner's row, read with the row.
+        case column(String)
+        /// A key column on the destination's rows pointing back at the owner, with the positions of an ordered one.
+        case destinationColumn(table: String, filter: String, column: String, order: String?)
+        /// A many-to-many join table.
+        case joinTable(StoreSchema.JoinDirection)
+    }
+
+    /// One carried relationship.
+    struct Carried {
+        var kind: StoreMapping.Kind
+        var property: String
+        var declaration: ExtraRelationship
+        var storage: Storage
+    }
+
+    /// Carried relationships, by kind.
+    private(set) var carried: [StoreMapping.Kind: [Carried]] = [:]
+    /// Columns (by table) and join tables the carried relationships account for: not reported as left behind.
+    private(set) var coveredColumns: [String: Set<String>] = [:]
+    private(set) var coveredTables: Set<String> = []
+
+    /// No relationships.
+    init() {}
+
+    /// Works out the carried relationships of every mapped kind; `model` (from the store's cache) finds them all.
+    init(resolved: ResolvedMapping, schema: StoreSchema, model: ObjectModel?) {
+        let mapped = Self.mappedRelationships(resolved)
+        func kind(of entityName: String) -> StoreMapping.Kind? {
+            guard let entity = schema.entity(named: entityName) else { return nil }
+            return resolved.kinds.values.sorted { $0.kind < $1.kind }.first { schema.lineage(of: $0.entity).contains(entity.number) }?.kind
+        }
+        guard let model else {
+            for direction in schema.joinDirections where direction.namesTable && direction.table != resolved.tagJoin?.table {
+                guard let owner = resolved.kinds.values.first(where: { $0.entity.numbersIncludingSubentities.contains(direction.ownerNumber) }),
+                      let member = resolved.kinds.values.first(where: { $0.entity.numbersIncludingSubentities.contains(direction.memberNumber) })
+                else { continue }
+                let inverse = StoreMapping.splitJoinColumn(direction.ownerColumn).map { $0.1.lowercased() }
+                add(Carried(kind: owner.kind, property: direction.relationship.lowercased(),
+                            declaration: ExtraRelationship(destination: member.kind, toMany: true, ordered: direction.orderColumn != nil, inverse: inverse),
+                            storage: .joinTable(direction)))
+            }
+            return
+        }
+        for ownerKind in resolved.kinds.values.sorted(by: { $0.kind < $1.kind }) {
+            guard let entity = model.entity(named: ownerKind.entity.name) else { continue }
+            for (relationship, declaredBy) in model.storedRelationships(of: entity) {
+                guard !mapped.contains(Self.key(ownerKind.kind, relationship.name)),
+                      let destinationKind = kind(of: relationship.destination), let destination = resolved.kinds[destinationKind],
+                      let destinationEntity = model.entity(named: relationship.destination) else { continue }
+                let inverse = relationship.inverse.flatMap { model.relationship(named: $0, in: destinationEntity)?.relationship }
+                if let inverse, mapped.contains(Self.key(destinationKind, inverse.name)) { continue }
+                let declaration = ExtraRelationship(destination: destinationKind, toMany: relationship.isToMany,
+                                                    ordered: relationship.isToMany && relationship.isOrdered, inverse: inverse?.name)
+                let name = relationship.name.uppercased()
+                if !relationship.isToMany {
+                    if let inverse, inverse.isToMany && inverse.isOrdered { continue }
+                    if let inverse, !inverse.isToMany, (entity.name, relationship.name) > (destinationEntity.name, inverse.name) { continue }
+                    guard schema.columns(of: ownerKind.table)?.contains(where: { $0.name == "Z" + name }) == true else { continue }
+                    add(Carried(kind: ownerKind.kind, property: relationship.name, declaration: declaration, storage: .column("Z" + name)))
+                    cover(ownerKind.table, ["Z" + name] + [schema.entityColumn(of: name, in: ownerKind.table)].compactMap { $0 })
+                } else if let inverse, !inverse.isToMany {
+                    guard relationship.isOrdered else { continue }
+                    let column = "Z" + inverse.name.uppercased()
+                    let order = "Z_FOK_" + inverse.name.uppercased()
+                    let columns = Set(schema.columns(of: destination.table)?.map(\.name) ?? [])
+                    guard columns.contains(column) else { continue }
+                    add(Carried(kind: ownerKind.kind, property: relationship.name, declaration: declaration,
+                                storage: .destinationColumn(table: destination.table, filter: destination.entityFilter, column: column,
+                                                            order: columns.contains(order) ? order : nil)))
+                    cover(destination.table, [column, order] + [schema.entityColumn(of: inverse.name.uppercased(), in: destination.table)].compactMap { $0 })
+                } else if inverse == nil, let number = schema.entity(named: declaredBy.name)?.number,
+                          schema.columns(of: destination.table)?.contains(where: { $0.name == "Z\(number)\(name)" }) == true {
+                    add(Carried(kind: ownerKind.kind, property: relationship.name, declaration: declaration,
+                                storage: .destinationColumn(table: destination.table, filter: destination.entityFilter, column: "Z\(number)\(name)", order: nil)))
+                    cover(destination.table, ["Z\(number)\(name)"])
+                } else if let direction = schema.joinDirection(from: ownerKind.entity, to: destination.entity, relationship: relationship.name),
+                          direction.namesTable || inverse == nil {
+                    var declaration = declaration
+                    declaration.ordered = relationship.isOrdered && direction.orderColumn != nil
+                    add(Carried(kind: ownerKind.kind, property: relationship.name, declaration: declaration, storage: .joinTable(direction)))
+                }
+            }
+        }
+    }
+
+    /// The `source.relationships` declarations of the carried relationships.
+    var declarations: [String: [String: ExtraRelationship]] {
+        var result: [String: [String: ExtraRelationship]] = [:]
+        for (kind, list) in carried {
+            for relationship in list { result[kind.rawValue, default: [:]][relationship.property] = relationship.declaration }
+        }
+        return result
+    }
+
+    private mutating func add(_ relationship: Carried) {
+        carried[relationship.kind, default: []].append(relationship)
+        if case .joinTable(let direction) = relationship.storage { coveredTables.insert(direction.table) }
+    }
+
+    private mutating func cover(_ table: String, _ columns: [String]) {
+        coveredColumns[table, default: []].formUnion(columns)
+    }
+
+    /// `kind.RELATIONSHIP` of the relationships the interchange's own fields carry (and so their inverses).
+    private static func mappedRelationships(_ resolved: ResolvedMapping) -> Set<String> {
+        var result: Set<String> = []
+        for (kind, references) in [(StoreMapping.Kind.task, ["project", "category", "tags"]), (.subtask, ["task"])] {
+            guard resolved.kinds[kind] != nil else { continue }
+            for reference in references {
+                if let name = resolved.mapping[kind]?.relationship(for: reference) { result.insert(key(kind, name)) }
+            }
+        }
+        return result
+    }
+
+    private static func key(_ kind: StoreMapping.Kind, _ name: String) -> String {
+        "\(kind.rawValue).\(name.uppercased())"
+    }
+}

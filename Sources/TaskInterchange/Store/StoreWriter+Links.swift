@@ -1,0 +1,119 @@
+import Foundation
+
+/// Linking the relationships carried under `extra`, after every record exists: found in the target's model (its model
+/// cache) when it has one, else in its schema by Core Data's storage names.
+extension StoreWriter {
+    /// Where one relationship is stored in the target.
+    enum LinkTarget {
+        /// A to-one: a key column on the owner's row, plus the destination's `Z<n>_` entity column when it has one.
+        case ownerColumn(column: String, entityColumn: String?)
+        /// A to-many whose inverse is a to-one (or that has no inverse): a key column on each destination row pointing
+        /// back at the owner, its `Z<n>_` entity column, and `Z_FOK_` positions when ordered.
+        case destinationColumn(column: String, entityColumn: String?, orderColumn: String?)
+        /// A many-to-many join table.
+        case joinTable(JoinTarget)
+    }
+
+    struct JoinTarget {
+        var table: String
+        var ownerColumn: String
+        var memberColumn: String
+        var orderColumn: String?
+    }
+
+    public func link(_ kind: StoreMapping.Kind, _ key: Int64, relationship: String, _ declaration: ExtraRelationship,
+                     to destinations: [Int64], replacing: Bool) throws {
+        let cacheKey = "\(kind.rawValue).\(relationship)"
+        if linkTargets[cacheKey] == nil { linkTargets[cacheKey] = .some(linkTarget(kind, relationship, declaration)) }
+        guard let owner = resolved.kinds[kind], let destination = resolved.kinds[declaration.destination],
+              let target = linkTargets[cacheKey] ?? nil else {
+            unplacedExtras["\(resolved.kinds[kind]?.entity.name ?? kind.rawValue).\(relationship)", default: 0] += 1
+            return
+        }
+        let ownerTable = Database.quote(owner.table)
+        let destinationTable = Database.quote(destination.table)
+        switch target {
+        case .ownerColumn(let column, let entityColumn):
+            guard destinations.count <= 1 else {
+                warnings.append("\(owner.entity.name).\(relationship): the target's relationship is to-one; \(destinations.count) ids on p\(key) not linked")
+                return
+            }
+            let entity = entityColumn.map { ", \(Database.quote($0)) = (SELECT Z_ENT FROM \(destinationTable) WHERE Z_PK = ?2)" } ?? ""
+            let update = try prepared("UPDATE \(ownerTable) SET \(Database.quote(column)) = ?2\(entity) WHERE Z_PK = ?1")
+            update.bind(key, at: 1)
+            update.bind(destinations.first, at: 2)
+            try update.run()
+        case .destinationColumn(let column, let entityColumn, let orderColumn):
+            if replacing {
+                let clearOrder = orderColumn.map { ", \(Database.quote($0)) = NULL" } ?? ""
+                let clearEntity = entityColumn.map { ", \(Database.quote($0)) = NULL" } ?? ""
+                let clear = try prepared("UPDATE \(destinationTable) SET \(Database.quote(column)) = NULL\(clearEntity)\(clearOrder) WHERE \(Database.quote(column)) = ?1")
+                clear.bind(key, at: 1)
+                try clear.run()
+            }
+            let entity = entityColumn.map { ", \(Database.quote($0)) = (SELECT Z_ENT FROM \(ownerTable) WHERE Z_PK = ?1)" } ?? ""
+            let order = orderColumn.map { ", \(Database.quote($0)) = ?3" } ?? ""
+            let update = try prepared("UPDATE \(destinationTable) SET \(Database.quote(column)) = ?1\(entity)\(order) WHERE Z_PK = ?2")
+            for (position, member) in destinations.enumerated() {
+                update.bind(key, at: 1)
+                update.bind(member, at: 2)
+                // Core Data spaces ordered positions by 1024 from 2048, as for subtasks.
+                if orderColumn != nil { update.bind(Int64(position + 2) * 1024, at: 3) }
+                try update.run()
+            }
+        case .joinTable(let join):
+            if replacing {
+                let unlink = try prepared("DELETE FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.ownerColumn)) = ?")
+                unlink.bind(key, at: 1)
+                try unlink.run()
+            }
+            let orderName = join.orderColumn.map { ", \(Database.quote($0))" } ?? ""
+            let insert = try prepared("INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(Database.quote(join.ownerColumn)), \(Database.quote(join.memberColumn))\(orderName)) VALUES (?, ?\(join.orderColumn == nil ? "" : ", ?"))")
+            for (position, member) in destinations.enumerated() {
+                insert.bind(key, at: 1)
+                insert.bind(member, at: 2)
+                if join.orderColumn != nil { insert.bind(Int64(position + 2) * 1024, at: 3) }
+                try insert.run()
+            }
+        }
+    }
+
+    /// How the target stores `relationship` of `kind`: its model's relationship of that name (ignoring case) when it
+    /// has a model cache, else the declaration matched against Core Data's storage names. Nil when it has none.
+    func linkTarget(_ kind: StoreMapping.Kind, _ relationship: String, _ declaration: ExtraRelationship) -> LinkTarget? {
+        guard let owner = resolved.kinds[kind], let destination = resolved.kinds[declaration.destination] else { return nil }
+        let ownerColumns = Set(schema.columns(of: owner.table)?.map(\.name) ?? [])
+        let destinationColumns = Set(schema.columns(of: destination.table)?.map(\.name) ?? [])
+        func ownerColumn(_ name: String) -> LinkTarget? {
+            let column = "Z" + name.uppercased()
+            guard ownerColumns.contains(column), !owner.usedColumns.contains(column) else { return nil }
+            return .ownerColumn(column: column, entityColumn: schema.entityColumn(of: name.uppercased(), in: owner.table))
+        }
+        func destinationColumn(_ column: String, inverse: String?, ordered: Bool) -> LinkTarget? {
+            guard destinationColumns.contains(column), !destination.usedColumns.contains(column) else { return nil }
+            let order = inverse.map { "Z_FOK_" + $0.uppercased() }
+            return .destinationColumn(column: column, entityColumn: inverse.flatMap { schema.entityColumn(of: $0.uppercased(), in: destination.table) },
+                                      orderColumn: ordered ? order.flatMap { destinationColumns.contains($0) ? $0 : nil } : nil)
+        }
+        func joinTable(_ name: String) -> LinkTarget? {
+            schema.joinDirection(from: owner.entity, to: destination.entity, relationship: name).map {
+                .joinTable(JoinTarget(table: $0.table, ownerColumn: $0.ownerColumn, memberColumn: $0.memberColumn, orderColumn: $0.orderColumn))
+            }
+        }
+        if let model = targetModel, let ownerEntity = model.entity(named: owner.entity.name),
+           let (found, declaredBy) = model.storedRelationship(matching: relationship, in: ownerEntity) {
+            if !found.isToMany { return ownerColumn(found.name) }
+            let inverse = found.inverse.flatMap { name in model.entity(named: found.destination).flatMap { model.relationship(named: name, in: $0)?.relationship } }
+            if let inverse, !inverse.isToMany {
+                return destinationColumn("Z" + inverse.name.uppercased(), inverse: inverse.name, ordered: found.isOrdered)
+            }
+            if inverse == nil, let number = schema.entity(named: declaredBy.name)?.number {
+                return destinationColumn("Z\(number)\(found.name.uppercased())", inverse: nil, ordered: false)
+            }
+            return joinTable(found.name)
+        }
+        if !declaration.toMany { return ownerColumn(relationship) }
+        return joinTable(relationship)
+            ?? declaration.inverse.flatMap { destinationColumn("Z" + $0.uppercased(), inverse: $0, ordered: declaration.ordered) }
+    }
+}
