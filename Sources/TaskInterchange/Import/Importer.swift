@@ -152,12 +152,16 @@ public struct Importer: Sendable {
             keep(links, of: .tag, id: tag.id, key: key, path: "$.tags[\(index)]")
         }
 
-        /// Removes the declared relationships from a record's `extra` (they are not attribute values) and returns them.
+        /// Removes the declared relationships from a record's `extra` (they are not attribute values) and returns them;
+        /// a declared relationship the record leaves out is empty (an export leaves out empty ones).
         func takeRelationships(_ extra: inout [String: ExtraValue]?, of kind: StoreMapping.Kind) -> [(String, ExtraRelationship, [String])] {
-            guard let declared = relationships[kind.rawValue], let values = extra else { return [] }
+            guard let declared = relationships[kind.rawValue] else { return [] }
             var taken: [(String, ExtraRelationship, [String])] = []
             for (property, declaration) in declared {
-                guard let value = values[property] else { continue }
+                guard let value = extra?[property] else {
+                    taken.append((property, declaration, []))
+                    continue
+                }
                 extra?[property] = nil
                 switch value {
                 case .string(let id): taken.append((property, declaration, [id]))
@@ -177,7 +181,7 @@ public struct Importer: Sendable {
             if kind == .task && linkedKinds.contains(.task) { taskKeys[id] = key }
             if kind == .subtask && linkedKinds.contains(.subtask) { subtaskKeys[id] = key }
             guard placement != .skipped else { return }
-            for (property, declaration, ids) in links {
+            for (property, declaration, ids) in links where !ids.isEmpty || placement == .updated {
                 pendingLinks.append(PendingLink(kind: kind, key: key, property: property, declaration: declaration, ids: ids,
                                                 path: ArchiveReader.Parser<Validator>.memberPath(path + ".extra", property),
                                                 replacing: placement == .updated))

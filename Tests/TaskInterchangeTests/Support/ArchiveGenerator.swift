@@ -93,5 +93,8 @@ func readStore(_ path: String, mapping: StoreMapping? = nil) throws -> (archive:
     let reader = try StoreReader(snapshot: snapshot, mapping: mapping)
     var collector = Collector()
     try reader.read(into: &collector)
+    if !reader.relationshipDeclarations.isEmpty {
+        collector.archive.header.source = ArchiveHeader.Source(store: path, relationships: reader.relationshipDeclarations)
+    }
     return (collector.archive, reader.findings)
 }

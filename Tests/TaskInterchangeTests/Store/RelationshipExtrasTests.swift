@@ -1,0 +1,242 @@
+import Foundation
+import Testing
+@testable import TaskInterchange
+
+/// Relationships the interchange has no field for travel under `extra` as ids, declared in `source.relationships`,
+/// and are linked again on import.
+@Suite("Extras: relationships")
+struct RelationshipExtrasTests {
+    /// A task-model store (no model cache) with two many-to-many join tables Core Data would name this way: a
+    /// self-relationship pair on Task (`blocking`/`blockedBy`) and Project ↔ Tag (`tags`/`projects`).
+    func storeWithJoinTables(_ directory: TemporaryDirectory, seed: UInt64 = 5) throws -> (path: String, archive: Archive) {
+        let archive = ArchiveGenerator.archive(seed: seed, maxTasks: 12)
+        let path = directory.path("links.sqlite")
+        _ = try StoreImport.run(archive, into: path, options: StoreImportOptions())
+        try Database(path: path, mode: .readWrite).execute("""
+            CREATE TABLE Z_5BLOCKING ( Z_5BLOCKEDBY INTEGER, Z_5BLOCKING INTEGER, PRIMARY KEY (Z_5BLOCKEDBY, Z_5BLOCKING) );
+            CREATE INDEX Z_5BLOCKING_Z_5BLOCKING_INDEX ON Z_5BLOCKING (Z_5BLOCKING, Z_5BLOCKEDBY);
+            CREATE TABLE Z_2TAGS ( Z_2PROJECTS INTEGER, Z_4TAGS INTEGER, PRIMARY KEY (Z_2PROJECTS, Z_4TAGS) );
+            INSERT INTO Z_5BLOCKING SELECT a.Z_PK, b.Z_PK FROM ZTASK a, ZTASK b WHERE a.Z_PK < b.Z_PK AND (a.Z_PK + b.Z_PK) % 3 = 0;
+            INSERT INTO Z_2TAGS SELECT p.Z_PK, t.Z_PK FROM ZPROJECT p, ZTAG t WHERE (p.Z_PK + t.Z_PK) % 2 = 0;
+            """)
+        return (path, archive)
+    }
+
+    func export(_ store: String, mapping: StoreMapping? = nil) throws -> String {
+        let buffer = ByteBuffer()
+        var options = ExportOptions()
+        options.exportDate = Date(timeIntervalSinceReferenceDate: 0)
+        options.sourceName = "store"
+        options.mapping = mapping
+        _ = try Exporter.export(store: store, to: buffer, options: options)
+        return buffer.string
+    }
+
+    /// Drops the `"store"`/`"storeUUID"` part of `source`, which names the file, from a compact export.
+    func withoutStoreName(_ text: String) -> String {
+        text.split(separator: "\n").map { line in
+            guard line.hasPrefix("\"source\":") else { return String(line) }
+            return line.replacingOccurrences(of: #""storeUUID":"[0-9A-F-]+","#, with: "", options: .regularExpression)
+        }.joined(separator: "\n")
+    }
+
+    @Test("join tables export as id arrays under extra, declared in source.relationships, and are not reported as lost")
+    func joinTablesExport() throws {
+        let directory = try TemporaryDirectory()
+        let (path, _) = try storeWithJoinTables(directory)
+        let (read, findings) = try readStore(path)
+        let database = try Database(path: path, mode: .readOnly(immutable: false))
+        let blockingRows = try database.scalar("SELECT count(*) FROM Z_5BLOCKING")?.int64 ?? 0
+        let tagRows = try database.scalar("SELECT count(*) FROM Z_2TAGS")?.int64 ?? 0
+        #expect(blockingRows > 0 && tagRows > 0)
+        let blocking = read.tasks.compactMap { task -> [String]? in if case .array(let ids)? = task.extra?["blocking"] { ids } else { nil } }
+        #expect(blocking.reduce(0) { $0 + $1.count } == Int(blockingRows))
+        #expect(blocking.allSatisfy { $0 == $0.sorted() })
+        let projectTags = read.projects.compactMap { project -> [String]? in if case .array(let ids)? = project.extra?["tags"] { ids } else { nil } }
+        #expect(projectTags.reduce(0) { $0 + $1.count } == Int(tagRows))
+        // Only the side the table is named after travels.
+        #expect(!read.tasks.contains { $0.extra?["blockedby"] != nil })
+        #expect(read.header.source?.relationships == [
+            "task": ["blocking": ExtraRelationship(destination: .task, toMany: true, inverse: "blockedby")],
+            "project": ["tags": ExtraRelationship(destination: .tag, toMany: true, inverse: "projects")],
+        ])
+        #expect(!findings.contains { $0.code == .unmappedRelationship })
+    }
+
+    @Test("relationship extras round-trip: export → import into a store with those join tables → export is identical")
+    func joinTablesRoundTrip() throws {
+        let directory = try TemporaryDirectory()
+        let (path, _) = try storeWithJoinTables(directory)
+        let first = try export(path)
+        #expect(first.contains("\"relationships\":{"))
+        var options = StoreImportOptions()
+        options.template = try StoreTemplate(path: path)
+        let target = directory.path("target.sqlite")
+        _ = try StoreImport.run(ArchiveInput(bytes: Array(first.utf8)), into: target, options: options)
+        #expect(withoutStoreName(try export(target)) == withoutStoreName(first))
+        let links = try Database(path: target, mode: .readOnly(immutable: false)).scalar("SELECT count(*) FROM Z_5BLOCKING")?.int64
+        let original = try Database(path: path, mode: .readOnly(immutable: false)).scalar("SELECT count(*) FROM Z_5BLOCKING")?.int64
+        #expect(links == original)
+    }
+
+    @Test("upsert replaces an existing object's links; a target without the relationship imports the rest and warns")
+    func upsertAndMissingTarget() throws {
+        let directory = try TemporaryDirectory()
+        let (path, _) = try storeWithJoinTables(directory)
+        let exported = try export(path)
+        // Into the same store, after scrambling its links: upsert puts the exported ones back.
+        try Database(path: path, mode: .readWrite).execute("DELETE FROM Z_5BLOCKING; INSERT INTO Z_5BLOCKING SELECT Z_PK, Z_PK FROM ZTASK")
+        var upsert = StoreImportOptions()
+        upsert.mode = .upsert
+        _ = try StoreImport.run(ArchiveInput(bytes: Array(exported.utf8)), into: path, options: upsert)
+        #expect(withoutStoreName(try export(path)) == withoutStoreName(exported))
+        // A plain task store has no such relationships.
+        let plain = try StoreImport.run(ArchiveInput(bytes: Array(exported.utf8)), into: directory.path("plain.sqlite"), options: StoreImportOptions())
+        #expect(plain.warnings.contains { $0.hasPrefix("Task.blocking: the target has no such property") })
+        #expect(plain.warnings.contains { $0.hasPrefix("Project.tags: the target has no such property") })
+    }
+
+    @Test("a join row pointing at a missing row is reported, not exported")
+    func danglingJoinRow() throws {
+        let directory = try TemporaryDirectory()
+        let (path, _) = try storeWithJoinTables(directory)
+        try Database(path: path, mode: .readWrite).execute("INSERT INTO Z_5BLOCKING VALUES ((SELECT min(Z_PK) FROM ZTASK), 999999), (888888, (SELECT min(Z_PK) FROM ZTASK))")
+        let (read, findings) = try readStore(path)
+        #expect(findings.contains { $0.code == .danglingReference && $0.property == "blocking" && $0.message.hasPrefix("link points at no task row") })
+        #expect(findings.contains { $0.code == .danglingReference && $0.property == "blocking" && $0.message.hasPrefix("links from rows that are not exported") })
+        let ids = Set(read.tasks.map(\.id.uuidString))
+        for task in read.tasks {
+            if case .array(let linked)? = task.extra?["blocking"] { #expect(linked.allSatisfy(ids.contains)) }
+        }
+    }
+
+    @Test("format version 1 has no place for relationships: they are reported, not carried")
+    func versionOne() throws {
+        let directory = try TemporaryDirectory()
+        let (path, _) = try storeWithJoinTables(directory)
+        let snapshot = try StoreSnapshot(path: path)
+        let reader = try StoreReader(snapshot: snapshot, carryExtras: false)
+        var collector = Collector()
+        try reader.read(into: &collector)
+        #expect(reader.relationshipDeclarations.isEmpty)
+        #expect(reader.findings.contains { $0.code == .unmappedRelationship && $0.entity == "Z_5BLOCKING" })
+    }
+
+    @Test("the in-memory destination links relationships and gives them back")
+    func memoryDestination() throws {
+        let directory = try TemporaryDirectory()
+        let (path, _) = try storeWithJoinTables(directory)
+        let (archive, _) = try readStore(path)
+        var destination = MemoryDestination()
+        _ = try Importer().run(archive, into: &destination)
+        #expect(destination.archive.tasks.map(\.extra) == archive.tasks.map(\.extra))
+        #expect(destination.archive.projects.map(\.extra) == archive.projects.map(\.extra))
+        #expect(destination.archive.header.source?.relationships == archive.header.source?.relationships)
+    }
+}
+
+@Suite("Extras: relationships of real stores", .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; skipped"))
+struct RealStoreRelationshipTests {
+    /// Every record's relationship extras with ids replaced by titles: comparable across stores whose ids are
+    /// derived from object URIs (and so change with the store).
+    func links(_ archive: Archive) -> [String] {
+        let declared = archive.header.source?.relationships["task"] ?? [:]
+        let titles = Dictionary(archive.tasks.map { ($0.id.uuidString, $0.title) } + archive.projects.map { ($0.id.uuidString, $0.name) }) { first, _ in first }
+        return archive.tasks.flatMap { task in
+            declared.keys.sorted().compactMap { property -> String? in
+                switch task.extra?[property] {
+                case .array(let ids)?:
+                    // Unordered relationships are sorted by id, and derived ids change with the store.
+                    let linked = ids.map { titles[$0] ?? "?" }
+                    return "\(task.title).\(property) = \(declared[property]?.ordered == true ? linked : linked.sorted())"
+                case .string(let id)?: return "\(task.title).\(property) = \(titles[id] ?? "?")"
+                default: return nil
+                }
+            }
+        }.sorted()
+    }
+
+    func mapping(_ json: String) throws -> StoreMapping {
+        try JSONDecoder().decode(StoreMapping.self, from: Data(json.utf8))
+    }
+
+    @Test("Bookmarks_V5: ordered children (inverse to-one) and ordered favorites (many-to-many) keep their order through export → import → export")
+    func bookmarks() throws {
+        let directory = try TemporaryDirectory()
+        let store = try RealStores.copy("Bookmarks_V5__duckduckgo_BrowserServicesKit.sqlite", to: directory)
+        let mapping = try mapping("""
+            {"mappingVersion":1,"kinds":{"task":{"entity":"BookmarkEntity","fields":{"id":null,"title":"title","notes":"url",
+             "isCompleted":"isFolder","createdAt":null,"dueDate":"modifiedAt","priority":null}},
+             "project":null,"category":null,"tag":null,"subtask":null}}
+            """)
+        let (first, findings) = try readStore(store, mapping: mapping)
+        #expect(first.header.source?.relationships["task"] == [
+            "children": ExtraRelationship(destination: .task, toMany: true, ordered: true, inverse: "parent"),
+            "favorites": ExtraRelationship(destination: .task, toMany: true, ordered: true, inverse: "favoriteFolders"),
+        ])
+        // The store's own order: children by Z_FOK_PARENT, favorites by Z_FOK_1FAVORITES.
+        let database = try Database(path: store, mode: .readOnly(immutable: false))
+        let favorites = try database.rows("SELECT b.ZTITLE FROM Z_1FAVORITES f JOIN ZBOOKMARKENTITY b ON b.Z_PK = f.Z_1FAVORITES ORDER BY f.Z_FOK_1FAVORITES").map { $0[0].string ?? "" }
+        #expect(links(first).contains("favorites_root.favorites = \(favorites)"))
+        let children = try database.rows("SELECT c.ZTITLE FROM ZBOOKMARKENTITY c JOIN ZBOOKMARKENTITY p ON p.Z_PK = c.ZPARENT WHERE p.ZTITLE = 'bookmarks_root' ORDER BY c.Z_FOK_PARENT").map { $0[0].string ?? "" }
+        #expect(children.count > 1 && links(first).contains("bookmarks_root.children = \(children)"))
+        #expect(!findings.contains { $0.code == .unmappedRelationship || ($0.code == .unmappedColumn && ["ZPARENT", "Z_FOK_PARENT"].contains($0.property)) })
+
+        var options = StoreImportOptions()
+        options.template = try StoreTemplate(path: store)
+        options.mapping = mapping
+        let target = directory.path("new.sqlite")
+        let buffer = ByteBuffer()
+        var exportOptions = ExportOptions()
+        exportOptions.mapping = mapping
+        _ = try Exporter.export(store: store, to: buffer, options: exportOptions)
+        _ = try StoreImport.run(ArchiveInput(bytes: Array(buffer.string.utf8)), into: target, options: options)
+        let (second, _) = try readStore(target, mapping: mapping)
+        #expect(links(second) == links(first))
+        #expect(!links(first).isEmpty)
+        // Positions are written as Core Data spaces them.
+        let positions = try Database(path: target, mode: .readOnly(immutable: false)).rows("SELECT Z_FOK_1FAVORITES FROM Z_1FAVORITES ORDER BY 1").map { $0[0].int64 ?? 0 }
+        #expect(positions == (0..<Int64(favorites.count)).map { ($0 + 2) * 1024 })
+    }
+
+    @Test("EasyLife: a to-one to a mapped entity travels as an id, the self many-to-many blocking as id arrays")
+    func easyLife() throws {
+        let directory = try TemporaryDirectory()
+        let store = try RealStores.copy("EasyLife_1.5.0__larromba_EasyLife.sqlite", to: directory)
+        try Database(path: store, mode: .readWrite).execute("""
+            INSERT INTO ZPROJECT (Z_PK, Z_ENT, Z_OPT, ZPRIORITY, ZNAME) VALUES (1, 1, 1, 0, 'Home'), (2, 1, 1, 1, 'Work');
+            UPDATE Z_PRIMARYKEY SET Z_MAX = 2 WHERE Z_ENT = 1;
+            UPDATE ZTODOITEM SET ZPROJECT = 1 + Z_PK % 2 WHERE Z_PK <= 4;
+            INSERT INTO Z_2BLOCKING (Z_2BLOCKEDBY, Z_2BLOCKING) VALUES (1, 2), (1, 3), (4, 2);
+            """)
+        // The project relationship is left out of the interchange fields, so it travels under extra.
+        let mapping = try mapping("""
+            {"mappingVersion":1,"kinds":{"task":{"entity":"TodoItem","fields":{"id":null,"title":"name","notes":"notes",
+             "isCompleted":"done","createdAt":null,"dueDate":"date","priority":null},"relationships":{"project":null}},
+             "project":{"entity":"Project","fields":{"id":null,"name":"name","createdAt":null}},
+             "category":null,"tag":null,"subtask":null}}
+            """)
+        let (first, findings) = try readStore(store, mapping: mapping)
+        #expect(first.header.source?.relationships["task"] == [
+            "blocking": ExtraRelationship(destination: .task, toMany: true, inverse: "blockedBy"),
+            "project": ExtraRelationship(destination: .project, toMany: false, inverse: "todoItem"),
+        ])
+        #expect(first.tasks.filter { $0.extra?["project"] != nil }.count == 4)
+        #expect(first.tasks.compactMap { if case .array(let ids)? = $0.extra?["blocking"] { ids.count } else { nil } }.sorted() == [1, 2])
+        #expect(!findings.contains { $0.code == .unmappedRelationship || $0.code == .unmappedColumn })
+
+        let buffer = ByteBuffer()
+        var exportOptions = ExportOptions()
+        exportOptions.mapping = mapping
+        _ = try Exporter.export(store: store, to: buffer, options: exportOptions)
+        var options = StoreImportOptions()
+        options.template = try StoreTemplate(path: store)
+        options.mapping = mapping
+        let target = directory.path("new.sqlite")
+        _ = try StoreImport.run(ArchiveInput(bytes: Array(buffer.string.utf8)), into: target, options: options)
+        let (second, _) = try readStore(target, mapping: mapping)
+        #expect(links(second) == links(first))
+        let blocked = try Database(path: target, mode: .readOnly(immutable: false)).scalar("SELECT count(*) FROM Z_2BLOCKING")?.int64
+        #expect(blocked == 3)
+    }
+}
