@@ -33,8 +33,9 @@ extension StoreMapping {
         return result
     }
 
-    /// Guesses the mapping from entity and column names.
-    public init(detectingFrom schema: StoreSchema) {
+    /// Guesses the mapping from entity and column names; with the store's `model`, property names are spelled exactly
+    /// as the model has them (columns keep only the upper case).
+    public init(detectingFrom schema: StoreSchema, model: ObjectModel? = nil) {
         var chosen: [Kind: StoreSchema.Entity] = [:]
         var taken: Set<String> = []
         for kind in Kind.allCases {
@@ -54,23 +55,34 @@ extension StoreMapping {
         var kinds: [Kind: KindMapping?] = [:]
         for (kind, entity) in chosen {
             let properties = Self.ownProperties(of: entity, in: schema)
+            let spelled = Self.modelSpelling(of: entity.name, in: model)
             var used: Set<String> = []
             var fields: [String: String?] = [:]
             for field in kind.fields {
                 let synonyms = Self.fieldSynonyms[field] ?? [field]
                 let match = synonyms.first { properties.contains($0.lowercased()) && !used.contains($0.lowercased()) }
                 if let match { used.insert(match.lowercased()) }
-                fields[field] = .some(match)
+                fields[field] = .some(match.map { spelled[$0.lowercased()] ?? $0 })
             }
             var relationships: [String: String?] = [:]
             for reference in kind.relationships {
-                relationships[reference] = .some(Self.detectRelationship(reference, of: entity, kind: kind, chosen: chosen,
-                                                                         properties: properties.filter { !used.contains($0) },
-                                                                         schema: schema))
+                let detected = Self.detectRelationship(reference, of: entity, kind: kind, chosen: chosen,
+                                                       properties: properties.filter { !used.contains($0) }, schema: schema)
+                relationships[reference] = .some(detected.map { spelled[$0.lowercased()] ?? $0 })
             }
             kinds[kind] = KindMapping(entity: entity.name, fields: fields, relationships: relationships)
         }
         self.init(kinds: kinds)
+    }
+
+    /// Lowercased name → the model's spelling, for the entity's stored properties (inherited ones included).
+    static func modelSpelling(of entity: String, in model: ObjectModel?) -> [String: String] {
+        guard let model, let found = model.entity(named: entity) else { return [:] }
+        var result: [String: String] = [:]
+        for member in model.ancestry(of: found).reversed() {
+            for name in member.attributes.map(\.name) + member.relationships.map(\.name) { result[name.lowercased()] = name }
+        }
+        return result
     }
 
     /// Lowercased property names from the entity's `Z…` columns (system and `Z_FOK_`/`Z<n>_` columns left out).

@@ -34,11 +34,11 @@ public final class StoreReader {
                 carryExtras: Bool = true) throws(TaskInterchangeError) {
         self.snapshot = snapshot
         self.schema = try StoreSchema(reading: snapshot.database, path: snapshot.path)
-        let chosen = mapping ?? StoreMapping(detectingFrom: schema)
+        // A damaged model cache only costs exact names, types and relationships; `inspect` reports it.
+        let model = (try? ObjectModel(modelCacheOf: snapshot)) ?? nil
+        let chosen = mapping ?? StoreMapping(detectingFrom: schema, model: model)
         let resolved = try ResolvedMapping(chosen, schema: schema, source: mapping == nil ? "detected mapping" : mappingSource)
         self.resolved = resolved
-        // A damaged model cache only costs exact names, types and relationships; `inspect` reports it.
-        let model = carryExtras ? (try? ObjectModel(modelCacheOf: snapshot)) ?? nil : nil
         relationships = carryExtras ? StoreRelationships(resolved: resolved, schema: schema, model: model) : StoreRelationships()
         extras = carryExtras ? StoreExtras(resolved: resolved, schema: schema, model: model, relationships: relationships) : StoreExtras()
     }

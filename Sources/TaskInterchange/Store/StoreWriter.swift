@@ -92,7 +92,7 @@ public final class StoreWriter: ImportDestination {
         } catch {
             throw TaskInterchangeError(.internal, "\(path): \(error)")
         }
-        resolved = try Self.resolve(mapping, schema: schema, path: path, mappingSource: mappingSource)
+        resolved = try Self.resolve(mapping, schema: schema, database: database, path: path, mappingSource: mappingSource)
         try prepare()
     }
 
@@ -105,12 +105,15 @@ public final class StoreWriter: ImportDestination {
         self.snapshot = snapshot
         database = snapshot.database
         schema = try StoreSchema(reading: database, path: path)
-        resolved = try Self.resolve(mapping, schema: schema, path: path, mappingSource: mappingSource)
+        resolved = try Self.resolve(mapping, schema: schema, database: database, path: path, mappingSource: mappingSource)
         try prepare()
     }
 
-    private static func resolve(_ mapping: StoreMapping?, schema: StoreSchema, path: String, mappingSource: String) throws(TaskInterchangeError) -> ResolvedMapping {
-        try ResolvedMapping(mapping ?? StoreMapping(detectingFrom: schema), schema: schema,
+    private static func resolve(_ mapping: StoreMapping?, schema: StoreSchema, database: Database, path: String,
+                                mappingSource: String) throws(TaskInterchangeError) -> ResolvedMapping {
+        // Detection spells property names as the target's model does, when it has one.
+        let model = mapping == nil ? (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil : nil
+        return try ResolvedMapping(mapping ?? StoreMapping(detectingFrom: schema, model: model), schema: schema,
                             source: mapping == nil ? "detected mapping of \(path)" : mappingSource)
     }
 
