@@ -13,6 +13,7 @@ extension StoreWriter {
 
     public func removeAll() throws {
         if let join = resolved.tagJoin { try database.execute("DELETE FROM \(Database.quote(join.table))") }
+        try removeJoinRows()
         for resolvedKind in resolved.kinds.values.sorted(by: { $0.kind < $1.kind }) {
             try database.execute("DELETE FROM \(Database.quote(resolvedKind.table)) WHERE \(resolvedKind.entityFilter)")
         }

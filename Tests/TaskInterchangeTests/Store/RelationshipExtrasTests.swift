@@ -96,6 +96,22 @@ struct RelationshipExtrasTests {
         #expect(plain.warnings.contains { $0.hasPrefix("Project.tags: the target has no such property") })
     }
 
+    @Test("replace mode leaves no join row behind that points at a deleted row")
+    func replaceMode() throws {
+        let directory = try TemporaryDirectory()
+        let (path, _) = try storeWithJoinTables(directory)
+        let exported = try export(path)
+        let before = try Database(path: path, mode: .readOnly(immutable: false)).scalar("SELECT count(*) FROM Z_5BLOCKING")?.int64
+        var replace = StoreImportOptions()
+        replace.mode = .replace
+        _ = try StoreImport.run(ArchiveInput(bytes: Array(exported.utf8)), into: path, options: replace)
+        let database = try Database(path: path, mode: .readOnly(immutable: false))
+        #expect(try database.scalar("SELECT count(*) FROM Z_5BLOCKING")?.int64 == before)
+        #expect(try database.scalar("SELECT count(*) FROM Z_5BLOCKING WHERE Z_5BLOCKING NOT IN (SELECT Z_PK FROM ZTASK) OR Z_5BLOCKEDBY NOT IN (SELECT Z_PK FROM ZTASK)")?.int64 == 0)
+        #expect(try database.scalar("SELECT count(*) FROM Z_2TAGS WHERE Z_2PROJECTS NOT IN (SELECT Z_PK FROM ZPROJECT) OR Z_4TAGS NOT IN (SELECT Z_PK FROM ZTAG)")?.int64 == 0)
+        #expect(withoutStoreName(try export(path)) == withoutStoreName(exported))
+    }
+
     @Test("a join row pointing at a missing row is reported, not exported")
     func danglingJoinRow() throws {
         let directory = try TemporaryDirectory()
