@@ -59,6 +59,12 @@ enum InspectCommand {
             let relationships = kind.relationships.map { "\($0) ← \(mapping.relationship(for: $0) ?? "-")" }
             lines.append("  \(kind.rawValue): \(mapping.entity) { \((fields + relationships).joined(separator: ", ")) }")
         }
+        let carried = inspection.extraRelationships.sorted { $0.key < $1.key }.flatMap { kind, properties in
+            properties.sorted { $0.key < $1.key }.map { property, declaration in
+                "\(kind).\(property) → \(declaration.destination.rawValue)\(declaration.toMany ? (declaration.ordered ? " (ordered to-many)" : " (to-many)") : "")"
+            }
+        }
+        if !carried.isEmpty { lines.append("  relationships carried under extra: " + carried.joined(separator: ", ")) }
         lines += ["", "Findings:"]
         if inspection.findings.isEmpty { lines.append("  none") }
         for finding in inspection.findings {

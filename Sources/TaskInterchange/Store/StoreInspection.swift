@@ -54,6 +54,8 @@ public struct StoreInspection: Sendable, Codable {
     public var joinTables: [JoinTable]
     /// The mapping detected (or given), in the `--mapping` file form.
     public var mapping: StoreMapping
+    /// Kind → property → declaration: the relationships an export carries under `extra` with this mapping.
+    public var extraRelationships: [String: [String: ExtraRelationship]]
     /// The app's model, decoded from `Z_MODELCACHE`; nil when the store has none (old frameworks).
     public var model: ObjectModel?
     /// Where the entity and property information comes from (the model cache, or the schema alone).
@@ -72,6 +74,7 @@ public struct StoreInspection: Sendable, Codable {
         store = snapshot.path
         storeUUID = schema.storeUUID
         self.mapping = reader.mapping
+        extraRelationships = reader.relationshipDeclarations
         derivedAttributeTriggers = schema.triggers.filter { $0.hasPrefix("Z_DA_") }
         var log = FindingLog()
         // A damaged cache is a finding, not a failure: the schema still describes the store.

@@ -61,6 +61,7 @@ struct RelationshipExtrasTests {
             "project": ["tags": ExtraRelationship(destination: .tag, toMany: true, inverse: "projects")],
         ])
         #expect(!findings.contains { $0.code == .unmappedRelationship })
+        #expect(try StoreInspection(snapshot: StoreSnapshot(path: path)).extraRelationships == read.header.source?.relationships)
     }
 
     @Test("relationship extras round-trip: export → import into a store with those join tables → export is identical")
