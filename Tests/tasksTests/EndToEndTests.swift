@@ -237,7 +237,7 @@ struct TargetValidationTests {
         #expect(upsert.stderr.contains("valid (format version 2)"))
     }
 
-    @Test("importing into a store that records persistent history warns that history consumers will not see the rows")
+    @Test("importing into a store whose history tables are not as Core Data writes them warns that history consumers will not see the rows")
     func historyWarning() throws {
         let scratch = try Scratch()
         let store = try scratch.sampleStore()

@@ -12,6 +12,7 @@ extension StoreWriter {
     }
 
     public func removeAll() throws {
+        try noteRemovingAll()
         if let join = resolved.tagJoin { try database.execute("DELETE FROM \(Database.quote(join.table))") }
         try removeJoinRows()
         for resolvedKind in resolved.kinds.values.sorted(by: { $0.kind < $1.kind }) {
@@ -28,6 +29,7 @@ extension StoreWriter {
             statement.bind(project.createdAt, at: slots[1])
         }
         remember(.project, project.id, key)
+        noteInserted(.project, key)
         try writeExtras(project.extra, of: .project, key: key)
         return key
     }
@@ -38,6 +40,7 @@ extension StoreWriter {
             statement.bind(project.createdAt, at: slots[1])
         }
         try writeExtras(project.extra, of: .project, key: key)
+        noteChanged(.project, key)
     }
 
     public func insert(_ category: CategoryRecord) throws -> Int64 {
@@ -48,6 +51,7 @@ extension StoreWriter {
             statement.bind(category.color, at: slots[1])
         }
         remember(.category, category.id, key)
+        noteInserted(.category, key)
         try writeExtras(category.extra, of: .category, key: key)
         return key
     }
@@ -58,6 +62,7 @@ extension StoreWriter {
             statement.bind(category.color, at: slots[1])
         }
         try writeExtras(category.extra, of: .category, key: key)
+        noteChanged(.category, key)
     }
 
     public func insert(_ tag: TagRecord) throws -> Int64 {
@@ -65,6 +70,7 @@ extension StoreWriter {
         let key = try allocateKey(.tag)
         try rows.insertRow(key: key, id: tag.id) { statement, slots, _ in statement.bind(tag.name, at: slots[0]) }
         remember(.tag, tag.id, key)
+        noteInserted(.tag, key)
         try writeExtras(tag.extra, of: .tag, key: key)
         return key
     }
@@ -72,6 +78,7 @@ extension StoreWriter {
     public func update(_ tag: TagRecord, at key: Int64) throws {
         try statements(.tag).updateRow(key: key) { statement, slots, _ in statement.bind(tag.name, at: slots[0]) }
         try writeExtras(tag.extra, of: .tag, key: key)
+        noteChanged(.tag, key)
     }
 
     public func insert(_ task: TaskRecord, links: TaskLinks<Int64>) throws -> Int64 {
@@ -81,12 +88,16 @@ extension StoreWriter {
             bindTask(task, links: links, statement, slots, references)
         }
         remember(.task, task.id, key)
+        noteInserted(.task, key)
+        try noteTaskLinks(of: nil, changingTo: links)
         try link(task: key, tags: links.tags)
         try writeExtras(task.extra, of: .task, key: key)
         return key
     }
 
     public func update(_ task: TaskRecord, links: TaskLinks<Int64>, at key: Int64) throws {
+        try noteTaskLinks(of: key, changingTo: links)
+        noteChanged(.task, key)
         try statements(.task).updateRow(key: key) { statement, slots, references in
             bindTask(task, links: links, statement, slots, references)
         }
@@ -106,11 +117,15 @@ extension StoreWriter {
             bindSubtask(subtask, task: task, position: position, statement, slots, references)
         }
         remember(.subtask, subtask.id, key)
+        noteInserted(.subtask, key)
+        try noteSubtask(nil, movingTo: task)
         try writeExtras(subtask.extra, of: .subtask, key: key)
         return key
     }
 
     public func update(_ subtask: SubtaskRecord, of task: Int64, position: Int, at key: Int64) throws {
+        try noteSubtask(key, movingTo: task)
+        noteChanged(.subtask, key)
         try statements(.subtask).updateRow(key: key) { statement, slots, references in
             bindSubtask(subtask, task: task, position: position, statement, slots, references)
         }
@@ -119,19 +134,23 @@ extension StoreWriter {
 
     public func removeSubtasks(of task: Int64, keeping: Set<Int64>) throws -> Int {
         guard let kind = resolved.kinds[.subtask], let column = resolved.subtaskTaskColumn else { return 0 }
-        let select = try prepared("SELECT Z_PK FROM \(Database.quote(kind.table)) WHERE \(Database.quote(column)) = ? AND \(kind.entityFilter)")
+        let select = try prepared("SELECT Z_PK, Z_ENT FROM \(Database.quote(kind.table)) WHERE \(Database.quote(column)) = ? AND \(kind.entityFilter)")
         select.reset()
         select.bind(task, at: 1)
-        var doomed: Set<Int64> = []
+        var doomed: [Int64: Int64] = [:]
         while try select.step() {
             let key = select.int64(at: 0)
-            if !keeping.contains(key) { doomed.insert(key) }
+            if !keeping.contains(key) { doomed[key] = select.int64(at: 1) }
         }
         select.reset()
         guard !doomed.isEmpty else { return 0 }
         let delete = try prepared("DELETE FROM \(Database.quote(kind.table)) WHERE Z_PK = ?")
-        for key in doomed { try delete.execute([.integer(key)]) }
-        existing[StoreMapping.Kind.subtask] = existing[StoreMapping.Kind.subtask]?.filter { !doomed.contains($0.value) }
+        for (key, entity) in doomed {
+            noteDeleted(key, entity: entity, table: kind.table)
+            try delete.execute([.integer(key)])
+        }
+        noteChanged(.task, task)
+        existing[StoreMapping.Kind.subtask] = existing[StoreMapping.Kind.subtask]?.filter { doomed[$0.value] == nil }
         return doomed.count
     }
 
@@ -241,18 +260,24 @@ extension StoreWriter {
     /// other tools may have `Z_MAX` below it).
     private func allocateKey(_ mappedKind: StoreMapping.Kind) throws -> Int64 {
         let kind = resolved.kinds[mappedKind]!
-        if let next = nextKey[kind.table] {
-            nextKey[kind.table] = next + 1
+        return try allocateKey(in: kind.table, of: kind.entity)
+    }
+
+    /// The next key of `table`, whose rows are `entity`'s (or its root's): the same rule for Core Data's own entities
+    /// (persistent history) as for the mapped ones.
+    func allocateKey(in table: String, of entity: StoreSchema.Entity) throws -> Int64 {
+        if let next = nextKey[table] {
+            nextKey[table] = next + 1
             return next
         }
-        let root = rootEntity(of: kind.entity)
+        let root = rootEntity(of: entity)
         let recorded = try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(root.number)])?.int64 ?? 0
-        let present = try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(kind.table))")?.int64 ?? 0
+        let present = try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0
         if present > recorded {
-            warnings.append("\(root.name): Z_MAX (\(recorded)) was below the largest key in \(kind.table) (\(present)); new keys start above \(present) and Z_MAX is corrected")
+            warnings.append("\(root.name): Z_MAX (\(recorded)) was below the largest key in \(table) (\(present)); new keys start above \(present) and Z_MAX is corrected")
         }
         let next = max(recorded, present) + 1
-        nextKey[kind.table] = next + 1
+        nextKey[table] = next + 1
         return next
     }
 

@@ -30,6 +30,7 @@ extension StoreWriter {
             unplacedExtras["\(resolved.kinds[kind]?.entity.name ?? kind.rawValue).\(relationship)", default: 0] += 1
             return
         }
+        try noteLink(target, of: kind, key, relationship: relationship, declaration, to: destinations, replacing: replacing)
         let ownerTable = Database.quote(owner.table)
         let destinationTable = Database.quote(destination.table)
         switch target {

@@ -2,7 +2,8 @@ import Foundation
 
 /// Writes the interchange's records into a Core Data store under Core Data's invariants: keys handed out from the root
 /// entity's `Z_MAX` (written back in the same transaction), the concrete `Z_ENT`, `Z_OPT` 1 on insert and +1 on update,
-/// every relationship column, ordered position and join row filled, and `Z_METADATA`/`Z_MODELCACHE` untouched.
+/// every relationship column, ordered position and join row filled, `Z_METADATA`/`Z_MODELCACHE` untouched, and the
+/// import recorded in the store's persistent history when it tracks one (`StoreWriter+History.swift`).
 ///
 /// Not `Sendable`: it owns a connection.
 public final class StoreWriter: ImportDestination {
@@ -11,7 +12,7 @@ public final class StoreWriter: ImportDestination {
 
     /// The target store's schema.
     public let schema: StoreSchema
-    /// Things the user should know about the target (history tracking, repaired `Z_MAX`, ids it cannot keep).
+    /// Things the user should know about the target (history tables it cannot write, repaired `Z_MAX`, ids it cannot keep).
     public internal(set) var warnings: [String] = []
 
     let database: Database
@@ -38,6 +39,9 @@ public final class StoreWriter: ImportDestination {
     var preparedStatements: [String: Statement] = [:]
     /// `kind.relationship` → where its links go (nil: nowhere in this target).
     var linkTargets: [String: LinkTarget?] = [:]
+    /// What the import changed, for the persistent history rows written at its end (nil when the target does not
+    /// track history, and for a dry run).
+    var history: HistoryLog?
     /// The target's own model, from its model cache (nil without one, or when it cannot be decoded).
     lazy var targetModel: ObjectModel? = (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil
 
@@ -136,9 +140,8 @@ public final class StoreWriter: ImportDestination {
         } catch {
             throw TaskInterchangeError(.internal, "\(path): \(error)")
         }
-        if schema.tables["ATRANSACTION"] != nil {
-            warnings.append("the target store tracks persistent history; rows written by tasks have no history entries, so history consumers and CloudKit mirroring will not see them")
-        }
+        // Warns when the history tables are not as Core Data writes them; a dry run records nothing.
+        if let entities = historyEntities(), snapshot == nil { history = HistoryLog(entities: entities) }
         for kind in StoreMapping.Kind.allCases where resolved.kinds[kind] == nil {
             warnings.append("the target store has no \(kind.rawValue) entity; \(kind.rawValue) records cannot be imported")
         }
@@ -160,13 +163,16 @@ public final class StoreWriter: ImportDestination {
         }
     }
 
-    /// Runs `body` in one `BEGIN IMMEDIATE` transaction and writes the new `Z_MAX` values before committing; any
-    /// error rolls everything back.
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction, records what it changed in the store's persistent history
+    /// when the store tracks it, and writes the new `Z_MAX` values before committing; any error rolls everything back.
     /// - Throws: `TaskInterchangeError.busy` when another process holds the store; `body`'s errors.
     public func transaction<R>(_ body: () throws -> R) throws -> R {
+        // What a rolled-back body recorded must not reach the next transaction's history.
+        defer { history?.clear() }
         do {
             let result = try database.inTransaction {
                 let result = try body()
+                try writeHistory()
                 try writeMaxKeys()
                 reportUnplacedExtras()
                 if isNew { for statement in laterStatements { try database.execute(statement) } }
