@@ -48,8 +48,8 @@ struct TasksBinary {
         process.environment = env
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("tasks-out-\(UUID().uuidString)")
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent("tasks-err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: output)
             try? FileManager.default.removeItem(at: errors)
