@@ -59,11 +59,6 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
             try container.encode(entities, forKey: .entities)
             if !relationships.isEmpty { try container.encode(relationships, forKey: .relationships) }
         }
-
-        /// The declaration of `property` of `kind`, when it is a carried relationship.
-        public func relationship(_ property: String, of kind: StoreMapping.Kind) -> ExtraRelationship? {
-            relationships[kind.rawValue]?[property]
-        }
     }
 
     /// `tasks-interchange` for version 2; absent in version 1.

@@ -267,7 +267,7 @@ extension ArchiveReader.Parser {
         while try scanner.nextMember() {
             let location = scanner.location
             let kindName = try scanner.readKey().string
-            let kindPath = Self.memberPath(path, kindName)
+            let kindPath = JSONPath.member(path, kindName)
             guard let kind = StoreMapping.Kind(rawValue: kindName) else {
                 try report(.wrongType, kindPath, "\"\(kindName)\" is not a kind of record (expected one of \(Self.kindNames))", at: location)
                 try scanner.skipValue()
@@ -283,7 +283,7 @@ extension ArchiveReader.Parser {
             while try scanner.nextMember() {
                 let propertyLocation = scanner.location
                 let property = try scanner.readKey().string
-                let propertyPath = Self.memberPath(kindPath, property)
+                let propertyPath = JSONPath.member(kindPath, property)
                 if properties[property] != nil {
                     try report(.duplicateKey, propertyPath, "member \"\(property)\" appears more than once in this object; the first value is used", at: propertyLocation)
                     try scanner.skipValue()
@@ -352,7 +352,7 @@ extension ArchiveReader.Parser {
         while try scanner.nextMember() {
             let location = scanner.location
             let name = try scanner.readKey().string
-            let path = Self.memberPath("$.source.entities", name)
+            let path = JSONPath.member("$.source.entities", name)
             if entities[name] != nil || repeated.contains(name) {
                 try report(.duplicateKey, path,
                            "member \"\(name)\" appears more than once in this object; the first value is used",

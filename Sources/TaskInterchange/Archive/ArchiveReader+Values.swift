@@ -34,7 +34,7 @@ extension ArchiveReader.Parser {
                 continue
             }
             tracker.unknown = (tracker.unknown ?? []) + [unknownName]
-            try report(.unknownField, Self.memberPath(path(), unknownName),
+            try report(.unknownField, JSONPath.member(path(), unknownName),
                        "unknown member \"\(unknownName)\" is ignored", at: location, severity: .warning)
             try scanner.skipValue()
         }
@@ -43,7 +43,7 @@ extension ArchiveReader.Parser {
 
     /// Reports a repeated member name and skips its value; the first value stays.
     private mutating func reportDuplicate(_ name: String, in path: String, at location: JSONScanner.Location) throws {
-        try report(.duplicateKey, Self.memberPath(path, name),
+        try report(.duplicateKey, JSONPath.member(path, name),
                    "member \"\(name)\" appears more than once in this object; the first value is used", at: location)
         try scanner.skipValue()
     }
@@ -56,7 +56,7 @@ extension ArchiveReader.Parser {
         guard missing.bits != 0 else { return }
         for member in M.allCases where missing.contains(member) {
             let name = "\(M.names[member.rawValue])"
-            try report(.missingField, Self.memberPath(path(), name), "missing required member \"\(name)\"",
+            try report(.missingField, JSONPath.member(path(), name), "missing required member \"\(name)\"",
                        at: location)
         }
     }
@@ -160,7 +160,7 @@ extension ArchiveReader.Parser {
             let location = scanner.location
             let name = try scanner.readKey().string
             if values[name] != nil {
-                try report(.duplicateKey, Self.memberPath(path(), name),
+                try report(.duplicateKey, JSONPath.member(path(), name),
                            "member \"\(name)\" appears more than once in this object; the first value is used", at: location)
                 try scanner.skipValue()
                 continue
@@ -181,18 +181,17 @@ extension ArchiveReader.Parser {
                 } else if let double = number.doubleValue, double.isFinite, !number.isInteger {
                     values[name] = .double(double)
                 } else {
-                    try report(.wrongType, Self.memberPath(path(), name), "number \(number.description) is out of range", at: valueLocation)
+                    try report(.wrongType, JSONPath.member(path(), name), "number \(number.description) is out of range", at: valueLocation)
                 }
             case .array:
-                if let ids = try readIdArray(Self.memberPath(path(), name)) { values[name] = .array(ids) }
+                if let ids = try readIdArray(JSONPath.member(path(), name)) { values[name] = .array(ids) }
             case let other:
-                try reportWrongType("null, a boolean, a number, a string or an array of ids", found: other, Self.memberPath(path(), name), at: valueLocation)
+                try reportWrongType("null, a boolean, a number, a string or an array of ids", found: other, JSONPath.member(path(), name), at: valueLocation)
             }
         }
         return values
     }
 
-    /// `true` or `false`, nothing else; nil after reporting a wrong type.
     /// A to-many relationship's value in `extra`: an array of strings (whether they are ids of existing records is
     /// the validator's business, once `source.relationships` says what they point at). Nil after reporting.
     mutating func readIdArray(_ path: String) throws -> [String]? {
@@ -214,6 +213,7 @@ extension ArchiveReader.Parser {
         return valid ? ids : nil
     }
 
+    /// `true` or `false`, nothing else; nil after reporting a wrong type.
     mutating func readBool(_ path: @autoclosure () -> String) throws -> Bool? {
         let kind = try scanner.peekKind()
         if kind == .bool { return try scanner.readBool() }

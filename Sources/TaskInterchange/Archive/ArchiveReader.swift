@@ -79,12 +79,12 @@ extension ArchiveReader {
         /// The record being read, for the path of a malformed-json issue.
         var context: (kind: RecordKind, index: Int)?
 
-        /// Told how far the reader got, every `Self.consumedStep` bytes.
         /// Whether `visitHeader` has been called.
         var headerDelivered = false
         /// True while `source` is read ahead of its place: its issues are reported when the main pass gets there.
         var muted = false
 
+        /// Told how far the reader got, every `Self.consumedStep` bytes.
         var consumed: ((Int) -> Void)?
         var lastConsumed = 0
         static var consumedStep: Int { 16 << 20 }
@@ -143,17 +143,6 @@ extension ArchiveReader {
         /// `$.tasks[17]`
         static func recordPath(_ kind: RecordKind, _ index: Int) -> String {
             "$.\(kind.sectionName)[\(index)]"
-        }
-
-        /// `path.name`, or `path["name"]` when the name is not a plain identifier.
-        static func memberPath(_ path: String, _ name: String) -> String {
-            let isIdentifier = !name.isEmpty && name.utf8.allSatisfy { byte in
-                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
-            }
-            if isIdentifier { return path + "." + name }
-            let escaped = name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            return path + "[\"" + escaped + "\"]"
         }
 
         /// NDJSON `type` values of records.

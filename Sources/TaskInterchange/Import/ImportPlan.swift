@@ -16,6 +16,9 @@ public struct ImportPlan: Sendable, Hashable, Codable {
 
     /// Counts per kind name (`project`, `category`, `tag`, `task`, `subtask`).
     public var kinds: [String: Operations] = [:]
+    /// Relationship values under `extra` that skip mode left out: to-one values of objects left as they were, and
+    /// links to records it did not import (subtasks of a task left as it was).
+    public var unlinked = 0
 
     /// Creates an empty plan.
     public init() {}

@@ -66,29 +66,12 @@ public struct Importer: Sendable {
         var validator: Validator?
         /// The validator resolves forward references at the end of the last pass only.
         var isLastPass = false
-        /// The archive's `source.relationships`, from the first header.
-        var relationships: [String: [String: ExtraRelationship]] = [:]
-        /// Kinds that relationships point at or start from: their ID maps are kept (projects, categories and tags
-        /// always are).
-        var linkedKinds: Set<StoreMapping.Kind> = []
-        var taskKeys: [UUID: Destination.ObjectKey] = [:]
-        var subtaskKeys: [UUID: Destination.ObjectKey] = [:]
-        /// Relationship values taken out of records' `extra`, linked once every record exists.
-        var pendingLinks: [PendingLink] = []
+        /// The archive's relationships under `extra`, and the links waiting for every record to exist.
+        var links = Links()
         /// What `place` did with the last record.
         var placement = Placement.inserted
 
         enum Placement { case inserted, updated, skipped }
-
-        struct PendingLink {
-            var kind: StoreMapping.Kind
-            var key: Destination.ObjectKey
-            var property: String
-            var declaration: ExtraRelationship
-            var ids: [String]
-            var path: String
-            var replacing: Bool
-        }
 
         init(importer: Importer, destination: Destination, plan: ImportPlan, validator: Validator?) {
             self.importer = importer
@@ -125,106 +108,31 @@ public struct Importer: Sendable {
         mutating func visitProject(_ project: ProjectRecord, index: Int) throws {
             validator?.visitProject(project, index: index)
             var project = project
-            let links = takeRelationships(&project.extra, of: .project)
+            let taken = takeRelationships(&project.extra, of: .project)
             let key = try place(.project, id: project.id, path: "$.projects[\(index)]",
                                 insert: { try $0.insert(project) }, update: { try $0.update(project, at: $1) })
             projects[project.id] = key
-            keep(links, of: .project, id: project.id, key: key, path: "$.projects[\(index)]")
+            if !links.isEmpty { keep(taken, of: .project, id: project.id, key: key, at: RecordPath(.project, index)) }
         }
 
         mutating func visitCategory(_ category: CategoryRecord, index: Int) throws {
             validator?.visitCategory(category, index: index)
             var category = category
-            let links = takeRelationships(&category.extra, of: .category)
+            let taken = takeRelationships(&category.extra, of: .category)
             let key = try place(.category, id: category.id, path: "$.categories[\(index)]",
                                 insert: { try $0.insert(category) }, update: { try $0.update(category, at: $1) })
             categories[category.id] = key
-            keep(links, of: .category, id: category.id, key: key, path: "$.categories[\(index)]")
+            if !links.isEmpty { keep(taken, of: .category, id: category.id, key: key, at: RecordPath(.category, index)) }
         }
 
         mutating func visitTag(_ tag: TagRecord, index: Int) throws {
             validator?.visitTag(tag, index: index)
             var tag = tag
-            let links = takeRelationships(&tag.extra, of: .tag)
+            let taken = takeRelationships(&tag.extra, of: .tag)
             let key = try place(.tag, id: tag.id, path: "$.tags[\(index)]",
                                 insert: { try $0.insert(tag) }, update: { try $0.update(tag, at: $1) })
             tags[tag.id] = key
-            keep(links, of: .tag, id: tag.id, key: key, path: "$.tags[\(index)]")
-        }
-
-        /// Removes the declared relationships from a record's `extra` (they are not attribute values) and returns them;
-        /// a declared relationship the record leaves out is empty (an export leaves out empty ones).
-        func takeRelationships(_ extra: inout [String: ExtraValue]?, of kind: StoreMapping.Kind) -> [(String, ExtraRelationship, [String])] {
-            guard let declared = relationships[kind.rawValue] else { return [] }
-            var taken: [(String, ExtraRelationship, [String])] = []
-            for (property, declaration) in declared {
-                guard let value = extra?[property] else {
-                    taken.append((property, declaration, []))
-                    continue
-                }
-                extra?[property] = nil
-                switch value {
-                case .string(let id): taken.append((property, declaration, [id]))
-                case .array(let ids): taken.append((property, declaration, ids))
-                default: taken.append((property, declaration, []))
-                }
-            }
-            if extra?.isEmpty == true { extra = nil }
-            return taken.sorted { $0.0 < $1.0 }
-        }
-
-        /// Keeps a record's relationships for `linkRelationships`, and its key when relationships point at its kind.
-        /// Records left as they were (skip mode) keep their relationships too.
-        mutating func keep(_ links: [(String, ExtraRelationship, [String])], of kind: StoreMapping.Kind, id: UUID,
-                           key: Destination.ObjectKey?, path: String) {
-            guard let key, !importer.dryRun else { return }
-            if kind == .task && linkedKinds.contains(.task) { taskKeys[id] = key }
-            if kind == .subtask && linkedKinds.contains(.subtask) { subtaskKeys[id] = key }
-            guard placement != .skipped else { return }
-            for (property, declaration, ids) in links where !ids.isEmpty || placement == .updated {
-                pendingLinks.append(PendingLink(kind: kind, key: key, property: property, declaration: declaration, ids: ids,
-                                                path: ArchiveReader.Parser<Validator>.memberPath(path + ".extra", property),
-                                                replacing: placement == .updated))
-            }
-        }
-
-        mutating func visitHeader(_ header: ArchiveHeader) {
-            validator?.visitHeader(header)
-            guard relationships.isEmpty, let declared = header.source?.relationships, !declared.isEmpty else { return }
-            relationships = declared
-            for (kind, properties) in declared {
-                if let kind = StoreMapping.Kind(rawValue: kind) { linkedKinds.insert(kind) }
-                for declaration in properties.values { linkedKinds.insert(declaration.destination) }
-            }
-        }
-
-        /// Links every relationship taken out of `extra`, now that every record has a key.
-        mutating func linkRelationships() throws {
-            for link in pendingLinks {
-                var keys: [Destination.ObjectKey] = []
-                for (position, text) in link.ids.enumerated() {
-                    let path = link.declaration.toMany ? link.path + "[\(position)]" : link.path
-                    guard let id = CanonicalUUID.parse(text) else {
-                        throw TaskInterchangeError(.invalidData, "\(path): \(CanonicalUUID.problem(with: text))")
-                    }
-                    guard let key = key(of: link.declaration.destination, id: id) else {
-                        throw TaskInterchangeError(.invalidData, "\(path): no \(link.declaration.destination.rawValue) with id \(text) in the archive")
-                    }
-                    keys.append(key)
-                }
-                try destination.link(link.kind, link.key, relationship: link.property, link.declaration, to: keys, replacing: link.replacing)
-            }
-            pendingLinks = []
-        }
-
-        func key(of kind: StoreMapping.Kind, id: UUID) -> Destination.ObjectKey? {
-            switch kind {
-            case .project: return projects[id]
-            case .category: return categories[id]
-            case .tag: return tags[id]
-            case .task: return taskKeys[id]
-            case .subtask: return subtaskKeys[id]
-            }
+            if !links.isEmpty { keep(taken, of: .tag, id: tag.id, key: key, at: RecordPath(.tag, index)) }
         }
 
         mutating func visitTask(_ task: TaskRecord, index: Int) throws {
@@ -233,17 +141,19 @@ public struct Importer: Sendable {
             tasksDone += 1
             if tasksDone % 10_000 == 0 { importer.progress?(tasksDone) }
             var task = task
-            let links = takeRelationships(&task.extra, of: .task)
-            let subtaskLinks = relationships[StoreMapping.Kind.subtask.rawValue] == nil ? []
-                : task.subtasks.indices.map { takeRelationships(&task.subtasks[$0].extra, of: .subtask) }
+            let taken = takeRelationships(&task.extra, of: .task)
+            let subtasksTaken = links.declares(.subtask) ? task.subtasks.indices.map { takeRelationships(&task.subtasks[$0].extra, of: .subtask) } : []
             let existing = importer.mode == .replace ? nil : try destination.existingKey(of: .task, id: task.id)
             if let existing, importer.mode == .skip {
                 plan[.task].skipped += 1
                 plan[.subtask].skipped += task.subtasks.count
                 placement = .skipped
-                keep([], of: .task, id: task.id, key: existing, path: path)
-                for subtask in task.subtasks where linkedKinds.contains(.subtask) {
-                    keep([], of: .subtask, id: subtask.id, key: try destination.existingKey(of: .subtask, id: subtask.id), path: path)
+                if !links.isEmpty {
+                    keep(taken, of: .task, id: task.id, key: existing, at: RecordPath(.task, index))
+                    for (position, subtask) in task.subtasks.enumerated() {
+                        keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
+                             key: try destination.existingKey(of: .subtask, id: subtask.id), at: RecordPath(.task, index, subtask: position))
+                    }
                 }
                 return
             }
@@ -273,7 +183,7 @@ public struct Importer: Sendable {
                 plan[.task].inserted += 1
                 placement = .inserted
             }
-            keep(links, of: .task, id: task.id, key: key, path: path)
+            if !links.isEmpty { keep(taken, of: .task, id: task.id, key: key, at: RecordPath(.task, index)) }
             var kept: Set<Destination.ObjectKey> = []
             for (position, subtask) in task.subtasks.enumerated() {
                 let found = importer.mode == .replace ? nil : try destination.existingKey(of: .subtask, id: subtask.id)
@@ -285,15 +195,19 @@ public struct Importer: Sendable {
                     plan[.subtask].updated += 1
                     kept.insert(found)
                     placement = .updated
-                    keep(subtaskLinks.isEmpty ? [] : subtaskLinks[position], of: .subtask, id: subtask.id, key: found,
-                         path: path + ".subtasks[\(position)]")
+                    if !links.isEmpty {
+                        keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id, key: found,
+                             at: RecordPath(.task, index, subtask: position))
+                    }
                 } else {
                     let subtaskKey = try destination.insert(subtask, of: key, position: position)
                     kept.insert(subtaskKey)
                     plan[.subtask].inserted += 1
                     placement = .inserted
-                    keep(subtaskLinks.isEmpty ? [] : subtaskLinks[position], of: .subtask, id: subtask.id, key: subtaskKey,
-                         path: path + ".subtasks[\(position)]")
+                    if !links.isEmpty {
+                        keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id, key: subtaskKey,
+                             at: RecordPath(.task, index, subtask: position))
+                    }
                 }
             }
             if existing != nil {

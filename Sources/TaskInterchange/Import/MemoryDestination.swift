@@ -154,7 +154,8 @@ public struct MemoryDestination: ImportDestination, Sendable {
         for (property, keys) in properties where !keys.isEmpty {
             guard let declaration = declarations[kind.rawValue]?[property] else { continue }
             let ids = keys.compactMap { id(of: declaration.destination, key: $0)?.uuidString }
-            record.extra = (record.extra ?? [:]).merging([property: declaration.toMany ? .array(ids) : .string(ids[0])]) { $1 }
+            guard let first = ids.first else { continue }
+            record.extra = (record.extra ?? [:]).merging([property: declaration.toMany ? .array(ids) : .string(first)]) { $1 }
         }
         return record
     }

@@ -89,7 +89,11 @@ public enum StoreImport {
         var destination = writer
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
         let plan = try writer.transaction { try importer.run(source, into: &destination) }
-        return StoreImportResult(plan: plan, report: report, warnings: writer.warnings, createdStore: false)
+        var warnings = writer.warnings
+        if plan.unlinked > 0 {
+            warnings.append("skip mode: \(plan.unlinked) relationship value\(plan.unlinked == 1 ? "" : "s") under extra not linked (objects left as they were keep their to-one relationships; links to records not imported are dropped)")
+        }
+        return StoreImportResult(plan: plan, report: report, warnings: warnings, createdStore: false)
     }
 
     static func importIntoNew(_ source: some ArchiveSource, path: String, options: StoreImportOptions) throws -> StoreImportResult {

@@ -1,11 +1,27 @@
 import Foundation
 
 /// To-many relationships carried under `extra`: read ahead into memory per owner (only rows that have links cost
-/// anything), then added to each owner's record as it is emitted.
+/// anything: 8 bytes a link), then added to each owner's record as it is emitted.
 extension StoreReader {
-    /// Reads every carried to-many relationship, with destination keys turned into ids.
+    /// One carried to-many relationship's links, by owner key. A class, so that taking an owner's links out mutates
+    /// the dictionary in place (a struct held in a dictionary would copy it on every record).
+    final class LinkTable {
+        let property: String
+        let destination: KeyIndex
+        let ordered: Bool
+        /// Owner key → destination keys, in the relationship's order.
+        var byOwner: [Int64: [Int64]] = [:]
+
+        init(property: String, destination: KeyIndex, ordered: Bool) {
+            self.property = property
+            self.destination = destination
+            self.ordered = ordered
+        }
+    }
+
+    /// Reads every carried to-many relationship; links to rows that are not exported are reported and dropped.
     func readLinks() throws {
-        for (kind, list) in relationships.carried {
+        for (kind, list) in relationships.carried.sorted(by: { $0.key < $1.key }) {
             for relationship in list {
                 let sql: String
                 switch relationship.storage {
@@ -19,47 +35,47 @@ extension StoreReader {
                     let member = Database.quote(direction.memberColumn)
                     sql = "SELECT \(owner), \(member) FROM \(Database.quote(direction.table)) WHERE \(owner) IS NOT NULL AND \(member) IS NOT NULL ORDER BY \(owner), \(direction.orderColumn.map { "\(Database.quote($0)), " } ?? "")\(member)"
                 }
-                let destination = indexes[relationship.declaration.destination] ?? KeyIndex([])
+                let table = LinkTable(property: relationship.property, destination: indexes[relationship.declaration.destination] ?? KeyIndex([]),
+                                      ordered: relationship.declaration.ordered)
                 let entity = resolved.kinds[kind]?.entity.name
-                var byOwner: [Int64: [String]] = [:]
                 let statement = try database.prepare(sql)
                 while try statement.step() {
                     let owner = statement.int64(at: 0)
                     let member = statement.int64(at: 1)
-                    guard let id = destination.id(of: member) else {
+                    guard table.destination.rank(of: member) != nil else {
                         log.add(.danglingReference, entity: entity, property: relationship.property,
                                 message: "link points at no \(relationship.declaration.destination.rawValue) row; not exported", example: "p\(owner)→p\(member)")
                         continue
                     }
-                    byOwner[owner, default: []].append(id.uuidString)
+                    table.byOwner[owner, default: []].append(member)
                 }
-                if !relationship.declaration.ordered {
-                    for owner in byOwner.keys { byOwner[owner]!.sort() }
-                }
-                links[kind, default: [:]][relationship.property] = byOwner
+                linkTables[kind, default: []].append(table)
             }
         }
     }
 
     /// Adds the to-many relationships of the row `key` to its `extra` (and forgets them: what is left at the end
-    /// belongs to no exported row).
+    /// belongs to no exported row). Unordered ones are sorted by id.
     func addLinks(to extra: inout [String: ExtraValue]?, of kind: StoreMapping.Kind, key: Int64) {
-        guard let properties = links[kind] else { return }
-        for property in properties.keys {
-            guard let ids = links[kind]?[property]?.removeValue(forKey: key) else { continue }
-            extra = (extra ?? [:]).merging([property: .array(ids)]) { $1 }
+        guard let tables = linkTables[kind] else { return }
+        for table in tables {
+            guard let members = table.byOwner.removeValue(forKey: key) else { continue }
+            // Ranks follow id order, so sorting ranks sorts ids.
+            var ranks = members.compactMap(table.destination.rank(of:))
+            if !table.ordered { ranks.sort() }
+            extra = (extra ?? [:]).merging([table.property: .array(ranks.map { table.destination.ids[$0].uuidString })]) { $1 }
         }
     }
 
     /// Links whose owner row was not exported.
     func reportUnreadLinks() {
-        for (kind, properties) in links.sorted(by: { $0.key < $1.key }) {
-            for (property, owners) in properties.sorted(by: { $0.key < $1.key }) where !owners.isEmpty {
-                log.add(.danglingReference, entity: resolved.kinds[kind]?.entity.name, property: property,
+        for (kind, tables) in linkTables.sorted(by: { $0.key < $1.key }) {
+            for table in tables where !table.byOwner.isEmpty {
+                log.add(.danglingReference, entity: resolved.kinds[kind]?.entity.name, property: table.property,
                         message: "links from rows that are not exported (missing or not of this entity); not exported",
-                        count: owners.values.reduce(0) { $0 + $1.count })
+                        count: table.byOwner.values.reduce(0) { $0 + $1.count })
             }
         }
-        links = [:]
+        linkTables = [:]
     }
 }

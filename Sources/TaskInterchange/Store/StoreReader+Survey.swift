@@ -34,6 +34,13 @@ extension StoreReader {
                 }
             }
         }
+        for (table, column) in relationships.uncarriedOrders {
+            let rows = try database.scalar("SELECT count(\(Database.quote(column))) FROM \(Database.quote(table))")?.int64 ?? 0
+            if rows > 0 {
+                log.add(.unmappedColumn, entity: table, property: column,
+                        message: "both sides of this many-to-many are ordered and only one side's order travels; these positions were not exported", count: Int(rows))
+            }
+        }
         for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key }) where table.hasPrefix("Z_") && table != resolved.tagJoin?.table
             && !relationships.coveredTables.contains(table) && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) {
             let numbers = columns.compactMap { StoreMapping.splitJoinColumn($0.name)?.0 }

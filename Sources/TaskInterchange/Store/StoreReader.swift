@@ -20,8 +20,8 @@ public final class StoreReader {
     let relationships: StoreRelationships
     /// Each kind's id index, built before any record is read (relationships may point at any kind).
     var indexes: [StoreMapping.Kind: KeyIndex] = [:]
-    /// To-many relationships read ahead: kind → property → owner key → destination ids in order.
-    var links: [StoreMapping.Kind: [String: [Int64: [String]]]] = [:]
+    /// To-many relationships read ahead, by owner kind.
+    var linkTables: [StoreMapping.Kind: [LinkTable]] = [:]
     var log = FindingLog()
     var database: Database { snapshot.database }
 
@@ -70,6 +70,7 @@ public final class StoreReader {
             try emitTags(indexes[.tag]!, into: &visitor)
             try emitTasks(projects: indexes[.project]!, categories: indexes[.category]!, tags: indexes[.tag]!, into: &visitor, progress: progress)
             reportUnreadLinks()
+            indexes = [:]
         } catch let error as SQLiteError {
             throw TaskInterchangeError.sqlite(error, path: snapshot.path, doing: "reading failed")
         }

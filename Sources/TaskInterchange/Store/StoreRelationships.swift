@@ -29,6 +29,8 @@ struct StoreRelationships {
     /// Columns (by table) and join tables the carried relationships account for: not reported as left behind.
     private(set) var coveredColumns: [String: Set<String>] = [:]
     private(set) var coveredTables: Set<String> = []
+    /// `Z_FOK_` columns of join tables whose both sides are ordered: only one side's order travels.
+    private(set) var uncarriedOrders: [(table: String, column: String)] = []
 
     /// No relationships.
     init() {}
@@ -36,14 +38,15 @@ struct StoreRelationships {
     /// Works out the carried relationships of every mapped kind; `model` (from the store's cache) finds them all.
     init(resolved: ResolvedMapping, schema: StoreSchema, model: ObjectModel?) {
         let mapped = Self.mappedRelationships(resolved)
+        let kinds = resolved.kinds.values.sorted { $0.kind < $1.kind }
         func kind(of entityName: String) -> StoreMapping.Kind? {
             guard let entity = schema.entity(named: entityName) else { return nil }
-            return resolved.kinds.values.sorted { $0.kind < $1.kind }.first { schema.lineage(of: $0.entity).contains(entity.number) }?.kind
+            return kinds.first { schema.lineage(of: $0.entity).contains(entity.number) }?.kind
         }
         guard let model else {
-            for direction in schema.joinDirections where direction.namesTable && direction.table != resolved.tagJoin?.table {
-                guard let owner = resolved.kinds.values.first(where: { $0.entity.numbersIncludingSubentities.contains(direction.ownerNumber) }),
-                      let member = resolved.kinds.values.first(where: { $0.entity.numbersIncludingSubentities.contains(direction.memberNumber) })
+            for direction in schema.joinDirections where direction.table != resolved.tagJoin?.table && carries(direction, in: schema) {
+                guard let owner = kinds.first(where: { $0.entity.numbersIncludingSubentities.contains(direction.ownerNumber) }),
+                      let member = kinds.first(where: { $0.entity.numbersIncludingSubentities.contains(direction.memberNumber) })
                 else { continue }
                 let inverse = StoreMapping.splitJoinColumn(direction.ownerColumn).map { $0.1.lowercased() }
                 add(Carried(kind: owner.kind, property: direction.relationship.lowercased(),
@@ -65,7 +68,11 @@ struct StoreRelationships {
                 let name = relationship.name.uppercased()
                 if !relationship.isToMany {
                     if let inverse, inverse.isToMany && inverse.isOrdered { continue }
-                    if let inverse, !inverse.isToMany, (entity.name, relationship.name) > (destinationEntity.name, inverse.name) { continue }
+                    // A one-to-one stores a key on both sides: one side travels, import sets both.
+                    if let inverse, !inverse.isToMany, (declaredBy.name, relationship.name) > (relationship.destination, inverse.name) {
+                        cover(ownerKind.table, ["Z" + name] + [schema.entityColumn(of: name, in: ownerKind.table)].compactMap { $0 })
+                        continue
+                    }
                     guard schema.columns(of: ownerKind.table)?.contains(where: { $0.name == "Z" + name }) == true else { continue }
                     add(Carried(kind: ownerKind.kind, property: relationship.name, declaration: declaration, storage: .column("Z" + name)))
                     cover(ownerKind.table, ["Z" + name] + [schema.entityColumn(of: name, in: ownerKind.table)].compactMap { $0 })
@@ -85,12 +92,27 @@ struct StoreRelationships {
                                 storage: .destinationColumn(table: destination.table, filter: destination.entityFilter, column: "Z\(number)\(name)", order: nil)))
                     cover(destination.table, ["Z\(number)\(name)"])
                 } else if let direction = schema.joinDirection(from: ownerKind.entity, to: destination.entity, relationship: relationship.name),
-                          direction.namesTable || inverse == nil {
+                          inverse == nil || carries(direction, in: schema) {
                     var declaration = declaration
                     declaration.ordered = relationship.isOrdered && direction.orderColumn != nil
                     add(Carried(kind: ownerKind.kind, property: relationship.name, declaration: declaration, storage: .joinTable(direction)))
                 }
             }
+        }
+    }
+
+    /// Whether `direction` is the side of its join table that travels: the ordered side (its positions are the
+    /// relationship's order), else the side the table is named after. When both sides are ordered, the named side
+    /// travels and the other side's positions are reported as left behind.
+    private mutating func carries(_ direction: StoreSchema.JoinDirection, in schema: StoreSchema) -> Bool {
+        let other = schema.joinDirections.first { $0.table == direction.table && $0.ownerColumn == direction.memberColumn }
+        switch (direction.orderColumn, other?.orderColumn) {
+        case (.some, .some(let lost)):
+            if direction.namesTable { uncarriedOrders.append((direction.table, lost)) }
+            return direction.namesTable
+        case (.some, nil): return true
+        case (nil, .some): return false
+        case (nil, nil): return direction.namesTable
         }
     }
 

@@ -184,7 +184,7 @@ extension StoreWriter {
         guard history != nil, let owner = resolved.kinds[kind], let destination = resolved.kinds[declaration.destination] else { return }
         let hasInverse = relationshipHasInverse(kind, relationship, declaration)
         switch target {
-        case .ownerColumn(let column, _):
+        case .ownerColumn(let column, _, _):
             guard destinations.count <= 1 else { return }
             let old = try keys("SELECT \(Database.quote(column)) FROM \(Database.quote(owner.table)) WHERE Z_PK = ?", key).first
             guard old != destinations.first else { return }

@@ -5,8 +5,9 @@ import Foundation
 extension StoreWriter {
     /// Where one relationship is stored in the target.
     enum LinkTarget {
-        /// A to-one: a key column on the owner's row, plus the destination's `Z<n>_` entity column when it has one.
-        case ownerColumn(column: String, entityColumn: String?)
+        /// A to-one: a key column on the owner's row, plus the destination's `Z<n>_` entity column when it has one;
+        /// for a one-to-one, also the inverse key column (and its entity column) on the destination's row.
+        case ownerColumn(column: String, entityColumn: String?, inverse: (column: String, entityColumn: String?)?)
         /// A to-many whose inverse is a to-one (or that has no inverse): a key column on each destination row pointing
         /// back at the owner, its `Z<n>_` entity column, and `Z_FOK_` positions when ordered.
         case destinationColumn(column: String, entityColumn: String?, orderColumn: String?)
@@ -34,9 +35,9 @@ extension StoreWriter {
         let ownerTable = Database.quote(owner.table)
         let destinationTable = Database.quote(destination.table)
         switch target {
-        case .ownerColumn(let column, let entityColumn):
+        case .ownerColumn(let column, let entityColumn, let inverse):
             guard destinations.count <= 1 else {
-                warnings.append("\(owner.entity.name).\(relationship): the target's relationship is to-one; \(destinations.count) ids on p\(key) not linked")
+                toOneOverflows["\(owner.entity.name).\(relationship)", default: 0] += 1
                 return
             }
             let entity = entityColumn.map { ", \(Database.quote($0)) = (SELECT Z_ENT FROM \(destinationTable) WHERE Z_PK = ?2)" } ?? ""
@@ -44,6 +45,25 @@ extension StoreWriter {
             update.bind(key, at: 1)
             update.bind(destinations.first, at: 2)
             try update.run()
+            if let inverse {
+                // A one-to-one keeps a key on both sides; the destination's previous owner (and the owner's previous
+                // destination) let go.
+                let inverseEntity = inverse.entityColumn.map { ", \(Database.quote($0)) = NULL" } ?? ""
+                let release = try prepared("UPDATE \(destinationTable) SET \(Database.quote(inverse.column)) = NULL\(inverseEntity) WHERE \(Database.quote(inverse.column)) = ?1")
+                release.bind(key, at: 1)
+                try release.run()
+                if let member = destinations.first {
+                    let previous = try prepared("UPDATE \(ownerTable) SET \(Database.quote(column)) = NULL\(entityColumn.map { ", \(Database.quote($0)) = NULL" } ?? "") WHERE \(Database.quote(column)) = ?2 AND Z_PK <> ?1")
+                    previous.bind(key, at: 1)
+                    previous.bind(member, at: 2)
+                    try previous.run()
+                    let setEntity = inverse.entityColumn.map { ", \(Database.quote($0)) = (SELECT Z_ENT FROM \(ownerTable) WHERE Z_PK = ?1)" } ?? ""
+                    let link = try prepared("UPDATE \(destinationTable) SET \(Database.quote(inverse.column)) = ?1\(setEntity) WHERE Z_PK = ?2")
+                    link.bind(key, at: 1)
+                    link.bind(member, at: 2)
+                    try link.run()
+                }
+            }
         case .destinationColumn(let column, let entityColumn, let orderColumn):
             if replacing {
                 let clearOrder = orderColumn.map { ", \(Database.quote($0)) = NULL" } ?? ""
@@ -95,42 +115,61 @@ extension StoreWriter {
         }
     }
 
-    /// How the target stores `relationship` of `kind`: its model's relationship of that name (ignoring case) when it
-    /// has a model cache, else the declaration matched against Core Data's storage names. Nil when it has none.
+    /// How the target stores `relationship` of `kind`. With a model cache, only the model's relationship of that name
+    /// (ignoring case) whose destination is the destination kind's entity; without one, Core Data's storage names, and
+    /// only key columns (INTEGER with their `<TABLE>_<COLUMN>_INDEX`), never an attribute's column. Nil when it has none.
     func linkTarget(_ kind: StoreMapping.Kind, _ relationship: String, _ declaration: ExtraRelationship) -> LinkTarget? {
         guard let owner = resolved.kinds[kind], let destination = resolved.kinds[declaration.destination] else { return nil }
-        let ownerColumns = Set(schema.columns(of: owner.table)?.map(\.name) ?? [])
-        let destinationColumns = Set(schema.columns(of: destination.table)?.map(\.name) ?? [])
-        func ownerColumn(_ name: String) -> LinkTarget? {
+        func keyColumn(_ name: String, in kind: ResolvedMapping.ResolvedKind) -> String? {
             let column = "Z" + name.uppercased()
-            guard ownerColumns.contains(column), !owner.usedColumns.contains(column) else { return nil }
-            return .ownerColumn(column: column, entityColumn: schema.entityColumn(of: name.uppercased(), in: owner.table))
+            guard !kind.usedColumns.contains(column), schema.indexes.contains("\(kind.table)_\(column)_INDEX"),
+                  schema.columns(of: kind.table)?.first(where: { $0.name == column })?.declaredType == "INTEGER" else { return nil }
+            return column
         }
-        func destinationColumn(_ column: String, inverse: String?, ordered: Bool) -> LinkTarget? {
-            guard destinationColumns.contains(column), !destination.usedColumns.contains(column) else { return nil }
-            let order = inverse.map { "Z_FOK_" + $0.uppercased() }
+        func destinationColumn(_ column: String?, inverse: String?, ordered: Bool) -> LinkTarget? {
+            guard let column else { return nil }
+            let order = inverse.map { "Z_FOK_" + $0.uppercased() }.flatMap { name in schema.columns(of: destination.table)?.contains { $0.name == name } == true ? name : nil }
             return .destinationColumn(column: column, entityColumn: inverse.flatMap { schema.entityColumn(of: $0.uppercased(), in: destination.table) },
-                                      orderColumn: ordered ? order.flatMap { destinationColumns.contains($0) ? $0 : nil } : nil)
+                                      orderColumn: ordered ? order : nil)
         }
         func joinTable(_ name: String) -> LinkTarget? {
             schema.joinDirection(from: owner.entity, to: destination.entity, relationship: name).map {
                 .joinTable(JoinTarget(table: $0.table, ownerColumn: $0.ownerColumn, memberColumn: $0.memberColumn, orderColumn: $0.orderColumn))
             }
         }
-        if let model = targetModel, let ownerEntity = model.entity(named: owner.entity.name),
-           let (found, declaredBy) = model.storedRelationship(matching: relationship, in: ownerEntity) {
-            if !found.isToMany { return ownerColumn(found.name) }
-            let inverse = found.inverse.flatMap { name in model.entity(named: found.destination).flatMap { model.relationship(named: name, in: $0)?.relationship } }
-            if let inverse, !inverse.isToMany {
-                return destinationColumn("Z" + inverse.name.uppercased(), inverse: inverse.name, ordered: found.isOrdered)
+        guard let model = targetModel else {
+            if !declaration.toMany {
+                return keyColumn(relationship, in: owner).map {
+                    .ownerColumn(column: $0, entityColumn: schema.entityColumn(of: relationship.uppercased(), in: owner.table), inverse: nil)
+                }
             }
-            if inverse == nil, let number = schema.entity(named: declaredBy.name)?.number {
-                return destinationColumn("Z\(number)\(found.name.uppercased())", inverse: nil, ordered: false)
-            }
-            return joinTable(found.name)
+            return joinTable(relationship)
+                ?? declaration.inverse.flatMap { destinationColumn(keyColumn($0, in: destination), inverse: $0, ordered: declaration.ordered) }
         }
-        if !declaration.toMany { return ownerColumn(relationship) }
-        return joinTable(relationship)
-            ?? declaration.inverse.flatMap { destinationColumn("Z" + $0.uppercased(), inverse: $0, ordered: declaration.ordered) }
+        guard let ownerEntity = model.entity(named: owner.entity.name),
+              let (found, declaredBy) = model.storedRelationship(matching: relationship, in: ownerEntity),
+              let target = schema.entity(named: found.destination), schema.lineage(of: destination.entity).contains(target.number) else { return nil }
+        let inverse = found.inverse.flatMap { name in model.entity(named: found.destination).flatMap { model.relationship(named: name, in: $0)?.relationship } }
+        if !found.isToMany {
+            let name = found.name.uppercased()
+            guard schema.columns(of: owner.table)?.contains(where: { $0.name == "Z" + name }) == true else { return nil }
+            let inverseColumn = inverse.flatMap { inverse -> (column: String, entityColumn: String?)? in
+                guard !inverse.isToMany, schema.columns(of: destination.table)?.contains(where: { $0.name == "Z" + inverse.name.uppercased() }) == true else { return nil }
+                return ("Z" + inverse.name.uppercased(), schema.entityColumn(of: inverse.name.uppercased(), in: destination.table))
+            }
+            return .ownerColumn(column: "Z" + name, entityColumn: schema.entityColumn(of: name, in: owner.table), inverse: inverseColumn)
+        }
+        if let inverse, !inverse.isToMany {
+            let column = "Z" + inverse.name.uppercased()
+            let present = schema.columns(of: destination.table)?.contains { $0.name == column } == true
+            return destinationColumn(present ? column : nil, inverse: inverse.name, ordered: found.isOrdered)
+        }
+        if inverse == nil, let number = schema.entity(named: declaredBy.name)?.number {
+            let column = "Z\(number)\(found.name.uppercased())"
+            if schema.columns(of: destination.table)?.contains(where: { $0.name == column }) == true {
+                return destinationColumn(column, inverse: nil, ordered: false)
+            }
+        }
+        return joinTable(found.name)
     }
 }

@@ -43,7 +43,9 @@ public final class StoreWriter: ImportDestination {
     /// track history, and for a dry run).
     var history: HistoryLog?
     /// The target's own model, from its model cache (nil without one, or when it cannot be decoded).
-    lazy var targetModel: ObjectModel? = (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil
+    let targetModel: ObjectModel?
+    /// `Entity.relationship` → owners whose archive value had several ids for a to-one in the target.
+    var toOneOverflows: [String: Int] = [:]
 
     /// Opens an existing store for writing (`create: false`), or creates the task manager's model in a new, empty file.
     /// - Throws: `TaskInterchangeError` (`.busy` when locked, `.invalidData` when not a Core Data store or the mapping
@@ -96,7 +98,8 @@ public final class StoreWriter: ImportDestination {
         } catch {
             throw TaskInterchangeError(.internal, "\(path): \(error)")
         }
-        resolved = try Self.resolve(mapping, schema: schema, database: database, path: path, mappingSource: mappingSource)
+        targetModel = (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil
+        resolved = try Self.resolve(mapping, schema: schema, model: targetModel, path: path, mappingSource: mappingSource)
         try prepare()
     }
 
@@ -109,15 +112,15 @@ public final class StoreWriter: ImportDestination {
         self.snapshot = snapshot
         database = snapshot.database
         schema = try StoreSchema(reading: database, path: path)
-        resolved = try Self.resolve(mapping, schema: schema, database: database, path: path, mappingSource: mappingSource)
+        targetModel = (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil
+        resolved = try Self.resolve(mapping, schema: schema, model: targetModel, path: path, mappingSource: mappingSource)
         try prepare()
     }
 
-    private static func resolve(_ mapping: StoreMapping?, schema: StoreSchema, database: Database, path: String,
+    /// The given mapping, or one detected with property names spelled as the target's model has them.
+    private static func resolve(_ mapping: StoreMapping?, schema: StoreSchema, model: ObjectModel?, path: String,
                                 mappingSource: String) throws(TaskInterchangeError) -> ResolvedMapping {
-        // Detection spells property names as the target's model does, when it has one.
-        let model = mapping == nil ? (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil : nil
-        return try ResolvedMapping(mapping ?? StoreMapping(detectingFrom: schema, model: model), schema: schema,
+        try ResolvedMapping(mapping ?? StoreMapping(detectingFrom: schema, model: model), schema: schema,
                             source: mapping == nil ? "detected mapping of \(path)" : mappingSource)
     }
 

@@ -132,12 +132,13 @@ public struct Validator: ArchiveVisitor {
 
     /// Relationship values under `extra`: the declared shape, valid ids, and (once read) existing destinations. An
     /// array must be a declared relationship: anything else under `extra` is an attribute value.
-    private mutating func checkExtra(_ extra: [String: ExtraValue]?, of kind: StoreMapping.Kind, path: String) {
+    private mutating func checkExtra(_ extra: [String: ExtraValue]?, of kind: StoreMapping.Kind, path makePath: @autoclosure () -> String) {
         guard let extra else { return }
         let declared = relationships[kind.rawValue]
         if declared == nil, !extra.values.contains(where: { if case .array = $0 { true } else { false } }) { return }
+        let path = makePath()
         for (property, value) in extra {
-            let propertyPath = ArchiveReader.Parser<Validator>.memberPath(path + ".extra", property)
+            let propertyPath = JSONPath.member(path + ".extra", property)
             guard let relationship = declared?[property] else {
                 if case .array = value {
                     error(.wrongType, propertyPath, "an array under extra must be a relationship declared in $.source.relationships.\(kind.rawValue)")

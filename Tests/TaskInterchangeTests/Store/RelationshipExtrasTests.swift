@@ -113,6 +113,75 @@ struct RelationshipExtrasTests {
         #expect(withoutStoreName(try export(path)) == withoutStoreName(exported))
     }
 
+    @Test("skip mode adds links from objects left as they were to the records it inserts, and replaces nothing")
+    func skipMode() throws {
+        let directory = try TemporaryDirectory()
+        let (path, _) = try storeWithJoinTables(directory)
+        let exported = try export(path)
+        // Remove one blocked task: skip mode re-inserts it, and the blocking links of the tasks it leaves alone that
+        // point at it come back; their other links are not touched.
+        let database = try Database(path: path, mode: .readWrite)
+        let victim = try #require(try database.scalar("SELECT Z_5BLOCKING FROM Z_5BLOCKING ORDER BY 1 LIMIT 1")?.int64)
+        let before = try database.scalar("SELECT count(*) FROM Z_5BLOCKING")?.int64 ?? 0
+        let victimLinks = try database.scalar("SELECT count(*) FROM Z_5BLOCKING WHERE Z_5BLOCKING = ? OR Z_5BLOCKEDBY = ?", [.integer(victim), .integer(victim)])?.int64 ?? 0
+        try database.execute("DELETE FROM Z_5BLOCKING WHERE Z_5BLOCKING = \(victim) OR Z_5BLOCKEDBY = \(victim); DELETE FROM ZSUBTASK WHERE ZTASK = \(victim); DELETE FROM ZTASK WHERE Z_PK = \(victim)")
+        var skip = StoreImportOptions()
+        skip.mode = .skip
+        let result = try StoreImport.run(ArchiveInput(bytes: Array(exported.utf8)), into: path, options: skip)
+        #expect(result.plan[.task].inserted == 1)
+        #expect(try database.scalar("SELECT count(*) FROM Z_5BLOCKING")?.int64 == before)
+        #expect(victimLinks > 0)
+        #expect(withoutStoreName(try export(path)).count == withoutStoreName(exported).count)
+    }
+
+    @Test("a target without a model cache: a to-one lands only in a key column, never in an attribute of that name")
+    func noAttributeOverwrite() throws {
+        let directory = try TemporaryDirectory()
+        let archive = ArchiveGenerator.archive(seed: 9, maxTasks: 6)
+        let path = directory.path("target.sqlite")
+        _ = try StoreImport.run(archive, into: path, options: StoreImportOptions())
+        try Database(path: path, mode: .readWrite).execute("ALTER TABLE ZTASK ADD COLUMN ZOWNER VARCHAR; UPDATE ZTASK SET ZOWNER = 'alice'")
+        var declared = archive
+        declared.header.source = ArchiveHeader.Source(store: "s", relationships: ["task": ["owner": ExtraRelationship(destination: .project, toMany: false)]])
+        let project = try #require(archive.projects.first)
+        declared.tasks = declared.tasks.map { task in
+            var task = task
+            task.extra = ["owner": .string(project.id.uuidString)]
+            return task
+        }
+        var upsert = StoreImportOptions()
+        upsert.mode = .upsert
+        let result = try StoreImport.run(declared, into: path, options: upsert)
+        let owners = try Database(path: path, mode: .readOnly(immutable: false)).rows("SELECT DISTINCT ZOWNER FROM ZTASK").map { $0[0].string }
+        #expect(owners == ["alice"])
+        #expect(result.warnings.contains { $0.hasPrefix("Task.owner: the target has no such property") })
+    }
+
+    @Test("of a many-to-many pair, the ordered side travels (its positions are the order); with both ordered, the other order is reported")
+    func orderedSide() throws {
+        let directory = try TemporaryDirectory()
+        let (path, _) = try storeWithJoinTables(directory)
+        let database = try Database(path: path, mode: .readWrite)
+        try database.execute("ALTER TABLE Z_5BLOCKING ADD COLUMN Z_FOK_5BLOCKEDBY INTEGER; UPDATE Z_5BLOCKING SET Z_FOK_5BLOCKEDBY = 100000 - Z_5BLOCKEDBY * 1024")
+        var (read, findings) = try readStore(path)
+        #expect(read.header.source?.relationships["task"] == ["blockedby": ExtraRelationship(destination: .task, toMany: true, ordered: true, inverse: "blocking")])
+        let owner = try #require(try database.scalar("SELECT Z_5BLOCKING FROM Z_5BLOCKING GROUP BY Z_5BLOCKING HAVING count(*) > 1 LIMIT 1")?.int64)
+        func id(_ key: Int64) throws -> String? {
+            guard case .blob(let bytes)? = try database.scalar("SELECT ZID FROM ZTASK WHERE Z_PK = ?", [.integer(key)]) else { return nil }
+            return bytes.withUnsafeBytes { UUID(bytes: $0)?.uuidString }
+        }
+        let ordered = try database.rows("SELECT Z_5BLOCKEDBY FROM Z_5BLOCKING WHERE Z_5BLOCKING = ? ORDER BY Z_FOK_5BLOCKEDBY", [.integer(owner)]).map { $0[0].int64 ?? 0 }
+        let expected = try ordered.map(id)
+        let record = try #require(read.tasks.first { $0.id.uuidString == (try? id(owner)) ?? nil })
+        #expect(record.extra?["blockedby"] == .array(expected.compactMap { $0 }))
+        #expect(ordered == ordered.sorted(by: >) && expected.count > 1)
+        #expect(!findings.contains { $0.code == .unmappedColumn || $0.code == .unmappedRelationship })
+        try database.execute("ALTER TABLE Z_5BLOCKING ADD COLUMN Z_FOK_5BLOCKING INTEGER; UPDATE Z_5BLOCKING SET Z_FOK_5BLOCKING = Z_5BLOCKING")
+        (read, findings) = try readStore(path)
+        #expect(read.header.source?.relationships["task"]?["blocking"]?.ordered == true)
+        #expect(findings.contains { $0.code == .unmappedColumn && $0.property == "Z_FOK_5BLOCKEDBY" })
+    }
+
     @Test("a join row pointing at a missing row is reported, not exported")
     func danglingJoinRow() throws {
         let directory = try TemporaryDirectory()
@@ -214,6 +283,65 @@ struct RealStoreRelationshipTests {
         // Positions are written as Core Data spaces them.
         let positions = try Database(path: target, mode: .readOnly(immutable: false)).rows("SELECT Z_FOK_1FAVORITES FROM Z_1FAVORITES ORDER BY 1").map { $0[0].int64 ?? 0 }
         #expect(positions == (0..<Int64(favorites.count)).map { ($0 + 2) * 1024 })
+    }
+
+    @Test("CoreDataMigration: a one-to-one travels on one side and import sets the key on both sides")
+    func oneToOne() throws {
+        let directory = try TemporaryDirectory()
+        let store = try RealStores.copy("CoreDataMigration_Example_WAL__wibosco_CoreDataMigration-Example.sqlite", to: directory)
+        let mapping = try mapping("""
+            {"mappingVersion":1,"kinds":{"task":{"entity":"Post","fields":{"id":null,"title":"postID","notes":null,
+             "isCompleted":"hide","createdAt":"date","dueDate":null,"priority":null},"relationships":{"project":null}},
+             "project":{"entity":"Color","fields":{"id":null,"name":"hex","createdAt":null}},
+             "category":null,"tag":null,"subtask":null}}
+            """)
+        let (first, findings) = try readStore(store, mapping: mapping)
+        #expect(first.header.source?.relationships == ["project": ["post": ExtraRelationship(destination: .task, toMany: false, inverse: "color")]])
+        #expect(first.projects.filter { $0.extra?["post"] != nil }.count == first.projects.count)
+        #expect(!findings.contains { $0.code == .unmappedColumn })
+        let buffer = ByteBuffer()
+        var exportOptions = ExportOptions()
+        exportOptions.mapping = mapping
+        _ = try Exporter.export(store: store, to: buffer, options: exportOptions)
+        var options = StoreImportOptions()
+        options.template = try StoreTemplate(path: store)
+        options.mapping = mapping
+        let target = directory.path("new.sqlite")
+        _ = try StoreImport.run(ArchiveInput(bytes: Array(buffer.string.utf8)), into: target, options: options)
+        let database = try Database(path: target, mode: .readOnly(immutable: false))
+        let pairs = try database.scalar("SELECT count(*) FROM ZCOLOR c JOIN ZPOST p ON p.Z_PK = c.ZPOST AND p.ZCOLOR = c.Z_PK")?.int64
+        #expect(pairs == Int64(first.projects.count))
+        let original = try Database(path: store, mode: .readOnly(immutable: false))
+            .rows("SELECT c.ZHEX, p.ZPOSTID FROM ZCOLOR c JOIN ZPOST p ON p.Z_PK = c.ZPOST ORDER BY 1, 2").map { "\($0[0].string ?? "")→\($0[1].string ?? "")" }
+        let rebuilt = try database.rows("SELECT c.ZHEX, p.ZPOSTID FROM ZCOLOR c JOIN ZPOST p ON p.Z_PK = c.ZPOST ORDER BY 1, 2").map { "\($0[0].string ?? "")→\($0[1].string ?? "")" }
+        #expect(rebuilt == original && !original.isEmpty)
+    }
+
+    @Test("Bookmarks_V5: upsert puts back ordered children moved by the app (keys on the destination rows), positions renumbered")
+    func upsertChildren() throws {
+        let directory = try TemporaryDirectory()
+        let store = try RealStores.copy("Bookmarks_V5__duckduckgo_BrowserServicesKit.sqlite", to: directory)
+        let mapping = try mapping("""
+            {"mappingVersion":1,"kinds":{"task":{"entity":"BookmarkEntity","fields":{"id":null,"title":"title","notes":"url",
+             "isCompleted":"isFolder","createdAt":null,"dueDate":"modifiedAt","priority":null}},
+             "project":null,"category":null,"tag":null,"subtask":null}}
+            """)
+        let buffer = ByteBuffer()
+        var exportOptions = ExportOptions()
+        exportOptions.mapping = mapping
+        _ = try Exporter.export(store: store, to: buffer, options: exportOptions)
+        let (before, _) = try readStore(store, mapping: mapping)
+        // The app moves every child of bookmarks_root into folder 3 and reverses the order.
+        try Database(path: store, mode: .readWrite).execute("""
+            UPDATE ZBOOKMARKENTITY SET ZPARENT = (SELECT Z_PK FROM ZBOOKMARKENTITY WHERE ZTITLE = '3'), Z_FOK_PARENT = 100000 - Z_FOK_PARENT
+              WHERE ZPARENT = (SELECT Z_PK FROM ZBOOKMARKENTITY WHERE ZTITLE = 'bookmarks_root')
+            """)
+        var options = StoreImportOptions()
+        options.mode = .upsert
+        options.mapping = mapping
+        _ = try StoreImport.run(ArchiveInput(bytes: Array(buffer.string.utf8)), into: store, options: options)
+        let (after, _) = try readStore(store, mapping: mapping)
+        #expect(links(after) == links(before))
     }
 
     @Test("EasyLife: a to-one to a mapped entity travels as an id, the self many-to-many blocking as id arrays")
