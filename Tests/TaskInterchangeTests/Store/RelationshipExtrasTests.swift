@@ -242,6 +242,20 @@ struct RealStoreRelationshipTests {
         }.sorted()
     }
 
+    /// Exports `store` with `mapping` and imports the archive into a new store made from `store` as a template.
+    func rebuild(_ store: String, mapping: StoreMapping, in directory: TemporaryDirectory) throws -> String {
+        let buffer = ByteBuffer()
+        var exportOptions = ExportOptions()
+        exportOptions.mapping = mapping
+        _ = try Exporter.export(store: store, to: buffer, options: exportOptions)
+        var options = StoreImportOptions()
+        options.template = try StoreTemplate(path: store)
+        options.mapping = mapping
+        let target = directory.path("new.sqlite")
+        _ = try StoreImport.run(ArchiveInput(bytes: Array(buffer.string.utf8)), into: target, options: options)
+        return target
+    }
+
     func mapping(_ json: String) throws -> StoreMapping {
         try JSONDecoder().decode(StoreMapping.self, from: Data(json.utf8))
     }
@@ -268,15 +282,7 @@ struct RealStoreRelationshipTests {
         #expect(children.count > 1 && links(first).contains("bookmarks_root.children = \(children)"))
         #expect(!findings.contains { $0.code == .unmappedRelationship || ($0.code == .unmappedColumn && ["ZPARENT", "Z_FOK_PARENT"].contains($0.property)) })
 
-        var options = StoreImportOptions()
-        options.template = try StoreTemplate(path: store)
-        options.mapping = mapping
-        let target = directory.path("new.sqlite")
-        let buffer = ByteBuffer()
-        var exportOptions = ExportOptions()
-        exportOptions.mapping = mapping
-        _ = try Exporter.export(store: store, to: buffer, options: exportOptions)
-        _ = try StoreImport.run(ArchiveInput(bytes: Array(buffer.string.utf8)), into: target, options: options)
+        let target = try rebuild(store, mapping: mapping, in: directory)
         let (second, _) = try readStore(target, mapping: mapping)
         #expect(links(second) == links(first))
         #expect(!links(first).isEmpty)
@@ -299,15 +305,7 @@ struct RealStoreRelationshipTests {
         #expect(first.header.source?.relationships == ["project": ["post": ExtraRelationship(destination: .task, toMany: false, inverse: "color")]])
         #expect(first.projects.filter { $0.extra?["post"] != nil }.count == first.projects.count)
         #expect(!findings.contains { $0.code == .unmappedColumn })
-        let buffer = ByteBuffer()
-        var exportOptions = ExportOptions()
-        exportOptions.mapping = mapping
-        _ = try Exporter.export(store: store, to: buffer, options: exportOptions)
-        var options = StoreImportOptions()
-        options.template = try StoreTemplate(path: store)
-        options.mapping = mapping
-        let target = directory.path("new.sqlite")
-        _ = try StoreImport.run(ArchiveInput(bytes: Array(buffer.string.utf8)), into: target, options: options)
+        let target = try rebuild(store, mapping: mapping, in: directory)
         let database = try Database(path: target, mode: .readOnly(immutable: false))
         let pairs = try database.scalar("SELECT count(*) FROM ZCOLOR c JOIN ZPOST p ON p.Z_PK = c.ZPOST AND p.ZCOLOR = c.Z_PK")?.int64
         #expect(pairs == Int64(first.projects.count))
@@ -370,15 +368,7 @@ struct RealStoreRelationshipTests {
         #expect(first.tasks.compactMap { if case .array(let ids)? = $0.extra?["blocking"] { ids.count } else { nil } }.sorted() == [1, 2])
         #expect(!findings.contains { $0.code == .unmappedRelationship || $0.code == .unmappedColumn })
 
-        let buffer = ByteBuffer()
-        var exportOptions = ExportOptions()
-        exportOptions.mapping = mapping
-        _ = try Exporter.export(store: store, to: buffer, options: exportOptions)
-        var options = StoreImportOptions()
-        options.template = try StoreTemplate(path: store)
-        options.mapping = mapping
-        let target = directory.path("new.sqlite")
-        _ = try StoreImport.run(ArchiveInput(bytes: Array(buffer.string.utf8)), into: target, options: options)
+        let target = try rebuild(store, mapping: mapping, in: directory)
         let (second, _) = try readStore(target, mapping: mapping)
         #expect(links(second) == links(first))
         let blocked = try Database(path: target, mode: .readOnly(immutable: false)).scalar("SELECT count(*) FROM Z_2BLOCKING")?.int64
