@@ -36,10 +36,8 @@ public struct StoreTemplate: Sendable {
             versionIdentifier = metadataRow?[0].int64 ?? 1
             if case .blob(let bytes)? = metadataRow?[1] { metadata = bytes }
             if case .blob(let bytes)? = try database.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1") { modelCache = bytes }
-        } catch let error as SQLiteError {
-            throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read the template store")
         } catch {
-            throw TaskInterchangeError(.internal, "\(path): \(error)")
+            throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read the template store")
         }
     }
 
