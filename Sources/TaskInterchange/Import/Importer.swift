@@ -80,59 +80,52 @@ public struct Importer: Sendable {
             self.validator = validator
         }
 
-        /// Decides insert, update or skip for one record; returns the key to record in the ID map (nil in a dry run
-        /// for a new record).
-        mutating func place(_ kind: StoreMapping.Kind, id: UUID, path: String,
-                            insert: (inout Destination) throws -> Destination.ObjectKey,
-                            update: (inout Destination, Destination.ObjectKey) throws -> Void) throws -> Destination.ObjectKey? {
-            let existing = importer.mode == .replace ? nil : try destination.existingKey(of: kind, id: id)
-            if let existing {
+        /// Decides insert, update or skip for a project, category or tag (its relationships under `extra` taken out
+        /// and kept for `linkRelationships`); returns the key to record in the ID map (nil in a dry run for a new record).
+        mutating func place<Record: ExtraCarrying>(_ record: Record, _ kind: StoreMapping.Kind, id: UUID, at path: RecordPath,
+                                                   insert: (inout Destination, Record) throws -> Destination.ObjectKey,
+                                                   update: (inout Destination, Record, Destination.ObjectKey) throws -> Void) throws -> Destination.ObjectKey? {
+            var record = record
+            let taken = takeRelationships(&record.extra, of: kind)
+            let key: Destination.ObjectKey?
+            if let existing = importer.mode == .replace ? nil : try destination.existingKey(of: kind, id: id) {
                 switch importer.mode {
                 case .insert:
                     throw TaskInterchangeError(.invalidData, "\(path).id: \(kind.rawValue) \(id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
                 case .upsert:
-                    if !importer.dryRun { try update(&destination, existing) }
+                    if !importer.dryRun { try update(&destination, record, existing) }
                     plan[kind].updated += 1
                     placement = .updated
                 case .skip, .replace:
                     plan[kind].skipped += 1
                     placement = .skipped
                 }
-                return existing
+                key = existing
+            } else {
+                plan[kind].inserted += 1
+                placement = .inserted
+                key = importer.dryRun ? nil : try insert(&destination, record)
             }
-            plan[kind].inserted += 1
-            placement = .inserted
-            return importer.dryRun ? nil : try insert(&destination)
+            if !links.isEmpty { keep(taken, of: kind, id: id, key: key, at: path) }
+            return key
         }
 
         mutating func visitProject(_ project: ProjectRecord, index: Int) throws {
             validator?.visitProject(project, index: index)
-            var project = project
-            let taken = takeRelationships(&project.extra, of: .project)
-            let key = try place(.project, id: project.id, path: "$.projects[\(index)]",
-                                insert: { try $0.insert(project) }, update: { try $0.update(project, at: $1) })
-            projects[project.id] = key
-            if !links.isEmpty { keep(taken, of: .project, id: project.id, key: key, at: RecordPath(.project, index)) }
+            projects[project.id] = try place(project, .project, id: project.id, at: RecordPath(.project, index),
+                                             insert: { try $0.insert($1) }, update: { try $0.update($1, at: $2) })
         }
 
         mutating func visitCategory(_ category: CategoryRecord, index: Int) throws {
             validator?.visitCategory(category, index: index)
-            var category = category
-            let taken = takeRelationships(&category.extra, of: .category)
-            let key = try place(.category, id: category.id, path: "$.categories[\(index)]",
-                                insert: { try $0.insert(category) }, update: { try $0.update(category, at: $1) })
-            categories[category.id] = key
-            if !links.isEmpty { keep(taken, of: .category, id: category.id, key: key, at: RecordPath(.category, index)) }
+            categories[category.id] = try place(category, .category, id: category.id, at: RecordPath(.category, index),
+                                                insert: { try $0.insert($1) }, update: { try $0.update($1, at: $2) })
         }
 
         mutating func visitTag(_ tag: TagRecord, index: Int) throws {
             validator?.visitTag(tag, index: index)
-            var tag = tag
-            let taken = takeRelationships(&tag.extra, of: .tag)
-            let key = try place(.tag, id: tag.id, path: "$.tags[\(index)]",
-                                insert: { try $0.insert(tag) }, update: { try $0.update(tag, at: $1) })
-            tags[tag.id] = key
-            if !links.isEmpty { keep(taken, of: .tag, id: tag.id, key: key, at: RecordPath(.tag, index)) }
+            tags[tag.id] = try place(tag, .tag, id: tag.id, at: RecordPath(.tag, index),
+                                     insert: { try $0.insert($1) }, update: { try $0.update($1, at: $2) })
         }
 
         mutating func visitTask(_ task: TaskRecord, index: Int) throws {
