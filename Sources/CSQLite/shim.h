@@ -21,4 +21,9 @@ static inline int tasks_sqlite3_trusted_schema_off(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)0);
 }
 
+// A read-only connection must not try to checkpoint (and so write) a store it only reads when it closes.
+static inline int tasks_sqlite3_no_checkpoint_on_close(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
+
 #endif

@@ -19,6 +19,8 @@ enum ExitCode {
         case .io: return ioError
         case .busy: return busy
         case .internal: return internalError
+        case .usage: return usage
+        case .cancelled: return SignalTrap.exitCode
         }
     }
 }

@@ -6,7 +6,7 @@ enum ExportCommand {
     static let description = CommandDescription(
         name: "export",
         abstract: "Export a Core Data store to an interchange file.",
-        discussion: "Reads the store (and its -wal) without changing a byte of it, and writes records sorted by id. A summary and everything that could not be carried exactly go to stderr.",
+        discussion: "Reads one committed state of the store (and its -wal), even while an app writes to it, without changing a byte of it, and writes records sorted by id. A summary and everything that could not be carried exactly go to stderr.",
         options: [
             .init(name: "--store", valueName: "path", help: "The Core Data SQLite store to read.", isRequired: true),
             .init(name: "--output", short: "-o", valueName: "file", help: "Where to write; '-' is stdout. A file appears only when complete.", defaultValue: "-"),
@@ -14,6 +14,7 @@ enum ExportCommand {
             .init(name: "--mapping", valueName: "file", help: "Read entities and properties as this mapping file says (see 'tasks inspect')."),
             .init(name: "--pretty", help: "Indent the JSON."),
             .init(name: "--ndjson", help: "Write one JSON object per line: header, records, trailer with counts."),
+            .init(name: "--busy-timeout", valueName: "ms", help: "How long to wait for a writer's lock on the store.", defaultValue: "5000"),
             .init(name: "--strict", help: "Fail (exit 65, nothing written) when anything could not be carried exactly."),
             .init(name: "--json-summary", help: "Print the summary to stderr as JSON."),
         ])
@@ -37,6 +38,7 @@ enum ExportCommand {
             options.mappingSource = mappingPath
         }
         options.strict = parsed.flag("--strict")
+        options.busyTimeout = try ImportCommand.busyTimeout(parsed, for: description)
         if Console.showsProgress {
             let started = Date()
             options.progress = { done, total in
@@ -50,8 +52,6 @@ enum ExportCommand {
         do {
             if output != "-" {
                 summary = try Exporter.export(store: store, toFile: output, options: options)
-            } else if options.strict {
-                summary = try exportStrictToStandardOutput(store: store, options: options)
             } else {
                 summary = try Exporter.export(store: store, to: FileDescriptorSink.standardOutput, options: options)
             }
@@ -63,21 +63,6 @@ enum ExportCommand {
         if Console.showsProgress { Console.endProgress() }
         printSummary(summary, json: parsed.flag("--json-summary"), wrote: true)
         return ExitCode.ok
-    }
-
-    /// With --strict the verdict is known only at the end, so stdout gets the archive only after it passed.
-    static func exportStrictToStandardOutput(store: String, options: ExportOptions) throws -> ExportSummary {
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("tasks-export-\(UUID().uuidString).json").path
-        defer { unlink(temporary) }
-        let summary = try Exporter.export(store: store, toFile: temporary, options: options)
-        guard let handle = FileHandle(forReadingAtPath: temporary) else {
-            throw TaskInterchangeError(.io, "\(temporary): cannot read back the finished export")
-        }
-        defer { try? handle.close() }
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            try chunk.withUnsafeBytes { try FileDescriptorSink.standardOutput.write($0) }
-        }
-        return summary
     }
 
     static func printSummary(_ summary: ExportSummary, json: Bool, wrote: Bool) {

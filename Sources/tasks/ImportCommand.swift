@@ -12,7 +12,7 @@ enum ImportCommand {
             .init(name: "--store", valueName: "path", help: "The target store; created when it does not exist.", isRequired: true),
             .init(name: "--mode", valueName: "mode", help: "insert: every id must be new; upsert: update matching ids; skip: keep existing; replace: remove the mapped entities' rows first.",
                   allowedValues: ImportMode.allCases.map(\.rawValue), defaultValue: "insert"),
-            .init(name: "--dry-run", help: "Validate against the target and print the plan without writing."),
+            .init(name: "--dry-run", help: "Run the whole import on a private copy of the target and print its plan; the target is not written."),
             .init(name: "--backup", valueName: "path", help: "Copy the target here (SQLite online backup) before writing."),
             .init(name: "--mapping", valueName: "file", help: "How the target's entities map (see 'tasks inspect')."),
             .init(name: "--model-from", valueName: "store", help: "Create the new store with this store's schema and metadata (e.g. the empty store your app wrote), so the app opens it without a migration."),
@@ -27,21 +27,13 @@ enum ImportCommand {
         options.mode = ImportMode(rawValue: parsed.value("--mode") ?? "insert")!
         options.dryRun = parsed.flag("--dry-run")
         options.backupPath = parsed.value("--backup")
-        if let timeout = parsed.value("--busy-timeout") {
-            guard let milliseconds = Int32(timeout), milliseconds >= 0 else {
-                throw UsageError("The value '\(timeout)' is invalid for '--busy-timeout <ms>' (expected milliseconds)", command: description)
-            }
-            options.busyTimeout = milliseconds
-        }
+        options.busyTimeout = try busyTimeout(parsed, for: description)
         if let mappingPath = parsed.value("--mapping") {
             options.mapping = try StoreMapping(contentsOf: mappingPath)
             options.mappingSource = mappingPath
         }
         if let template = parsed.value("--model-from") {
             options.template = try StoreTemplate(path: template)
-        }
-        if let backup = options.backupPath, FileManager.default.fileExists(atPath: backup) {
-            throw TaskInterchangeError(.cannotCreate, "\(backup): the backup file already exists; choose a new path")
         }
         let input = try openInput(parsed.positionals.first)
         let started = Date()
@@ -69,6 +61,15 @@ enum ImportCommand {
             Console.error(ReportRenderer.plan(result.plan))
         }
         return ExitCode.ok
+    }
+
+    /// `--busy-timeout` in milliseconds (5000 when absent).
+    static func busyTimeout(_ parsed: ParsedArguments, for description: CommandDescription) throws -> Int32 {
+        guard let timeout = parsed.value("--busy-timeout") else { return 5_000 }
+        guard let milliseconds = Int32(timeout), milliseconds >= 0 else {
+            throw UsageError("The value '\(timeout)' is invalid for '--busy-timeout <ms>' (expected milliseconds)", command: description)
+        }
+        return milliseconds
     }
 
     /// The archive named on the command line, or stdin for nothing or '-'.

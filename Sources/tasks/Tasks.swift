@@ -66,7 +66,9 @@ enum Tasks {
                 return ExitCode.ok
             }
             do {
-                return try command.run(rest)
+                return try Cancellation.$current.withValue(SignalTrap.cancellation) { try command.run(rest) }
+            } catch let error as TaskInterchangeError where error.kind == .usage {
+                return report(UsageError(error.message, command: command.description))
             } catch {
                 return report(error)
             }
@@ -85,6 +87,9 @@ enum Tasks {
             }
             Console.error(text)
             return ExitCode.usage
+        case let error as TaskInterchangeError where error.kind == .cancelled:
+            Console.error("Error: interrupted by \(SignalTrap.name); \(error.message)\n")
+            return ExitCode.code(for: error.kind)
         case let error as TaskInterchangeError:
             Console.error("Error: \(error.message)\n")
             return ExitCode.code(for: error.kind)

@@ -6,28 +6,40 @@ enum ValidateCommand {
     static let description = CommandDescription(
         name: "validate",
         abstract: "Check an interchange file's structure and referential integrity.",
-        discussion: "Reports every problem (up to 100, then a count) with a code, a JSON path and line:column, and exits 65 when the file is invalid. With --store, ids are also checked against the import target for the given --mode.",
+        discussion: "Reports every problem (up to 100, then a count) with a code, a JSON path and line:column, and exits 65 when the file is invalid. With --store, the import into that target is run as 'import --dry-run' runs it (on a private copy), so validate fails exactly when, and as, the import would.",
         positionals: [.init(name: "file", help: "The archive to check; '-' or nothing reads stdin (JSON or NDJSON).")],
         options: [
             .init(name: "--store", valueName: "path", help: "Also check ids against this import target."),
             .init(name: "--mode", valueName: "mode", help: "The import mode to check against (with --store).",
                   allowedValues: ImportMode.allCases.map(\.rawValue), defaultValue: "insert"),
             .init(name: "--mapping", valueName: "file", help: "How the target's entities map (with --store)."),
+            .init(name: "--busy-timeout", valueName: "ms", help: "How long to wait for another process's lock (with --store).", defaultValue: "5000"),
             .init(name: "--json", help: "Print the report as JSON on stdout."),
         ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let parsed = try ParsedArguments(arguments, for: description)
         let input = try ImportCommand.openInput(parsed.positionals.first)
-        var existing: Validator.ExistingIDs?
+        let report: ValidationReport
         if let store = parsed.value("--store") {
-            let mapping = try parsed.value("--mapping").map { path throws(TaskInterchangeError) in try StoreMapping(contentsOf: path) }
-            let target = try StoreWriter(planningFor: store, mapping: mapping, mappingSource: parsed.value("--mapping") ?? "mapping")
-            existing = Validator.ExistingIDs(ids: target.existingIDs, existingIsError: (parsed.value("--mode") ?? "insert") == "insert")
+            var options = StoreImportOptions()
+            options.mode = ImportMode(rawValue: parsed.value("--mode") ?? "insert")!
+            options.dryRun = true
+            options.busyTimeout = try ImportCommand.busyTimeout(parsed, for: description)
+            if let mappingPath = parsed.value("--mapping") {
+                options.mapping = try StoreMapping(contentsOf: mappingPath)
+                options.mappingSource = mappingPath
+            }
+            do {
+                report = try StoreImport.run(input, into: store, options: options).report
+            } catch let error as ArchiveValidationError {
+                report = error.report
+            }
+        } else {
+            var validator = Validator()
+            try input.stream(kinds: nil, into: &validator)
+            report = validator.report
         }
-        var validator = Validator(existing: existing)
-        try input.stream(kinds: nil, into: &validator)
-        let report = validator.report
         if parsed.flag("--json") {
             Console.output(Console.json(report))
         } else {

@@ -129,7 +129,14 @@ public final class ArchiveInput {
             if received == 0 { break }
             if received < 0 {
                 let code = errno
-                if code == EINTR { continue }
+                if code == EINTR {
+                    // A signal interrupted the read: go on, unless it asked the work to stop.
+                    if Cancellation.isRequested {
+                        buffer.deallocate()
+                        throw Cancellation.cancelled
+                    }
+                    continue
+                }
                 buffer.deallocate()
                 throw TaskInterchangeError(.io, "\(name): cannot read: \(describe(code))")
             }

@@ -183,6 +183,7 @@ extension ArchiveReader.Parser {
                               dueDate: dueDate, priority: priority ?? 0, projectId: projectId,
                               categoryId: categoryId, tagIds: tagIds, subtasks: subtasks)
         task.extra = extra
+        if index % 1_024 == 1_023 { try Cancellation.checkpoint() }
         try visitor.visitTask(task, index: index)
     }
 

@@ -14,6 +14,8 @@ public struct ExportOptions: Sendable {
     public var exportDate = Date()
     /// The store path to record in `source.store` (the path as the user gave it).
     public var sourceName: String?
+    /// How long to wait for a writer's lock on the store, in milliseconds.
+    public var busyTimeout: Int32 = 5_000
     /// Called every 10,000 tasks with (tasks written, tasks in the store), for a progress display.
     public var progress: (@Sendable (Int, Int) -> Void)?
 

@@ -2,14 +2,65 @@ import Foundation
 
 /// Exports a Core Data store to an interchange archive, streaming: records are written as rows are read.
 public enum Exporter {
-    /// Streams the store at `store` to `sink`.
+    /// Exports the store at `store` to `sink`.
     ///
-    /// With `options.strict`, an `ExportStrictError` is thrown after writing when findings were warnings; use the
-    /// file variant (or write to a temporary sink) when nothing may be written in that case.
-    /// - Throws: `TaskInterchangeError` for store and mapping problems, `ByteSinkError` when the output fails.
+    /// With `options.strict`, the archive is written to a private file first and reaches `sink` only when nothing
+    /// was lost; otherwise `ExportStrictError` is thrown and `sink` receives nothing.
+    /// - Throws: `TaskInterchangeError` for store and mapping problems (`.cancelled` when stopped), `ByteSinkError`
+    ///   when the output fails, `ExportStrictError`.
     public static func export(store: String, to sink: any ByteSink, options: ExportOptions = ExportOptions()) throws -> ExportSummary {
+        guard options.strict else { return try stream(store: store, to: sink, options: options) }
+        let directory = try PrivateDirectory(purpose: "export")
+        let buffer = directory.file("archive")
+        let descriptor = open(buffer, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw TaskInterchangeError(.io, "\(buffer): cannot create a private file: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        let summary = try stream(store: store, to: FileDescriptorSink(fileDescriptor: descriptor), options: options)
+        lseek(descriptor, 0, SEEK_SET)
+        let size = 1 << 20
+        let chunk = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        defer { chunk.deallocate() }
+        while true {
+            let count = read(descriptor, chunk, size)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { try Cancellation.checkpoint(); continue }
+                throw TaskInterchangeError(.io, "\(buffer): cannot read back the finished export: \(String(cString: strerror(errno)))")
+            }
+            try sink.write(UnsafeRawBufferPointer(start: chunk, count: count))
+        }
+        return summary
+    }
+
+    /// Exports to a file. A regular file (or a new path) is written atomically: to a temporary file beside it, renamed
+    /// into place only when complete (and, with `strict`, only when nothing was lost), so an interrupted export never
+    /// leaves a truncated file. A device, FIFO or socket is written into directly. A path naming the store or one
+    /// of its sidecars is refused before anything is read.
+    /// - Throws: as `export(store:to:options:)`; `.usage` when `path` names the store, `.cannotCreate` when the file
+    ///   cannot be made.
+    public static func export(store: String, toFile path: String, options: ExportOptions = ExportOptions()) throws -> ExportSummary {
+        try FileIdentity.checkOutput(path, option: "-o", store: store)
+        if FileIdentity.isSpecialFile(path) {
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw TaskInterchangeError(.cannotCreate, "\(path): cannot open for writing: \(String(cString: strerror(errno)))")
+            }
+            defer { close(descriptor) }
+            return try export(store: store, to: FileDescriptorSink(fileDescriptor: descriptor), options: options)
+        }
+        let temporary = try TemporaryFile(beside: path)
+        let summary = try stream(store: store, to: FileDescriptorSink(fileDescriptor: temporary.descriptor), options: options)
+        try temporary.synchronize(naming: path)
+        try temporary.place(at: path, replacing: true)
+        return summary
+    }
+
+    /// Streams the store to `sink`, record by record; with `strict`, throws after writing when findings were warnings.
+    private static func stream(store: String, to sink: any ByteSink, options: ExportOptions) throws -> ExportSummary {
         let started = Date()
-        let snapshot = try StoreSnapshot(path: store)
+        let snapshot = try StoreSnapshot(path: store, busyTimeout: options.busyTimeout)
         let reader = try StoreReader(snapshot: snapshot, mapping: options.mapping, mappingSource: options.mappingSource,
                                      carryExtras: options.writing.formatVersion >= 2)
         let header = ArchiveHeader(
@@ -30,32 +81,6 @@ public enum Exporter {
         let summary = ExportSummary(store: store, counts: counts, formatVersion: options.writing.formatVersion, entities: reader.entityNames,
                                     findings: findings, seconds: Date().timeIntervalSince(started))
         if options.strict && summary.hasWarnings { throw ExportStrictError(summary: summary) }
-        return summary
-    }
-
-    /// Exports to a file, atomically: written to a temporary file beside it and renamed into place only when complete
-    /// (and, with `strict`, only when nothing was lost). An interrupted export never leaves a truncated file.
-    /// - Throws: as `export(store:to:options:)`, and `TaskInterchangeError.cannotCreate` when the file cannot be made.
-    public static func export(store: String, toFile path: String, options: ExportOptions = ExportOptions()) throws -> ExportSummary {
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tasks-\(UUID().uuidString)").path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the output file: \(String(cString: strerror(errno)))")
-        }
-        var closed = false
-        defer {
-            if !closed { close(descriptor) }
-            unlink(temporary)
-        }
-        let summary = try export(store: store, to: FileDescriptorSink(fileDescriptor: descriptor), options: options)
-        guard fsync(descriptor) == 0, close(descriptor) == 0 else {
-            throw TaskInterchangeError(.io, "\(path): cannot write the output file: \(String(cString: strerror(errno)))")
-        }
-        closed = true
-        guard rename(temporary, path) == 0 else {
-            throw TaskInterchangeError(.cannotCreate, "\(path): cannot move the finished output into place: \(String(cString: strerror(errno)))")
-        }
         return summary
     }
 }

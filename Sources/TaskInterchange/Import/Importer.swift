@@ -132,6 +132,7 @@ public struct Importer: Sendable {
             validator?.visitTask(task, index: index)
             let path = "$.tasks[\(index)]"
             tasksDone += 1
+            if tasksDone % 1_024 == 0 { try Cancellation.checkpoint() }
             if tasksDone % 10_000 == 0 { importer.progress?(tasksDone) }
             var task = task
             let taken = takeRelationships(&task.extra, of: .task)

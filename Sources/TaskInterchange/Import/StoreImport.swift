@@ -4,7 +4,8 @@ import Foundation
 public struct StoreImportOptions: Sendable {
     /// What to do with ids that already exist.
     public var mode: ImportMode = .insert
-    /// Validate against the target and compute the plan, without writing.
+    /// Run the whole import on a private copy of the target (or a new store that is then discarded) and report its
+    /// plan: it fails exactly when, and as, the import would; the target is not written.
     public var dryRun = false
     /// Copy the target here (online backup API) before writing.
     public var backupPath: String?
@@ -48,22 +49,48 @@ public struct ArchiveValidationError: Error, Sendable {
 /// Imports an archive into a Core Data store file: validates first, then writes everything in one transaction or
 /// nothing. A path that does not exist gets a new store, built in a temporary file and moved into place only when
 /// complete.
+///
+/// An existing store is opened and locked with `BEGIN IMMEDIATE` before anything is read from it, so the ids that
+/// validation checks, the keys handed out and the entities written to are those of the state the transaction
+/// commits over: two imports into one store behave as if run one after the other. A dry run is the same import
+/// run on a private copy of the target (or a new store built beside it) that is then discarded, so it fails
+/// exactly when, and as, the import would.
 public enum StoreImport {
     /// Runs the import.
     /// - Throws: `ArchiveValidationError` when the archive is invalid (nothing written); `TaskInterchangeError` for
-    ///   store and file problems (`.busy` when the store is locked).
+    ///   store and file problems (`.busy` when the store is locked, `.usage` when `--backup` or the store names the
+    ///   input or the store itself, `.cancelled` when stopped: everything is rolled back).
     public static func run(_ source: some ArchiveSource, into path: String, options: StoreImportOptions) throws -> StoreImportResult {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        let exists = manager.fileExists(atPath: path, isDirectory: &isDirectory)
-        if exists && isDirectory.boolValue { throw TaskInterchangeError(.cannotCreate, "\(path): is a directory, not a store file") }
-        if exists {
-            guard options.template == nil else {
-                throw TaskInterchangeError(.cannotCreate, "\(path): already exists; a template (--model-from) only shapes a new store")
-            }
-            return try importIntoExisting(source, path: path, options: options)
+        let inputs = [(source as? ArchiveInput)?.path].compactMap { $0 }
+        for input in inputs where FileIdentity(input) == FileIdentity(path) {
+            throw TaskInterchangeError(.usage, "--store \(path) names the input file; refusing to import into it")
         }
-        return try importIntoNew(source, path: path, options: options)
+        if let backupPath = options.backupPath {
+            try FileIdentity.checkOutput(backupPath, option: "--backup", store: path, inputs: inputs)
+            if access(backupPath, F_OK) == 0 {
+                throw TaskInterchangeError(.cannotCreate, "\(backupPath): the backup file already exists; choose a new path")
+            }
+        }
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        if exists && isDirectory.boolValue { throw TaskInterchangeError(.cannotCreate, "\(path): is a directory, not a store file") }
+        guard exists else { return try importIntoNew(source, path: path, options: options) }
+        guard options.template == nil else {
+            throw TaskInterchangeError(.cannotCreate, "\(path): already exists; a template (--model-from) only shapes a new store")
+        }
+        try checkWritable(path)
+        guard options.dryRun else { return try importIntoExisting(source, path: path, options: options) }
+        let directory = try PrivateDirectory(purpose: "dry-run")
+        let copy = try StoreCopy.copy(path, into: directory, busyTimeout: options.busyTimeout)
+        var onCopy = options
+        onCopy.backupPath = nil
+        do {
+            var result = try importIntoExisting(source, path: copy.path, options: onCopy)
+            result.warnings = result.warnings.map { $0.replacingOccurrences(of: copy.path, with: path) }
+            return result
+        } catch let error as TaskInterchangeError {
+            throw TaskInterchangeError(error.kind, error.message.replacingOccurrences(of: copy.path, with: path))
+        }
     }
 
     static func validate(_ source: some ArchiveSource, existing: Validator.ExistingIDs?, options: StoreImportOptions) throws -> ValidationReport {
@@ -74,20 +101,29 @@ public enum StoreImport {
         return report
     }
 
-    static func importIntoExisting(_ source: some ArchiveSource, path: String, options: StoreImportOptions) throws -> StoreImportResult {
-        // Validation and dry runs read through a read-only snapshot, so a refused import leaves every file as it was.
-        var planner = try StoreWriter(planningFor: path, mapping: options.mapping, mappingSource: options.mappingSource)
-        let report = try validate(source, existing: Validator.ExistingIDs(ids: planner.existingIDs, existingIsError: options.mode == .insert),
-                                  options: options)
-        let importer = Importer(mode: options.mode, dryRun: options.dryRun, progress: options.progress)
-        if options.dryRun {
-            let plan = try importer.run(source, into: &planner)
-            return StoreImportResult(plan: plan, report: report, warnings: planner.warnings, createdStore: false)
+    /// An existing store must take writes where it is: a read-only file, sidecar or directory (a read-only mount, say)
+    /// is refused before SQLite opens it, so no `-wal`/`-shm` is left behind by a write that cannot happen.
+    static func checkWritable(_ path: String) throws(TaskInterchangeError) {
+        let resolved = FileIdentity.resolved(path)
+        let directory = URL(fileURLWithPath: resolved).deletingLastPathComponent().path
+        for (file, what) in [(resolved, "the store"), (resolved + "-wal", "its -wal file"), (resolved + "-shm", "its -shm file"),
+                             (directory, "its directory (SQLite creates its journal there)")] {
+            guard file == directory || access(file, F_OK) == 0 else { continue }
+            if access(file, W_OK) != 0 {
+                throw TaskInterchangeError(.cannotCreate, "\(path): cannot write \(what): \(String(cString: strerror(errno))); nothing was written")
+            }
         }
+    }
+
+    static func importIntoExisting(_ source: some ArchiveSource, path: String, options: StoreImportOptions) throws -> StoreImportResult {
+        // The writer takes the write lock first; validation then checks ids against the state it will write over.
         let writer = try StoreWriter(path: path, create: false, mapping: options.mapping, mappingSource: options.mappingSource,
                                      busyTimeout: options.busyTimeout)
-        var destination = writer
+        let report = try validate(source, existing: Validator.ExistingIDs(ids: writer.existingIDs, existingIsError: options.mode == .insert),
+                                  options: options)
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
+        let importer = Importer(mode: options.mode, progress: options.progress)
+        var destination = writer
         let plan = try writer.transaction { try importer.run(source, into: &destination) }
         var warnings = writer.warnings
         if plan.unlinked > 0 {
@@ -103,20 +139,8 @@ public enum StoreImport {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: the directory \(directory) does not exist")
         }
-        let importer = Importer(mode: options.mode, dryRun: options.dryRun, progress: options.progress)
-        if options.dryRun {
-            let report = try validate(source, existing: nil, options: options)
-            var plan = ImportPlan()
-            let counts = report.counts
-            plan[.project].inserted = counts.projects
-            plan[.category].inserted = counts.categories
-            plan[.tag].inserted = counts.tags
-            plan[.task].inserted = counts.tasks
-            plan[.subtask].inserted = counts.subtasks
-            return StoreImportResult(plan: plan, report: report, warnings: [], createdStore: false)
-        }
-        let temporary = directory + "/." + url.lastPathComponent + ".tasks-" + UUID().uuidString
-        defer { removeStoreFiles(temporary) }
+        let importer = Importer(mode: options.mode, progress: options.progress)
+        let temporary = try TemporaryFile(beside: path)
         let plan: ImportPlan
         let warnings: [String]
         var validator = Validator(maxIssues: options.maxIssues)
@@ -125,11 +149,11 @@ public enum StoreImport {
             // place, so an archive found invalid half-way leaves nothing behind.
             let writer: StoreWriter
             do {
-                writer = try StoreWriter(path: temporary, create: true, template: options.template, mapping: options.mapping,
+                writer = try StoreWriter(path: temporary.path, create: true, template: options.template, mapping: options.mapping,
                                          mappingSource: options.mappingSource, busyTimeout: options.busyTimeout)
             } catch {
                 // Name the store the user asked for, not the hidden temporary file it is built in.
-                throw TaskInterchangeError(error.kind, error.message.replacingOccurrences(of: temporary, with: path))
+                throw TaskInterchangeError(error.kind, error.message.replacingOccurrences(of: temporary.path, with: path))
             }
             var destination = writer
             plan = try writer.transaction {
@@ -137,27 +161,19 @@ public enum StoreImport {
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
                 return plan
             }
-            warnings = writer.warnings
+            warnings = writer.warnings.map { $0.replacingOccurrences(of: temporary.path, with: path) }
+        } catch let error as TaskInterchangeError where error.kind == .cancelled {
+            throw error
         } catch {
             // Stopped early (or invalid): the full validation gives the complete report, with every problem.
             _ = try validate(source, existing: nil, options: options)
             throw error
         }
-        let report = validator.report
-        // The writer is closed here, so its WAL has been checkpointed into the file; link() refuses to replace a file
-        // that appeared at `path` meanwhile.
-        if link(temporary, path) != 0 {
-            // Filesystems without hard links: fall back to rename, still refusing to replace an existing file.
-            let linkError = errno
-            guard linkError != EEXIST, !FileManager.default.fileExists(atPath: path), rename(temporary, path) == 0 else {
-                let reason = String(cString: strerror(linkError == EEXIST ? EEXIST : errno))
-                throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: \(reason)")
-            }
+        // The writer is closed here, so its WAL has been checkpointed into the file. A dry run discards the store.
+        if !options.dryRun {
+            try temporary.synchronize(naming: path)
+            try temporary.place(at: path, replacing: false)
         }
-        return StoreImportResult(plan: plan, report: report, warnings: warnings, createdStore: true)
-    }
-
-    static func removeStoreFiles(_ path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        return StoreImportResult(plan: plan, report: validator.report, warnings: warnings, createdStore: !options.dryRun)
     }
 }

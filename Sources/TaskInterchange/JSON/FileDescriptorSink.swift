@@ -30,12 +30,26 @@ public struct FileDescriptorSink: ByteSink, Sendable {
             let written = systemWrite(fileDescriptor, base + offset, bytes.count - offset)
             if written < 0 {
                 let code = errno
-                if code == EINTR { continue }
+                // A signal interrupted the write: go on, unless it asked the work to stop.
+                if code == EINTR { try Cancellation.checkpoint(); continue }
                 throw ByteSinkError(code: code)
             }
             // A zero-byte write of a non-empty buffer would repeat forever; report it like a device error.
             if written == 0 { throw ByteSinkError(code: EIO, message: "write(2) accepted no bytes") }
             offset += written
+        }
+    }
+}
+
+extension FileDescriptorSink {
+    /// Writes every byte, reporting a failure as an I/O error on `name`.
+    func writeAll(_ bytes: UnsafeRawBufferPointer, naming name: String) throws(TaskInterchangeError) {
+        do {
+            try write(bytes)
+        } catch let error as TaskInterchangeError {
+            throw error
+        } catch {
+            throw TaskInterchangeError(.io, "\(name): cannot write: \(error)")
         }
     }
 }

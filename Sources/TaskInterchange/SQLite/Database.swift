@@ -18,6 +18,8 @@ public final class Database {
     let handle: OpaquePointer
     /// The path this connection was opened on.
     public let path: String
+    /// The busy timeout in milliseconds, read by the busy handler.
+    private let busyTimeout: UnsafeMutablePointer<Int32>
 
     /// Opens the database at `path`.
     /// - Throws: `SQLiteError` when SQLite cannot open it.
@@ -35,7 +37,10 @@ public final class Database {
         }
         var db: OpaquePointer?
         let code = sqlite3_open_v2(uri, &db, flags, nil)
+        self.busyTimeout = .allocate(capacity: 1)
+        self.busyTimeout.initialize(to: busyTimeout)
         guard code == SQLITE_OK, let db else {
+            self.busyTimeout.deallocate()
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close_v2(db)
             throw SQLiteError(code: code, message: message)
@@ -49,12 +54,27 @@ public final class Database {
         tasks_sqlite3_trusted_schema_off(db)
         tasks_sqlite3_disable_triggers(db)
         tasks_sqlite3_disable_views(db)
-        sqlite3_busy_timeout(db, busyTimeout)
+        if case .readOnly = mode { tasks_sqlite3_no_checkpoint_on_close(db) }
+        // Waits for another process's lock in short sleeps, and stops waiting as soon as the work is cancelled.
+        sqlite3_busy_handler(db, { context, count in
+            guard let context, !Cancellation.isRequested else { return 0 }
+            let timeout = context.assumingMemoryBound(to: Int32.self).pointee
+            let waited = count < 10 ? count * (count + 1) / 2 : 55 + (count - 10) * 20
+            guard waited < timeout else { return 0 }
+            usleep(UInt32(count < 10 ? count + 1 : 20) * 1000)
+            return 1
+        }, self.busyTimeout)
+        // Long statements (an index build, a backup step) stop with SQLITE_INTERRUPT once the work is cancelled.
+        sqlite3_progress_handler(db, 10_000, { _ in Cancellation.isRequested ? 1 : 0 }, nil)
     }
 
     deinit {
         sqlite3_close_v2(handle)
+        busyTimeout.deallocate()
     }
+
+    /// True while a transaction is open on this connection.
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Prepares a statement.
     public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
@@ -87,9 +107,10 @@ public final class Database {
         return statement.value(at: 0)
     }
 
-    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; any error rolls back and is rethrown.
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT` (joining a transaction already begun on this connection); any
+    /// error rolls back and is rethrown.
     public func inTransaction<R>(_ body: () throws -> R) throws -> R {
-        try execute("BEGIN IMMEDIATE")
+        if !isInTransaction { try execute("BEGIN IMMEDIATE") }
         do {
             let result = try body()
             try execute("COMMIT")

@@ -39,6 +39,9 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
         case cloudKitMirroring = "cloudkit-mirroring"
         /// Committed data lives in the `-wal` file, not yet checkpointed into the main file.
         case walData = "wal-data"
+        /// A writer died mid-transaction and left a hot journal; its changes were rolled back in a private copy and
+        /// only committed data was read (the store keeps its journal for the app to recover).
+        case hotJournal = "hot-journal"
         /// Triggers or views in the store (never run or read by `tasks`).
         case schemaObjects = "schema-objects"
         /// SQLite's own consistency check failed.
@@ -48,6 +51,8 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
         /// An entity's version hash computed from the model differs from the stored one.
         case versionHashMismatch = "version-hash-mismatch"
     }
+
+    static let hotJournalMessage = "a writer stopped mid-transaction (hot journal); its changes were rolled back in a private copy and only committed data was read (the store's files were not changed)"
 
     /// The kind of finding.
     public var code: Code
@@ -75,7 +80,7 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
     /// Derived ids are expected for stores without UUID attributes; everything else means something was not carried
     /// exactly.
     public var isWarning: Bool {
-        ![.derivedID, .historyTracking, .cloudKitMirroring, .walData, .schemaObjects].contains(code)
+        ![.derivedID, .historyTracking, .cloudKitMirroring, .walData, .hotJournal, .schemaObjects].contains(code)
     }
 
     /// `TodoItem.repeats: unmapped-column: 12 values not exported (e.g. p3, p9)`

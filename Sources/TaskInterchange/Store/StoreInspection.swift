@@ -129,7 +129,7 @@ public struct StoreInspection: Sendable, Codable {
                 log.add(.cloudKitMirroring, entity: nil, message: "the store holds CloudKit mirroring tables (ANSCK*)")
             }
             if snapshot.readFromCopy {
-                log.add(.walData, entity: nil, message: "committed data lives in the -wal file (read through a private copy; the store's files were not touched)")
+                log.add(.walData, entity: nil, message: "committed data lives in the -wal file (read as one committed state; the store's files were not changed)")
             }
             if !schema.triggers.isEmpty || !schema.views.isEmpty {
                 let parts = [("triggers", schema.triggers), ("views", schema.views)].filter { !$0.1.isEmpty }

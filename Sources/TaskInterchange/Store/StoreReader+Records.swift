@@ -104,6 +104,7 @@ extension StoreReader {
             record.subtasks = try subtaskStream.subtasks(forRank: position)
             try visitor.visitTask(record, index: position)
             position += 1
+            if position % 1_024 == 0 { try Cancellation.checkpoint() }
             if position % 10_000 == 0 { progress?(position, index.count) }
         }
     }

@@ -33,6 +33,7 @@ public final class StoreReader {
     public init(snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping",
                 carryExtras: Bool = true) throws(TaskInterchangeError) {
         self.snapshot = snapshot
+        if snapshot.recoveredHotJournal { log.add(.hotJournal, entity: nil, message: StoreFinding.hotJournalMessage) }
         self.schema = try StoreSchema(reading: snapshot.database, path: snapshot.path)
         // A damaged model cache only costs exact names, types and relationships; `inspect` reports it.
         let model = (try? ObjectModel(modelCacheOf: snapshot)) ?? nil

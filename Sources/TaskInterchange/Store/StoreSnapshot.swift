@@ -1,10 +1,8 @@
 import Foundation
 
-/// A read-only connection to a store that leaves the store's files byte-identical.
-///
-/// A plain read-only open rewrites `-shm` and creates sidecars that were absent, so: with a non-empty `-wal`, the three
-/// files are copied to a private directory and the copy is read (committed rows that live only in the WAL are seen);
-/// without one, the file is opened `immutable`, which takes no locks and creates nothing.
+/// A read-only view of one committed state of a store that may be in use: a private copy made by `StoreCopy`
+/// (consistent under concurrent writers, a hot journal rolled back in the copy only), so reading it for as long as
+/// an export takes holds no lock on the store and never changes its files.
 ///
 /// Not `Sendable`: it owns a connection.
 public final class StoreSnapshot {
@@ -12,70 +10,31 @@ public final class StoreSnapshot {
     public let database: Database
     /// The path the user gave.
     public let path: String
-    /// True when the store had committed data in its `-wal` (read through a private copy).
+    /// True when the store had committed data in its `-wal`.
     public let readFromCopy: Bool
-    private let temporaryDirectory: URL?
+    /// True when a crashed writer had left a hot journal, whose transaction was rolled back in the private copy.
+    public let recoveredHotJournal: Bool
+    private let directory: PrivateDirectory
 
-    /// Opens the store at `path` for reading.
-    /// - Throws: `TaskInterchangeError` (`.noInput` when missing, `.invalidData` when not an SQLite database).
-    public init(path: String) throws(TaskInterchangeError) {
+    /// Takes a snapshot of the store at `path`.
+    /// - Parameter busyTimeout: how long to wait for a writer's lock, in milliseconds.
+    /// - Throws: `TaskInterchangeError` (`.noInput` when missing, `.invalidData` when not an SQLite database, `.busy`
+    ///   when a writer held its lock past the timeout, `.cancelled`).
+    public init(path: String, busyTimeout: Int32 = 5_000) throws(TaskInterchangeError) {
         self.path = path
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw TaskInterchangeError(.noInput, "\(path): no such store file")
-        }
-        guard !isDirectory.boolValue else { throw TaskInterchangeError(.noInput, "\(path): is a directory, not a store file") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw TaskInterchangeError(.noInput, "\(path): cannot be opened for reading (permission denied?)")
-        }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        try? handle.close()
-        guard header.count == 16, header == Data("SQLite format 3\u{0}".utf8) else {
-            throw TaskInterchangeError(.invalidData, header.isEmpty
-                ? "\(path): the file is empty, not an SQLite store"
-                : "\(path): not an SQLite database (the file does not start with the SQLite header; encrypted or another format?)")
-        }
-        let walSize = (try? manager.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+        directory = try PrivateDirectory(purpose: "snapshot")
+        let copy = try StoreCopy.copy(path, into: directory, busyTimeout: busyTimeout)
+        readFromCopy = copy.hadWALData
+        recoveredHotJournal = copy.recoveredHotJournal
         do {
-            if walSize > 0 {
-                let directory = manager.temporaryDirectory.appendingPathComponent("tasks-snapshot-\(UUID().uuidString)")
-                do {
-                    try manager.createDirectory(at: directory, withIntermediateDirectories: true)
-                    let copy = directory.appendingPathComponent("store.sqlite").path
-                    try manager.copyItem(atPath: path, toPath: copy)
-                    try manager.copyItem(atPath: path + "-wal", toPath: copy + "-wal")
-                    if manager.fileExists(atPath: path + "-shm") { try manager.copyItem(atPath: path + "-shm", toPath: copy + "-shm") }
-                    // A read-write open of the private copy lets SQLite rebuild the WAL index when `-shm` is absent.
-                    self.database = try Database(path: copy, mode: .readWrite)
-                    try database.execute("PRAGMA query_only = 1")
-                } catch let error as SQLiteError {
-                    try? manager.removeItem(at: directory)
-                    throw error
-                } catch {
-                    try? manager.removeItem(at: directory)
-                    throw TaskInterchangeError(.io, "\(path): cannot copy the store and its -wal to a private directory: \(error.localizedDescription)")
-                }
-                self.temporaryDirectory = directory
-                self.readFromCopy = true
-            } else {
-                self.database = try Database(path: path, mode: .readOnly(immutable: true))
-                self.temporaryDirectory = nil
-                self.readFromCopy = false
-            }
-            // Force SQLite to read the header and schema now, so a garbage file fails here with a clear message.
+            // Read-write, so SQLite can rebuild the copy's WAL index; query_only keeps this connection from writing.
+            database = try Database(path: copy.path, mode: .readWrite)
+            try database.execute("PRAGMA query_only = 1")
+            // Read the header and schema now, so a damaged file fails here with a clear message.
             _ = try database.scalar("SELECT count(*) FROM sqlite_master")
-        } catch let error as SQLiteError {
-            throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read the store")
-        } catch let error as TaskInterchangeError {
-            throw error
         } catch {
-            throw TaskInterchangeError(.internal, "\(path): \(error)")
+            throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read the store")
         }
-    }
-
-    deinit {
-        if let temporaryDirectory { try? FileManager.default.removeItem(at: temporaryDirectory) }
     }
 }
 

@@ -18,8 +18,7 @@ public final class StoreWriter: ImportDestination {
     let database: Database
     let path: String
     let resolved: ResolvedMapping
-    /// Keeps a read-only snapshot's private copy alive while a planning writer reads through it.
-    private let snapshot: StoreSnapshot?
+    let busyTimeout: Int32
     var existing: [StoreMapping.Kind: [UUID: Int64]] = [:]
     var nextKey: [String: Int64] = [:]
     var rowStatements: [StoreMapping.Kind: RowStatements] = [:]
@@ -40,7 +39,7 @@ public final class StoreWriter: ImportDestination {
     /// `kind.relationship` → where its links go (nil: nowhere in this target).
     var linkTargets: [String: LinkTarget?] = [:]
     /// What the import changed, for the persistent history rows written at its end (nil when the target does not
-    /// track history, and for a dry run).
+    /// track history).
     var history: HistoryLog?
     /// The target's own model, from its model cache (nil without one, or when it cannot be decoded).
     let targetModel: ObjectModel?
@@ -55,7 +54,7 @@ public final class StoreWriter: ImportDestination {
     public init(path: String, create: Bool, template: StoreTemplate? = nil, mapping: StoreMapping? = nil,
                 mappingSource: String = "mapping", busyTimeout: Int32 = 5_000) throws(TaskInterchangeError) {
         self.path = path
-        self.snapshot = nil
+        self.busyTimeout = busyTimeout
         do {
             if create {
                 let database = try Database(path: path, mode: .create, busyTimeout: busyTimeout)
@@ -87,6 +86,9 @@ public final class StoreWriter: ImportDestination {
                 isNew = true
             } else {
                 database = try Database(path: path, mode: .readWrite, busyTimeout: busyTimeout)
+                // Locked before anything is read: the schema, ids and keys the import relies on cannot change until
+                // it commits or rolls back (another import waits here, up to the busy timeout).
+                try database.execute("BEGIN IMMEDIATE")
             }
             schema = try StoreSchema(reading: database, path: path)
         } catch let error as TaskInterchangeError {
@@ -98,20 +100,6 @@ public final class StoreWriter: ImportDestination {
         } catch {
             throw TaskInterchangeError(.internal, "\(path): \(error)")
         }
-        targetModel = (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil
-        resolved = try Self.resolve(mapping, schema: schema, model: targetModel, path: path, mappingSource: mappingSource)
-        try prepare()
-    }
-
-    /// Opens an existing store read-only, for validation and dry runs: ids and counts can be asked, the files are
-    /// never touched (a read-write open would checkpoint its WAL on close).
-    /// - Throws: as `init(path:create:…)`.
-    public init(planningFor path: String, mapping: StoreMapping? = nil, mappingSource: String = "mapping") throws(TaskInterchangeError) {
-        let snapshot = try StoreSnapshot(path: path)
-        self.path = path
-        self.snapshot = snapshot
-        database = snapshot.database
-        schema = try StoreSchema(reading: database, path: path)
         targetModel = (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil
         resolved = try Self.resolve(mapping, schema: schema, model: targetModel, path: path, mappingSource: mappingSource)
         try prepare()
@@ -143,8 +131,8 @@ public final class StoreWriter: ImportDestination {
         } catch {
             throw TaskInterchangeError(.internal, "\(path): \(error)")
         }
-        // Warns when the history tables are not as Core Data writes them; a dry run records nothing.
-        if let entities = historyEntities(), snapshot == nil { history = HistoryLog(entities: entities) }
+        // Warns when the history tables are not as Core Data writes them.
+        if let entities = historyEntities() { history = HistoryLog(entities: entities) }
         for kind in StoreMapping.Kind.allCases where resolved.kinds[kind] == nil {
             warnings.append("the target store has no \(kind.rawValue) entity; \(kind.rawValue) records cannot be imported")
         }
@@ -197,13 +185,19 @@ public final class StoreWriter: ImportDestination {
         return error
     }
 
-    /// Copies the whole store to `destination` with SQLite's online backup API (consistent even while others write).
+    /// Copies the store, as it is before this writer changes anything, to a new file at `destination` (through a
+    /// second, read-only connection and SQLite's online backup API); the file appears only when complete.
+    /// - Throws: `.cannotCreate` (nothing is left at `destination`), `.cancelled`.
     public func backup(to destination: String) throws(TaskInterchangeError) {
+        let temporary = try TemporaryFile(beside: destination)
         do {
-            try database.backup(to: destination)
+            try StoreCopy.copyLocked(path, to: temporary.path, busyTimeout: busyTimeout)
         } catch {
-            throw TaskInterchangeError(.cannotCreate, "\(destination): cannot write the backup: \(error.message)")
+            let failure = TaskInterchangeError.sqlite(error, path: destination, doing: "cannot write the backup")
+            throw failure.kind == .cancelled ? failure : TaskInterchangeError(.cannotCreate, failure.message)
         }
+        try temporary.synchronize(naming: destination)
+        try temporary.place(at: destination, replacing: false)
     }
 }
 

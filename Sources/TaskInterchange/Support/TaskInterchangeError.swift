@@ -12,6 +12,10 @@ public struct TaskInterchangeError: Error, Sendable, Equatable, CustomStringConv
         case io
         /// Another process holds the store locked. Exit 75.
         case busy
+        /// The request contradicts itself (an output naming the store it reads, say). Exit 64.
+        case usage
+        /// Stopped on request (a signal, task cancellation); everything was rolled back. Exit 128 + the signal.
+        case cancelled
         /// A bug in `tasks`. Exit 70.
         case `internal`
     }
@@ -36,11 +40,13 @@ public struct TaskInterchangeError: Error, Sendable, Equatable, CustomStringConv
         switch error.primaryCode {
         case 5, 6: kind = .busy  // SQLITE_BUSY, SQLITE_LOCKED
         case 11, 26: kind = .invalidData  // SQLITE_CORRUPT, SQLITE_NOTADB
+        case 9: kind = .cancelled  // SQLITE_INTERRUPT: the progress handler saw a cancellation
         case 14: kind = .noInput  // SQLITE_CANTOPEN
         case 8: kind = .cannotCreate  // SQLITE_READONLY
         case 10, 13: kind = .io  // SQLITE_IOERR, SQLITE_FULL
         default: kind = .invalidData
         }
+        if kind == .cancelled { return Cancellation.cancelled }
         var message = "\(path): \(action): \(error.message)"
         if kind == .busy { message = "\(path): the store is locked by another process (\(error.message)); close the app using it and retry" }
         return TaskInterchangeError(kind, message)

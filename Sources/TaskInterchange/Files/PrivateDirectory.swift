@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A directory of our own in the temporary directory (`tasks-<purpose>-<UUID>`), for private copies of stores and
+/// buffered output. It holds an exclusive `flock` on its `lock` file while this object lives and is removed with
+/// everything in it when released; directories left by a killed run are removed by the next one (`sweep`), only once
+/// their lock can be taken.
+final class PrivateDirectory {
+    /// The directory's path.
+    let path: String
+    private let lockDescriptor: Int32
+    private static let prefix = "tasks-"
+    private static let lockName = "lock"
+
+    /// Creates the directory.
+    /// - Throws: `.io` when the temporary directory does not take it.
+    init(purpose: String) throws(TaskInterchangeError) {
+        let base = FileManager.default.temporaryDirectory.path
+        Self.sweep(in: base)
+        path = base + "/" + Self.prefix + purpose + "-" + UUID().uuidString
+        guard mkdir(path, 0o700) == 0 else {
+            throw TaskInterchangeError(.io, "\(base): cannot create a private directory: \(String(cString: strerror(errno)))")
+        }
+        lockDescriptor = open(path + "/" + Self.lockName, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard lockDescriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            rmdir(path)
+            throw TaskInterchangeError(.io, "\(base): cannot create a private directory: \(reason)")
+        }
+        flock(lockDescriptor, LOCK_EX)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+        close(lockDescriptor)
+    }
+
+    /// A path inside the directory.
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// Removes private directories whose owner is gone (its lock can be taken). A directory without a lock file is
+    /// one whose owner died between creating it and its lock; it is removed once it is a minute old.
+    static func sweep(in base: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
+        for name in names where name.hasPrefix(prefix) && name.count > 36 {
+            let directory = base + "/" + name
+            var status = stat()
+            guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid() else { continue }
+            let handle = open(directory + "/" + lockName, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            if handle < 0 {
+                let modified = (try? FileManager.default.attributesOfItem(atPath: directory)[.modificationDate]) as? Date
+                if errno == ENOENT, let modified, modified.timeIntervalSinceNow < -60 {
+                    try? FileManager.default.removeItem(atPath: directory)
+                }
+                continue
+            }
+            if flock(handle, LOCK_EX | LOCK_NB) == 0 { try? FileManager.default.removeItem(atPath: directory) }
+            close(handle)
+        }
+    }
+}

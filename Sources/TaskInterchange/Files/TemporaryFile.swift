@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A file that becomes an output only when it is complete: created beside the output as `.NAME.tasks-<UUID>`, held
+/// under an exclusive `flock` for as long as this object lives, and removed (with any SQLite sidecars) unless it was
+/// moved into place.
+///
+/// The lock is what makes leftovers safe to clean: a process killed with SIGKILL loses its locks, so the next run
+/// (`sweep(beside:)`) removes exactly the files whose lock it can take, never one another running `tasks` still holds.
+final class TemporaryFile {
+    /// The temporary file's path.
+    let path: String
+    /// The open descriptor, for writing (and the lock's holder).
+    let descriptor: Int32
+    private var isPlaced = false
+    private static let marker = ".tasks-"
+    private static let sidecars = ["-journal", "-wal", "-shm"]
+
+    /// Creates the temporary file for `output` in the same directory (so it can be renamed into place).
+    /// - Throws: `.cannotCreate` naming `output` when the directory does not take a new file.
+    init(beside output: String) throws(TaskInterchangeError) {
+        let url = URL(fileURLWithPath: output)
+        let directory = url.deletingLastPathComponent().path
+        Self.sweep(beside: output)
+        path = directory + "/." + url.lastPathComponent + Self.marker + UUID().uuidString
+        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw TaskInterchangeError(.cannotCreate, "\(output): cannot create: \(String(cString: strerror(errno)))")
+        }
+        flock(descriptor, LOCK_EX)
+    }
+
+    deinit {
+        if !isPlaced { Self.remove(path) }
+        close(descriptor)
+    }
+
+    /// Flushes the file to disk (regular files only).
+    func synchronize(naming output: String) throws(TaskInterchangeError) {
+        guard fsync(descriptor) == 0 else {
+            throw TaskInterchangeError(.io, "\(output): cannot write: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Moves the file to `output`. With `replacing: false` an existing file there is never replaced (a hard link is
+    /// made, then the temporary name removed; file systems without links fall back to a checked rename).
+    func place(at output: String, replacing: Bool) throws(TaskInterchangeError) {
+        if replacing {
+            guard rename(path, output) == 0 else {
+                throw TaskInterchangeError(.cannotCreate, "\(output): cannot move the finished file into place: \(String(cString: strerror(errno)))")
+            }
+        } else if link(path, output) == 0 {
+            unlink(path)
+        } else {
+            let linkError = errno
+            guard linkError != EEXIST, access(output, F_OK) != 0, rename(path, output) == 0 else {
+                let reason = String(cString: strerror(linkError == EEXIST ? EEXIST : errno))
+                throw TaskInterchangeError(.cannotCreate, "\(output): cannot create: \(reason)")
+            }
+        }
+        isPlaced = true
+        for suffix in Self.sidecars { unlink(path + suffix) }
+    }
+
+    /// Removes the temporary files that runs killed before they could clean up left beside `output`.
+    static func sweep(beside output: String) {
+        let url = URL(fileURLWithPath: output)
+        let prefix = "." + url.lastPathComponent + marker
+        let directory = url.deletingLastPathComponent().path
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) && !sidecars.contains(where: { name.hasSuffix($0) }) {
+            let candidate = directory + "/" + name
+            let handle = open(candidate, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard handle >= 0 else { continue }
+            // Taking the lock proves its owner is gone; the file is removed while the lock is held.
+            if flock(handle, LOCK_EX | LOCK_NB) == 0 { remove(candidate) }
+            close(handle)
+        }
+    }
+
+    private static func remove(_ path: String) {
+        unlink(path)
+        for suffix in sidecars { unlink(path + suffix) }
+    }
+}

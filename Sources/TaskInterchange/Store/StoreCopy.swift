@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Copies a store that may be in use into a private file, as exactly one committed state, without changing the
+/// store's files (SQLite's shared-memory index aside, which a locked read touches as any SQLite reader does).
+///
+/// - WAL mode: the database and its `-wal` are copied as they are, and the copy counts only if the `-wal`'s header and
+///   size, the database's size and the set of sidecars are the same after the copy as before. WAL writers only append
+///   (a restart rewrites the header) and checkpoints only write pages the `-wal` still holds, so an unchanged `-wal`
+///   means SQLite's recovery of the private copy sees the committed state of that moment. This touches nothing, not
+///   even `-shm`. Under a writer that keeps committing, after three tries the copy is taken under a read lock instead.
+/// - Rollback-journal mode: a read-only SQLite connection takes the shared lock (waiting up to the busy timeout for a
+///   writer) and copies the database with the online backup API while holding it; no sidecar is created.
+/// - A hot journal (a writer died mid-transaction): the database and the journal are copied, and SQLite rolls the
+///   journal back in the private copy; the user's files keep their hot journal for the app to recover.
+enum StoreCopy {
+    /// A copy and how it was made.
+    struct Outcome {
+        /// The private copy's path (its `-wal` beside it, when one was copied).
+        var path: String
+        /// The store had committed data in its `-wal`.
+        var hadWALData: Bool
+        /// A crashed writer's transaction was rolled back in the copy.
+        var recoveredHotJournal: Bool
+    }
+
+    /// The state a copy is checked against: what a writer changes when it commits.
+    private struct FileState: Equatable {
+        var databaseSize: Int64
+        var changeCounter: [UInt8]
+        var walSize: Int64?
+        var walHeader: [UInt8]
+        var journalSize: Int64?
+        var journalHeader: [UInt8]
+        var hasSharedMemory: Bool
+    }
+
+    private static let attempts = 3
+
+    /// Copies the store at `store` (symlinks resolved first, so sidecars are found beside the real file) to
+    /// `directory/store.sqlite`.
+    /// - Throws: `.noInput` (missing, unreadable), `.invalidData` (not an SQLite database), `.busy` (a writer held its
+    ///   lock past the timeout), `.io`, `.cancelled`.
+    static func copy(_ store: String, into directory: PrivateDirectory, busyTimeout: Int32) throws(TaskInterchangeError) -> Outcome {
+        let source = FileIdentity.resolved(store)
+        let header = try readHeader(source, naming: store)
+        let destination = directory.file("store.sqlite")
+        let isWAL = header[18] == 2 || header[19] == 2
+        if isWAL {
+            for _ in 0..<attempts {
+                if let outcome = try copyUnchanged(source, to: destination, naming: store) { return outcome }
+                try Cancellation.checkpoint()
+            }
+        }
+        let walSize = (try? state(of: source))?.walSize ?? 0
+        do {
+            try copyLocked(source, to: destination, busyTimeout: busyTimeout)
+            return Outcome(path: destination, hadWALData: walSize > 0, recoveredHotJournal: false)
+        } catch let error where error.code == 776 {  // SQLITE_READONLY_ROLLBACK: a hot journal
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(destination + suffix) }
+            return try recoverHotJournal(source, to: destination, naming: store)
+        } catch {
+            throw TaskInterchangeError.sqlite(error, path: store, doing: "cannot read the store")
+        }
+    }
+
+    /// The first 100 bytes, checked to be an SQLite database header.
+    private static func readHeader(_ path: String, naming store: String) throws(TaskInterchangeError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR: throw TaskInterchangeError(.noInput, "\(store): no such store file")
+            case EISDIR: throw TaskInterchangeError(.noInput, "\(store): is a directory, not a store file")
+            default: throw TaskInterchangeError(.noInput, "\(store): cannot be opened for reading: \(String(cString: strerror(errno)))")
+            }
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw TaskInterchangeError(.noInput, "\(store): is a directory, not a store file")
+        }
+        var header = [UInt8](repeating: 0, count: 100)
+        let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 100, 0) }
+        guard count == 100, header.starts(with: Array("SQLite format 3\u{0}".utf8)) else {
+            throw TaskInterchangeError(.invalidData, count <= 0
+                ? "\(store): the file is empty, not an SQLite store"
+                : "\(store): not an SQLite database (the file does not start with the SQLite header; encrypted or another format?)")
+        }
+        return header
+    }
+
+    private static func state(of source: String) throws(TaskInterchangeError) -> FileState {
+        func read(_ path: String, _ offset: Int, _ count: Int) -> (size: Int64, bytes: [UInt8])? {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            defer { close(descriptor) }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else { return nil }
+            var bytes = [UInt8](repeating: 0, count: count)
+            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+            return (Int64(status.st_size), Array(bytes.prefix(max(got, 0))))
+        }
+        guard let database = read(source, 24, 4) else {
+            throw TaskInterchangeError(.noInput, "\(source): the store disappeared while it was read")
+        }
+        let wal = read(source + "-wal", 0, 32)
+        let journal = read(source + "-journal", 0, 28)
+        return FileState(databaseSize: database.size, changeCounter: database.bytes, walSize: wal?.size, walHeader: wal?.bytes ?? [],
+                         journalSize: journal?.size, journalHeader: journal?.bytes ?? [],
+                         hasSharedMemory: access(source + "-shm", F_OK) == 0)
+    }
+
+    /// A WAL-mode store copied file by file; nil when a writer changed it meanwhile.
+    private static func copyUnchanged(_ source: String, to destination: String, naming store: String) throws(TaskInterchangeError) -> Outcome? {
+        let before = try state(of: source)
+        // A journal beside a WAL store means a mode change is under way; leave that to the locked read.
+        guard before.journalSize == nil || before.journalSize == 0 else { return nil }
+        try copyFile(source, to: destination, naming: store)
+        if before.walSize != nil { try copyFile(source + "-wal", to: destination + "-wal", naming: store) }
+        guard try state(of: source) == before else {
+            for suffix in ["", "-wal", "-shm"] { unlink(destination + suffix) }
+            return nil
+        }
+        return Outcome(path: destination, hadWALData: (before.walSize ?? 0) > 0, recoveredHotJournal: false)
+    }
+
+    /// Copies under SQLite's shared lock, through a read-only connection's read transaction.
+    static func copyLocked(_ source: String, to destination: String, busyTimeout: Int32) throws(SQLiteError) {
+        let database = try Database(path: source, mode: .readOnly(immutable: false), busyTimeout: busyTimeout)
+        try database.execute("BEGIN")
+        _ = try database.scalar("SELECT count(*) FROM sqlite_master")
+        try database.backup(to: destination)
+        try database.execute("COMMIT")
+    }
+
+    /// Copies the database and its hot journal and lets SQLite roll the journal back in the copy. The journal is
+    /// copied first and checked again afterwards: while it is still there and unchanged, no other process has rolled
+    /// it back or started a new transaction, so the database pages copied are the ones the journal restores.
+    private static func recoverHotJournal(_ source: String, to destination: String, naming store: String) throws(TaskInterchangeError) -> Outcome {
+        for _ in 0..<attempts {
+            let before = try state(of: source)
+            guard before.journalSize != nil else { break }
+            try copyFile(source + "-journal", to: destination + "-journal", naming: store)
+            try copyFile(source, to: destination, naming: store)
+            if before.walSize != nil { try copyFile(source + "-wal", to: destination + "-wal", naming: store) }
+            if try state(of: source) == before {
+                do {
+                    let database = try Database(path: destination, mode: .readWrite)
+                    _ = try database.scalar("SELECT count(*) FROM sqlite_master")
+                } catch {
+                    throw TaskInterchangeError.sqlite(error, path: store, doing: "cannot recover the interrupted transaction in a private copy")
+                }
+                return Outcome(path: destination, hadWALData: false, recoveredHotJournal: true)
+            }
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(destination + suffix) }
+            try Cancellation.checkpoint()
+        }
+        throw TaskInterchangeError(.busy, "\(store): another process is recovering or writing the store; retry when it is done")
+    }
+
+    /// Copies one file's bytes.
+    private static func copyFile(_ source: String, to destination: String, naming store: String) throws(TaskInterchangeError) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            throw TaskInterchangeError(.noInput, "\(store): cannot read \(source): \(String(cString: strerror(errno)))")
+        }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard output >= 0 else {
+            throw TaskInterchangeError(.io, "\(destination): cannot create a private copy: \(String(cString: strerror(errno)))")
+        }
+        defer { close(output) }
+        let size = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(input, buffer, size)
+            if count == 0 { return }
+            if count < 0 {
+                if errno == EINTR { try Cancellation.checkpoint(); continue }
+                throw TaskInterchangeError(.io, "\(store): cannot read \(source): \(String(cString: strerror(errno)))")
+            }
+            try FileDescriptorSink(fileDescriptor: output).writeAll(UnsafeRawBufferPointer(start: buffer, count: count), naming: destination)
+            try Cancellation.checkpoint()
+        }
+    }
+}
