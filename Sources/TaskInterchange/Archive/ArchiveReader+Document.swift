@@ -436,11 +436,8 @@ extension ArchiveReader.Parser {
         }
     }
 
-    /// Reports a member that version 1 does not define, and skips it.
+    /// Reports a section that only version 2 defines, in a file labelled version 1, and skips it.
     private mutating func reportNotInVersion1(_ name: String) throws {
-        let location = try locationOfNextValue()
-        try report(.unknownField, "$." + name, "\"\(name)\" is not part of format version 1 and is ignored",
-                   at: location, severity: .warning)
-        try scanner.skipValue()
+        try reportVersion2Member(name, in: "$", at: try locationOfNextValue())
     }
 }

@@ -29,6 +29,10 @@ extension ArchiveReader.Parser {
                 return M(rawValue: rawValue)
             }
             let unknownName = name ?? packed?.string ?? ""
+            if rules == .version1, packed.flatMap({ Self.lookUp($0, in: tracker.names, hint: 0) }) != nil {
+                try reportVersion2Member(unknownName, in: path(), at: location)
+                continue
+            }
             if tracker.unknown?.contains(unknownName) == true {
                 try reportDuplicate(unknownName, in: path(), at: location)
                 continue
@@ -39,6 +43,17 @@ extension ArchiveReader.Parser {
             try scanner.skipValue()
         }
         return nil
+    }
+
+    /// Reports a member that only version 2 defines, in a file labelled version 1 (the first one only), and skips it.
+    mutating func reportVersion2Member(_ name: String, in path: String, at location: JSONScanner.Location?) throws {
+        if !versionMismatchReported {
+            versionMismatchReported = true
+            try report(.versionMismatch, JSONPath.member(path, name),
+                       "\"\(name)\" exists only in format version 2, but the file says \"version\": 1; it looks like a version 2 file "
+                       + "(set \"version\": 2), and read as version 1 its values would be lost", at: location)
+        }
+        try scanner.skipValue()
     }
 
     /// Reports a repeated member name and skips its value; the first value stays.

@@ -59,6 +59,8 @@ extension ArchiveReader {
         var rules: Rules?
         /// True while reading NDJSON lines.
         var isNDJSON = false
+        /// A version-2 member in a version 1 file was reported (only the first one is).
+        var versionMismatchReported = false
 
         // Header members as read.
         var format: String?

@@ -10,7 +10,7 @@ public enum Exporter {
     ///   when the output fails, `ExportStrictError`.
     public static func export(store: String, to sink: any ByteSink, options: ExportOptions = ExportOptions()) throws -> ExportSummary {
         guard options.strict else { return try stream(store: store, to: sink, options: options) }
-        let directory = try PrivateDirectory(purpose: "export")
+        let directory = try PrivateDirectory(purpose: .export)
         let buffer = directory.file("archive")
         let descriptor = open(buffer, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {

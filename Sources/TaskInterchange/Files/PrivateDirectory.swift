@@ -16,12 +16,17 @@ final class PrivateDirectory {
     private static let prefix = "tasks-"
     private static let lockName = "lock"
 
+    /// What a private directory is for; part of its name, so the sweep recognises exactly these names.
+    enum Purpose: String, CaseIterable {
+        case snapshot, export, dryRun = "dry-run"
+    }
+
     /// Creates the directory.
     /// - Throws: `.io` when the temporary directory does not take it.
-    init(purpose: String) throws(TaskInterchangeError) {
+    init(purpose: Purpose) throws(TaskInterchangeError) {
         let base = FileManager.default.temporaryDirectory.path
         Self.sweep(in: base)
-        path = base + "/" + Self.prefix + purpose + "-" + UUID().uuidString
+        path = base + "/" + Self.prefix + purpose.rawValue + "-" + UUID().uuidString
         guard mkdir(path, 0o700) == 0 else {
             throw TaskInterchangeError(.io, "\(base): cannot create a private directory: \(String(cString: strerror(errno)))")
         }
@@ -42,11 +47,19 @@ final class PrivateDirectory {
     /// A path inside the directory.
     func file(_ name: String) -> String { path + "/" + name }
 
+    /// `tasks-<purpose>-<UUID>`, nothing else: other programs' directories are never touched.
+    private static func isOurs(_ name: String) -> Bool {
+        Purpose.allCases.contains { purpose in
+            let start = prefix + purpose.rawValue + "-"
+            return name.hasPrefix(start) && UUID(uuidString: String(name.dropFirst(start.count))) != nil
+        }
+    }
+
     /// Removes private directories whose owner is gone (its lock can be taken). A directory without a lock file is
     /// one whose owner died between creating it and its lock; it is removed once it is a minute old.
     static func sweep(in base: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
-        for name in names where name.hasPrefix(prefix) && name.count > 36 {
+        for name in names where isOurs(name) {
             let directory = base + "/" + name
             var status = stat()
             guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid() else { continue }

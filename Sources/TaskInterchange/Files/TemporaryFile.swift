@@ -72,7 +72,7 @@ final class TemporaryFile {
         let prefix = "." + url.lastPathComponent + marker
         let directory = url.deletingLastPathComponent().path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasPrefix(prefix) && !sidecars.contains(where: { name.hasSuffix($0) }) {
+        for name in names where name.hasPrefix(prefix) && UUID(uuidString: String(name.dropFirst(prefix.count))) != nil {
             let candidate = directory + "/" + name
             let handle = open(candidate, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             guard handle >= 0 else { continue }

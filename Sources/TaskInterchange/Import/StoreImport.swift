@@ -78,10 +78,11 @@ public enum StoreImport {
         guard options.template == nil else {
             throw TaskInterchangeError(.cannotCreate, "\(path): already exists; a template (--model-from) only shapes a new store")
         }
+        _ = try StoreCopy.header(of: FileIdentity.resolved(path), naming: path)
         try checkWritable(path)
         guard options.dryRun else { return try importIntoExisting(source, path: path, options: options) }
-        let directory = try PrivateDirectory(purpose: "dry-run")
-        let copy = try StoreCopy.copy(path, into: directory, busyTimeout: options.busyTimeout)
+        let directory = try PrivateDirectory(purpose: .dryRun)
+        let copy = try StoreCopy.copyUnderWriteLock(path, into: directory, busyTimeout: options.busyTimeout)
         var onCopy = options
         onCopy.backupPath = nil
         do {
@@ -116,20 +117,36 @@ public enum StoreImport {
     }
 
     static func importIntoExisting(_ source: some ArchiveSource, path: String, options: StoreImportOptions) throws -> StoreImportResult {
-        // The writer takes the write lock first; validation then checks ids against the state it will write over.
+        // What the archive alone can show is checked before the store is opened, so an invalid file never touches it.
+        _ = try validate(source, existing: nil, options: options)
+        // The writer takes the write lock before reading anything; the id checks then run in the import's own passes,
+        // against the state the transaction writes over.
         let writer = try StoreWriter(path: path, create: false, mapping: options.mapping, mappingSource: options.mappingSource,
                                      busyTimeout: options.busyTimeout)
-        let report = try validate(source, existing: Validator.ExistingIDs(ids: writer.existingIDs, existingIsError: options.mode == .insert),
-                                  options: options)
+        let existing = Validator.ExistingIDs(ids: writer.existingIDs, existingIsError: options.mode == .insert)
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
         let importer = Importer(mode: options.mode, progress: options.progress)
+        var validator = Validator(maxIssues: options.maxIssues, existing: existing)
         var destination = writer
-        let plan = try writer.transaction { try importer.run(source, into: &destination) }
+        let plan: ImportPlan
+        do {
+            plan = try writer.transaction {
+                let plan = try importer.run(source, into: &destination, validatingWith: &validator)
+                guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
+                return plan
+            }
+        } catch let error as TaskInterchangeError where error.kind == .cancelled {
+            throw error
+        } catch {
+            // Stopped early (or invalid): the full validation gives the complete report, with every problem.
+            _ = try validate(source, existing: existing, options: options)
+            throw error
+        }
         var warnings = writer.warnings
         if plan.unlinked > 0 {
             warnings.append("skip mode: \(plan.unlinked) relationship value\(plan.unlinked == 1 ? "" : "s") under extra not linked (objects left as they were keep their to-one relationships; links to records not imported are dropped)")
         }
-        return StoreImportResult(plan: plan, report: report, warnings: warnings, createdStore: false)
+        return StoreImportResult(plan: plan, report: validator.report, warnings: warnings, createdStore: false)
     }
 
     static func importIntoNew(_ source: some ArchiveSource, path: String, options: StoreImportOptions) throws -> StoreImportResult {

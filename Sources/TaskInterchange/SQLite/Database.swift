@@ -47,6 +47,7 @@ public final class Database {
         }
         self.handle = db
         self.path = path
+        if case .readOnly = mode { disableCheckpointOnClose() }
         sqlite3_extended_result_codes(db, 1)
         // A store file is untrusted input: its schema must not be able to run functions with side effects, its
         // triggers must not fire on our writes, and views never stand in for tables.
@@ -54,7 +55,6 @@ public final class Database {
         tasks_sqlite3_trusted_schema_off(db)
         tasks_sqlite3_disable_triggers(db)
         tasks_sqlite3_disable_views(db)
-        if case .readOnly = mode { tasks_sqlite3_no_checkpoint_on_close(db) }
         // Waits for another process's lock in short sleeps, and stops waiting as soon as the work is cancelled.
         sqlite3_busy_handler(db, { context, count in
             guard let context, !Cancellation.isRequested else { return 0 }
@@ -71,6 +71,11 @@ public final class Database {
     deinit {
         sqlite3_close_v2(handle)
         busyTimeout.deallocate()
+    }
+
+    /// Keeps this connection from checkpointing the WAL (and so writing the database file) when it closes.
+    func disableCheckpointOnClose() {
+        tasks_sqlite3_no_checkpoint_on_close(handle)
     }
 
     /// True while a transaction is open on this connection.

@@ -47,7 +47,7 @@ enum StoreCopy {
     ///   lock past the timeout), `.io`, `.cancelled`.
     static func copy(_ store: String, into directory: PrivateDirectory, busyTimeout: Int32) throws(TaskInterchangeError) -> Outcome {
         let source = FileIdentity.resolved(store)
-        let header = try readHeader(source, naming: store)
+        let header = try header(of: source, naming: store)
         let destination = directory.file("store.sqlite")
         let isWAL = header[18] == 2 || header[19] == 2
         if isWAL {
@@ -68,8 +68,37 @@ enum StoreCopy {
         }
     }
 
+    /// Copies the store as `copy` does, but first takes the write lock an import takes (`BEGIN IMMEDIATE`, waiting up to
+    /// the busy timeout) and holds it while copying, for dry runs: they fail with `.busy` or `.cannotCreate` exactly
+    /// when the import would, and plan over the state the import would write over. The lock is taken through a
+    /// connection that neither checkpoints nor recovers anything: it is skipped when a journal may be hot (its
+    /// recovery would write the store) and for a WAL store without its sidecars (no connection holds it open, so no
+    /// lock can be held; the sidecars are not created).
+    /// - Throws: as `copy`.
+    static func copyUnderWriteLock(_ store: String, into directory: PrivateDirectory, busyTimeout: Int32) throws(TaskInterchangeError) -> Outcome {
+        let source = FileIdentity.resolved(store)
+        let header = try header(of: source, naming: store)
+        let files = try state(of: source)
+        let isWAL = header[18] == 2 || header[19] == 2
+        if (!isWAL && (files.journalSize ?? 0) > 0) || (isWAL && (files.walSize == nil || !files.hasSharedMemory)) {
+            return try copy(store, into: directory, busyTimeout: busyTimeout)
+        }
+        let destination = directory.file("store.sqlite")
+        do {
+            let lock = try Database(path: source, mode: .readWrite, busyTimeout: busyTimeout)
+            lock.disableCheckpointOnClose()
+            try lock.execute("BEGIN IMMEDIATE")
+            defer { try? lock.execute("ROLLBACK") }
+            try copyLocked(source, to: destination, busyTimeout: busyTimeout)
+        } catch {
+            let failure = TaskInterchangeError.sqlite(error, path: store, doing: "cannot open the store for writing")
+            throw failure.kind == .noInput ? TaskInterchangeError(.cannotCreate, failure.message) : failure
+        }
+        return Outcome(path: destination, hadWALData: (files.walSize ?? 0) > 0, recoveredHotJournal: false)
+    }
+
     /// The first 100 bytes, checked to be an SQLite database header.
-    private static func readHeader(_ path: String, naming store: String) throws(TaskInterchangeError) -> [UInt8] {
+    static func header(of path: String, naming store: String) throws(TaskInterchangeError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             switch errno {

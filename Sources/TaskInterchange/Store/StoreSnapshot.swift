@@ -22,7 +22,7 @@ public final class StoreSnapshot {
     ///   when a writer held its lock past the timeout, `.cancelled`).
     public init(path: String, busyTimeout: Int32 = 5_000) throws(TaskInterchangeError) {
         self.path = path
-        directory = try PrivateDirectory(purpose: "snapshot")
+        directory = try PrivateDirectory(purpose: .snapshot)
         let copy = try StoreCopy.copy(path, into: directory, busyTimeout: busyTimeout)
         readFromCopy = copy.hadWALData
         recoveredHotJournal = copy.recoveredHotJournal

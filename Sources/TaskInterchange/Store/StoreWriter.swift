@@ -94,9 +94,12 @@ public final class StoreWriter: ImportDestination {
         } catch let error as TaskInterchangeError {
             throw error
         } catch let error as SQLiteError {
-            throw create && error.primaryCode != 5
-                ? TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: \(error.message)")
-                : TaskInterchangeError.sqlite(error, path: path, doing: "cannot open the store for writing")
+            if create && error.primaryCode != 5 {
+                throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: \(error.message)")
+            }
+            // A store that exists but cannot be opened for writing (a read-only mount, say) is an output problem.
+            let failure = TaskInterchangeError.sqlite(error, path: path, doing: "cannot open the store for writing")
+            throw failure.kind == .noInput ? TaskInterchangeError(.cannotCreate, failure.message) : failure
         } catch {
             throw TaskInterchangeError(.internal, "\(path): \(error)")
         }

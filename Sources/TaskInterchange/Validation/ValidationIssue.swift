@@ -47,6 +47,8 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
         case priorityOutOfRange = "priority-out-of-range"
         /// `counts` is missing or disagrees with the content (a truncated or edited file).
         case countsMismatch = "counts-mismatch"
+        /// A file labelled version 1 carries a member only version 2 has (it would lose data read as version 1).
+        case versionMismatch = "version-mismatch"
         /// With `--store`: the id is already in the target store and the import mode does not allow that.
         case idExistsInStore = "id-exists-in-store"
     }

@@ -250,17 +250,20 @@ import Testing
         #expect(issue.message == message)
     }
 
-    @Test("version 1 has no categories or counts: they are unknown members")
+    @Test("a file labelled version 1 with members only version 2 has is refused at the first of them (it looks like version 2)")
     func version1Members() throws {
         let header = #""version":1,"exportDate":0"#
         let task = #"{"id":"\#(Self.task)","title":"x","isCompleted":false,"createdAt":1.5,"priority":1,"tagIds":[]}"#
-        #expect(try issues(Self.document(header: header, task: task))
-                == ["unknown-field $.categories", "unknown-field $.counts"])
-        let withNotes = task.replacingOccurrences(of: "}", with: #","notes":"n"}"#)
-        #expect(try issues(Self.document(header: header, task: withNotes, counts: nil))
-                == ["unknown-field $.categories", "unknown-field $.tasks[0].notes"])
+        #expect(try issues(Self.document(header: header, task: task)) == ["version-mismatch $.categories"])
+        let withNotes = task.replacingOccurrences(of: "}", with: #","notes":"n","dueDate":2.5}"#)
+        let sections = #"{"version":1,"exportDate":0,"projects":[],"tags":[],"tasks":[\#(withNotes)]}"#
+        #expect(try issues(sections) == ["version-mismatch $.tasks[0].notes"])
+        let issue = try firstIssue(sections)
+        #expect(issue.severity == .error && issue.message.contains("looks like a version 2 file") && issue.line == 1)
         #expect(try issues(Self.document(header: #""version":1"#, task: task, counts: nil))
-                == ["unknown-field $.categories", "missing-field $.exportDate"])
+                == ["version-mismatch $.categories", "missing-field $.exportDate"])
+        // Version 1's own members stay accepted.
+        #expect(try issues(#"{"version":1,"exportDate":0,"projects":[],"tags":[],"tasks":[\#(task)]}"#) == [])
     }
 }
 

@@ -304,10 +304,13 @@ struct HistoryTests {
     func builtInPropertyCounts() throws {
         let directory = try TemporaryDirectory()
         let path = try Self.storeWithHistory(directory)
-        let writer = try StoreWriter(path: path, create: false)
-        #expect(writer.targetModel == nil)
-        #expect(["Category", "Project", "Subtask", "Tag", "Task"].map(writer.storedPropertyCount(of:)) == [4, 4, 4, 3, 11])
-        #expect(writer.storedPropertyCount(of: "Nothing") == nil)
+        do {
+            // A writer holds the store's write lock while it lives.
+            let writer = try StoreWriter(path: path, create: false)
+            #expect(writer.targetModel == nil)
+            #expect(["Category", "Project", "Subtask", "Tag", "Task"].map(writer.storedPropertyCount(of:)) == [4, 4, 4, 3, 11])
+            #expect(writer.storedPropertyCount(of: "Nothing") == nil)
+        }
         // Another model under the same entity names (a different version hash) is not taken for the built-in one.
         try Database(path: path, mode: .readWrite).execute("UPDATE Z_METADATA SET Z_PLIST = NULL")
         #expect(try StoreWriter(path: path, create: false).storedPropertyCount(of: "Task") == nil)
