@@ -28,6 +28,12 @@ enum SignalTrap {
         action.sa_flags = 0
         sigemptyset(&action.sa_mask)
         for number in signals { sigaction(number, &action, nil) }
+        // A parent may start us with these signals blocked (a blocked mask survives exec): unblock them, or Ctrl-C
+        // and SIGTERM would never arrive.
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for number in signals { sigaddset(&mask, number) }
+        sigprocmask(SIG_UNBLOCK, &mask, nil)
     }
 
     /// The cancellation check the library asks.

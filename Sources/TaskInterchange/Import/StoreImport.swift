@@ -164,14 +164,8 @@ public enum StoreImport {
         do {
             // Validation runs in the import's own passes: the store is a private temporary file until it is moved into
             // place, so an archive found invalid half-way leaves nothing behind.
-            let writer: StoreWriter
-            do {
-                writer = try StoreWriter(path: temporary.path, create: true, template: options.template, mapping: options.mapping,
+            let writer = try StoreWriter(path: temporary.path, create: true, template: options.template, mapping: options.mapping,
                                          mappingSource: options.mappingSource, busyTimeout: options.busyTimeout)
-            } catch {
-                // Name the store the user asked for, not the hidden temporary file it is built in.
-                throw TaskInterchangeError(error.kind, error.message.replacingOccurrences(of: temporary.path, with: path))
-            }
             var destination = writer
             plan = try writer.transaction {
                 let plan = try importer.run(source, into: &destination, validatingWith: &validator)
@@ -179,8 +173,11 @@ public enum StoreImport {
                 return plan
             }
             warnings = writer.warnings.map { $0.replacingOccurrences(of: temporary.path, with: path) }
-        } catch let error as TaskInterchangeError where error.kind == .cancelled {
-            throw error
+        } catch let error as TaskInterchangeError {
+            // Name the store the user asked for, not the hidden temporary file it is built in.
+            let named = TaskInterchangeError(error.kind, error.message.replacingOccurrences(of: temporary.path, with: path))
+            if error.kind != .cancelled { _ = try validate(source, existing: nil, options: options) }
+            throw named
         } catch {
             // Stopped early (or invalid): the full validation gives the complete report, with every problem.
             _ = try validate(source, existing: nil, options: options)

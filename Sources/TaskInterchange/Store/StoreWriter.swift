@@ -19,6 +19,10 @@ public final class StoreWriter: ImportDestination {
     let path: String
     let resolved: ResolvedMapping
     let busyTimeout: Int32
+    /// The store's `-wal` was there before this writer opened it (so closing without a checkpoint leaves nothing new).
+    private var hadWAL = false
+    /// Set when a transaction committed; until then, closing leaves the store's files as they were.
+    private var committed = false
     var existing: [StoreMapping.Kind: [UUID: Int64]] = [:]
     var nextKey: [String: Int64] = [:]
     var rowStatements: [StoreMapping.Kind: RowStatements] = [:]
@@ -85,6 +89,7 @@ public final class StoreWriter: ImportDestination {
                 laterStatements = template?.laterStatements ?? [TaskManagerModel.indexStatements]
                 isNew = true
             } else {
+                hadWAL = access(FileIdentity.resolved(path) + "-wal", F_OK) == 0
                 database = try Database(path: path, mode: .readWrite, busyTimeout: busyTimeout)
                 // Locked before anything is read: the schema, ids and keys the import relies on cannot change until
                 // it commits or rolls back (another import waits here, up to the busy timeout).
@@ -172,6 +177,7 @@ public final class StoreWriter: ImportDestination {
                 if isNew { for statement in laterStatements { try database.execute(statement) } }
                 return result
             }
+            committed = true
             if isNew {
                 try database.execute("PRAGMA synchronous = FULL")
                 _ = try database.rows("PRAGMA journal_mode = WAL")
@@ -181,6 +187,13 @@ public final class StoreWriter: ImportDestination {
         } catch {
             throw Self.classify(error, path: path, doing: "import failed, nothing was written")
         }
+    }
+
+    deinit {
+        // A refused or failed import rolled back; without a checkpoint on close the store's files stay byte for byte
+        // as they were (a checkpoint would move the WAL's committed pages into the main file). A `-wal` this writer
+        // created is empty, and SQLite removes it on close only with the checkpoint.
+        if !committed && hadWAL { database.disableCheckpointOnClose() }
     }
 
     static func classify(_ error: any Error, path: String, doing action: String) -> any Error {
