@@ -113,16 +113,16 @@ struct PathSafetyTests {
         // As a SIGKILL leaves them: a temporary output beside the target, a private snapshot directory.
         let deadOutput = scratch.path(".out.json.tasks-\(UUID().uuidString)")
         let deadDirectory = temporary.appendingPathComponent("tasks-snapshot-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: deadOutput, contents: Data("partial".utf8))
+        _ = FileManager.default.createFile(atPath: deadOutput, contents: Data("partial".utf8))
         try FileManager.default.createDirectory(at: deadDirectory, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: deadDirectory.appendingPathComponent("lock").path, contents: nil)
-        FileManager.default.createFile(atPath: deadDirectory.appendingPathComponent("store.sqlite").path, contents: Data(count: 4096))
+        _ = FileManager.default.createFile(atPath: deadDirectory.appendingPathComponent("lock").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: deadDirectory.appendingPathComponent("store.sqlite").path, contents: Data(count: 4096))
         // As a running tasks holds them: the same names, locked by this process.
         let liveOutput = scratch.path(".out.json.tasks-\(UUID().uuidString)")
         let liveDirectory = temporary.appendingPathComponent("tasks-export-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: liveOutput, contents: nil)
+        _ = FileManager.default.createFile(atPath: liveOutput, contents: nil)
         try FileManager.default.createDirectory(at: liveDirectory, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: liveDirectory.appendingPathComponent("lock").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: liveDirectory.appendingPathComponent("lock").path, contents: nil)
         let held = [open(liveOutput, O_RDONLY), open(liveDirectory.appendingPathComponent("lock").path, O_RDONLY)]
         defer { held.forEach { close($0) } }
         #expect(held.allSatisfy { $0 >= 0 && flock($0, LOCK_EX | LOCK_NB) == 0 })
