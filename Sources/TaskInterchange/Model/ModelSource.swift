@@ -7,6 +7,8 @@ public struct ModelSource: Sendable {
     /// The kind of file or folder read.
     public enum Kind: String, Sendable, Codable {
         case xcdatamodeld, xcdatamodel, momd, mom
+        /// A store's model cache (`Z_MODELCACHE`).
+        case store
     }
 
     /// One version of the model.
