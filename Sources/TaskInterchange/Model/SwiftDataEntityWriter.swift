@@ -35,7 +35,7 @@ struct SwiftDataEntityWriter {
             lines.append("// NOTE: the entity's version hash modifier \"\(modifier)\" has no SwiftData equivalent; without it the entity's hash differs from the store's.")
         }
         if let renaming = entity.renamingIdentifier {
-            lines.append("// NOTE: renaming identifier \"\(renaming)\": SwiftData has no originalName for a model; migrating from \(renaming) needs a custom stage.")
+            lines.append("// NOTE: renaming identifier \"\(renaming)\": this entity was \(renaming); SwiftData has no originalName for a model, so the migration from it is a custom stage.")
         }
         if entity.superentity != nil {
             lines.append("// NOTE: a sub-entity of \(entity.superentity!); SwiftData model inheritance needs the 26 releases. Core Data keeps the whole hierarchy in one table, so check the store SwiftData makes before relying on it.")
@@ -75,14 +75,16 @@ struct SwiftDataEntityWriter {
         let inherited = inheritedParameters()
         body.append("")
         let all = parameters + inherited
-        body.append("init(" + all.map { "\($0.name): \($0.type)" }.joined(separator: ", ") + ") {")
+        // A sub-entity without required attributes of its own has its parent's initializer signature.
+        let overrides = entity.superentity != nil && parameters.isEmpty
+        body.append((overrides ? "override " : "") + "init(" + all.map { "\($0.name): \($0.type)" }.joined(separator: ", ") + ") {")
         for parameter in parameters {
             body.append("    self.\(parameter.name) = \(parameter.name)")
         }
         if entity.superentity != nil {
             body.append("    super.init(" + inherited.map { "\($0.name): \($0.name)" }.joined(separator: ", ") + ")")
         }
-        body.append("}")
+        if body.last!.hasSuffix("{") { body[body.count - 1] += "}" } else { body.append("}") }
         lines += body.map { $0.isEmpty ? "" : "    " + $0 }
         lines.append("}")
         return lines

@@ -29,7 +29,10 @@ extension SwiftDataGenerator {
                 } else if difference.detail.contains("to-many → to-one") || difference.detail.contains("parent entity") {
                     reasons.append("\(place): \(difference.detail)")
                 }
-            case .removed, .renamed:
+            case .renamed:
+                // Properties have originalName; a model has none.
+                if difference.property == nil { reasons.append("\(place): \(difference.detail); SwiftData cannot rename a model in a lightweight stage") }
+            case .removed:
                 break
             }
         }
