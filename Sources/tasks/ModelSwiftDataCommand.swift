@@ -20,7 +20,8 @@ enum ModelSwiftDataCommand {
         let source = try ModelCommand.source(model: parsed.positionals.first, store: parsed.value("--store"), command: description)
         let versions = try parsed.value("--model-version").map { [try source.version(named: $0)] } ?? source.versions
         let generated = SwiftDataGenerator(versions: versions, currentVersion: source.currentVersionName,
-                                           modelName: URL(fileURLWithPath: source.path).deletingPathExtension().lastPathComponent).files()
+                                           modelName: URL(fileURLWithPath: source.path).deletingPathExtension().lastPathComponent,
+                                           allVersions: source.versions.map(\.name)).files()
         try SwiftDataGenerator.write(generated.files, to: output)
         for note in generated.notes { Console.error("note: \(note)\n") }
         Console.error("Wrote \(generated.files.count) file\(generated.files.count == 1 ? "" : "s") to \(output)\n")

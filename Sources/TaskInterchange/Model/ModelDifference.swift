@@ -148,7 +148,7 @@ public struct ModelDifference: Sendable, Hashable, Codable, CustomStringConverti
             switch (self, other) {
             case (.attribute(let a), .attribute(let b)):
                 guard ObjectModel.hash(a) != ObjectModel.hash(b) else { return nil }
-                if a.type != b.type { return (.typeChanged, "type \(a.type) → \(b.type)") }
+                if a.type != b.type { return (.typeChanged, "type \(XCDataModelParser.typeName(a.type)) → \(XCDataModelParser.typeName(b.type))") }
                 var changes: [String] = []
                 if a.isOptional != b.isOptional { changes.append(b.isOptional ? "made optional" : "made required") }
                 if a.isReadOnly != b.isReadOnly { changes.append(b.isReadOnly ? "made read-only" : "no longer read-only") }
@@ -175,9 +175,9 @@ public struct ModelDifference: Sendable, Hashable, Codable, CustomStringConverti
                 }
                 return (.changed, changes.isEmpty ? "its hash differs" : changes.joined(separator: ", "))
             case (.attribute(let a), .relationship(let b)):
-                return (.typeChanged, "attribute of type \(a.type) → relationship to \(b.destination)")
+                return (.typeChanged, "attribute of type \(XCDataModelParser.typeName(a.type)) → relationship to \(b.destination)")
             case (.relationship(let a), .attribute(let b)):
-                return (.typeChanged, "relationship to \(a.destination) → attribute of type \(b.type)")
+                return (.typeChanged, "relationship to \(a.destination) → attribute of type \(XCDataModelParser.typeName(b.type))")
             }
         }
     }

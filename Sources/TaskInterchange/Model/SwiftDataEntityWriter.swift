@@ -73,7 +73,7 @@ struct SwiftDataEntityWriter {
             body.append("// NOTE: fetched property \(name) has no SwiftData equivalent: run a FetchDescriptor in a ModelContext instead.")
         }
         let inherited = inheritedParameters()
-        body.append("")
+        if !body.isEmpty { body.append("") }
         let all = parameters + inherited
         // A sub-entity without required attributes of its own has its parent's initializer signature.
         let overrides = entity.superentity != nil && parameters.isEmpty
@@ -188,14 +188,15 @@ struct SwiftDataEntityWriter {
             return lines
         }
         guard let type = swiftType(attribute) else {
-            lines.append("// NOTE: attribute \(attribute.name) of type \(attribute.type) has no SwiftData equivalent\(attribute.type == .composite ? " (use a Codable struct)" : "").")
+            lines.append("// NOTE: attribute \(attribute.name) of type \(XCDataModelParser.typeName(attribute.type)) has no SwiftData equivalent\(attribute.type == .composite ? " (use a Codable struct)" : "").")
             return lines
         }
         if attribute.type == .transformable && (attribute.valueClassName ?? "").isEmpty {
             lines.append("// NOTE: the model names no class for \(attribute.name); NSObject stands in.")
         }
         if attribute.minValue != nil || attribute.maxValue != nil {
-            lines.append("// NOTE: the model validates \(attribute.name)\(attribute.minValue.map { " ≥ \($0)" } ?? "")\(attribute.maxValue.map { " ≤ \($0)" } ?? ""); SwiftData does not: check it before saving.")
+            let range = (attribute.minValue.map { "\($0) ≤ " } ?? "") + attribute.name + (attribute.maxValue.map { " ≤ \($0)" } ?? "")
+            lines.append("// NOTE: the model validates \(range); SwiftData does not: check it before saving.")
         }
         var options: [String] = []
         if entity.uniquenessConstraints.contains([attribute.name]) { options.append(".unique") }
@@ -262,10 +263,11 @@ struct SwiftDataEntityWriter {
         if relationship.isToMany && relationship.minCount > 0 { arguments.append("minimumModelCount: \(relationship.minCount)") }
         if relationship.isToMany && relationship.maxCount > 0 { arguments.append("maximumModelCount: \(relationship.maxCount)") }
         if let original = relationship.renamingIdentifier { arguments.append("originalName: \(Self.stringLiteral(original))") }
-        if let modifier = relationship.versionHashModifier { arguments.append("hashModifier: \(Self.stringLiteral(modifier))") }
+        // The macro's parameter order: inverse before hashModifier.
         if inverse, let inverseName = relationship.inverse {
             arguments.append("inverse: \\\(relationship.destination).\(SwiftNames.identifier(inverseName))")
         }
+        if let modifier = relationship.versionHashModifier { arguments.append("hashModifier: \(Self.stringLiteral(modifier))") }
         let annotation = arguments.isEmpty ? "" : "@Relationship(\(arguments.joined(separator: ", "))) "
         if relationship.isToMany {
             lines.append("\(annotation)var \(name): [\(relationship.destination)] = []")

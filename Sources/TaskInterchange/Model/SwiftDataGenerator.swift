@@ -33,11 +33,16 @@ public struct SwiftDataGenerator: Sendable {
     let modelName: String
     /// Each version's Swift enum name.
     let schemaNames: [String]
+    /// Each version's `Schema.Version` major number.
+    let numbers: [Int]
 
     /// A generator for `versions` (oldest first); `currentVersion` names the version the short names point to (the
-    /// last one when nil or not among `versions`).
-    public init(versions: [ModelSource.Version], currentVersion: String?, modelName: String? = nil) {
+    /// last one when nil or not among `versions`). `allVersions` (the model's, when only some are generated) numbers
+    /// each `VersionedSchema` by its place among them.
+    public init(versions: [ModelSource.Version], currentVersion: String?, modelName: String? = nil, allVersions: [String]? = nil) {
         self.versions = versions
+        let order = allVersions ?? versions.map(\.name)
+        numbers = versions.enumerated().map { index, version in (order.firstIndex(of: version.name) ?? index) + 1 }
         current = versions.first { $0.name == currentVersion } ?? versions.last!
         let base = SwiftNames.typeFragment(modelName ?? versions.first!.name)
         self.modelName = base
@@ -62,7 +67,7 @@ public struct SwiftDataGenerator: Sendable {
         var notes: [String] = []
         for (index, version) in versions.enumerated() {
             let schema = schemaNames[index]
-            files.append(File(name: schema + ".swift", contents: schemaFile(version, schema: schema, number: index + 1)))
+            files.append(File(name: schema + ".swift", contents: schemaFile(version, schema: schema, number: numbers[index])))
             for entity in version.model.entities {
                 files.append(File(name: "\(schema)+\(SwiftNames.typeFragment(entity.name)).swift",
                                   contents: SwiftDataEntityWriter(entity: entity, model: version.model, schema: schema, source: version.path).file()))

@@ -35,6 +35,24 @@ struct XCDataModelParser {
         return try delegate.finished()
     }
 
+    /// The XML's attribute type names.
+    static let attributeTypes: [String: ObjectModel.AttributeType] = [
+        "Undefined": .undefined, "Integer 16": .integer16, "Integer 32": .integer32, "Integer 64": .integer64,
+        "Decimal": .decimal, "Double": .double, "Float": .float, "String": .string, "Boolean": .boolean, "Date": .date,
+        "Binary": .binaryData, "UUID": .uuid, "URI": .uri, "Transformable": .transformable, "ObjectID": .objectID,
+        "Composite": .composite,
+    ]
+
+    /// The XML's delete rule names.
+    static let deleteRules: [String: ObjectModel.DeleteRule] = [
+        "No Action": .noAction, "Nullify": .nullify, "Cascade": .cascade, "Deny": .deny,
+    ]
+
+    /// The model editor's name of an attribute type ("Integer 16", "Binary").
+    static func typeName(_ type: ObjectModel.AttributeType) -> String {
+        attributeTypes.first { $0.value == type }?.key ?? "\(type)"
+    }
+
     /// Where an element started, for messages.
     struct Location {
         var line: Int
@@ -170,17 +188,6 @@ struct XCDataModelParser {
 
         // MARK: Properties
 
-        static let attributeTypes: [String: ObjectModel.AttributeType] = [
-            "Undefined": .undefined, "Integer 16": .integer16, "Integer 32": .integer32, "Integer 64": .integer64,
-            "Decimal": .decimal, "Double": .double, "Float": .float, "String": .string, "Boolean": .boolean, "Date": .date,
-            "Binary": .binaryData, "UUID": .uuid, "URI": .uri, "Transformable": .transformable, "ObjectID": .objectID,
-            "Composite": .composite,
-        ]
-
-        static let deleteRules: [String: ObjectModel.DeleteRule] = [
-            "No Action": .noAction, "Nullify": .nullify, "Cascade": .cascade, "Deny": .deny,
-        ]
-
         func attribute(_ parser: XMLParser, _ attributes: [String: String]) -> ObjectModel.Attribute? {
             let entityName = entities.last?.entity.name ?? ""
             guard let name = attributes["name"], !name.isEmpty else {
@@ -188,7 +195,7 @@ struct XCDataModelParser {
                 return nil
             }
             let typeName = attributes["attributeType"] ?? "Undefined"
-            guard let type = Self.attributeTypes[typeName] else {
+            guard let type = XCDataModelParser.attributeTypes[typeName] else {
                 fail(parser, "attribute \(entityName).\(name) has attributeType \"\(typeName)\", which tasks does not know")
                 return nil
             }
@@ -228,7 +235,7 @@ struct XCDataModelParser {
                 return nil
             }
             let ruleName = attributes["deletionRule"] ?? "Nullify"
-            guard let rule = Self.deleteRules[ruleName] else {
+            guard let rule = XCDataModelParser.deleteRules[ruleName] else {
                 fail(parser, "relationship \(entityName).\(name) has deletionRule \"\(ruleName)\" (expected Nullify, Cascade, Deny or No Action)")
                 return nil
             }
