@@ -94,6 +94,14 @@ public struct ModelSource: Sendable {
         }
     }
 
+    /// A source from versions already read (hand-built models in tests).
+    init(path: String, kind: Kind, versions: [Version], currentVersionName: String?) {
+        self.path = path
+        self.kind = kind
+        self.versions = versions
+        self.currentVersionName = currentVersionName
+    }
+
     /// The version called `name` (with or without its `.xcdatamodel`/`.mom` extension), or the current one for nil.
     /// - Throws: `TaskInterchangeError.invalidData` naming the versions there are when there is no such version.
     public func version(named name: String?) throws(TaskInterchangeError) -> Version {
