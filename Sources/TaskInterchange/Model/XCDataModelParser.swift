@@ -210,7 +210,8 @@ struct XCDataModelParser {
             attribute.versionHashModifier = attributes["versionHashModifier"]
             attribute.allowsExternalStorage = attributes["allowsExternalBinaryDataStorage"] == "YES"
             attribute.preservesValueInHistoryOnDeletion = attributes["preserveAfterDeletion"] == "YES"
-            attribute.defaultValue = attributes["defaultValueString"]
+            // Dates keep their default as seconds since 2001 in their own key.
+            attribute.defaultValue = attributes["defaultValueString"] ?? attributes["defaultDateTimeInterval"]
             attribute.minValue = attributes["minValueString"]
             attribute.maxValue = attributes["maxValueString"]
             attribute.valueTransformerName = attributes["valueTransformerName"]
