@@ -26,7 +26,7 @@ struct XCDataModelParser {
         let parsed = parser.parse()
         if let error = delegate.failure { throw error }
         guard parsed else {
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "the XML is not well-formed"
+            let reason = parser.parserError.map(XCDataModelParser.reason) ?? "the XML is not well-formed"
             throw TaskInterchangeError(.invalidData, "\(path):\(parser.lineNumber):\(parser.columnNumber): not a data model: \(reason)")
         }
         guard delegate.sawModel else {
@@ -51,6 +51,19 @@ struct XCDataModelParser {
     /// The model editor's name of an attribute type ("Integer 16", "Binary").
     static func typeName(_ type: ObjectModel.AttributeType) -> String {
         attributeTypes.first { $0.value == type }?.key ?? "\(type)"
+    }
+
+    /// The parser's error in words: FoundationXML on Linux describes every error as "The operation could not be
+    /// completed", so the common `XMLParser.ErrorCode`s are named here.
+    static func reason(_ error: any Error) -> String {
+        let error = error as NSError
+        let names: [Int: String] = [
+            4: "the document is empty", 5: "the document ends too early", 26: "an undeclared entity",
+            73: "'>' expected", 76: "an end tag does not match its start tag", 89: "an entity refers to itself or expands too much",
+        ]
+        let text = error.localizedDescription
+        guard text.hasPrefix("The operation could not be completed") || text.isEmpty else { return text }
+        return "the XML is not well-formed: " + (names[error.code] ?? "XMLParser error \(error.code)")
     }
 
     /// Where an element started, for messages.
@@ -183,7 +196,7 @@ struct XCDataModelParser {
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
             guard failure == nil else { return }
-            failure = TaskInterchangeError(.invalidData, "\(path):\(parser.lineNumber):\(parser.columnNumber): not a data model: \((parseError as NSError).localizedDescription)")
+            failure = TaskInterchangeError(.invalidData, "\(path):\(parser.lineNumber):\(parser.columnNumber): not a data model: \(XCDataModelParser.reason(parseError))")
         }
 
         // MARK: Properties

@@ -187,4 +187,22 @@ struct ModelSourceTests {
         let old = failure("Old.xcdatamodel")
         #expect(old?.kind == .noInput && old?.message.contains("has no contents file") == true)
     }
+
+    @Test("hostile XML: entity expansion and external entities are refused, deep nesting does not crash")
+    func hostile() throws {
+        let laughs = "<?xml version=\"1.0\"?>\n<!DOCTYPE model [\n<!ENTITY a \"aaaaaaaaaaaaaaaa\">\n"
+            + (1...8).map { level in
+                let previous = level == 1 ? "a" : "l\(level - 1)"
+                return "<!ENTITY l\(level) \"" + String(repeating: "&\(previous);", count: 16) + "\">\n"
+            }.joined() + "]>\n<model><entity name=\"&l8;\"/></model>"
+        let expansion = Self.failure { () throws(TaskInterchangeError) in _ = try Self.parse(laughs) }
+        #expect(expansion?.message.contains("M.xcdatamodel/contents:") == true)
+        let external = "<?xml version=\"1.0\"?>\n<!DOCTYPE model [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<model><entity name=\"&x;\"/></model>"
+        let refused = Self.failure { () throws(TaskInterchangeError) in _ = try Self.parse(external) }
+        #expect(refused?.kind == .invalidData && refused?.message.contains("root:") == false)
+        // Elements where no model element belongs are skipped, however deep.
+        let deep = "<model><entity name=\"A\">" + String(repeating: "<entity name=\"B\">", count: 20_000)
+            + String(repeating: "</entity>", count: 20_001) + "</model>"
+        if let model = try? Self.parse(deep) { #expect(model.entities.map(\.name) == ["A"]) }
+    }
 }

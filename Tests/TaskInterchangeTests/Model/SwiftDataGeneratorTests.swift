@@ -121,4 +121,23 @@ struct SwiftDataGeneratorTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("taken")) == ["keep.swift"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("")) == ["taken"])
     }
+
+    @Test("the code made from every real store's model cache parses",
+          .enabled(if: RealStores.available && SwiftDataGeneratorTests.swiftc != nil, "real stores or swiftc absent"))
+    func realStoresParse() throws {
+        let directory = try TemporaryDirectory()
+        var files: [String] = []
+        for name in RealStores.names {
+            guard let model = try RealStores.read(name).model else { continue }  // frameworks that kept no cache
+            let version = ModelSource.Version(name: "Store", model: model, path: name)
+            let output = SwiftDataGenerator(versions: [version], currentVersion: nil, modelName: "Store").files()
+            try SwiftDataGenerator.write(output.files, to: directory.path(UUID().uuidString))
+            files += output.files.map(\.name)
+            #expect(try Self.run(Self.swiftc!, ["-parse"] + (try FileManager.default.contentsOfDirectory(atPath: directory.path(""))
+                .flatMap { folder in try FileManager.default.contentsOfDirectory(atPath: directory.path(folder)).map { directory.path(folder + "/" + $0) } })) == 0,
+                    "\(name)")
+            try FileManager.default.contentsOfDirectory(atPath: directory.path("")).forEach { try FileManager.default.removeItem(atPath: directory.path($0)) }
+        }
+        #expect(files.count > 40)
+    }
 }
