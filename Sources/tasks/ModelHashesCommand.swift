@@ -24,7 +24,7 @@ enum ModelHashesCommand {
     }
 
     static func text(_ report: ModelHashReport) -> String {
-        var lines = ["Model: \(report.model) (\(report.kind), \(report.versions.count) version\(report.versions.count == 1 ? "" : "s")\(report.current.map { ", current \($0)" } ?? ""))"]
+        var lines = ["Model: \(report.model) (\(report.kind), \(report.allVersions.count) version\(report.allVersions.count == 1 ? "" : "s")\(report.current.map { ", current \($0)" } ?? ""))"]
         for version in report.versions {
             lines += ["", "\(version.name)\(version.current ? " (current)" : ""): version identifiers \(ModelIdentifyCommand.list(version.versionIdentifiers))"]
             let width = max(8, version.entities.keys.map(\.count).max() ?? 0)

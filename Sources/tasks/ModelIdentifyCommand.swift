@@ -24,7 +24,7 @@ enum ModelIdentifyCommand {
     }
 
     static func text(_ result: ModelIdentification) -> String {
-        var lines = ["Store: \(result.store) (\(result.storeEntities) entities, version identifiers \(list(result.storeVersionIdentifiers)), model cache: \(result.storeHasModelCache ? "yes" : "no"))",
+        var lines = ["Store: \(result.store) (\(result.storeEntities) entit\(result.storeEntities == 1 ? "y" : "ies"), version identifiers \(list(result.storeVersionIdentifiers)), model cache: \(result.storeHasModelCache ? "yes" : "no"))",
                      "Model: \(result.model)", ""]
         let width = max(7, result.candidates.map(\.name.count).max() ?? 0)
         lines.append("  " + "version".padding(toLength: width, withPad: " ", startingAt: 0) + "  matching entity hashes")

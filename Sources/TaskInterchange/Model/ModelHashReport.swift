@@ -28,6 +28,8 @@ public struct ModelHashReport: Sendable, Encodable {
     public var kind: String
     /// The current version's name.
     public var current: String?
+    /// Every version of the model, reported or not.
+    public var allVersions: [String]
     /// The versions reported.
     public var versions: [Version]
 
@@ -36,6 +38,7 @@ public struct ModelHashReport: Sendable, Encodable {
         model = source.path
         kind = source.kind.rawValue
         current = source.currentVersionName
+        allVersions = source.versions.map(\.name)
         self.versions = (versions ?? source.versions).map { version in
             let hashes = version.model.versionHashes
             return Version(name: version.name, current: version.name == source.currentVersionName,
