@@ -6,6 +6,20 @@ struct SwiftDataEntityWriter {
     let model: ObjectModel
     let schema: String
     let source: String
+    /// The model's entity names, for the per-attribute check of a type name an entity would hide.
+    let entityNames: Set<String>
+    /// True when another entity inherits from this one (its class is then not `final`).
+    let hasSubentities: Bool
+
+    init(entity: ObjectModel.Entity, model: ObjectModel, schema: String, source: String, entityNames: Set<String>? = nil,
+         parents: Set<String>? = nil) {
+        self.entity = entity
+        self.model = model
+        self.schema = schema
+        self.source = source
+        self.entityNames = entityNames ?? Set(model.entities.map(\.name))
+        hasSubentities = (parents ?? Set(model.entities.compactMap(\.superentity))).contains(entity.name)
+    }
 
     /// SwiftData model inheritance is new in the 26 releases.
     static let inheritanceAvailability = "@available(iOS 26, macOS 26, tvOS 26, watchOS 26, visionOS 26, *)"
@@ -24,7 +38,6 @@ struct SwiftDataEntityWriter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    var hasSubentities: Bool { model.entities.contains { $0.superentity == entity.name } }
 
     func classLines() -> [String] {
         var lines: [String] = []
@@ -96,7 +109,8 @@ struct SwiftDataEntityWriter {
         for ancestor in model.ancestry(of: entity).dropFirst().reversed() {
             var ignored: [Parameter] = []
             for attribute in ancestor.attributes {
-                _ = SwiftDataEntityWriter(entity: ancestor, model: model, schema: schema, source: source).attributeLines(attribute, parameters: &ignored)
+                _ = SwiftDataEntityWriter(entity: ancestor, model: model, schema: schema, source: source, entityNames: entityNames,
+                                          parents: []).attributeLines(attribute, parameters: &ignored)
             }
             result += ignored
         }
@@ -127,7 +141,7 @@ struct SwiftDataEntityWriter {
             (module, name) = named.map { ("", $0) } ?? ("Foundation", "NSObject")
         case .undefined, .objectID, .composite: return nil
         }
-        return !module.isEmpty && model.entity(named: name) != nil ? module + "." + name : name
+        return !module.isEmpty && entityNames.contains(name) ? module + "." + name : name
     }
 
     /// Swift source for a default value given as the model's text, or nil when it has no literal form.

@@ -68,9 +68,12 @@ public struct SwiftDataGenerator: Sendable {
         for (index, version) in versions.enumerated() {
             let schema = schemaNames[index]
             files.append(File(name: schema + ".swift", contents: schemaFile(version, schema: schema, number: numbers[index])))
+            let names = Set(version.model.entities.map(\.name))
+            let parents = Set(version.model.entities.compactMap(\.superentity))
             for entity in version.model.entities {
-                files.append(File(name: "\(schema)+\(SwiftNames.typeFragment(entity.name)).swift",
-                                  contents: SwiftDataEntityWriter(entity: entity, model: version.model, schema: schema, source: version.path).file()))
+                let writer = SwiftDataEntityWriter(entity: entity, model: version.model, schema: schema, source: version.path,
+                                                   entityNames: names, parents: parents)
+                files.append(File(name: "\(schema)+\(SwiftNames.typeFragment(entity.name)).swift", contents: writer.file()))
             }
         }
         files.append(File(name: modelName + ".swift", contents: aliasFile()))

@@ -308,6 +308,7 @@ struct XCDataModelParser {
                 throw TaskInterchangeError(.invalidData, "\(path): \(error)")
             }
             let unsorted = ObjectModel(entities: entities.map(\.entity))
+            let entityByName = Dictionary(entities.map { ($0.entity.name, $0.entity) }, uniquingKeysWith: { first, _ in first })
             for (entity, location) in entities {
                 var seen: Set<String> = []
                 for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) + entity.fetchedProperties {
@@ -315,7 +316,7 @@ struct XCDataModelParser {
                 }
                 for relationship in entity.relationships {
                     let place = relationshipLocations[entity.name + "." + relationship.name] ?? location
-                    guard let destination = entities.first(where: { $0.entity.name == relationship.destination })?.entity else {
+                    guard let destination = entityByName[relationship.destination] else {
                         throw located(place, "relationship \(entity.name).\(relationship.name) points to entity \(relationship.destination), which the model does not have")
                     }
                     if let inverse = relationship.inverse {
