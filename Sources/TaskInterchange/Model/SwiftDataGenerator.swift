@@ -27,8 +27,8 @@ public struct SwiftDataGenerator: Sendable {
 
     /// The versions, oldest first.
     let versions: [ModelSource.Version]
-    /// The version the typealiases point to.
-    let current: ModelSource.Version
+    /// The version the typealiases point to (nil only without versions).
+    let current: ModelSource.Version?
     /// The model's name (for the migration plan and the typealias file).
     let modelName: String
     /// Each version's Swift enum name.
@@ -43,8 +43,8 @@ public struct SwiftDataGenerator: Sendable {
         self.versions = versions
         let order = allVersions ?? versions.map(\.name)
         numbers = versions.enumerated().map { index, version in (order.firstIndex(of: version.name) ?? index) + 1 }
-        current = versions.first { $0.name == currentVersion } ?? versions.last!
-        let base = SwiftNames.typeFragment(modelName ?? versions.first!.name)
+        current = versions.first { $0.name == currentVersion } ?? versions.last
+        let base = SwiftNames.typeFragment(modelName ?? versions.first?.name ?? "Model")
         self.modelName = base
         var names: [String] = []
         for version in versions {
@@ -61,8 +61,9 @@ public struct SwiftDataGenerator: Sendable {
         SwiftNames.collidingTypes.contains(entity) ? entity + "Model" : entity
     }
 
-    /// Every file.
+    /// Every file (none without versions).
     public func files() -> Output {
+        guard let current else { return Output(files: [], notes: []) }
         var files: [File] = []
         var notes: [String] = []
         for (index, version) in versions.enumerated() {
@@ -76,7 +77,7 @@ public struct SwiftDataGenerator: Sendable {
                 files.append(File(name: "\(schema)+\(SwiftNames.typeFragment(entity.name)).swift", contents: writer.file()))
             }
         }
-        files.append(File(name: modelName + ".swift", contents: aliasFile()))
+        files.append(File(name: modelName + ".swift", contents: aliasFile(current)))
         for entity in current.model.entities where Self.shortName(entity.name) != entity.name {
             notes.append("entity \(entity.name) would hide Swift's or SwiftData's \(entity.name): the class keeps the name (so the entity is still \"\(entity.name)\") inside its schema enum, and the app calls it \(Self.shortName(entity.name))")
         }
@@ -109,7 +110,7 @@ public struct SwiftDataGenerator: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    func aliasFile() -> String {
+    func aliasFile(_ current: ModelSource.Version) -> String {
         let index = versions.firstIndex { $0.name == current.name } ?? versions.count - 1
         let schema = schemaNames[index]
         var lines = [Self.header("from \(URL(fileURLWithPath: current.path).lastPathComponent)"), ""]
