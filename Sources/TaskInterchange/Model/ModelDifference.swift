@@ -72,7 +72,9 @@ public struct ModelDifference: Sendable, Hashable, Codable, CustomStringConverti
             let before = result.count
             result += entityDifferences(stored, in: storeModel, current, in: version)
             if result.count == before {
-                result.append(.init(entity: name, kind: .changed, detail: "its version hash differs"))
+                // A sub-entity's hash includes its parent's: name the parent rather than repeat its differences.
+                let parent = current.superentity.flatMap { parent in versionHashes[parent] != storedHashes[parent] ? parent : nil }
+                result.append(.init(entity: name, kind: .changed, detail: parent.map { "inherits the changes of \($0)" } ?? "its version hash differs"))
             }
         }
         for name in ObjectModel.byteOrder(versionHashes.keys) where storedHashes[name] == nil && !renamedFrom.values.contains(name) {
@@ -100,8 +102,12 @@ public struct ModelDifference: Sendable, Hashable, Codable, CustomStringConverti
         if storedConstraints != currentConstraints {
             result.append(.init(entity: name, kind: .changed, detail: "uniqueness constraints [\(storedConstraints.joined(separator: "; "))] → [\(currentConstraints.joined(separator: "; "))]"))
         }
-        let before = properties(of: stored, in: storeModel)
-        let after = properties(of: current, in: version)
+        var before = properties(of: stored, in: storeModel)
+        var after = properties(of: current, in: version)
+        // Properties both sides inherit are reported with the entity that declares them.
+        let own = Set(stored.attributes.map(\.name) + stored.relationships.map(\.name) + current.attributes.map(\.name) + current.relationships.map(\.name))
+        before = before.filter { own.contains($0.key) }
+        after = after.filter { own.contains($0.key) }
         var renamedTo: [String: String] = [:]
         for (newName, property) in after where before[newName] == nil {
             if let old = property.renamingIdentifier, before[old] != nil, after[old] == nil { renamedTo[old] = newName }

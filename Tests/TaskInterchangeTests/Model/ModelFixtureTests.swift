@@ -55,6 +55,26 @@ struct ModelFixtureTests {
         ])
     }
 
+    @Test("SampleModel_V1 against SampleModel3 alone: an entity renamed by its renaming identifier, property changes, a sub-entity inheriting them")
+    func renamedEntityExplained() throws {
+        let directory = try TemporaryDirectory()
+        let path = try ModelFixtures.copy("CoreDataPlus-SampleModel/SampleModel_V1.sqlite", to: directory)
+        let source = try ModelSource(path: ModelFixtures.path("CoreDataPlus-SampleModel/SampleModel.xcdatamodeld/SampleModel3.xcdatamodel"))
+        let result = try ModelIdentification(storePath: path, source: source)
+        #expect(result.version == nil && result.closest == "SampleModel3")
+        #expect(result.differences.map(\.description) == [
+            "Car.color: removed: attribute color is not in the version",
+            "Car.maker: removed: attribute maker is not in the version",
+            "Car.createdBy: added: relationship createdBy is new in the version",
+            "Car.previousOwners: added: relationship previousOwners is new in the version",
+            "ExpensiveSportCar: renamed: entity ExpensiveSportCar is LuxuryCar in the version (renaming identifier ExpensiveSportCar)",
+            "Person.id: removed: attribute id is not in the version",
+            "Person.previousCars: added: relationship previousCars is new in the version",
+            "SportCar: changed: inherits the changes of Car",
+            "Maker: added: entity Maker is new in the version",
+        ])
+    }
+
     @Test("a store made from the identified version has the real store's layout, entity numbers and metadata", arguments: ModelFixtures.stores)
     func newStoreEqualsRealStore(store: String) throws {
         guard let maker = Self.makers[store] ?? nil else { return }
