@@ -40,6 +40,8 @@ enum ImportCommand {
         }
         if let template = parsed.value("--model-from") {
             options.template = try StoreTemplate(modelFrom: template, version: parsed.value("--model-version"))
+        } else if parsed.value("--model-version") != nil {
+            throw UsageError("--model-version needs --model-from <model>", command: description)
         }
         if let backup = options.backupPath, FileManager.default.fileExists(atPath: backup) {
             throw TaskInterchangeError(.cannotCreate, "\(backup): the backup file already exists; choose a new path")

@@ -45,6 +45,8 @@ struct ModelCommandTests {
         #expect(try TasksBinary.run(["model", "hashes"]).status == 64)
         #expect(try TasksBinary.run(["model", "identify", "--model", Self.ledger]).status == 64)
         #expect(try TasksBinary.run(["model", "lint", Self.ledger, "--store", "x.sqlite"]).status == 64)
+        let stray = try TasksBinary.run(["import", "--store", "x.sqlite", "--model-version", "Ledger 2", "a.json"])
+        #expect(stray.status == 64 && stray.stderr.hasPrefix("Error: --model-version needs --model-from <model>\n"))
         let scratch = try Scratch()
         let missing = try TasksBinary.run(["model", "hashes", scratch.path("Nope.xcdatamodeld")])
         #expect(missing.status == 66 && missing.stdout.isEmpty)

@@ -82,6 +82,9 @@ public struct ModelLint: Sendable {
                 if SwiftNames.keywords.contains(attribute.name) {
                     add("ML010", .note, attribute.name, "the name is a Swift keyword: it is written in backticks")
                 }
+                if SwiftNames.persistentModelMembers.contains(attribute.name) {
+                    add("ML013", .error, attribute.name, "the name is a member every SwiftData model has: rename it in Swift (originalName: keeps the column)")
+                }
             }
             for relationship in entity.relationships {
                 if relationship.isOrdered {
@@ -99,6 +102,9 @@ public struct ModelLint: Sendable {
                 }
                 if SwiftNames.keywords.contains(relationship.name) {
                     add("ML010", .note, relationship.name, "the name is a Swift keyword: it is written in backticks")
+                }
+                if SwiftNames.persistentModelMembers.contains(relationship.name) {
+                    add("ML013", .error, relationship.name, "the name is a member every SwiftData model has: rename it in Swift (originalName: keeps the column)")
                 }
             }
         }

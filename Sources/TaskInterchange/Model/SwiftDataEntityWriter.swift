@@ -201,6 +201,10 @@ struct SwiftDataEntityWriter {
             lines.append("// NOTE: derived attribute \(attribute.name) = \(derivation): SwiftData has no derived attributes; compute it in Swift.")
             return lines
         }
+        if SwiftNames.persistentModelMembers.contains(attribute.name) {
+            lines.append("// NOTE: \(attribute.name) is a member every SwiftData model has, so it cannot be a property: rename it and move its values in a custom stage.")
+            return lines
+        }
         guard let type = swiftType(attribute) else {
             lines.append("// NOTE: attribute \(attribute.name) of type \(XCDataModelParser.typeName(attribute.type)) has no SwiftData equivalent\(attribute.type == .composite ? " (use a Codable struct)" : "").")
             return lines
@@ -258,6 +262,10 @@ struct SwiftDataEntityWriter {
     func relationshipLines(_ relationship: ObjectModel.Relationship) -> [String] {
         var lines: [String] = []
         let name = SwiftNames.identifier(relationship.name)
+        if SwiftNames.persistentModelMembers.contains(relationship.name) {
+            lines.append("// NOTE: \(relationship.name) is a member every SwiftData model has, so it cannot be a property: rename it and move its values in a custom stage.")
+            return lines
+        }
         if relationship.isTransient {
             lines.append("// NOTE: transient relationship \(relationship.name) has no SwiftData equivalent.")
             return lines

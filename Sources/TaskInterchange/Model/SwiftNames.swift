@@ -27,6 +27,11 @@ enum SwiftNames {
         "is", "nil", "self", "Self", "super", "throws", "true", "try", "await", "async", "any", "some",
     ]
 
+    /// Members every `@Model` class gets from `PersistentModel`: a property of the same name does not compile.
+    static let persistentModelMembers: Set<String> = [
+        "persistentModelID", "modelContext", "hasChanges", "isDeleted", "persistentBackingData", "schemaMetadata",
+    ]
+
     /// `name`, in backticks when it is a keyword.
     static func identifier(_ name: String) -> String {
         keywords.contains(name) ? "`\(name)`" : name

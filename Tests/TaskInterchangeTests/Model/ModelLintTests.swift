@@ -50,4 +50,15 @@ struct ModelLintTests {
         #expect(ModelLint(model: ObjectModel(entities: [entity]), cloudKit: true).findings.map(\.code) == ["ML012"])
         #expect(ModelLint(model: ObjectModel(entities: [entity])).findings.isEmpty)
     }
+
+    @Test("a property named like a PersistentModel member is an error, and the generated class leaves it out with a note")
+    func persistentModelMember() {
+        var entity = ObjectModel.Entity("Doc", attributes: [.init("hasChanges", .boolean), .init("title", .string, optional: true)])
+        entity.relationships = [.init("modelContext", to: "Doc", inverse: nil, toMany: false)]
+        let model = ObjectModel(entities: [entity])
+        #expect(ModelLint(model: model).findings.filter { $0.code == "ML013" }.map(\.property) == ["hasChanges", "modelContext"])
+        let code = SwiftDataEntityWriter(entity: entity, model: model, schema: "S", source: "x").file()
+        #expect(!code.contains("var hasChanges") && !code.contains("var modelContext"))
+        #expect(code.contains("// NOTE: hasChanges is a member every SwiftData model has") && code.contains("var title: String?"))
+    }
 }
