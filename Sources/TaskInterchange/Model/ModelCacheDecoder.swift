@@ -225,6 +225,7 @@ struct ModelCacheDecoder {
         attribute.isIndexed = try flag(fields["NSIsIndexed"], "\(context)'s NSIsIndexed") ?? false
         attribute.defaultValue = try defaultValueText(fields["NSDefaultValue"], context)
         attribute.userInfo = try userInfo(fields["NSUserInfo"], context)
+        (attribute.minValue, attribute.maxValue) = validationBounds(fields, context)
         if classes.contains("NSDerivedAttributeDescription") {
             // Core Data hashes a derived attribute by its expression's format alone (an absent one adds nothing).
             attribute.derivation = try fields["NSDerivationExpression"].map { (expression: KeyedArchive.Value) throws(ModelCacheError) in

@@ -225,8 +225,8 @@ struct XCDataModelParser {
             attribute.preservesValueInHistoryOnDeletion = attributes["preserveAfterDeletion"] == "YES"
             // Dates keep their default as seconds since 2001 in their own key.
             attribute.defaultValue = attributes["defaultValueString"] ?? attributes["defaultDateTimeInterval"]
-            attribute.minValue = attributes["minValueString"]
-            attribute.maxValue = attributes["maxValueString"]
+            attribute.minValue = attributes["minValueString"] ?? attributes["minDateTimeInterval"]
+            attribute.maxValue = attributes["maxValueString"] ?? attributes["maxDateTimeInterval"]
             attribute.valueTransformerName = attributes["valueTransformerName"]
             attribute.valueClassName = attributes["customClassName"]
             attribute.renamingIdentifier = renaming(attributes, name: name)

@@ -153,16 +153,12 @@ struct ModelFixtureTests {
     }
 
     /// Leaves out what only one side has: the compiled model fills in value class names and leaves some class names
-    /// out; archives keep min/max as validation predicates, which the decoder does not read.
+    /// out.
     static func comparable(_ model: ObjectModel) -> ObjectModel {
         var copy = model
         for e in copy.entities.indices {
             copy.entities[e].className = nil
-            for a in copy.entities[e].attributes.indices {
-                copy.entities[e].attributes[a].valueClassName = nil
-                copy.entities[e].attributes[a].minValue = nil
-                copy.entities[e].attributes[a].maxValue = nil
-            }
+            for a in copy.entities[e].attributes.indices { copy.entities[e].attributes[a].valueClassName = nil }
         }
         copy.configurations = [:]
         return copy
