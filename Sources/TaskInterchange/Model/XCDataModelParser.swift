@@ -85,10 +85,13 @@ struct XCDataModelParser {
         var currentConfiguration: String?
         var currentConstraint: [String]?
         var currentIndex: ObjectModel.FetchIndex?
-        /// What a `<userInfo>` `<entry>` belongs to.
-        enum Owner { case none, model, entity, attribute, relationship, fetched }
+        /// The open elements, outermost first: elements count only where Xcode writes them (an `attribute` only
+        /// directly in an `entity` directly in the `model`), so stray nesting cannot attach properties elsewhere.
         var stack: [String] = []
-        var owner: [Owner] = []
+
+        /// The open elements as `model/entity/attribute`; empty below the deepest level read (the longest path is
+        /// five elements), so hostile nesting costs nothing.
+        var elementPath: String { stack.count <= 5 ? stack.joined(separator: "/") : "" }
 
         init(path: String) { self.path = path }
 
@@ -101,17 +104,15 @@ struct XCDataModelParser {
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
             guard failure == nil else { return }
-            let parent = stack.last
             stack.append(name)
             let location = Location(line: parser.lineNumber, column: parser.columnNumber)
-            switch (parent, name) {
-            case (nil, "model"):
+            switch elementPath {
+            case "model":
                 sawModel = true
                 versionIdentifier = attributes["userDefinedModelVersionIdentifier"]
-                owner.append(.model)
-            case (nil, _):
+            case name:
                 fail(parser, "not a data model: the root element is <\(name)>, not <model>")
-            case ("model", "entity"):
+            case "model/entity":
                 guard let entityName = attributes["name"], !entityName.isEmpty else { return fail(parser, "an entity has no name") }
                 var entity = ObjectModel.Entity(entityName, superentity: attributes["parentEntity"], attributes: [])
                 entity.isAbstract = attributes["isAbstract"] == "YES"
@@ -119,31 +120,27 @@ struct XCDataModelParser {
                 entity.className = attributes["representedClassName"]
                 entity.renamingIdentifier = renaming(attributes, name: entityName)
                 entities.append((entity, location))
-                owner.append(.entity)
-            case ("entity", "attribute"):
+            case "model/entity/attribute":
                 guard let attribute = attribute(parser, attributes) else { return }
                 entities[entities.count - 1].entity.attributes.append(attribute)
-                owner.append(.attribute)
-            case ("entity", "relationship"):
+            case "model/entity/relationship":
                 guard let relationship = relationship(parser, attributes) else { return }
                 let entityName = entities[entities.count - 1].entity.name
                 relationshipLocations[entityName + "." + relationship.name] = location
                 entities[entities.count - 1].entity.relationships.append(relationship)
-                owner.append(.relationship)
-            case ("entity", "fetchedProperty"):
+            case "model/entity/fetchedProperty":
                 guard let propertyName = attributes["name"], !propertyName.isEmpty else { return fail(parser, "a fetched property has no name") }
                 entities[entities.count - 1].entity.fetchedProperties.append(propertyName)
-                owner.append(.fetched)
-            case ("uniquenessConstraints", "uniquenessConstraint"):
+            case "model/entity/uniquenessConstraints/uniquenessConstraint":
                 currentConstraint = []
-            case ("uniquenessConstraint", "constraint"):
+            case "model/entity/uniquenessConstraints/uniquenessConstraint/constraint":
                 guard let value = attributes["value"], !value.isEmpty else { return fail(parser, "a uniqueness constraint names no property") }
                 currentConstraint?.append(value)
-            case ("entity", "fetchIndex"):
+            case "model/entity/fetchIndex":
                 guard let indexName = attributes["name"], !indexName.isEmpty else { return fail(parser, "a fetch index has no name") }
                 currentIndex = ObjectModel.FetchIndex(indexName, elements: [])
                 if let predicate = attributes["partialIndexPredicate"], !predicate.isEmpty { currentIndex?.partialIndexPredicate = predicate }
-            case ("fetchIndex", "fetchIndexElement"):
+            case "model/entity/fetchIndex/fetchIndexElement":
                 guard let property = attributes["property"], !property.isEmpty else {
                     // Expression elements (`expression=`, `expressionType=`) name no stored property.
                     return fail(parser, "fetch index \(currentIndex?.name ?? "") has an element without a property (expression elements are not supported)")
@@ -155,16 +152,16 @@ struct XCDataModelParser {
                 case let other: return fail(parser, "fetch index \(currentIndex?.name ?? "") has an element of type \"\(other)\" (expected Binary or RTree)")
                 }
                 currentIndex?.elements.append(.init(property, ascending: attributes["order"] != "descending", kind: kind))
-            case ("model", "configuration"):
+            case "model/configuration":
                 guard let configuration = attributes["name"], !configuration.isEmpty else { return fail(parser, "a configuration has no name") }
                 currentConfiguration = configuration
                 configurations[configuration, default: []] = configurations[configuration] ?? []
-            case ("configuration", "memberEntity"):
+            case "model/configuration/memberEntity":
                 guard let member = attributes["name"], let configuration = currentConfiguration else { return }
                 configurations[configuration, default: []].append(member)
-            case ("userInfo", "entry"):
+            case "model/entity/userInfo/entry", "model/entity/attribute/userInfo/entry", "model/entity/relationship/userInfo/entry":
                 guard let key = attributes["key"] else { return fail(parser, "a user info entry has no key") }
-                setUserInfo(key, attributes["value"] ?? "")
+                setUserInfo(stack[2], key, attributes["value"] ?? "")
             default:
                 // Layout (`elements`), fetch request templates, fetched properties' requests and keys Xcode adds over
                 // the years (`syncable`, `codeGenerationType`) change nothing Core Data stores.
@@ -174,20 +171,18 @@ struct XCDataModelParser {
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             guard failure == nil else { return }
-            let parent = stack.count >= 2 ? stack[stack.count - 2] : nil
+            let elementPath = self.elementPath
             stack.removeLast()
-            switch (parent, name) {
-            case (nil, "model"), ("model", "entity"), ("entity", "attribute"), ("entity", "relationship"), ("entity", "fetchedProperty"):
-                owner.removeLast()
-            case ("uniquenessConstraints", "uniquenessConstraint"):
+            switch elementPath {
+            case "model/entity/uniquenessConstraints/uniquenessConstraint":
                 if let constraint = currentConstraint, !constraint.isEmpty {
                     entities[entities.count - 1].entity.uniquenessConstraints.append(constraint)
                 }
                 currentConstraint = nil
-            case ("entity", "fetchIndex"):
+            case "model/entity/fetchIndex":
                 if let index = currentIndex { entities[entities.count - 1].entity.fetchIndexes.append(index) }
                 currentIndex = nil
-            case ("model", "configuration"):
+            case "model/configuration":
                 currentConfiguration = nil
             default:
                 break
@@ -277,17 +272,18 @@ struct XCDataModelParser {
             return identifier
         }
 
-        func setUserInfo(_ key: String, _ value: String) {
+        /// Sets a user info entry on the entity (`owner` "userInfo"), or on its last attribute or relationship.
+        func setUserInfo(_ owner: String, _ key: String, _ value: String) {
             guard let last = entities.indices.last else { return }
-            switch owner.last ?? .none {
-            case .entity: entities[last].entity.userInfo[key] = value
-            case .attribute:
-                let index = entities[last].entity.attributes.count - 1
+            switch owner {
+            case "attribute":
+                guard let index = entities[last].entity.attributes.indices.last else { return }
                 entities[last].entity.attributes[index].userInfo[key] = value
-            case .relationship:
-                let index = entities[last].entity.relationships.count - 1
+            case "relationship":
+                guard let index = entities[last].entity.relationships.indices.last else { return }
                 entities[last].entity.relationships[index].userInfo[key] = value
-            case .none, .model, .fetched: break
+            default:
+                entities[last].entity.userInfo[key] = value
             }
         }
 
