@@ -7,8 +7,8 @@ extension StoreTemplate {
     /// The framework version new stores made from a model claim: the oldest that writes the model checksum.
     public static let defaultFrameworkVersion = 1344
 
-    /// A template for `model`. No model cache is written: Core Data writes one itself the first time it opens the
-    /// store, and opens a store without one like any store made before it kept one.
+    /// A template for `model`. No model cache is written (this tool cannot archive a model): stores from frameworks
+    /// that kept none open with the app's model all the same.
     public init(model: ObjectModel, frameworkVersion: Int = defaultFrameworkVersion) {
         objects = model.schemaStatements().map { statement in
             let upper = statement.uppercased()
