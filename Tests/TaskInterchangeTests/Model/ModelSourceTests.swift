@@ -165,6 +165,12 @@ struct ModelSourceTests {
         try Data("not a plist".utf8).write(to: URL(fileURLWithPath: folder + "/.xccurrentversion"))
         let error = Self.failure { () throws(TaskInterchangeError) in _ = try ModelSource(path: folder) }
         #expect(error?.message.hasPrefix(folder + "/.xccurrentversion: not a property list") == true)
+        // Without .xccurrentversion there is no current version: a command must be told which one.
+        try FileManager.default.removeItem(atPath: folder + "/.xccurrentversion")
+        let unnamed = try ModelSource(path: folder)
+        #expect(unnamed.currentVersionName == nil)
+        let choose = Self.failure { () throws(TaskInterchangeError) in _ = try unnamed.version(named: nil) }
+        #expect(choose?.message == "\(folder): names no current version; choose one with --model-version (App, App 2, App 10)")
     }
 
     @Test("missing and unknown inputs: no such model, no versions, not a model, a damaged .mom")
