@@ -18,8 +18,15 @@ enum ModelCommand {
         abstract: "Read the app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom): hashes, which version made a store, new stores, SwiftData code, lint.",
         discussion: "SUBCOMMANDS:\n" + order.map { name in
             let command = subcommands[name]!.description
-            return "  \(command.usage)\n      \(command.abstract)\n"
-        }.joined() + "\n  See 'tasks help model' for this text; 'tasks model <subcommand> -h' shows it too.",
+            var text = "\n  \(command.usage)\n    \(command.abstract)\n"
+            for positional in command.positionals { text += "  " + CommandDescription.row("<\(positional.name)>", positional.help) }
+            for option in command.options {
+                var label = option.short.map { "\($0), \(option.name)" } ?? option.name
+                if let valueName = option.valueName { label += " <\(valueName)>" }
+                text += "  " + CommandDescription.row(label, option.help + (option.defaultValue.map { " (default: \($0))" } ?? ""))
+            }
+            return text
+        }.joined() + "\n  'tasks help model' and 'tasks model <subcommand> -h' show this text.",
         positionals: [.init(name: "subcommand", help: order.joined(separator: ", ") + ", then its arguments.")],
         options: [])
 
