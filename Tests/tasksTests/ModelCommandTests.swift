@@ -159,4 +159,21 @@ struct ModelCommandTests {
         let json = try #require(try JSONSerialization.jsonObject(with: try TasksBinary.run(["model", "lint", Self.ledger, "--json"]).stdoutData) as? [[String: Any]])
         #expect(json.contains { $0["code"] as? String == "ML009" && $0["entity"] as? String == "Predicate" })
     }
+
+    @Test(".momd hashes agree with VersionInfo.plist; swiftdata and lint read a store's own model with --store",
+          .enabled(if: ModelCommandTests.sharedAvailable, "../shared/fixtures/models is absent"))
+    func compiledAndStore() throws {
+        let hashes = try TasksBinary.run(["model", "hashes", Self.sharedPath("CoreDataPlus-SampleModel/SampleModel.momd")])
+        #expect(hashes.status == 0)
+        #expect(hashes.stdout.components(separatedBy: "  VersionInfo.plist hashes: equal\n").count - 1 == 3)
+        #expect(!hashes.stdout.contains("DIFFER"))
+        let scratch = try Scratch()
+        let store = try Self.copyStore("CoreDataPlus-SampleModel/SampleModel_V2.sqlite", to: scratch)
+        let generated = try TasksBinary.run(["model", "swiftdata", "--store", store, "-o", scratch.path("out")])
+        #expect(generated.status == 0 && generated.stderr.hasSuffix("Wrote 6 files to \(scratch.path("out"))\n"))
+        let car = try String(contentsOfFile: scratch.path("out/SampleModel_V2Schema+Car.swift"), encoding: .utf8)
+        #expect(car.contains("    class Car {") && car.contains("@Attribute(.unique) var numberPlate: String"))
+        let lint = try TasksBinary.run(["model", "lint", "--store", store])
+        #expect(lint.status == 0 && lint.stdout.contains("ML002 note Person.firstName,lastName: unique constraint on firstName, lastName"))
+    }
 }
