@@ -15,7 +15,8 @@ enum ImportCommand {
             .init(name: "--dry-run", help: "Run the whole import on a private copy of the target and print its plan; the target is not written."),
             .init(name: "--backup", valueName: "path", help: "Copy the target here (SQLite online backup) before writing."),
             .init(name: "--mapping", valueName: "file", help: "How the target's entities map (see 'tasks inspect')."),
-            .init(name: "--model-from", valueName: "store", help: "Create the new store with this store's schema and metadata (e.g. the empty store your app wrote), so the app opens it without a migration."),
+            .init(name: "--model-from", valueName: "store|model", help: "Create the new store with this store's schema and metadata (e.g. the empty store your app wrote), or those Core Data writes for a model (.xcdatamodeld, .xcdatamodel, .momd, .mom), so the app opens it without a migration."),
+            .init(name: "--model-version", valueName: "name", help: "With --model-from a model: the version to use (default: its current version)."),
             .init(name: "--busy-timeout", valueName: "ms", help: "How long to wait for another process's lock.", defaultValue: "5000"),
             .init(name: "--json-summary", help: "Print the summary to stderr as JSON."),
         ])
@@ -33,7 +34,9 @@ enum ImportCommand {
             options.mappingSource = mappingPath
         }
         if let template = parsed.value("--model-from") {
-            options.template = try StoreTemplate(path: template)
+            options.template = try StoreTemplate(modelFrom: template, version: parsed.value("--model-version"))
+        } else if parsed.value("--model-version") != nil {
+            throw UsageError("--model-version needs --model-from <model>", command: description)
         }
         let input = try openInput(parsed.positionals.first)
         let started = Date()

@@ -12,6 +12,7 @@ enum Tasks {
         "validate": (ValidateCommand.description, ValidateCommand.run),
         "inspect": (InspectCommand.description, InspectCommand.run),
         "generate": (GenerateCommand.description, GenerateCommand.run),
+        "model": (ModelCommand.description, ModelCommand.run),
     ]
 
     static let help = """
@@ -29,6 +30,7 @@ enum Tasks {
           import                  Validate an interchange file and import it into a store, all or nothing.
           validate                Check an interchange file's structure and referential integrity.
           inspect                 Describe a store: entities, columns, join tables, mapping and integrity.
+          model                   Read the app's model: hashes, identify a store's version, new stores, SwiftData code, lint.
 
           See 'tasks help <subcommand>' for detailed help.
 

@@ -96,6 +96,7 @@ struct ModelCacheDecoder {
         entity.renamingIdentifier = try renamingIdentifier(fields, name: name, context)
         entity.uniquenessConstraints = try uniquenessConstraints(fields["NSUniqueTuples"], context)
         entity.fetchIndexes = try fetchIndexes(fields["NSFetchIndexDescriptions"], context)
+        entity.userInfo = try userInfo(fields["NSUserInfo"], context)
         var properties: [(property: Property, viaProxy: Bool)] = []
         for (key, propertyValue) in try entries(fields["NSProperties"], "\(context)'s NSProperties") {
             let keyName = try string(key, "a property name in \(context)")
@@ -223,6 +224,8 @@ struct ModelCacheDecoder {
         attribute.renamingIdentifier = try renamingIdentifier(fields, name: name, context)
         attribute.isIndexed = try flag(fields["NSIsIndexed"], "\(context)'s NSIsIndexed") ?? false
         attribute.defaultValue = try defaultValueText(fields["NSDefaultValue"], context)
+        attribute.userInfo = try userInfo(fields["NSUserInfo"], context)
+        (attribute.minValue, attribute.maxValue) = validationBounds(fields, context)
         if classes.contains("NSDerivedAttributeDescription") {
             // Core Data hashes a derived attribute by its expression's format alone (an absent one adds nothing).
             attribute.derivation = try fields["NSDerivationExpression"].map { (expression: KeyedArchive.Value) throws(ModelCacheError) in
@@ -277,6 +280,7 @@ struct ModelCacheDecoder {
             relationship.versionHashModifier = try string(fields["NSVersionHashModifier"], "\(context)'s NSVersionHashModifier")
         }
         relationship.renamingIdentifier = try renamingIdentifier(fields, name: name, context)
+        relationship.userInfo = try userInfo(fields["NSUserInfo"], context)
         let rule = try integer(fields["NSDeleteRule"], "\(context)'s NSDeleteRule") ?? Int64(ObjectModel.DeleteRule.nullify.rawValue)
         guard let deleteRule = ObjectModel.DeleteRule(rawValue: Int(rule)) else {
             throw .malformed("\(context) has delete rule \(rule)")

@@ -4,11 +4,11 @@ import Foundation
 /// model when it opens the store.
 extension ObjectModel {
     /// The first framework versions seen writing each optional key. Real stores show the digest at 977 and not at
-    /// 865, the checksum at 1344 and not at 1251, the maximum framework version at 1523 and not at 1345; the exact
-    /// versions that introduced them lie somewhere in those ranges.
+    /// 865, the checksum at 1333 and not at 1251, the maximum framework version at 1523 and not at 1345; the exact
+    /// versions that introduced them lie somewhere in those ranges (Bookmarks_V4, written by 1333, has a checksum).
     enum MetadataKeysSince {
         static let digest = 977
-        static let checksum = 1344
+        static let checksum = 1333
         static let maximumFrameworkVersion = 1523
     }
 

@@ -48,6 +48,12 @@ public struct ObjectModel: Sendable, Hashable, Codable {
         public var isIndexed = false
         /// A composite attribute's elements (type `.composite`, iOS 17+); empty for every other attribute.
         public var elements: [Attribute] = []
+        /// The validation minimum (a number, a length or a date), as the model writes it.
+        public var minValue: String?
+        /// The validation maximum, as the model writes it.
+        public var maxValue: String?
+        /// The model's user info.
+        public var userInfo: [String: String] = [:]
 
         /// Creates an attribute.
         public init(_ name: String, _ type: AttributeType, optional: Bool = false) {
@@ -83,6 +89,8 @@ public struct ObjectModel: Sendable, Hashable, Codable {
         public var deleteRule: DeleteRule = .nullify
         /// The renaming identifier that lightweight migration matches by, when it differs from the name.
         public var renamingIdentifier: String?
+        /// The model's user info.
+        public var userInfo: [String: String] = [:]
 
         /// True for a to-one relationship.
         public var isToMany: Bool { maxCount != 1 }
@@ -123,6 +131,8 @@ public struct ObjectModel: Sendable, Hashable, Codable {
         public var fetchedProperties: [String] = []
         /// Its fetch indexes (`Z_<Entity>_<name>` indexes in the store).
         public var fetchIndexes: [FetchIndex] = []
+        /// The model's user info.
+        public var userInfo: [String: String] = [:]
 
         /// Creates an entity.
         public init(_ name: String, superentity: String? = nil, attributes: [Attribute], relationships: [Relationship] = []) {
@@ -137,6 +147,8 @@ public struct ObjectModel: Sendable, Hashable, Codable {
     public var entities: [Entity]
     /// `NSStoreModelVersionIdentifiers`.
     public var versionIdentifiers: [String] = [""]
+    /// Configuration name → its entities' names (a model source's; the model cache keeps none).
+    public var configurations: [String: [String]] = [:]
 
     /// Creates a model.
     public init(entities: [Entity]) {

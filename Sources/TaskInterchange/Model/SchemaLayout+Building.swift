@@ -62,6 +62,9 @@ extension SchemaLayout {
                 }
                 columns[PropertyKey(entity: name, property: attribute.name)] = tables[t].claim("Z" + attribute.name.uppercased(), storage: storage)
             }
+            // Order columns come after all of the entity's keys (Bookmarks_V2 and _V3 have two: ZFAVORITEFOLDER, ZPARENT,
+            // Z_FOK_FAVORITEFOLDER, Z_FOK_PARENT).
+            var orderColumns: [String] = []
             for relationship in entity.relationships.sorted(by: { Self.byteOrder($0.name, $1.name) })
             where !relationship.isTransient && !relationship.isToMany {
                 let upper = relationship.name.uppercased()
@@ -73,9 +76,10 @@ extension SchemaLayout {
                 }
                 if let inverse = Self.inverse(of: relationship, in: model, byName: byName), inverse.relationship.isToMany,
                    inverse.relationship.isOrdered {
-                    tables[t].append("Z_FOK_" + upper, storage: .integer)
+                    orderColumns.append("Z_FOK_" + upper)
                 }
             }
+            for column in orderColumns { tables[t].append(column, storage: .integer) }
         }
 
         // Second pass, entities in name order: hidden keys of to-many relationships without an inverse, join tables.

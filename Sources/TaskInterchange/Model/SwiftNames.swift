@@ -1,0 +1,47 @@
+/// Names generated Swift must treat with care: type names that an entity's class would shadow (Swift, Foundation,
+/// Swift Concurrency, SwiftData and SwiftUI types apps use every day), and keywords a property name must escape.
+enum SwiftNames {
+    /// Types an entity class of the same name would hide from the app's code (or from the generated code itself).
+    static let collidingTypes: Set<String> = [
+        // Swift and Swift Concurrency
+        "Any", "Array", "Bool", "Character", "Dictionary", "Double", "Error", "Float", "Int", "Int16", "Int32", "Int64",
+        "Never", "Optional", "Result", "Sequence", "Set", "String", "Task", "Type", "Actor", "Void",
+        // Foundation
+        "Bundle", "Calendar", "Data", "Date", "DateComponents", "Decimal", "Locale", "Measurement", "Notification",
+        "NSObject", "Operation", "Process", "Progress", "Thread", "Timer", "TimeZone", "URL", "URLRequest", "UUID",
+        "Predicate", "Expression", "SortDescriptor", "Index",
+        // SwiftData
+        "Attribute", "FetchDescriptor", "MigrationStage", "Model", "ModelContainer", "ModelContext", "PersistentModel",
+        "Query", "Relationship", "Schema", "SchemaMigrationPlan", "Transaction", "Transient", "Unique", "VersionedSchema",
+        "History", "HistoryTransaction",
+        // SwiftUI
+        "App", "Button", "Color", "Form", "Group", "Image", "Label", "List", "Section", "Text", "Toggle", "View",
+    ]
+
+    /// Swift keywords that cannot be a property name without backticks.
+    static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static",
+        "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do", "else",
+        "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "as", "false",
+        "is", "nil", "self", "Self", "super", "throws", "true", "try", "await", "async", "any", "some",
+    ]
+
+    /// Members every `@Model` class gets from `PersistentModel`: a property of the same name does not compile.
+    static let persistentModelMembers: Set<String> = [
+        "persistentModelID", "modelContext", "hasChanges", "isDeleted", "persistentBackingData", "schemaMetadata",
+    ]
+
+    /// `name`, in backticks when it is a keyword.
+    static func identifier(_ name: String) -> String {
+        keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// `name` as a Swift type-name fragment: letters, digits and underscores only, never starting with a digit.
+    static func typeFragment(_ name: String) -> String {
+        var result = String(name.unicodeScalars.filter { ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") && $0.isASCII }.map(Character.init))
+        if result.isEmpty { result = "Model" }
+        if result.first!.isNumber { result = "V" + result }
+        return result
+    }
+}

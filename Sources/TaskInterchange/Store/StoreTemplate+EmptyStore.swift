@@ -1,0 +1,53 @@
+import Foundation
+
+/// An empty store made from a template: what `tasks model new-store` writes.
+extension StoreTemplate {
+    /// Creates an empty store at `path` with the template's schema, entities and metadata (a new store UUID), in WAL
+    /// mode as Core Data leaves its stores. The store is built beside `path` and appears there only when complete;
+    /// an existing file is never replaced.
+    /// - Throws: `TaskInterchangeError.cannotCreate` when `path` exists, its directory does not, or the store cannot be
+    ///   written.
+    public func makeEmptyStore(at path: String) throws(TaskInterchangeError) {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: the directory \(directory) does not exist")
+        }
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw TaskInterchangeError(.cannotCreate, "\(path): already exists; choose a new path")
+        }
+        let temporary = directory + "/." + url.lastPathComponent + ".tasks-" + UUID().uuidString
+        defer { StoreImport.removeStoreFiles(temporary) }
+        do {
+            // Scoped so the connection is closed (and its WAL checkpointed away) before the file is linked into place.
+            try {
+                let database = try Database(path: temporary, mode: .create)
+                try database.execute("PRAGMA auto_vacuum = 2")
+                try database.inTransaction {
+                    for statement in tableStatements { try database.execute(statement) }
+                    let insert = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
+                    for entity in entities { try insert.execute([.integer(entity.number), .text(entity.name), .integer(entity.superNumber)]) }
+                    try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (?, ?, ?)")
+                        .execute([.integer(versionIdentifier), .text(UUID().uuidString), metadata.map(SQLValue.blob) ?? .null])
+                    if let modelCache {
+                        try database.prepare("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)").execute([.blob(modelCache)])
+                    }
+                    for statement in laterStatements { try database.execute(statement) }
+                }
+                _ = try database.rows("PRAGMA journal_mode = WAL")
+            }()
+        } catch let error as SQLiteError {
+            throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: \(error.message)")
+        } catch {
+            throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: \(error)")
+        }
+        if link(temporary, path) != 0 {
+            let linkError = errno
+            guard linkError != EEXIST, !FileManager.default.fileExists(atPath: path), rename(temporary, path) == 0 else {
+                let reason = String(cString: strerror(linkError == EEXIST ? EEXIST : errno))
+                throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: \(reason)")
+            }
+        }
+    }
+}

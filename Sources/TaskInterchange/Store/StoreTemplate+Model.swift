@@ -1,0 +1,43 @@
+import Foundation
+
+/// Templates made from a model instead of a store: the schema, `Z_PRIMARYKEY` rows and `Z_METADATA` Core Data writes
+/// for that model in a new store (`ObjectModel+Schema`, `ObjectModel+Metadata`), so `--model-from` accepts the
+/// `.xcdatamodeld`, `.xcdatamodel`, `.mom` or `.momd` the app is built from.
+extension StoreTemplate {
+    /// The framework version new stores made from a model claim: the oldest that writes the model checksum.
+    public static let defaultFrameworkVersion = 1344
+
+    /// A template for `model`. No model cache is written (this tool cannot archive a model): stores from frameworks
+    /// that kept none open with the app's model all the same.
+    public init(model: ObjectModel, frameworkVersion: Int = defaultFrameworkVersion) {
+        objects = model.schemaStatements().map { statement in
+            let upper = statement.uppercased()
+            let type = upper.hasPrefix("CREATE TABLE") ? "table" : upper.hasPrefix("CREATE TRIGGER") ? "trigger" : "index"
+            return SchemaObject(type: type, sql: statement)
+        }
+        let numbers = model.entityNumbers
+        entities = model.entities.compactMap { entity in
+            guard let number = numbers[entity.name] else { return nil }
+            return (number, entity.name, entity.superentity.flatMap { numbers[$0] } ?? 0)
+        }.sorted { $0.number < $1.number }
+        metadata = model.metadataPlist(frameworkVersion: frameworkVersion)
+        modelCache = nil
+        versionIdentifier = 1
+    }
+
+    /// What `--model-from` names: a model (by its extension; `version` picks one of an `.xcdatamodeld`'s or
+    /// `.momd`'s versions, the current one when nil) or a store.
+    /// - Throws: `TaskInterchangeError` from reading the model or the store; `.invalidData` when a version is given
+    ///   for a store.
+    public init(modelFrom path: String, version: String? = nil, frameworkVersion: Int = defaultFrameworkVersion) throws(TaskInterchangeError) {
+        if ModelSource.isModelPath(path) {
+            let source = try ModelSource(path: path)
+            self.init(model: try source.version(named: version).model, frameworkVersion: frameworkVersion)
+            return
+        }
+        if version != nil {
+            throw TaskInterchangeError(.invalidData, "\(path): a model version applies to a model (.xcdatamodeld, .momd), not to a store")
+        }
+        try self.init(path: path)
+    }
+}

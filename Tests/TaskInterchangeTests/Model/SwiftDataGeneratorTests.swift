@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+@testable import TaskInterchange
+
+/// `SwiftDataGenerator` against reviewed expected files (`Tests/tasksTests/Fixtures/swiftdata`), and the generated
+/// code through `swiftc -parse`.
+@Suite("SwiftData code generation")
+struct SwiftDataGeneratorTests {
+    static let fixtures: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent("tasksTests/Fixtures")
+    }()
+
+    /// The test model (a folder in the repository) and the shared real ones, each with its expected output folder.
+    static let cases: [(model: String, version: String?, expected: String)] = [
+        (fixtures.appendingPathComponent("models/Ledger.xcdatamodeld").path, nil, "Ledger"),
+        (ModelFixtures.path("CoreDataPlus-SampleModel/SampleModel.xcdatamodeld"), nil, "SampleModel"),
+        (ModelFixtures.path("BrowserServicesKit-Bookmarks/BookmarksModel.xcdatamodeld"), "BookmarksModel 6", "BookmarksModel6"),
+    ]
+
+    static func generate(_ model: String, version: String?) throws -> SwiftDataGenerator.Output {
+        let source = try ModelSource(path: model)
+        let versions = try version.map { [try source.version(named: $0)] } ?? source.versions
+        return SwiftDataGenerator(versions: versions, currentVersion: source.currentVersionName,
+                                  modelName: URL(fileURLWithPath: model).deletingPathExtension().lastPathComponent,
+                                  allVersions: source.versions.map(\.name)).files()
+    }
+
+    static var swiftc: String? {
+        let candidates = ["/opt/swift/usr/bin/swiftc"] + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/swiftc" }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    @Test("the generated files equal the expected files, file for file", arguments: cases.indices)
+    func matchesExpected(index: Int) throws {
+        let (model, version, expected) = Self.cases[index]
+        guard FileManager.default.fileExists(atPath: model) else { return }  // a shared model, absent here
+        let output = try Self.generate(model, version: version)
+        let folder = Self.fixtures.appendingPathComponent("swiftdata/\(expected)").path
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(output.files.map(\.name) == names)
+        for file in output.files {
+            let wanted = try String(contentsOfFile: folder + "/" + file.name, encoding: .utf8)
+            #expect(file.contents == wanted, "\(expected)/\(file.name) differs from the expected file")
+        }
+    }
+
+    @Test("swiftc -parse accepts the generated code, and rejects a broken copy", arguments: cases.indices)
+    func parses(index: Int) throws {
+        let (model, version, _) = Self.cases[index]
+        guard FileManager.default.fileExists(atPath: model), let swiftc = Self.swiftc else { return }
+        let directory = try TemporaryDirectory()
+        let output = try Self.generate(model, version: version)
+        try SwiftDataGenerator.write(output.files, to: directory.path("out"))
+        let files = output.files.map { directory.path("out/" + $0.name) }
+        #expect(try Self.run(swiftc, ["-parse"] + files) == 0)
+        // The control: the same check fails when a class loses its closing brace.
+        let broken = directory.path("broken.swift")
+        try Data(output.files[1].contents.replacingOccurrences(of: "    }\n}\n", with: "\n").utf8).write(to: URL(fileURLWithPath: broken))
+        #expect(try Self.run(swiftc, ["-parse", broken]) != 0)
+    }
+
+    static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test("every relationship pair writes inverse: on exactly one side, and never both")
+    func inverseOnOneSide() throws {
+        for (model, _, _) in Self.cases where FileManager.default.fileExists(atPath: model) {
+            for version in try ModelSource(path: model).versions {
+                let output = SwiftDataGenerator(versions: [version], currentVersion: nil).files()
+                let written = output.files.map { $0.contents.components(separatedBy: "inverse: \\").count - 1 }.reduce(0, +)
+                // Pairs, counted from the model: each relationship with an inverse belongs to one pair of two.
+                let withInverse = version.model.entities.flatMap(\.relationships).filter { $0.inverse != nil }.count
+                #expect(written * 2 == withInverse, "\(version.name)")
+            }
+        }
+    }
+
+    @Test("Ledger: colliding names keep the entity name, typealiases rename them; Double → Decimal makes a custom stage")
+    func ledger() throws {
+        let output = try Self.generate(Self.cases[0].model, version: nil)
+        let aliases = try #require(output.files.first { $0.name == "Ledger.swift" }).contents
+        #expect(aliases.contains("typealias TaskModel = Ledger2Schema.Task\n"))
+        #expect(aliases.contains("typealias TransactionModel = Ledger2Schema.Transaction\n"))
+        #expect(aliases.contains("typealias PredicateModel = Ledger2Schema.Predicate\n"))
+        #expect(aliases.contains("typealias Account = Ledger2Schema.Account\n"))
+        #expect(output.notes.filter { $0.hasPrefix("entity ") }.count == 3)
+        let plan = try #require(output.files.first { $0.name == "LedgerMigrationPlan.swift" }).contents
+        #expect(plan.contains("MigrationStage.custom(") && plan.contains("Transaction.amount: type Double → Decimal"))
+        #expect(SwiftDataGenerator.customReasons(from: try ModelSource(path: Self.cases[0].model).versions[0].model,
+                                                 to: try ModelSource(path: Self.cases[0].model).versions[0].model).isEmpty)
+    }
+
+    @Test("Bookmarks: every step is lightweight (renaming identifiers and hash modifiers only)",
+          .enabled(if: ModelFixtures.available, "../shared/fixtures/models is absent"))
+    func bookmarksLightweight() throws {
+        let source = try ModelSource(path: Self.cases[2].model)
+        let output = SwiftDataGenerator(versions: source.versions, currentVersion: source.currentVersionName).files()
+        let plan = try #require(output.files.first { $0.name.hasSuffix("MigrationPlan.swift") }).contents
+        #expect(plan.components(separatedBy: "MigrationStage.lightweight(").count - 1 == source.versions.count - 1)
+        #expect(!plan.contains(".custom("))
+    }
+
+    @Test("write refuses an existing directory and leaves nothing behind")
+    func writeAtomic() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path("taken"), withIntermediateDirectories: false)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: directory.path("taken/keep.swift")))
+        #expect(throws: TaskInterchangeError.self) {
+            try SwiftDataGenerator.write([.init(name: "A.swift", contents: "")], to: directory.path("taken"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("taken")) == ["keep.swift"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("")) == ["taken"])
+    }
+
+    @Test("the code made from every real store's model cache parses",
+          .enabled(if: RealStores.available && SwiftDataGeneratorTests.swiftc != nil, "real stores or swiftc absent"))
+    func realStoresParse() throws {
+        let directory = try TemporaryDirectory()
+        var files: [String] = []
+        for name in RealStores.names {
+            guard let model = try RealStores.read(name).model else { continue }  // frameworks that kept no cache
+            let version = ModelSource.Version(name: "Store", model: model, path: name)
+            let output = SwiftDataGenerator(versions: [version], currentVersion: nil, modelName: "Store").files()
+            try SwiftDataGenerator.write(output.files, to: directory.path(UUID().uuidString))
+            files += output.files.map(\.name)
+            #expect(try Self.run(Self.swiftc!, ["-parse"] + (try FileManager.default.contentsOfDirectory(atPath: directory.path(""))
+                .flatMap { folder in try FileManager.default.contentsOfDirectory(atPath: directory.path(folder)).map { directory.path(folder + "/" + $0) } })) == 0,
+                    "\(name)")
+            try FileManager.default.contentsOfDirectory(atPath: directory.path("")).forEach { try FileManager.default.removeItem(atPath: directory.path($0)) }
+        }
+        #expect(files.count > 40)
+    }
+}
