@@ -12,6 +12,8 @@ enum Tasks {
         "validate": (ValidateCommand.description, ValidateCommand.run),
         "inspect": (InspectCommand.description, InspectCommand.run),
         "generate": (GenerateCommand.description, GenerateCommand.run),
+        "diff": (DiffCommand.description, DiffCommand.run),
+        "verify": (VerifyCommand.description, VerifyCommand.run),
     ]
 
     static let help = """
@@ -29,6 +31,8 @@ enum Tasks {
           import                  Validate an interchange file and import it into a store, all or nothing.
           validate                Check an interchange file's structure and referential integrity.
           inspect                 Describe a store: entities, columns, join tables, mapping and integrity.
+          diff                    Compare two graphs (archives or stores) record by record (exit 0 same, 1 different).
+          verify                  Check that a store holds what an interchange file holds (exit 0 yes, 1 no).
 
           See 'tasks help <subcommand>' for detailed help.
 
