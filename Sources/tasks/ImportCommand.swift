@@ -18,6 +18,7 @@ enum ImportCommand {
             .init(name: "--model-from", valueName: "store", help: "Create the new store with this store's schema and metadata (e.g. the empty store your app wrote), so the app opens it without a migration."),
             .init(name: "--busy-timeout", valueName: "ms", help: "How long to wait for another process's lock.", defaultValue: "5000"),
             .init(name: "--json-summary", help: "Print the summary to stderr as JSON."),
+            verifyOption,
         ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -53,11 +54,14 @@ enum ImportCommand {
         }
         let result = try StoreImport.run(input, into: store, options: options)
         if Console.showsProgress { Console.endProgress() }
+        let verification = try verification(parsed, input: input, store: store, options: options)
+        let status = verification?.isEqual == false ? ExitCode.different : ExitCode.ok
         if parsed.flag("--json-summary") {
             Console.error(Console.json(Summary(store: store, dryRun: options.dryRun, mode: options.mode.rawValue, plan: result.plan,
                                                warnings: result.warnings, createdStore: result.createdStore,
-                                               seconds: Date().timeIntervalSince(started))))
-            return ExitCode.ok
+                                               seconds: Date().timeIntervalSince(started),
+                                               verification: verification.map(VerificationSummary.init))))
+            return status
         }
         // Warnings about the archive (unknown members, say), as `validate` prints them, then those about the target.
         Console.error(ReportRenderer.text(result.report))
@@ -68,7 +72,8 @@ enum ImportCommand {
             Console.error("Imported \(ReportRenderer.counts(result.report.counts)) into \(store)\(result.createdStore ? " (new store)" : "") in \(String(format: "%.2f", Date().timeIntervalSince(started))) s\n")
             Console.error(ReportRenderer.plan(result.plan))
         }
-        return ExitCode.ok
+        if let verification { Console.error(verificationText(verification)) }
+        return status
     }
 
     /// The archive named on the command line, or stdin for nothing or '-'.
@@ -85,5 +90,6 @@ enum ImportCommand {
         var warnings: [String]
         var createdStore: Bool
         var seconds: Double
+        var verification: VerificationSummary?
     }
 }
