@@ -22,6 +22,7 @@ enum ReportRenderer {
             let operations = plan[kind]
             var parts = ["\(operations.inserted) inserted"]
             if operations.updated > 0 { parts.append("\(operations.updated) updated") }
+            if operations.unchanged > 0 { parts.append("\(operations.unchanged) unchanged") }
             if operations.skipped > 0 { parts.append("\(operations.skipped) skipped") }
             if operations.deleted > 0 { parts.append("\(operations.deleted) deleted") }
             return "  \(kind.rawValue): \(parts.joined(separator: ", "))"

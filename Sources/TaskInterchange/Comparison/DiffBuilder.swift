@@ -45,6 +45,9 @@ struct DiffBuilder {
         return diff
     }
 
+    /// Differences counted so far.
+    var differenceCount: Int { diff.differenceCount }
+
     func ignores(_ field: String, of kind: StoreMapping.Kind) -> Bool {
         ignoredFields[kind]?.contains(field) ?? false
     }

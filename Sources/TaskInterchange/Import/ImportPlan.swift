@@ -6,6 +6,8 @@ public struct ImportPlan: Sendable, Hashable, Codable {
         public var inserted = 0
         /// Existing records updated.
         public var updated = 0
+        /// Existing records that already held what the archive holds, left unwritten (upsert).
+        public var unchanged = 0
         /// Existing records left as they were.
         public var skipped = 0
         /// Rows removed (replace mode, or subtasks an update no longer lists).

@@ -12,6 +12,9 @@ public struct Importer: Sendable {
     public var dryRun: Bool
     /// Called after every 10,000 tasks with the number done so far (for progress display).
     public var progress: (@Sendable (Int) -> Void)?
+    /// Upsert: existing records that already hold what the archive holds; they are counted as unchanged and not
+    /// written (see `UnchangedRecords.find`). Nil: every existing record is rewritten.
+    public var unchanged: UnchangedRecords?
 
     /// Creates an importer.
     public init(mode: ImportMode = .insert, dryRun: Bool = false, progress: (@Sendable (Int) -> Void)? = nil) {
@@ -71,7 +74,7 @@ public struct Importer: Sendable {
         /// What `place` did with the last record.
         var placement = Placement.inserted
 
-        enum Placement { case inserted, updated, skipped }
+        enum Placement { case inserted, updated, skipped, unchanged }
 
         init(importer: Importer, destination: Destination, plan: ImportPlan, validator: Validator?) {
             self.importer = importer
@@ -92,6 +95,9 @@ public struct Importer: Sendable {
                 switch importer.mode {
                 case .insert:
                     throw TaskInterchangeError(.invalidData, "\(path).id: \(kind.rawValue) \(id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
+                case .upsert where importer.unchanged?.contains(kind, id) == true:
+                    plan[kind].unchanged += 1
+                    placement = .unchanged
                 case .upsert:
                     if !importer.dryRun { try update(&destination, record, existing) }
                     plan[kind].updated += 1
@@ -142,6 +148,20 @@ public struct Importer: Sendable {
                 plan[.subtask].skipped += task.subtasks.count
                 placement = .skipped
                 if !links.isEmpty {
+                    keep(taken, of: .task, id: task.id, key: existing, at: RecordPath(.task, index))
+                    for (position, subtask) in task.subtasks.enumerated() {
+                        keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
+                             key: try destination.existingKey(of: .subtask, id: subtask.id), at: RecordPath(.task, index, subtask: position))
+                    }
+                }
+                return
+            }
+            if let existing, importer.mode == .upsert, importer.unchanged?.contains(.task, task.id) == true {
+                // The task, its links and its subtasks (in order) are already as the archive says.
+                plan[.task].unchanged += 1
+                plan[.subtask].unchanged += task.subtasks.count
+                placement = .unchanged
+                if !links.isEmpty, !importer.dryRun {
                     keep(taken, of: .task, id: task.id, key: existing, at: RecordPath(.task, index))
                     for (position, subtask) in task.subtasks.enumerated() {
                         keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,

@@ -81,14 +81,16 @@ public enum StoreImport {
                                   options: options)
         let importer = Importer(mode: options.mode, dryRun: options.dryRun, progress: options.progress)
         if options.dryRun {
-            let plan = try importer.run(source, into: &planner)
+            let plan = try importer.leavingUnchanged(source, in: path, mapping: options.mapping).run(source, into: &planner)
             return StoreImportResult(plan: plan, report: report, warnings: planner.warnings, createdStore: false)
         }
         let writer = try StoreWriter(path: path, create: false, mapping: options.mapping, mappingSource: options.mappingSource,
                                      busyTimeout: options.busyTimeout)
         var destination = writer
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
-        let plan = try writer.transaction { try importer.run(source, into: &destination) }
+        let plan = try writer.transaction {
+            try importer.leavingUnchanged(source, in: path, mapping: options.mapping).run(source, into: &destination)
+        }
         var warnings = writer.warnings
         if plan.unlinked > 0 {
             warnings.append("skip mode: \(plan.unlinked) relationship value\(plan.unlinked == 1 ? "" : "s") under extra not linked (objects left as they were keep their to-one relationships; links to records not imported are dropped)")
