@@ -130,6 +130,7 @@ public enum GraphComparison {
                 if position == batch.count {
                     guard let next = try channel.take() else {
                         current = nil
+                        key = nil
                         return
                     }
                     batch = next
