@@ -6,6 +6,7 @@ extension DiffBuilder {
         var fields: [FieldDifference] = []
         text("name", a.name, b.name, into: &fields)
         if !ignores("createdAt", of: .project) { date("createdAt", a.createdAt, b.createdAt, into: &fields) }
+        if !ignores("modifiedAt", of: .project) { date("modifiedAt", a.modifiedAt, b.modifiedAt, into: &fields) }
         extras(of: .project, a.extra, b.extra, into: &fields)
         return fields
     }
@@ -40,6 +41,7 @@ extension DiffBuilder {
         if a.isCompleted != b.isCompleted { fields.append(.value("isCompleted", old: .bool(a.isCompleted), new: .bool(b.isCompleted))) }
         date("createdAt", a.createdAt, b.createdAt, into: &fields)
         if !ignores("dueDate", of: .task) { date("dueDate", a.dueDate, b.dueDate, into: &fields) }
+        if !ignores("modifiedAt", of: .task) { date("modifiedAt", a.modifiedAt, b.modifiedAt, into: &fields) }
         if a.priority != b.priority { fields.append(.value("priority", old: .integer(Int64(a.priority)), new: .integer(Int64(b.priority)))) }
         reference("projectId", a.projectId, b.projectId, into: &fields)
         if !ignores("categoryId", of: .task) { reference("categoryId", a.categoryId, b.categoryId, into: &fields) }

@@ -22,8 +22,8 @@ struct DiffBuilder {
             if headerA.version == 1 {
                 // What the DataExporter format has no place for is not something the file says.
                 kinds = [.project, .tag, .task]
-                ignored = [.project: ["createdAt", "extra"], .tag: ["extra"],
-                           .task: ["notes", "dueDate", "categoryId", "subtasks", "extra"]]
+                ignored = [.project: ["createdAt", "modifiedAt", "extra"], .tag: ["extra"],
+                           .task: ["notes", "dueDate", "modifiedAt", "categoryId", "subtasks", "extra"]]
             } else if let entities = headerA.source?.entities, !entities.isEmpty {
                 kinds = Set(entities.keys.compactMap(StoreMapping.Kind.init(rawValue:)))
             }
