@@ -10,7 +10,7 @@ enum ImportCommand {
         positionals: [.init(name: "file", help: "The archive to import; '-' or nothing reads stdin (JSON or NDJSON).")],
         options: [
             .init(name: "--store", valueName: "path", help: "The target store; created when it does not exist.", isRequired: true),
-            .init(name: "--mode", valueName: "mode", help: "insert: every id must be new; upsert: update matching ids; skip: keep existing; replace: remove the mapped entities' rows first.",
+            .init(name: "--mode", valueName: "mode", help: "insert: every id must be new; upsert: update matching ids that changed; skip: keep existing; replace: remove the mapped entities' rows first; merge: like upsert, but the newer version of each record wins.",
                   allowedValues: ImportMode.allCases.map(\.rawValue), defaultValue: "insert"),
             .init(name: "--dry-run", help: "Validate against the target and print the plan without writing."),
             .init(name: "--backup", valueName: "path", help: "Copy the target here (SQLite online backup) before writing."),
@@ -19,6 +19,8 @@ enum ImportCommand {
             .init(name: "--busy-timeout", valueName: "ms", help: "How long to wait for another process's lock.", defaultValue: "5000"),
             .init(name: "--json-summary", help: "Print the summary to stderr as JSON."),
             verifyOption,
+            matchOption,
+            modifiedPropertyOption,
         ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -38,6 +40,7 @@ enum ImportCommand {
             options.mapping = try StoreMapping(contentsOf: mappingPath)
             options.mappingSource = mappingPath
         }
+        try applyMergeOptions(parsed, to: &options)
         if let template = parsed.value("--model-from") {
             options.template = try StoreTemplate(path: template)
         }
@@ -67,7 +70,8 @@ enum ImportCommand {
         Console.error(ReportRenderer.text(result.report))
         for warning in result.warnings { Console.error("warning: \(warning)\n") }
         if options.dryRun {
-            Console.output("Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n" + ReportRenderer.plan(result.plan))
+            Console.output("Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n" + ReportRenderer.plan(result.plan)
+                + decisionsText(result.plan))
         } else {
             Console.error("Imported \(ReportRenderer.counts(result.report.counts)) into \(store)\(result.createdStore ? " (new store)" : "") in \(String(format: "%.2f", Date().timeIntervalSince(started))) s\n")
             Console.error(ReportRenderer.plan(result.plan))

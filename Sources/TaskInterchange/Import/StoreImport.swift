@@ -20,6 +20,10 @@ public struct StoreImportOptions: Sendable {
     public var maxIssues = 100
     /// Called with the number of tasks imported so far.
     public var progress: (@Sendable (Int) -> Void)?
+    /// Pair archive records whose id the target lacks with target records by key (`--match`).
+    public var match: MatchRule?
+    /// Where `--mode merge` finds modification dates.
+    public var modificationDates = ModificationDates()
 
     /// Default options: insert mode, no backup, detected mapping.
     public init() {}
@@ -81,7 +85,7 @@ public enum StoreImport {
                                   options: options)
         let importer = Importer(mode: options.mode, dryRun: options.dryRun, progress: options.progress)
         if options.dryRun {
-            let plan = try importer.leavingUnchanged(source, in: path, mapping: options.mapping).run(source, into: &planner)
+            let plan = try importer.leavingUnchanged(source, in: path, options: options).run(source, into: &planner)
             return StoreImportResult(plan: plan, report: report, warnings: planner.warnings, createdStore: false)
         }
         let writer = try StoreWriter(path: path, create: false, mapping: options.mapping, mappingSource: options.mappingSource,
@@ -89,7 +93,7 @@ public enum StoreImport {
         var destination = writer
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
         let plan = try writer.transaction {
-            try importer.leavingUnchanged(source, in: path, mapping: options.mapping).run(source, into: &destination)
+            try importer.leavingUnchanged(source, in: path, options: options).run(source, into: &destination)
         }
         var warnings = writer.warnings
         if plan.unlinked > 0 {

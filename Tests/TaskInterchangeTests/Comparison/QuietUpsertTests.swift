@@ -69,8 +69,8 @@ struct QuietUpsertTests {
         _ = try StoreImport.run(archive, into: directory.path("s.sqlite"), options: StoreImportOptions())
         var reversed = archive
         reversed.tasks.reverse()
-        #expect(try UnchangedRecords.find(reversed, in: .store(path: directory.path("s.sqlite"))) == nil)
-        let found = try UnchangedRecords.find(archive, in: .store(path: directory.path("s.sqlite")))
+        #expect(try TargetComparison.find(reversed, in: .store(path: directory.path("s.sqlite"))) == nil)
+        let found = try TargetComparison.find(archive, in: .store(path: directory.path("s.sqlite")))
         #expect(found?.ids[.task]?.count == archive.tasks.count)
     }
 }
