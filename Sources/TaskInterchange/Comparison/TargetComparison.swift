@@ -55,10 +55,10 @@ public struct TargetComparison: Sendable, Hashable {
         var result = TargetComparison()
         var builder: DiffBuilder?
         var last: GraphComparison.SortKey?
-        /// `--match name`: the target's names (first id wins), and the archive's records the target has no id for.
-        var targetNames: [StoreMapping.Kind: [String: UUID]] = [:]
-        var targetProjectDates: [UUID: Date] = [:]
-        var unmatched: [StoreMapping.Kind: [(id: UUID, name: String)]] = [:]
+        /// `--match name`: the target's records by name (the first in id order wins), and the archive's records the
+        /// target has no id for. Projects, categories and tags only, which are few.
+        var targetNames: [StoreMapping.Kind: [String: GraphItem]] = [:]
+        var unmatched: [StoreMapping.Kind: [GraphItem]] = [:]
 
         init(target: GraphComparison.Cursor, match: MatchRule?, dates: ModificationDates) {
             self.target = target
@@ -89,17 +89,8 @@ public struct TargetComparison: Sendable, Hashable {
         }
 
         mutating func note(_ item: GraphItem) {
-            guard match != nil else { return }
-            switch item {
-            case .project(let record):
-                if targetNames[.project, default: [:]][record.name] == nil { targetNames[.project, default: [:]][record.name] = record.id }
-                if let date = dates.date(of: record) { targetProjectDates[record.id] = date }
-            case .category(let record):
-                if targetNames[.category, default: [:]][record.name] == nil { targetNames[.category, default: [:]][record.name] = record.id }
-            case .tag(let record):
-                if targetNames[.tag, default: [:]][record.name] == nil { targetNames[.tag, default: [:]][record.name] = record.id }
-            default: break
-            }
+            guard let match, match.kinds.contains(item.kind), targetNames[item.kind]?[item.label] == nil else { return }
+            targetNames[item.kind, default: [:]][item.label] = item
         }
 
         /// Pairs the archive's unmatched records by name once every target project, category and tag has been seen.
@@ -107,17 +98,32 @@ public struct TargetComparison: Sendable, Hashable {
             guard let match else { return }
             while let current = target.key, current.kind != .task { try passTarget() }
             for kind in match.kinds {
-                for record in unmatched[kind] ?? [] {
-                    guard let targetId = targetNames[kind]?[record.name] else { continue }
-                    result.matches[kind, default: [:]][record.id] = targetId
-                    if kind == .project { result.targetDates[targetId] = targetProjectDates[targetId] }
+                for item in unmatched[kind] ?? [] {
+                    guard let other = targetNames[kind]?[item.label] else { continue }
+                    result.matches[kind, default: [:]][item.id] = other.id
+                    // Under the target's id, is the archive's record the same? Then the match writes nothing.
+                    let same: Bool
+                    switch (item, other) {
+                    case (.project(var record), .project(let target)):
+                        record.id = target.id
+                        same = builder?.compare(record, target).isEmpty == true
+                        result.targetDates[target.id] = dates.date(of: target)
+                    case (.category(var record), .category(let target)):
+                        record.id = target.id
+                        same = builder?.compare(record, target).isEmpty == true
+                    case (.tag(var record), .tag(let target)):
+                        record.id = target.id
+                        same = builder?.compare(record, target).isEmpty == true
+                    default: same = false
+                    }
+                    if same { result.ids[kind, default: []].insert(item.id) }
                 }
             }
         }
 
         mutating func visitProject(_ project: ProjectRecord, index: Int) throws {
             guard case .project(let other)? = try counterpart(.init(kind: .project, id: GraphKey(project.id))) else {
-                unmatched[.project, default: []].append((project.id, project.name))
+                if match?.kinds.contains(.project) == true { unmatched[.project, default: []].append(.project(project)) }
                 return
             }
             if builder?.compare(project, other).isEmpty == true {
@@ -129,7 +135,7 @@ public struct TargetComparison: Sendable, Hashable {
 
         mutating func visitCategory(_ category: CategoryRecord, index: Int) throws {
             guard case .category(let other)? = try counterpart(.init(kind: .category, id: GraphKey(category.id))) else {
-                unmatched[.category, default: []].append((category.id, category.name))
+                if match?.kinds.contains(.category) == true { unmatched[.category, default: []].append(.category(category)) }
                 return
             }
             if builder?.compare(category, other).isEmpty == true { result.ids[.category, default: []].insert(category.id) }
@@ -137,7 +143,7 @@ public struct TargetComparison: Sendable, Hashable {
 
         mutating func visitTag(_ tag: TagRecord, index: Int) throws {
             guard case .tag(let other)? = try counterpart(.init(kind: .tag, id: GraphKey(tag.id))) else {
-                unmatched[.tag, default: []].append((tag.id, tag.name))
+                if match?.kinds.contains(.tag) == true { unmatched[.tag, default: []].append(.tag(tag)) }
                 return
             }
             if builder?.compare(tag, other).isEmpty == true { result.ids[.tag, default: []].insert(tag.id) }
