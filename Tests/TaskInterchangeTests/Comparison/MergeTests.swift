@@ -126,4 +126,19 @@ struct MergeTests {
         }
         #expect(throws: TaskInterchangeError.self) { try MatchRule(parsing: "title") }
     }
+
+    @Test("modifiedAt travels in version 2 archives, every bit, and is optional")
+    func modifiedAtRoundTrip() throws {
+        var archive = GraphDiffTests.base()
+        archive.tasks[0].modifiedAt = Date(timeIntervalSinceReferenceDate: (7e8 + 0.1).nextUp)
+        archive.projects[0].modifiedAt = Date(timeIntervalSinceReferenceDate: -0.0)
+        let data = try archive.jsonData()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.components(separatedBy: "\"modifiedAt\"").count == 3)
+        let read = try Archive(json: data)
+        #expect(read.tasks[0].modifiedAt?.timeIntervalSinceReferenceDate.bitPattern == archive.tasks[0].modifiedAt?.timeIntervalSinceReferenceDate.bitPattern)
+        #expect(read.projects[0].modifiedAt?.timeIntervalSinceReferenceDate.sign == .minus)
+        #expect(read.tasks[1].modifiedAt == nil)
+        #expect(try GraphComparison.compare(.records(archive), .records(read)).isEqual)
+    }
 }
