@@ -21,6 +21,11 @@ extension ImportCommand {
                 throw UsageError("--match pairs records with the target's, and --mode replace removes them first", command: description)
             }
         }
+        if parsed.flag("--verify") && (options.match != nil || options.mode == .merge) {
+            // Matched records keep the target's ids and merge keeps the target's newer versions: by design the store
+            // then does not hold the file as it is, so the check would only report that.
+            throw UsageError("--verify checks that the store holds the file as it is, which --match and --mode merge do not intend; run 'tasks diff' to see what a merge changed", command: description)
+        }
         if let property = parsed.value("--modified-property") {
             guard options.mode == .merge else {
                 throw UsageError("--modified-property applies to --mode merge", command: description)

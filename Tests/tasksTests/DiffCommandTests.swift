@@ -135,5 +135,8 @@ struct MergeCommandTests {
         #expect(generic.stderr.contains("generic entity"))
         let replace = try TasksBinary.run(["import", "--store", store, "--match", "name", "--mode", "replace", "--dry-run", TasksBinary.sample("v1-export.json")])
         #expect(replace.status == 64)
+        let verify = try TasksBinary.run(["import", "--store", store, "--mode", "merge", "--verify", TasksBinary.sample("v1-export.json")])
+        #expect(verify.status == 64)
+        #expect(verify.stderr.contains("--verify"))
     }
 }
