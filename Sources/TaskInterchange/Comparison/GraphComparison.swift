@@ -112,7 +112,6 @@ public enum GraphComparison {
         private(set) var key: SortKey?
         private var batch: [GraphItem] = []
         private var position = 0
-        private var index = 0
 
         init(source: GraphSource, side: Int) {
             name = source.name
@@ -155,7 +154,6 @@ public enum GraphComparison {
                 }
                 key = next
                 current = item
-                index += 1
                 return
             }
         }
