@@ -11,12 +11,13 @@ import statistics
 import sys
 from collections import defaultdict
 
-OPS = ("export", "import", "validate")
-TASKS_TOOL = {"export": "tasks export", "import": "tasks import", "validate": "tasks validate"}
+OPS = ("export", "import", "validate", "compare")
+TASKS_TOOL = {"export": "tasks export", "import": "tasks import", "validate": "tasks validate", "compare": "tasks diff"}
 ORDER = {
     "export": ["tasks export", "tasks export -o - >/dev/null", "sqlite3 -json", "python export.py", "swift codable-export"],
     "import": ["tasks import", "python import.py", "sqlite-utils insert"],
     "validate": ["tasks validate", "python jsonschema"],
+    "compare": ["tasks diff", "tasks verify"],
 }
 COMMANDS = {
     "tasks export": "tasks export --store S -o out.json",
@@ -30,6 +31,8 @@ COMMANDS = {
                             "--nl --batch-size 10000; done   (flat/ made from out.json by bench/flatten.py, not timed)"),
     "tasks validate": "tasks validate out.json",
     "python jsonschema": "python3 bench/validate.py schema/tasks-interchange-v2.schema.json out.json   (Draft202012Validator)",
+    "tasks diff": "tasks diff S out.json   (the source store against its export, both streamed)",
+    "tasks verify": "tasks verify --store new.sqlite out.json   (the imported store against the file)",
 }
 
 
@@ -126,7 +129,8 @@ def main(tsv_path, meta_path, checks_path):
     w("")
 
     titles = {"export": "Export: Core Data store → JSON", "import": "Import: JSON → a fresh store",
-              "validate": "Validate the exported file"}
+              "validate": "Validate the exported file",
+              "compare": "Compare: diff (store ↔ file) and verify (imported store ↔ file)"}
     for op in OPS:
         w(f"## {titles[op]}")
         w("")
@@ -178,21 +182,24 @@ def main(tsv_path, meta_path, checks_path):
     w("")
 
     # Phase ratios for tasks.
-    w("## tasks: import and validate relative to export")
+    w("## tasks: import, validate, diff and verify relative to export")
     w("")
     w("Wall time, with the ratio of CPU times in parentheses.")
     w("")
-    w("| tasks | export (s) | import (s) | import ÷ export | validate (s) | validate ÷ export |")
-    w("|---:|---:|---:|---:|---:|---:|")
+    w("| tasks | export (s) | import (s) | import ÷ export | validate (s) | validate ÷ export | diff (s) | diff ÷ export | verify (s) | verify ÷ export |")
+    w("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for s in sizes:
-        e, i, v = (cells.get((s, op, TASKS_TOOL[op])) for op in OPS)
+        e, i, v = (cells.get((s, op, TASKS_TOOL[op])) for op in ("export", "import", "validate"))
+        d, f = cells.get((s, "compare", "tasks diff")), cells.get((s, "compare", "tasks verify"))
         if e is None:
             continue
         def cpu_ratio(c):
             return f" ({fmt_ratio(c.cpu / e.cpu)})" if c and e.cpu > 0 else ""
         w(f"| {size_text(s)} | {fmt_s(e.median)} | {fmt_s(i.median) if i else '—'} | "
           f"{(fmt_ratio(i.median / e.median) + cpu_ratio(i)) if i else '—'} | {fmt_s(v.median) if v else '—'} | "
-          f"{(fmt_ratio(v.median / e.median) + cpu_ratio(v)) if v else '—'} |")
+          f"{(fmt_ratio(v.median / e.median) + cpu_ratio(v)) if v else '—'} | {fmt_s(d.median) if d else '—'} | "
+          f"{(fmt_ratio(d.median / e.median) + cpu_ratio(d)) if d else '—'} | {fmt_s(f.median) if f else '—'} | "
+          f"{(fmt_ratio(f.median / e.median) + cpu_ratio(f)) if f else '—'} |")
     w("")
 
     # Targets.
@@ -239,7 +246,7 @@ def main(tsv_path, meta_path, checks_path):
         r = v.median / e.median
         target("validate ≤ 0.3 × export time", f"{fmt_s(v.median)} s vs {fmt_s(e.median)} s = {r:.2f}×{by_cpu(v, e)}", r <= 0.3)
     if small != big:
-        for op in OPS:
+        for op in ("export", "import", "validate"):
             a, b = cells.get((small, op, TASKS_TOOL[op])), cells.get((big, op, TASKS_TOOL[op]))
             if a and b:
                 ca, cb = a.median / small * 1e6, b.median / big * 1e6

@@ -3,6 +3,8 @@ import TaskInterchange
 /// sysexits-style exit codes, as DEVELOPERS.md fixes them.
 enum ExitCode {
     static let ok: Int32 = 0
+    /// `diff` and `verify`: the graphs differ (as diff(1) and cmp(1) say it).
+    static let different: Int32 = 1
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
     static let noInput: Int32 = 66

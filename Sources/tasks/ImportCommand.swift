@@ -10,7 +10,7 @@ enum ImportCommand {
         positionals: [.init(name: "file", help: "The archive to import; '-' or nothing reads stdin (JSON or NDJSON).")],
         options: [
             .init(name: "--store", valueName: "path", help: "The target store; created when it does not exist.", isRequired: true),
-            .init(name: "--mode", valueName: "mode", help: "insert: every id must be new; upsert: update matching ids; skip: keep existing; replace: remove the mapped entities' rows first.",
+            .init(name: "--mode", valueName: "mode", help: "insert: every id must be new; upsert: update matching ids that changed; skip: keep existing; replace: remove the mapped entities' rows first; merge: like upsert, but the newer version of each record wins.",
                   allowedValues: ImportMode.allCases.map(\.rawValue), defaultValue: "insert"),
             .init(name: "--dry-run", help: "Run the whole import on a private copy of the target and print its plan; the target is not written."),
             .init(name: "--backup", valueName: "path", help: "Copy the target here (SQLite online backup) before writing."),
@@ -19,6 +19,9 @@ enum ImportCommand {
             .init(name: "--model-version", valueName: "name", help: "With --model-from a model: the version to use (default: its current version)."),
             .init(name: "--busy-timeout", valueName: "ms", help: "How long to wait for another process's lock.", defaultValue: "5000"),
             .init(name: "--json-summary", help: "Print the summary to stderr as JSON."),
+            verifyOption,
+            matchOption,
+            modifiedPropertyOption,
         ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -33,6 +36,7 @@ enum ImportCommand {
             options.mapping = try StoreMapping(contentsOf: mappingPath)
             options.mappingSource = mappingPath
         }
+        try applyMergeOptions(parsed, to: &options)
         if let template = parsed.value("--model-from") {
             options.template = try StoreTemplate(modelFrom: template, version: parsed.value("--model-version"))
         } else if parsed.value("--model-version") != nil {
@@ -48,22 +52,27 @@ enum ImportCommand {
         }
         let result = try StoreImport.run(input, into: store, options: options)
         if Console.showsProgress { Console.endProgress() }
+        let verification = try verification(parsed, input: input, store: store, options: options)
+        let status = verification?.isEqual == false ? ExitCode.different : ExitCode.ok
         if parsed.flag("--json-summary") {
             Console.error(Console.json(Summary(store: store, dryRun: options.dryRun, mode: options.mode.rawValue, plan: result.plan,
                                                warnings: result.warnings, createdStore: result.createdStore,
-                                               seconds: Date().timeIntervalSince(started))))
-            return ExitCode.ok
+                                               seconds: Date().timeIntervalSince(started),
+                                               verification: verification.map(VerificationSummary.init))))
+            return status
         }
         // Warnings about the archive (unknown members, say), as `validate` prints them, then those about the target.
         Console.error(ReportRenderer.text(result.report))
         for warning in result.warnings { Console.error("warning: \(warning)\n") }
         if options.dryRun {
-            Console.output("Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n" + ReportRenderer.plan(result.plan))
+            Console.output("Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n" + ReportRenderer.plan(result.plan)
+                + decisionsText(result.plan))
         } else {
             Console.error("Imported \(ReportRenderer.counts(result.report.counts)) into \(store)\(result.createdStore ? " (new store)" : "") in \(String(format: "%.2f", Date().timeIntervalSince(started))) s\n")
             Console.error(ReportRenderer.plan(result.plan))
         }
-        return ExitCode.ok
+        if let verification { Console.error(verificationText(verification)) }
+        return status
     }
 
     /// `--busy-timeout` in milliseconds (5000 when absent).
@@ -89,5 +98,6 @@ enum ImportCommand {
         var warnings: [String]
         var createdStore: Bool
         var seconds: Double
+        var verification: VerificationSummary?
     }
 }

@@ -22,8 +22,11 @@ enum ReportRenderer {
             let operations = plan[kind]
             var parts = ["\(operations.inserted) inserted"]
             if operations.updated > 0 { parts.append("\(operations.updated) updated") }
+            if operations.unchanged > 0 { parts.append("\(operations.unchanged) unchanged") }
             if operations.skipped > 0 { parts.append("\(operations.skipped) skipped") }
             if operations.deleted > 0 { parts.append("\(operations.deleted) deleted") }
+            if operations.matched > 0 { parts.append("\(operations.matched) matched by name") }
+            if operations.conflicts > 0 { parts.append("\(operations.conflicts) conflict\(operations.conflicts == 1 ? "" : "s")") }
             return "  \(kind.rawValue): \(parts.joined(separator: ", "))"
         }.joined(separator: "\n") + "\n"
     }

@@ -13,6 +13,8 @@ enum Tasks {
         "inspect": (InspectCommand.description, InspectCommand.run),
         "generate": (GenerateCommand.description, GenerateCommand.run),
         "model": (ModelCommand.description, ModelCommand.run),
+        "diff": (DiffCommand.description, DiffCommand.run),
+        "verify": (VerifyCommand.description, VerifyCommand.run),
     ]
 
     static let help = """
@@ -31,6 +33,8 @@ enum Tasks {
           validate                Check an interchange file's structure and referential integrity.
           inspect                 Describe a store: entities, columns, join tables, mapping and integrity.
           model                   Read the app's model: hashes, identify a store's version, new stores, SwiftData code, lint.
+          diff                    Compare two graphs (archives or stores) record by record (exit 0 same, 1 different).
+          verify                  Check that a store holds what an interchange file holds (exit 0 yes, 1 no).
 
           See 'tasks help <subcommand>' for detailed help.
 

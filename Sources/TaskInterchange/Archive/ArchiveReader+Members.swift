@@ -65,8 +65,8 @@ extension ArchiveReader {
 
     /// Members of a project.
     enum ProjectMember: Int, Member {
-        case id, name, createdAt, type, extra
-        static let names: [StaticString] = ["id", "name", "createdAt", "type", "extra"]
+        case id, name, createdAt, type, extra, modifiedAt
+        static let names: [StaticString] = ["id", "name", "createdAt", "type", "extra", "modifiedAt"]
         static let packedNames = ArchiveReader.packedTable(ProjectMember.self)
     }
 
@@ -86,10 +86,11 @@ extension ArchiveReader {
 
     /// Members of a task.
     enum TaskMember: Int, Member {
-        case id, title, notes, isCompleted, createdAt, dueDate, priority, projectId, categoryId, tagIds, subtasks, type, extra
+        case id, title, notes, isCompleted, createdAt, dueDate, priority, projectId, categoryId, tagIds, subtasks, type, extra,
+             modifiedAt
         static let names: [StaticString] = [
             "id", "title", "notes", "isCompleted", "createdAt", "dueDate", "priority", "projectId", "categoryId",
-            "tagIds", "subtasks", "type", "extra",
+            "tagIds", "subtasks", "type", "extra", "modifiedAt",
         ]
         static let packedNames = ArchiveReader.packedTable(TaskMember.self)
     }

@@ -66,6 +66,7 @@ extension ArchiveReader.Parser {
         var id: UUID?
         var name: String?
         var createdAt: Date?
+        var modifiedAt: Date?
         var extra: [String: ExtraValue]?
         let allowed = allowed(ProjectMember.self, version1: ProjectMember.version1, type: .type)
         while let member = try nextMember(ProjectMember.self, allowed: allowed, in: Self.recordPath(kind, index), tracker: &tracker) {
@@ -73,6 +74,7 @@ extension ArchiveReader.Parser {
             case .id: id = try readUUID(Self.recordPath(kind, index) + ".id")
             case .name: name = try readString(Self.recordPath(kind, index) + ".name")
             case .createdAt: createdAt = try readDate(Self.recordPath(kind, index) + ".createdAt", nullable: true)
+            case .modifiedAt: modifiedAt = try readDate(Self.recordPath(kind, index) + ".modifiedAt", nullable: true)
             case .type: try scanner.skipValue()
             case .extra: extra = try readExtra(Self.recordPath(kind, index) + ".extra")
             }
@@ -82,6 +84,7 @@ extension ArchiveReader.Parser {
         guard let uuid = id else { return }
         var project = ProjectRecord(id: uuid, name: name ?? "", createdAt: createdAt)
         project.extra = extra
+        project.modifiedAt = modifiedAt
         try visitor.visitProject(project, index: index)
     }
 
@@ -148,6 +151,7 @@ extension ArchiveReader.Parser {
         var isCompleted: Bool?
         var createdAt: Date?
         var dueDate: Date?
+        var modifiedAt: Date?
         var priority: Int?
         var projectId: UUID?
         var categoryId: UUID?
@@ -163,6 +167,7 @@ extension ArchiveReader.Parser {
             case .isCompleted: isCompleted = try readBool(Self.recordPath(kind, index) + ".isCompleted")
             case .createdAt: createdAt = try readDate(Self.recordPath(kind, index) + ".createdAt")
             case .dueDate: dueDate = try readDate(Self.recordPath(kind, index) + ".dueDate", nullable: true)
+            case .modifiedAt: modifiedAt = try readDate(Self.recordPath(kind, index) + ".modifiedAt", nullable: true)
             case .priority:
                 priority = try readInteger(Self.recordPath(kind, index) + ".priority", in: Int64(Int16.min)...Int64(Int16.max),
                                            rangeName: "the Int16 range")
@@ -183,6 +188,7 @@ extension ArchiveReader.Parser {
                               dueDate: dueDate, priority: priority ?? 0, projectId: projectId,
                               categoryId: categoryId, tagIds: tagIds, subtasks: subtasks)
         task.extra = extra
+        task.modifiedAt = modifiedAt
         if index % 1_024 == 1_023 { try Cancellation.checkpoint() }
         try visitor.visitTask(task, index: index)
     }

@@ -81,7 +81,7 @@ extension ArchiveWriter {
         close()
     }
 
-    /// `{id, name, createdAt?}`.
+    /// `{id, name, createdAt?, modifiedAt?}`.
     mutating func writeProject(_ project: ProjectRecord) {
         beginRecord(type: "\"project\"")
         key("id")
@@ -91,6 +91,10 @@ extension ArchiveWriter {
         if let createdAt = project.createdAt {
             key("createdAt")
             appendLosslessDate(createdAt)
+        }
+        if let modifiedAt = project.modifiedAt {
+            key("modifiedAt")
+            appendLosslessDate(modifiedAt)
         }
         writeExtra(project.extra)
         close()
@@ -120,7 +124,7 @@ extension ArchiveWriter {
         close()
     }
 
-    /// `{id, title, notes?, isCompleted, createdAt, dueDate?, priority, projectId?, categoryId?, tagIds, subtasks}`.
+    /// `{id, title, notes?, isCompleted, createdAt, dueDate?, modifiedAt?, priority, projectId?, categoryId?, tagIds, subtasks}`.
     mutating func writeTask(_ task: TaskRecord) {
         beginRecord(type: "\"task\"")
         key("id")
@@ -138,6 +142,10 @@ extension ArchiveWriter {
         if let dueDate = task.dueDate {
             key("dueDate")
             appendLosslessDate(dueDate)
+        }
+        if let modifiedAt = task.modifiedAt {
+            key("modifiedAt")
+            appendLosslessDate(modifiedAt)
         }
         key("priority")
         output.appendInteger(task.priority)

@@ -1,5 +1,8 @@
+import Foundation
+
 /// A record with an `extra` object.
 protocol ExtraCarrying {
+    var id: UUID { get set }
     var extra: [String: ExtraValue]? { get set }
 }
 

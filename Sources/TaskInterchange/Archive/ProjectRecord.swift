@@ -8,6 +8,8 @@ public struct ProjectRecord: Sendable, Hashable, Codable {
     public var name: String
     /// When it was created, if the store recorded it.
     public var createdAt: Date?
+    /// When it was last changed, if the writer knew (optional, additive in version 2): what `--mode merge` compares.
+    public var modifiedAt: Date?
     /// Store properties the interchange has no field for, by the model's property name (`extra` in the archive);
     /// nil when there are none.
     public var extra: [String: ExtraValue]?

@@ -27,6 +27,8 @@ public struct TaskRecord: Sendable, Hashable, Codable {
     public var tagIds: [UUID]
     /// Its subtasks, in order.
     public var subtasks: [SubtaskRecord]
+    /// When it was last changed, if the writer knew (optional, additive in version 2): what `--mode merge` compares.
+    public var modifiedAt: Date?
     /// Store properties the interchange has no field for, by the model's property name (`extra` in the archive);
     /// nil when there are none.
     public var extra: [String: ExtraValue]?

@@ -6,6 +6,9 @@ public enum ImportMode: String, Sendable, Hashable, Codable, CaseIterable {
     case upsert
     /// Keep records whose id exists as they are, insert the rest.
     case skip
+    /// Like upsert, but where both sides have a modification date the newer one wins per record (a tie keeps the
+    /// target's); a dated side wins over an undated one; with no dates the archive wins, as in upsert.
+    case merge
     /// Remove every row of the mapped entities first, then insert everything.
     case replace
 }

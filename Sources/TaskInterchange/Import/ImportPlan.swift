@@ -6,10 +6,17 @@ public struct ImportPlan: Sendable, Hashable, Codable {
         public var inserted = 0
         /// Existing records updated.
         public var updated = 0
+        /// Existing records that already held what the archive holds, left unwritten (upsert).
+        public var unchanged = 0
         /// Existing records left as they were.
         public var skipped = 0
         /// Rows removed (replace mode, or subtasks an update no longer lists).
         public var deleted = 0
+        /// Archive records paired with a target record by key (`--match`), counted also as what was done with them.
+        public var matched = 0
+        /// Existing records whose content differs from the archive's under `--mode merge`: one side's version won
+        /// (counted as updated when the archive's did, skipped when the target's did).
+        public var conflicts = 0
         /// Creates zero counts.
         public init() {}
     }
@@ -20,8 +27,18 @@ public struct ImportPlan: Sendable, Hashable, Codable {
     /// links to records it did not import (subtasks of a task left as it was).
     public var unlinked = 0
 
+    /// The first matches and conflicts, for `--dry-run` to list (all are counted).
+    public var decisions: [MergeDecision] = []
+    /// The most decisions listed.
+    public static let decisionLimit = 1000
+
     /// Creates an empty plan.
     public init() {}
+
+    /// Lists a decision while under the limit.
+    mutating func note(_ decision: MergeDecision) {
+        if decisions.count < Self.decisionLimit { decisions.append(decision) }
+    }
 
     /// The counts of one kind.
     public subscript(kind: StoreMapping.Kind) -> Operations {

@@ -79,6 +79,8 @@ extension Importer.Pass {
         if kind == .task && links.kinds.contains(.task) { links.taskKeys[id] = key }
         if kind == .subtask && links.kinds.contains(.subtask) { links.subtaskKeys[id] = key }
         if placement == .inserted && importer.mode == .skip { links.inserted.insert(id) }
+        // An unchanged record's links already are the archive's: nothing to write.
+        if placement == .unchanged { return }
         for (property, declaration, texts) in taken {
             if placement == .skipped && !declaration.toMany {
                 // A to-one of an object left as it was stays as it was.

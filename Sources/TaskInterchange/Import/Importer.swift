@@ -12,6 +12,13 @@ public struct Importer: Sendable {
     public var dryRun: Bool
     /// Called after every 10,000 tasks with the number done so far (for progress display).
     public var progress: (@Sendable (Int) -> Void)?
+    /// What the target already holds (see `TargetComparison.find`): upsert and merge count unchanged records and do
+    /// not write them; `--match` pairs; merge's target dates. Nil: every existing record is rewritten.
+    public var baseline: TargetComparison?
+    /// Pair archive records whose id the target lacks with target records by key (needs `baseline`).
+    public var match: MatchRule?
+    /// Where merge finds modification dates.
+    public var modificationDates = ModificationDates()
 
     /// Creates an importer.
     public init(mode: ImportMode = .insert, dryRun: Bool = false, progress: (@Sendable (Int) -> Void)? = nil) {
@@ -71,7 +78,7 @@ public struct Importer: Sendable {
         /// What `place` did with the last record.
         var placement = Placement.inserted
 
-        enum Placement { case inserted, updated, skipped }
+        enum Placement { case inserted, updated, skipped, unchanged }
 
         init(importer: Importer, destination: Destination, plan: ImportPlan, validator: Validator?) {
             self.importer = importer
@@ -88,15 +95,43 @@ public struct Importer: Sendable {
             var record = record
             let taken = takeRelationships(&record.extra, of: kind)
             let key: Destination.ObjectKey?
-            if let existing = importer.mode == .replace ? nil : try destination.existingKey(of: kind, id: id) {
+            var existing = importer.mode == .replace ? nil : try destination.existingKey(of: kind, id: id)
+            var targetId = id
+            if existing == nil, importer.mode != .replace, let matched = importer.baseline?.match(kind, id),
+               let matchedKey = try destination.existingKey(of: kind, id: matched) {
+                // The archive's record is the target's: written (if at all) under the target's id; every reference
+                // to the archive's id follows through the ID map.
+                existing = matchedKey
+                targetId = matched
+                record.id = matched
+                plan[kind].matched += 1
+                plan.note(MergeDecision(kind: .match, recordKind: kind, id: id, targetId: matched))
+            }
+            if let existing {
+                let archiveDate = (record as? ProjectRecord).flatMap(importer.modificationDates.date(of:))
+                let targetDate = importer.baseline?.targetDates[targetId] ?? nil
                 switch importer.mode {
-                case .insert:
+                case .insert where targetId == id:
                     throw TaskInterchangeError(.invalidData, "\(path).id: \(kind.rawValue) \(id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
-                case .upsert:
+                case .upsert where importer.baseline?.contains(kind, id) == true, .merge where importer.baseline?.contains(kind, id) == true:
+                    plan[kind].unchanged += 1
+                    placement = .unchanged
+                case .merge where !importer.archiveWins(archiveDate: archiveDate, targetDate: targetDate):
+                    plan[kind].conflicts += 1
+                    plan[kind].skipped += 1
+                    plan.note(MergeDecision(kind: .conflict, recordKind: kind, id: id, targetId: targetId, winner: .target,
+                                            archiveModifiedAt: archiveDate, targetModifiedAt: targetDate))
+                    placement = .unchanged
+                case .upsert, .merge:
+                    if importer.mode == .merge {
+                        plan[kind].conflicts += 1
+                        plan.note(MergeDecision(kind: .conflict, recordKind: kind, id: id, targetId: targetId, winner: .archive,
+                                                archiveModifiedAt: archiveDate, targetModifiedAt: targetDate))
+                    }
                     if !importer.dryRun { try update(&destination, record, existing) }
                     plan[kind].updated += 1
                     placement = .updated
-                case .skip, .replace:
+                case .insert, .skip, .replace:
                     plan[kind].skipped += 1
                     placement = .skipped
                 }
@@ -151,6 +186,43 @@ public struct Importer: Sendable {
                 }
                 return
             }
+            let taskDates = (archive: importer.modificationDates.date(of: task), target: importer.baseline?.targetDates[task.id] ?? nil)
+            let unchanged = importer.baseline?.contains(.task, task.id) == true
+            let targetWins = existing != nil && importer.mode == .merge && !unchanged
+                && !importer.archiveWins(archiveDate: taskDates.archive, targetDate: taskDates.target)
+            if existing != nil, importer.mode == .merge, !unchanged {
+                plan[.task].conflicts += 1
+                plan.note(MergeDecision(kind: .conflict, recordKind: .task, id: task.id, targetId: task.id, winner: targetWins ? .target : .archive,
+                                        archiveModifiedAt: taskDates.archive, targetModifiedAt: taskDates.target))
+            }
+            if let existing, targetWins {
+                // Merge kept the target's newer version: the task, its links and subtasks stay as they are.
+                plan[.task].skipped += 1
+                plan[.subtask].skipped += task.subtasks.count
+                placement = .unchanged
+                if !links.isEmpty, !importer.dryRun {
+                    keep(taken, of: .task, id: task.id, key: existing, at: RecordPath(.task, index))
+                    for (position, subtask) in task.subtasks.enumerated() {
+                        keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
+                             key: try destination.existingKey(of: .subtask, id: subtask.id), at: RecordPath(.task, index, subtask: position))
+                    }
+                }
+                return
+            }
+            if let existing, importer.mode == .upsert || importer.mode == .merge, unchanged {
+                // The task, its links and its subtasks (in order) are already as the archive says.
+                plan[.task].unchanged += 1
+                plan[.subtask].unchanged += task.subtasks.count
+                placement = .unchanged
+                if !links.isEmpty, !importer.dryRun {
+                    keep(taken, of: .task, id: task.id, key: existing, at: RecordPath(.task, index))
+                    for (position, subtask) in task.subtasks.enumerated() {
+                        keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
+                             key: try destination.existingKey(of: .subtask, id: subtask.id), at: RecordPath(.task, index, subtask: position))
+                    }
+                }
+                return
+            }
             if existing != nil, importer.mode == .insert {
                 throw TaskInterchangeError(.invalidData, "\(path).id: task \(task.id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
             }
@@ -182,7 +254,7 @@ public struct Importer: Sendable {
             for (position, subtask) in task.subtasks.enumerated() {
                 let found = importer.mode == .replace ? nil : try destination.existingKey(of: .subtask, id: subtask.id)
                 if let found {
-                    guard importer.mode == .upsert else {
+                    guard importer.mode == .upsert || importer.mode == .merge else {
                         throw TaskInterchangeError(.invalidData, "\(path).subtasks[\(position)].id: subtask \(subtask.id.uuidString) already exists in the target store")
                     }
                     try destination.update(subtask, of: key, position: position, at: found)

@@ -21,6 +21,10 @@ public struct StoreImportOptions: Sendable {
     public var maxIssues = 100
     /// Called with the number of tasks imported so far.
     public var progress: (@Sendable (Int) -> Void)?
+    /// Pair archive records whose id the target lacks with target records by key (`--match`).
+    public var match: MatchRule?
+    /// Where `--mode merge` finds modification dates.
+    public var modificationDates = ModificationDates()
 
     /// Default options: insert mode, no backup, detected mapping.
     public init() {}
@@ -131,7 +135,7 @@ public enum StoreImport {
         let plan: ImportPlan
         do {
             plan = try writer.transaction {
-                let plan = try importer.run(source, into: &destination, validatingWith: &validator)
+                let plan = try importer.leavingUnchanged(source, in: path, options: options).run(source, into: &destination, validatingWith: &validator)
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
                 return plan
             }

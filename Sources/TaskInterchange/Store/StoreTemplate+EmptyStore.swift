@@ -17,12 +17,11 @@ extension StoreTemplate {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw TaskInterchangeError(.cannotCreate, "\(path): already exists; choose a new path")
         }
-        let temporary = directory + "/." + url.lastPathComponent + ".tasks-" + UUID().uuidString
-        defer { StoreImport.removeStoreFiles(temporary) }
+        let temporary = try TemporaryFile(beside: path)
         do {
             // Scoped so the connection is closed (and its WAL checkpointed away) before the file is linked into place.
             try {
-                let database = try Database(path: temporary, mode: .create)
+                let database = try Database(path: temporary.path, mode: .create)
                 try database.execute("PRAGMA auto_vacuum = 2")
                 try database.inTransaction {
                     for statement in tableStatements { try database.execute(statement) }
@@ -42,12 +41,7 @@ extension StoreTemplate {
         } catch {
             throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: \(error)")
         }
-        if link(temporary, path) != 0 {
-            let linkError = errno
-            guard linkError != EEXIST, !FileManager.default.fileExists(atPath: path), rename(temporary, path) == 0 else {
-                let reason = String(cString: strerror(linkError == EEXIST ? EEXIST : errno))
-                throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: \(reason)")
-            }
-        }
+        try temporary.synchronize(naming: path)
+        try temporary.place(at: path, replacing: false)
     }
 }

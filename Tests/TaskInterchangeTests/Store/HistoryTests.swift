@@ -141,13 +141,15 @@ struct HistoryTests {
         let inserted = try [Change(type: 0, entity: Entity.project, key: Self.key(path, "ZPROJECT", Self.id(3))),
                             Change(type: 0, entity: Entity.task, key: Self.key(path, "ZTASK", Self.id(34))),
                             Change(type: 0, entity: Entity.subtask, key: Self.key(path, "ZSUBTASK", Self.id(44)))]
+        // Category 11 is as the archive says: upsert leaves it unwritten, so it has no update entry.
         let updated = [Change(type: 1, entity: Entity.project, key: keys.p1), Change(type: 1, entity: Entity.project, key: keys.p2),
-                       Change(type: 1, entity: Entity.category, key: keys.c11), Change(type: 1, entity: Entity.tag, key: keys.t21),
+                       Change(type: 1, entity: Entity.tag, key: keys.t21),
                        Change(type: 1, entity: Entity.tag, key: keys.t22), Change(type: 1, entity: Entity.task, key: keys.k31),
                        Change(type: 1, entity: Entity.task, key: keys.k32), Change(type: 1, entity: Entity.subtask, key: keys.s41)]
         let deleted = [Change(type: 2, entity: Entity.subtask, key: keys.s42)]
         let changes = try Self.changes(path)
         #expect(Set(changes) == Set(inserted + updated + deleted))
+        #expect(!changes.contains(Change(type: 1, entity: Entity.category, key: keys.c11)))
         #expect(changes.count == inserted.count + updated.count + deleted.count)
         #expect(changes.map(\.type) == changes.map(\.type).sorted(), "inserts, then updates, then deletes")
 
@@ -269,10 +271,11 @@ struct HistoryTests {
         task.subtasks.removeLast()
         let archive = Archive(projects: [Self.base.projects[0]], categories: Self.base.categories, tags: [Self.base.tags[0]], tasks: [task])
         let result = try StoreImport.run(archive, into: path, options: Self.upsert())
-        #expect(result.warnings.contains("persistent history: the target has no model cache, so 5 update entries do not say which properties changed (ZCOLUMNS NULL)"), "\(result.warnings)")
+        #expect(result.warnings.contains("persistent history: the target has no model cache, so 2 update entries do not say which properties changed (ZCOLUMNS NULL)"), "\(result.warnings)")
         #expect(result.warnings.contains("persistent history: the target keeps tombstones of deleted objects; tasks does not fill them, so 1 delete entry has no preserved values"))
         #expect(try Self.database(path).rows("SELECT ZCHANGETYPE, count(*), count(ZCOLUMNS), count(ZTOMBSTONE0) FROM ACHANGE GROUP BY 1 ORDER BY 1") == [
-            [.integer(1), .integer(5), .integer(0), .integer(0)], [.integer(2), .integer(1), .integer(0), .integer(0)],
+            // The task that lost a subtask and its remaining subtask; the unchanged project, categories and tag are left.
+            [.integer(1), .integer(2), .integer(0), .integer(0)], [.integer(2), .integer(1), .integer(0), .integer(0)],
         ])
     }
 

@@ -42,7 +42,7 @@ struct StoreWriterTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
-    @Test("upsert updates matching ids (Z_OPT + 1) and inserts the rest; the store then reads back as the archive")
+    @Test("upsert updates matching ids that changed (Z_OPT + 1), leaves the others, inserts the rest; the store then reads back as the archive")
     func upsert() throws {
         let directory = try TemporaryDirectory()
         let (path, archive) = try makeStore(directory, seed: 5)
@@ -54,9 +54,11 @@ struct StoreWriterTests {
         var options = StoreImportOptions()
         options.mode = .upsert
         let result = try StoreImport.run(changed.sortedByID(), into: path, options: options)
-        #expect(result.plan[.task].updated == archive.tasks.count)
+        #expect(result.plan[.task].updated == 1)
+        #expect(result.plan[.task].unchanged == archive.tasks.count - 1)
         #expect(result.plan[.tag].inserted == 1)
-        #expect(try scalar(path, "SELECT count(*) FROM ZTASK WHERE Z_OPT != 2") == 0)
+        #expect(try scalar(path, "SELECT count(*) FROM ZTASK WHERE Z_OPT = 2") == 1)
+        #expect(try scalar(path, "SELECT count(*) FROM ZTASK WHERE Z_OPT = 1") == Int64(archive.tasks.count - 1))
         #expect(try readStore(path).archive.tasks == changed.sortedByID().tasks)
     }
 

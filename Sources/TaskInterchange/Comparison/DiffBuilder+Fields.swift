@@ -1,0 +1,120 @@
+import Foundation
+
+/// Field-by-field comparison of two records with the same id.
+extension DiffBuilder {
+    func compare(_ a: ProjectRecord, _ b: ProjectRecord) -> [FieldDifference] {
+        var fields: [FieldDifference] = []
+        text("name", a.name, b.name, into: &fields)
+        if !ignores("createdAt", of: .project) { date("createdAt", a.createdAt, b.createdAt, into: &fields) }
+        if !ignores("modifiedAt", of: .project) { date("modifiedAt", a.modifiedAt, b.modifiedAt, into: &fields) }
+        extras(of: .project, a.extra, b.extra, into: &fields)
+        return fields
+    }
+
+    func compare(_ a: CategoryRecord, _ b: CategoryRecord) -> [FieldDifference] {
+        var fields: [FieldDifference] = []
+        text("name", a.name, b.name, into: &fields)
+        text("color", a.color, b.color, into: &fields)
+        extras(of: .category, a.extra, b.extra, into: &fields)
+        return fields
+    }
+
+    func compare(_ a: TagRecord, _ b: TagRecord) -> [FieldDifference] {
+        var fields: [FieldDifference] = []
+        text("name", a.name, b.name, into: &fields)
+        extras(of: .tag, a.extra, b.extra, into: &fields)
+        return fields
+    }
+
+    func compare(_ a: SubtaskRecord, _ b: SubtaskRecord) -> [FieldDifference] {
+        var fields: [FieldDifference] = []
+        text("title", a.title, b.title, into: &fields)
+        if a.isCompleted != b.isCompleted { fields.append(.value("isCompleted", old: .bool(a.isCompleted), new: .bool(b.isCompleted))) }
+        extras(of: .subtask, a.extra, b.extra, into: &fields)
+        return fields
+    }
+
+    mutating func compareTask(_ a: TaskRecord, _ b: TaskRecord) -> [FieldDifference] {
+        var fields: [FieldDifference] = []
+        text("title", a.title, b.title, into: &fields)
+        if !ignores("notes", of: .task) { text("notes", a.notes, b.notes, into: &fields) }
+        if a.isCompleted != b.isCompleted { fields.append(.value("isCompleted", old: .bool(a.isCompleted), new: .bool(b.isCompleted))) }
+        date("createdAt", a.createdAt, b.createdAt, into: &fields)
+        if !ignores("dueDate", of: .task) { date("dueDate", a.dueDate, b.dueDate, into: &fields) }
+        if !ignores("modifiedAt", of: .task) { date("modifiedAt", a.modifiedAt, b.modifiedAt, into: &fields) }
+        if a.priority != b.priority { fields.append(.value("priority", old: .integer(Int64(a.priority)), new: .integer(Int64(b.priority)))) }
+        reference("projectId", a.projectId, b.projectId, into: &fields)
+        if !ignores("categoryId", of: .task) { reference("categoryId", a.categoryId, b.categoryId, into: &fields) }
+        links("tagIds", a.tagIds.map(\.uuidString), b.tagIds.map(\.uuidString), ordered: false, into: &fields)
+        fields += compareSubtasks(a, b)
+        extras(of: .task, a.extra, b.extra, into: &fields)
+        return fields
+    }
+
+    private func text(_ field: String, _ a: String?, _ b: String?, into fields: inout [FieldDifference]) {
+        if a != b { fields.append(.value(field, old: a.map(ExtraValue.string), new: b.map(ExtraValue.string))) }
+    }
+
+    private func reference(_ field: String, _ a: UUID?, _ b: UUID?, into fields: inout [FieldDifference]) {
+        if a != b { fields.append(.value(field, old: a.map { .string($0.uuidString) }, new: b.map { .string($0.uuidString) })) }
+    }
+
+    /// Dates are equal only when every bit of the Double is (−0.0 is not 0.0).
+    private func date(_ field: String, _ a: Date?, _ b: Date?, into fields: inout [FieldDifference]) {
+        if a?.timeIntervalSinceReferenceDate.bitPattern != b?.timeIntervalSinceReferenceDate.bitPattern {
+            fields.append(.value(field, old: a.map(Self.dateValue), new: b.map(Self.dateValue)))
+        }
+    }
+
+    /// A date as the archive writes it; a value the format cannot write shows as its seconds since 2001.
+    static func dateValue(_ date: Date) -> ExtraValue {
+        (try? LosslessDate.string(from: date)).map(ExtraValue.string) ?? .double(date.timeIntervalSinceReferenceDate)
+    }
+
+    /// A to-many relationship: links added and removed, and, when ordered, a new order of the same members.
+    private func links(_ field: String, _ a: [String], _ b: [String], ordered: Bool, into fields: inout [FieldDifference]) {
+        if a == b { return }
+        let setA = Set(a), setB = Set(b)
+        let added = b.filter { !setA.contains($0) }, removed = a.filter { !setB.contains($0) }
+        if !added.isEmpty || !removed.isEmpty { fields.append(.links(field, added: added, removed: removed)) }
+        guard ordered else { return }
+        let commonA = a.filter(setB.contains), commonB = b.filter(setA.contains)
+        if commonA != commonB { fields.append(.order(field, old: commonA, new: commonB)) }
+    }
+
+    /// `extra` members by name: relationships (as either side declares them) as links, attributes as values. An
+    /// absent member equals null, and an absent to-many relationship equals an empty one (both mean "none").
+    private func extras(of kind: StoreMapping.Kind, _ a: [String: ExtraValue]?, _ b: [String: ExtraValue]?,
+                        into fields: inout [FieldDifference]) {
+        if ignores("extra", of: kind) { return }
+        let a = a ?? [:], b = b ?? [:]
+        if a.isEmpty && b.isEmpty { return }
+        let declared = relationships[kind.rawValue] ?? [:]
+        for name in Set(a.keys).union(b.keys).sorted() {
+            let left = a[name] ?? .null, right = b[name] ?? .null
+            if Self.same(left, right) { continue }
+            if let relationship = declared[name], relationship.toMany {
+                links("extra.\(name)", Self.ids(left), Self.ids(right), ordered: relationship.ordered, into: &fields)
+            } else {
+                fields.append(.value("extra.\(name)", old: a[name], new: b[name]))
+            }
+        }
+    }
+
+    private static func ids(_ value: ExtraValue) -> [String] {
+        switch value {
+        case .array(let ids): return ids
+        case .string(let id): return [id]
+        default: return []
+        }
+    }
+
+    /// Equality that tells −0.0 from 0.0 and finds a NaN equal to itself, like the dates.
+    static func same(_ a: ExtraValue, _ b: ExtraValue) -> Bool {
+        switch (a, b) {
+        case (.double(let x), .double(let y)): return x.bitPattern == y.bitPattern
+        case (.array(let x), .null), (.null, .array(let x)): return x.isEmpty
+        default: return a == b
+        }
+    }
+}

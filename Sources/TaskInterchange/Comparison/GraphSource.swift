@@ -1,0 +1,135 @@
+import Foundation
+
+/// One side of a comparison: an archive (JSON or NDJSON), a store read through the export path, or records in memory.
+public struct GraphSource: Sendable {
+    enum Storage: Sendable {
+        case archive(path: String)
+        case standardInput
+        case input(InputBox, name: String)
+        case store(path: String, mapping: StoreMapping?)
+        case records(Archive, name: String)
+    }
+
+    let storage: Storage
+
+    /// An archive file (version 1, version 2 or NDJSON).
+    public static func archive(path: String) -> GraphSource { GraphSource(storage: .archive(path: path)) }
+    /// An archive on standard input (read once: it cannot be re-read if it turns out not to be sorted by id).
+    public static var standardInput: GraphSource { GraphSource(storage: .standardInput) }
+    /// An archive already opened (a file or stdin), e.g. the one an import just read.
+    public static func input(_ input: ArchiveInput, name: String? = nil) -> GraphSource {
+        GraphSource(storage: .input(InputBox(input), name: name ?? input.path ?? "stdin"))
+    }
+    /// A Core Data store, read as `export` reads it (the store's files are not changed); `mapping` as for export.
+    public static func store(path: String, mapping: StoreMapping? = nil) -> GraphSource {
+        GraphSource(storage: .store(path: path, mapping: mapping))
+    }
+    /// Records already in memory, e.g. an app's export before and after its migration.
+    public static func records(_ archive: Archive, name: String = "archive") -> GraphSource {
+        GraphSource(storage: .records(archive, name: name))
+    }
+
+    /// A path that starts like an SQLite database is a store; anything else an archive; `-` is stdin.
+    /// - Throws: `TaskInterchangeError.noInput` when the path does not exist.
+    public static func detecting(path: String, mapping: StoreMapping? = nil) throws -> GraphSource {
+        if path == "-" { return .standardInput }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            throw TaskInterchangeError(.noInput, exists ? "\(path): cannot be opened for reading\(isDirectory.boolValue ? " (a directory)" : "")" : "\(path): no such file")
+        }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        try? handle.close()
+        return header == Data("SQLite format 3\u{0}".utf8) ? .store(path: path, mapping: mapping) : .archive(path: path)
+    }
+
+    /// An `ArchiveInput` handed to the reading thread. The input's bytes never change and the comparison waits for
+    /// that thread to end before it returns, so the mapping outlives every use.
+    final class InputBox: @unchecked Sendable {
+        let input: ArchiveInput
+        init(_ input: ArchiveInput) { self.input = input }
+    }
+
+    /// How messages and reports name this side.
+    public var name: String {
+        switch storage {
+        case .archive(let path): return path
+        case .standardInput: return "stdin"
+        case .input(_, let name): return name
+        case .store(let path, _): return path
+        case .records(_, let name): return name
+        }
+    }
+
+    /// True for a store.
+    public var isStore: Bool {
+        if case .store = storage { return true }
+        return false
+    }
+
+    /// Reads this side into `visitor`: header first, then records in reading order. Runs on the channel's thread,
+    /// so the readers (which own a connection or a mapping) are made there.
+    func produce(into visitor: inout ChannelVisitor) throws {
+        switch storage {
+        case .archive(let path):
+            try ArchiveInput(path: path).stream(kinds: nil, into: &visitor)
+        case .input(let box, _):
+            try box.input.stream(kinds: nil, into: &visitor)
+        case .standardInput:
+            try ArchiveInput.standardInput().stream(kinds: nil, into: &visitor)
+        case .store(let path, let mapping):
+            let snapshot = try StoreSnapshot(path: path)
+            let reader = try StoreReader(snapshot: snapshot, mapping: mapping)
+            try visitor.visitHeader(ArchiveHeader(
+                source: ArchiveHeader.Source(store: path, storeUUID: reader.schema.storeUUID, entities: reader.entityNames,
+                                             relationships: reader.relationshipDeclarations)))
+            try reader.read(into: &visitor)
+            try visitor.flush()
+        case .records(let archive, _):
+            try archive.stream(kinds: nil, into: &visitor)
+        }
+    }
+
+    /// This side read whole and sorted by id, for inputs whose records are not in id order. A store is always read in
+    /// order and stays as it is.
+    func sortedInMemory() throws -> GraphSource {
+        var archive: Archive
+        switch storage {
+        case .store: return self
+        case .standardInput:
+            throw TaskInterchangeError(.invalidData, "stdin: records are not sorted by id; save the archive to a file (or re-export it with 'tasks export', which sorts) and compare that")
+        case .records(let records, _): archive = records
+        case .archive, .input:
+            var collector = ArchiveCollector()
+            if case .input(let box, _) = storage {
+                try box.input.stream(kinds: nil, into: &collector)
+            } else if case .archive(let path) = storage {
+                try ArchiveInput(path: path).stream(kinds: nil, into: &collector)
+            }
+            if let issue = collector.issues.first(where: { $0.severity == .error }) {
+                throw TaskInterchangeError(.invalidData, "\(name): \(issue.path): \(issue.code.rawValue): \(issue.message); run 'tasks validate' for every problem")
+            }
+            archive = collector.archive
+        }
+        archive.projects.sort { GraphKey($0.id) < GraphKey($1.id) }
+        archive.categories.sort { GraphKey($0.id) < GraphKey($1.id) }
+        archive.tags.sort { GraphKey($0.id) < GraphKey($1.id) }
+        archive.tasks.sort { GraphKey($0.id) < GraphKey($1.id) }
+        return .records(archive, name: name)
+    }
+}
+
+/// An id as two big-endian halves, so integer order is the order `tasks export` writes records in (the uppercase
+/// strings' order).
+struct GraphKey: Comparable, Hashable {
+    let entry: StoreIdentity.Entry
+
+    init(_ id: UUID) { entry = StoreIdentity.Entry(id: id, key: 0) }
+
+    static func < (lhs: GraphKey, rhs: GraphKey) -> Bool { lhs.entry < rhs.entry }
+    static func == (lhs: GraphKey, rhs: GraphKey) -> Bool { lhs.entry.high == rhs.entry.high && lhs.entry.low == rhs.entry.low }
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(entry.high)
+        hasher.combine(entry.low)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// One record a merge had to decide about: an archive record matched to a target record by key, or an existing
+/// record whose two versions differ (which one was kept, and the dates that decided it).
+public struct MergeDecision: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// `--match` paired the archive record with a target record.
+        case match
+        /// Both sides hold the record with different content; `winner` says which version is kept.
+        case conflict
+    }
+
+    public enum Side: String, Sendable, Hashable, Codable {
+        case archive
+        case target
+    }
+
+    public var kind: Kind
+    public var recordKind: StoreMapping.Kind
+    /// The archive record's id.
+    public var id: UUID
+    /// The target record's id (another id for a match).
+    public var targetId: UUID
+    /// Whose version is kept (conflicts).
+    public var winner: Side?
+    /// The archive record's modification date, if it has one (lossless text).
+    public var archiveModifiedAt: String?
+    /// The target record's, if it has one.
+    public var targetModifiedAt: String?
+
+    public init(kind: Kind, recordKind: StoreMapping.Kind, id: UUID, targetId: UUID, winner: Side? = nil,
+                archiveModifiedAt: Date? = nil, targetModifiedAt: Date? = nil) {
+        self.kind = kind
+        self.recordKind = recordKind
+        self.id = id
+        self.targetId = targetId
+        self.winner = winner
+        self.archiveModifiedAt = archiveModifiedAt.flatMap { try? LosslessDate.string(from: $0) }
+        self.targetModifiedAt = targetModifiedAt.flatMap { try? LosslessDate.string(from: $0) }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import TaskInterchange
+
+/// `import --verify`: right after the commit, the store is compared with the file as `tasks verify` does.
+extension ImportCommand {
+    static let verifyOption = CommandDescription.Option(
+        name: "--verify", help: "After the commit, check that the store holds what the file holds (as 'tasks verify'); exit 1 when it does not (the import stays committed).")
+
+    /// The verification of a committed import, nil without `--verify` or with `--dry-run` (nothing was written).
+    static func verification(_ parsed: ParsedArguments, input: ArchiveInput, store: String,
+                             options: StoreImportOptions) throws -> GraphDiff? {
+        guard parsed.flag("--verify"), !options.dryRun else { return nil }
+        return try GraphComparison.verify(.input(input), against: .store(path: store, mapping: options.mapping))
+    }
+
+    /// The text that follows the import summary: one verdict line, and the differences when there are any.
+    static func verificationText(_ diff: GraphDiff) -> String {
+        (diff.isEqual ? "" : DiffRenderer.text(diff, limit: 20)) + VerifyCommand.verdict(diff) + "\n"
+    }
+
+    /// What `--json-summary` says about it.
+    struct VerificationSummary: Encodable {
+        var verified: Bool
+        var differenceCount: Int
+        var kinds: [GraphDiff.KindSummary]
+        var records: [RecordDifference]
+
+        init(_ diff: GraphDiff) {
+            verified = diff.isEqual
+            differenceCount = diff.differenceCount
+            kinds = diff.kinds
+            records = Array(diff.records.prefix(100))
+        }
+    }
+}
