@@ -202,7 +202,7 @@ struct LiveStoreTests {
                 #expect(statuses == [0] + Array(repeating: 65, count: racers - 1), "\(runs.map(\.stderr))")
                 #expect(runs.filter { $0.status == 65 }.allSatisfy { $0.stderr.contains("id-exists-in-store") })
                 #expect(tasks == 4_000)
-            case .upsert, .skip:
+            case .upsert, .skip, .merge:
                 #expect(statuses == Array(repeating: 0, count: racers), "\(runs.map(\.stderr))")
                 #expect(tasks == 4_000)
             case .replace:

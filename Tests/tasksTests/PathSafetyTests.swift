@@ -208,11 +208,3 @@ struct PathSafetyTests {
         #expect(try directorySnapshot(scratch.url) == before)
     }
 }
-
-/// Every file in `directory` with its bytes, except that of SQLite's shared-memory index only its presence counts:
-/// a connection touches it as any SQLite reader does.
-func storeFiles(_ directory: URL) throws -> [String: Data] {
-    var files = try directorySnapshot(directory)
-    for name in files.keys where name.hasSuffix("-shm") { files[name] = Data() }
-    return files
-}

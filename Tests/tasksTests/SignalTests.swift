@@ -70,6 +70,11 @@ struct SignalTests {
         }
     }
 
+    /// Changes every task's title in the store, so that an upsert of the archive has every task to write back.
+    static func touch(_ path: String) throws {
+        try Database(path: path, mode: .readWrite).execute("UPDATE ZTASK SET ZTITLE = ZTITLE || ' (edited)'")
+    }
+
     /// The task count and the sum of versions: an upsert that committed changes the sum; one rolled back does not.
     static func state(_ path: String) throws -> [Int64] {
         let database = try Database(path: path, mode: .readWrite)
@@ -102,6 +107,7 @@ struct SignalTests {
         let exportArguments = ["export", "--store", fixture.store, "-o", output]
         let importArguments = ["import", "--store", newStore, fixture.archive]
         let upsertArguments = ["import", "--store", existing, "--mode", "upsert", fixture.archive]
+        try Self.touch(existing)
         let durations = [try fixture.duration(exportArguments), try fixture.duration(importArguments), try fixture.duration(upsertArguments)]
         try FileManager.default.removeItem(atPath: output)
         for suffix in ["", "-wal", "-shm"] { unlink(newStore + suffix) }
@@ -111,6 +117,7 @@ struct SignalTests {
                 let signal = Self.signals[attempt % Self.signals.count]
                 let delay = drand48() * durations[operation]
                 let label = "\(arguments[0]) #\(operation) signal \(signal) after \(String(format: "%.3f", delay)) s (seed \(Self.seed))"
+                if operation == 2 { try Self.touch(existing) }
                 let before = try directorySnapshot(fixture.scratch.url.appendingPathComponent("tmp"))
                 let stateBefore = try Self.state(existing)
                 let names = try Set(FileManager.default.contentsOfDirectory(atPath: fixture.scratch.url.path))
