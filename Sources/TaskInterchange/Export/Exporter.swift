@@ -19,18 +19,7 @@ public enum Exporter {
         defer { close(descriptor) }
         let summary = try stream(store: store, to: FileDescriptorSink(fileDescriptor: descriptor), options: options)
         lseek(descriptor, 0, SEEK_SET)
-        let size = 1 << 20
-        let chunk = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-        defer { chunk.deallocate() }
-        while true {
-            let count = read(descriptor, chunk, size)
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { try Cancellation.checkpoint(); continue }
-                throw TaskInterchangeError(.io, "\(buffer): cannot read back the finished export: \(String(cString: strerror(errno)))")
-            }
-            try sink.write(UnsafeRawBufferPointer(start: chunk, count: count))
-        }
+        try DescriptorCopy.copy(from: descriptor, naming: buffer, to: sink)
         return summary
     }
 

@@ -195,24 +195,18 @@ public struct Importer: Sendable {
                 plan.note(MergeDecision(kind: .conflict, recordKind: .task, id: task.id, targetId: task.id, winner: targetWins ? .target : .archive,
                                         archiveModifiedAt: taskDates.archive, targetModifiedAt: taskDates.target))
             }
-            if let existing, targetWins {
-                // Merge kept the target's newer version: the task, its links and subtasks stay as they are.
-                plan[.task].skipped += 1
-                plan[.subtask].skipped += task.subtasks.count
-                placement = .unchanged
-                if !links.isEmpty, !importer.dryRun {
-                    keep(taken, of: .task, id: task.id, key: existing, at: RecordPath(.task, index))
-                    for (position, subtask) in task.subtasks.enumerated() {
-                        keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
-                             key: try destination.existingKey(of: .subtask, id: subtask.id), at: RecordPath(.task, index, subtask: position))
-                    }
+            // Merge kept the target's newer version, or the task, its links and its subtasks (in order) are already as
+            // the archive says: they stay as they are.
+            let keptAsNewer = existing != nil && targetWins
+            let alreadyEqual = existing != nil && (importer.mode == .upsert || importer.mode == .merge) && unchanged
+            if let existing, keptAsNewer || alreadyEqual {
+                if keptAsNewer {
+                    plan[.task].skipped += 1
+                    plan[.subtask].skipped += task.subtasks.count
+                } else {
+                    plan[.task].unchanged += 1
+                    plan[.subtask].unchanged += task.subtasks.count
                 }
-                return
-            }
-            if let existing, importer.mode == .upsert || importer.mode == .merge, unchanged {
-                // The task, its links and its subtasks (in order) are already as the archive says.
-                plan[.task].unchanged += 1
-                plan[.subtask].unchanged += task.subtasks.count
                 placement = .unchanged
                 if !links.isEmpty, !importer.dryRun {
                     keep(taken, of: .task, id: task.id, key: existing, at: RecordPath(.task, index))

@@ -41,19 +41,6 @@ public struct FileDescriptorSink: ByteSink, Sendable {
     }
 }
 
-extension FileDescriptorSink {
-    /// Writes every byte, reporting a failure as an I/O error on `name`.
-    func writeAll(_ bytes: UnsafeRawBufferPointer, naming name: String) throws(TaskInterchangeError) {
-        do {
-            try write(bytes)
-        } catch let error as TaskInterchangeError {
-            throw error
-        } catch {
-            throw TaskInterchangeError(.io, "\(name): cannot write: \(error)")
-        }
-    }
-}
-
 #if canImport(Glibc)
 private let systemWrite = Glibc.write
 #elseif canImport(Darwin)

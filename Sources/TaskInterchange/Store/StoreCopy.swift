@@ -203,18 +203,12 @@ enum StoreCopy {
             throw TaskInterchangeError(.io, "\(destination): cannot create a private copy: \(String(cString: strerror(errno)))")
         }
         defer { close(output) }
-        let size = 1 << 20
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(input, buffer, size)
-            if count == 0 { return }
-            if count < 0 {
-                if errno == EINTR { try Cancellation.checkpoint(); continue }
-                throw TaskInterchangeError(.io, "\(store): cannot read \(source): \(String(cString: strerror(errno)))")
-            }
-            try FileDescriptorSink(fileDescriptor: output).writeAll(UnsafeRawBufferPointer(start: buffer, count: count), naming: destination)
-            try Cancellation.checkpoint()
+        do {
+            try DescriptorCopy.copy(from: input, naming: source, to: FileDescriptorSink(fileDescriptor: output))
+        } catch let error as TaskInterchangeError {
+            throw error
+        } catch {
+            throw TaskInterchangeError(.io, "\(destination): cannot write a private copy: \(error)")
         }
     }
 }

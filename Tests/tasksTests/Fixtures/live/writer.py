@@ -3,8 +3,9 @@
 Usage: writer.py STORE MODE READY_FILE
   MODE wal | delete   the journal mode to write in
 Each transaction swaps the completion flag of 40 pairs of tasks (one completed, one open), so the number of
-completed tasks never changes in any committed state, while rows across many pages change on every commit.
-Writes READY_FILE after the first commit, then runs until killed.
+completed tasks never changes in any committed state, while rows across many pages change on every commit. In WAL
+mode every fifth commit is followed by a checkpoint that truncates the WAL, as an app's own checkpoints do, so the
+database file and the WAL keep changing together. Writes READY_FILE after the first commit, then runs until killed.
 """
 import random
 import sqlite3
@@ -18,6 +19,7 @@ connection.execute("PRAGMA cache_size = 8")
 keys = [row[0] for row in connection.execute("SELECT Z_PK FROM ZTASK")]
 generator = random.Random(7)
 first = True
+commits = 0
 while True:
     connection.execute("BEGIN IMMEDIATE")
     done = [row[0] for row in connection.execute("SELECT Z_PK FROM ZTASK WHERE ZISCOMPLETED = 1 ORDER BY random() LIMIT 40")]
@@ -26,6 +28,9 @@ while True:
         connection.execute("UPDATE ZTASK SET ZISCOMPLETED = 0, Z_OPT = Z_OPT + 1, ZTITLE = ZTITLE || '' WHERE Z_PK = ?", (a,))
         connection.execute("UPDATE ZTASK SET ZISCOMPLETED = 1, Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", (b,))
     connection.execute("COMMIT")
+    commits += 1
+    if mode == "wal" and commits % 5 == 0:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
     if first:
         open(ready, "w").close()
         first = False
