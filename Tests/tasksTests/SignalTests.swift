@@ -151,6 +151,19 @@ struct SignalTests {
         #expect(stopped >= Self.count, "only \(stopped) of \(3 * Self.count) runs were interrupted (seed \(Self.seed))")
     }
 
+    @Test("SIGTERM while export waits for a FIFO's reader: exit 143, the FIFO stays")
+    func fifoWithoutReader() throws {
+        let scratch = try Scratch()
+        let store = try scratch.sampleStore()
+        let fifo = scratch.path("pipe")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let outcome = try Self.run(["export", "--store", store, "-o", fifo], temporary: scratch.url, signal: SIGTERM, after: 0.3)
+        #expect(outcome.exitStatus == 143, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("interrupted by SIGTERM"), "\(outcome.stderr)")
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+    }
+
     @Test("Ctrl-C while import waits on a stalled pipe: exit 130 at once, nothing created")
     func stalledInput() throws {
         let scratch = try Scratch()
