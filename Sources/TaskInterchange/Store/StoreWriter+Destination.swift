@@ -238,7 +238,13 @@ extension StoreWriter {
 
     private func link(task: Int64, tags: [Int64]) throws {
         guard let join = resolved.tagJoin, !tags.isEmpty else { return }
-        let insert = try prepared("INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(Database.quote(join.taskColumn)), \(Database.quote(join.tagColumn))) VALUES (?, ?)")
+        let insert: Statement
+        if let statement = tagLinkInsert {
+            insert = statement
+        } else {
+            insert = try database.prepare("INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(Database.quote(join.taskColumn)), \(Database.quote(join.tagColumn))) VALUES (?, ?)")
+            tagLinkInsert = insert
+        }
         for tag in tags {
             insert.bind(task, at: 1)
             insert.bind(tag, at: 2)

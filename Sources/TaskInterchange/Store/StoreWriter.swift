@@ -40,6 +40,8 @@ public final class StoreWriter: ImportDestination {
     /// The task entity's number, when subtasks carry a `Z<n>_TASK` entity column.
     var subtaskTaskEntityNumber: Int64?
     var preparedStatements: [String: Statement] = [:]
+    /// The task–tag join row insert, used for every task: kept here rather than looked up by its SQL text.
+    var tagLinkInsert: Statement?
     /// `kind.relationship` → where its links go (nil: nowhere in this target).
     var linkTargets: [String: LinkTarget?] = [:]
     /// What the import changed, for the persistent history rows written at its end (nil when the target does not
