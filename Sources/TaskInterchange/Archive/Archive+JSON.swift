@@ -41,6 +41,9 @@ extension Archive {
         for category in categories { try writer.write(category: category) }
         for tag in tags { try writer.write(tag: tag) }
         for task in tasks { try writer.write(task: task) }
+        // The writer takes the generic section one entity at a time, names sorted.
+        let grouped = entities.enumerated().sorted { ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset) }
+        for (_, record) in grouped { try writer.write(entity: record) }
         return try writer.finish()
     }
 }

@@ -15,10 +15,13 @@ public struct Archive: Sendable, Hashable {
     public var tags: [TagRecord]
     /// Tasks, each with its subtasks.
     public var tasks: [TaskRecord]
+    /// The generic section's records (entities no kind reads), grouped by entity name, each group in key order.
+    public var entities: [EntityRecord]
 
     /// Creates an archive.
     public init(header: ArchiveHeader = ArchiveHeader(), projects: [ProjectRecord] = [], categories: [CategoryRecord] = [],
-                tags: [TagRecord] = [], tasks: [TaskRecord] = []) {
+                tags: [TagRecord] = [], tasks: [TaskRecord] = [], entities: [EntityRecord] = []) {
+        self.entities = entities
         self.header = header
         self.projects = projects
         self.categories = categories
@@ -29,6 +32,6 @@ public struct Archive: Sendable, Hashable {
     /// The counts of this archive's content.
     public var counts: ArchiveCounts {
         ArchiveCounts(projects: projects.count, categories: categories.count, tags: tags.count, tasks: tasks.count,
-                      subtasks: tasks.reduce(0) { $0 + $1.subtasks.count })
+                      subtasks: tasks.reduce(0) { $0 + $1.subtasks.count }, entities: entities.count)
     }
 }

@@ -35,6 +35,11 @@ public struct ArchiveCollector: ArchiveVisitor {
         archive.tasks.append(task)
     }
 
+    /// Keeps the generic record.
+    public mutating func visitEntity(_ record: EntityRecord, index: Int) {
+        archive.entities.append(record)
+    }
+
     /// Keeps the issue.
     public mutating func visitIssue(_ issue: ValidationIssue) {
         issues.append(issue)

@@ -10,9 +10,13 @@ public struct ArchiveCounts: Sendable, Hashable, Codable {
     public var tasks: Int
     /// Number of subtasks, over all tasks.
     public var subtasks: Int
+    /// Number of records in the generic `entities` section, over all entities.
+    public var entities: Int
 
     /// Creates counts.
-    public init(projects: Int = 0, categories: Int = 0, tags: Int = 0, tasks: Int = 0, subtasks: Int = 0) {
+    public init(projects: Int = 0, categories: Int = 0, tags: Int = 0, tasks: Int = 0, subtasks: Int = 0,
+                entities: Int = 0) {
+        self.entities = entities
         self.projects = projects
         self.categories = categories
         self.tags = tags

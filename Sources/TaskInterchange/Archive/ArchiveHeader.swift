@@ -30,34 +30,39 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
         public var entities: [String: String]
         /// Kind → property → declaration, for the store relationships carried under records' `extra` (empty when none).
         public var relationships: [String: [String: ExtraRelationship]]
+        /// Entity → declaration, for the entities the generic `entities` section carries (empty when none).
+        public var model: [String: EntityDeclaration]
 
         /// Creates a source description.
         public init(store: String, storeUUID: String? = nil, entities: [String: String] = [:],
-                    relationships: [String: [String: ExtraRelationship]] = [:]) {
+                    relationships: [String: [String: ExtraRelationship]] = [:], model: [String: EntityDeclaration] = [:]) {
             self.store = store
             self.storeUUID = storeUUID
             self.entities = entities
             self.relationships = relationships
+            self.model = model
         }
 
-        private enum CodingKeys: String, CodingKey { case store, storeUUID, entities, relationships }
+        private enum CodingKeys: String, CodingKey { case store, storeUUID, entities, relationships, model }
 
-        /// Reads a source; `relationships` may be absent.
+        /// Reads a source; `relationships` and `model` may be absent.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             store = try container.decode(String.self, forKey: .store)
             storeUUID = try container.decodeIfPresent(String.self, forKey: .storeUUID)
             entities = try container.decode([String: String].self, forKey: .entities)
             relationships = try container.decodeIfPresent([String: [String: ExtraRelationship]].self, forKey: .relationships) ?? [:]
+            model = try container.decodeIfPresent([String: EntityDeclaration].self, forKey: .model) ?? [:]
         }
 
-        /// Writes a source, leaving out `relationships` when there are none.
+        /// Writes a source, leaving out `relationships` and `model` when there are none.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(store, forKey: .store)
             try container.encodeIfPresent(storeUUID, forKey: .storeUUID)
             try container.encode(entities, forKey: .entities)
             if !relationships.isEmpty { try container.encode(relationships, forKey: .relationships) }
+            if !model.isEmpty { try container.encode(model, forKey: .model) }
         }
     }
 

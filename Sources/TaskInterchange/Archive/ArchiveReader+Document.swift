@@ -18,6 +18,14 @@ extension ArchiveReader.Parser {
                 } else {
                     try readSection(kind)
                 }
+            } else if member == .entities {
+                decideRules()
+                try deliverHeader()
+                if rules == .version1 {
+                    try reportNotInVersion1("entities")
+                } else {
+                    try readEntitiesSection()
+                }
             } else if member == .counts {
                 decideRules()
                 if rules == .version1 {
@@ -245,6 +253,7 @@ extension ArchiveReader.Parser {
         var storeUUID: String?
         var entities: [String: String] = [:]
         var relationships: [String: [String: ExtraRelationship]] = [:]
+        var model: [String: EntityDeclaration] = [:]
         while let member = try nextMember(SourceMember.self, allowed: .all(SourceMember.self), in: "$.source",
                                           tracker: &tracker) {
             switch member {
@@ -252,11 +261,13 @@ extension ArchiveReader.Parser {
             case .storeUUID: storeUUID = try readString("$.source.storeUUID", nullable: true)
             case .entities: entities = try readEntities()
             case .relationships: relationships = try readRelationships()
+            case .model: model = try readModel()
             }
         }
         try reportMissing(SourceMember.self, required: MemberSet(SourceMember.store, .entities), seen: tracker.seen,
                           in: "$.source", at: start)
-        return ArchiveHeader.Source(store: store ?? "", storeUUID: storeUUID, entities: entities, relationships: relationships)
+        return ArchiveHeader.Source(store: store ?? "", storeUUID: storeUUID, entities: entities, relationships: relationships,
+                                     model: model)
     }
 
     /// `{"task": {"blocking": {"destination": "task", "toMany": true, "ordered": false, "inverse": "blockedBy"}}}`.
@@ -329,7 +340,7 @@ extension ArchiveReader.Parser {
     }
 
     /// Opens an object, or reports what was found instead and skips it.
-    private mutating func expectObject(_ path: String) throws -> Bool {
+    mutating func expectObject(_ path: String) throws -> Bool {
         let kind = try scanner.peekKind()
         guard kind == .object else {
             try reportWrongType("an object", found: kind, path, at: scanner.location)
@@ -413,12 +424,12 @@ extension ArchiveReader.Parser {
             values[member.rawValue] = try readInteger("$.counts.\(CountsMember.names[member.rawValue])",
                                                       in: 0...Int64.max, rangeName: "0…\(Int64.max)")
         }
-        for member in CountsMember.allCases where !tracker.seen.contains(member) {
+        for member in CountsMember.allCases where !tracker.seen.contains(member) && member != .entities {
             try report(.countsMismatch, "$.counts.\(CountsMember.names[member.rawValue])",
                        "counts has no \"\(CountsMember.names[member.rawValue])\" member", at: start)
         }
         declared = ArchiveCounts(projects: values[0] ?? 0, categories: values[1] ?? 0, tags: values[2] ?? 0,
-                                 tasks: values[3] ?? 0, subtasks: values[4] ?? 0)
+                                 tasks: values[3] ?? 0, subtasks: values[4] ?? 0, entities: values[5] ?? 0)
         declaredValues = values
         declaredLocations = locations
     }
@@ -426,10 +437,12 @@ extension ArchiveReader.Parser {
     /// Compares the declared counts with what the file holds.
     mutating func checkCounts(against actual: ArchiveCounts) throws {
         guard declaredValues.count == ArchiveReader.CountsMember.names.count else { return }
-        let actualValues = [actual.projects, actual.categories, actual.tags, actual.tasks, actual.subtasks]
-        let nouns = ["projects", "categories", "tags", "tasks", "subtasks"]
+        let actualValues = [actual.projects, actual.categories, actual.tags, actual.tasks, actual.subtasks, actual.entities]
+        let nouns = ["projects", "categories", "tags", "tasks", "subtasks", "entities"]
         for index in actualValues.indices {
-            guard let declaredValue = declaredValues[index], declaredValue != actualValues[index] else { continue }
+            // A file without generic records may leave `entities` out.
+            let declaredValue = declaredValues[index] ?? (index == 5 && declaredLocations.count > 0 ? 0 : nil)
+            guard let declaredValue, declaredValue != actualValues[index] else { continue }
             try report(.countsMismatch, "$.counts.\(nouns[index])",
                        "counts.\(nouns[index]) is \(declaredValue) but the file has \(actualValues[index]) "
                        + "\(nouns[index]); it may be truncated or edited", at: declaredLocations[index])

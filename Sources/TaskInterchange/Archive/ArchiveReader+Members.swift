@@ -9,10 +9,10 @@ extension ArchiveReader {
 
     /// Members of the top-level object (and of the NDJSON header line).
     enum DocumentMember: Int, Member {
-        case format, version, exportDate, generator, source, projects, categories, tags, tasks, counts, type
+        case format, version, exportDate, generator, source, projects, categories, tags, tasks, counts, type, entities
         static let names: [StaticString] = [
             "format", "version", "exportDate", "generator", "source", "projects", "categories", "tags", "tasks",
-            "counts", "type",
+            "counts", "type", "entities",
         ]
         static let packedNames = ArchiveReader.packedTable(DocumentMember.self)
 
@@ -37,8 +37,8 @@ extension ArchiveReader {
 
     /// Members of `source`.
     enum SourceMember: Int, Member {
-        case store, storeUUID, entities, relationships
-        static let names: [StaticString] = ["store", "storeUUID", "entities", "relationships"]
+        case store, storeUUID, entities, relationships, model
+        static let names: [StaticString] = ["store", "storeUUID", "entities", "relationships", "model"]
         static let packedNames = ArchiveReader.packedTable(SourceMember.self)
     }
 
@@ -49,10 +49,25 @@ extension ArchiveReader {
         static let packedNames = ArchiveReader.packedTable(RelationshipMember.self)
     }
 
-    /// Members of `counts`, in `ArchiveCounts` order.
+    /// Members of one entity's declaration in `source.model`.
+    enum DeclarationMember: Int, Member {
+        case superentity, abstract, attributes, relationships
+        static let names: [StaticString] = ["superentity", "abstract", "attributes", "relationships"]
+        static let packedNames = ArchiveReader.packedTable(DeclarationMember.self)
+    }
+
+    /// Members of a generic record (`type` and `entity` on NDJSON lines only).
+    enum EntityMember: Int, Member {
+        case id, key, values, positions, type, entity
+        static let names: [StaticString] = ["id", "key", "values", "positions", "type", "entity"]
+        static let packedNames = ArchiveReader.packedTable(EntityMember.self)
+    }
+
+    /// Members of `counts`, in `ArchiveCounts` order (`entities` is optional: files without generic records leave
+    /// it out).
     enum CountsMember: Int, Member {
-        case projects, categories, tags, tasks, subtasks
-        static let names: [StaticString] = ["projects", "categories", "tags", "tasks", "subtasks"]
+        case projects, categories, tags, tasks, subtasks, entities
+        static let names: [StaticString] = ["projects", "categories", "tags", "tasks", "subtasks", "entities"]
         static let packedNames = ArchiveReader.packedTable(CountsMember.self)
     }
 

@@ -38,6 +38,13 @@ extension ArchiveReader.Parser {
                         try readTrailer()
                         countsAtTrailer = found
                     }
+                case "entity":
+                    if ordinal == 0 {
+                        try report(.missingVersion, "$.version", "NDJSON: the first line must be the header "
+                                   + "({\"type\":\"header\",\"format\":…,\"version\":2,…}); it is an entity", at: location)
+                    }
+                    try deliverHeader()
+                    try readEntityRecord(entity: nil, at: location)
                 case let type? where Self.recordTypes[type] != nil:
                     try readNDJSONRecord(Self.recordTypes[type]!, at: location, isFirst: ordinal == 0,
                                          afterTrailer: countsAtTrailer != nil)

@@ -78,6 +78,8 @@ extension ArchiveReader {
         var declaredValues: [Int?] = []
         /// Where each declared count was, for counts-mismatch issues.
         var declaredLocations: [JSONScanner.Location] = []
+        /// Generic records read so far per entity, for their paths.
+        var entityIndexes: [String: Int] = [:]
         /// The record being read, for the path of a malformed-json issue.
         var context: (kind: RecordKind, index: Int)?
 

@@ -11,6 +11,9 @@ public protocol ArchiveVisitor {
     mutating func visitTag(_ tag: TagRecord, index: Int) throws
     /// A task was read (`$.tasks[index]`), with its subtasks.
     mutating func visitTask(_ task: TaskRecord, index: Int) throws
+    /// A record of the generic `entities` section was read (`$.entities.<Entity>[index]`). Generic records come after
+    /// the tasks, and are delivered whenever tasks are.
+    mutating func visitEntity(_ record: EntityRecord, index: Int) throws
     /// A problem in the input; reading goes on unless the input cannot be parsed further.
     mutating func visitIssue(_ issue: ValidationIssue) throws
     /// The header members, before the first record (or at the end when there is none): `source.relationships` says
@@ -23,4 +26,6 @@ public protocol ArchiveVisitor {
 extension ArchiveVisitor {
     /// Visitors that need nothing from the header before the records ignore it.
     public mutating func visitHeader(_ header: ArchiveHeader) throws {}
+    /// Visitors that only know the typed sections ignore generic records.
+    public mutating func visitEntity(_ record: EntityRecord, index: Int) throws {}
 }

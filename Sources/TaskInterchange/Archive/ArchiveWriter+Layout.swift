@@ -43,6 +43,11 @@ extension ArchiveWriter {
     mutating func writeExtra(_ extra: [String: ExtraValue]?) {
         guard let extra, !extra.isEmpty else { return }
         key("extra")
+        writeValues(extra)
+    }
+
+    /// Writes an object of property values, keys sorted: an `extra` object or a generic record's `values`.
+    mutating func writeValues(_ extra: [String: ExtraValue]) {
         openObject(breaksLines: false)
         for name in extra.keys.sorted() {
             key(dynamic: name)

@@ -46,6 +46,7 @@ extension ArchiveWriter {
             }
             close()
             if !source.relationships.isEmpty { writeRelationships(source.relationships) }
+            if !source.model.isEmpty { writeModel(source.model) }
             close()
         }
         if isNDJSON {
@@ -225,6 +226,10 @@ extension ArchiveWriter {
         output.appendInteger(counts.tasks)
         key("subtasks")
         output.appendInteger(counts.subtasks)
+        if counts.entities > 0 {
+            key("entities")
+            output.appendInteger(counts.entities)
+        }
         close()
     }
 

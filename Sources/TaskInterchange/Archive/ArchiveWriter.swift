@@ -15,10 +15,10 @@ public struct ArchiveWriter {
     /// The options given at creation.
     public let options: ArchiveWritingOptions
     /// Records written so far (for version 1, only what the file holds: no categories or subtasks).
-    public private(set) var counts = ArchiveCounts()
+    public internal(set) var counts = ArchiveCounts()
     /// Version 1 only: how many values of each kind were left out (`categories`, `task.subtasks`, `task.notes`,
     /// `task.dueDate`, `task.categoryId`, `project.createdAt`), so a caller can warn.
-    public private(set) var droppedFields: [String: Int] = [:]
+    public internal(set) var droppedFields: [String: Int] = [:]
 
     /// Open objects and arrays, for separators and indentation (a few bits per level, see `Levels`).
     var levels = Levels()
@@ -26,6 +26,8 @@ public struct ArchiveWriter {
     var stage = Stage.ready
     /// True while a section's array is open (version 1 never opens one for categories).
     var sectionIsOpen = false
+    /// The entity whose records the generic section is writing (nil until the first one).
+    var entityGroup: String?
 
     /// Where the writer is in the document.
     enum Stage: Equatable {
@@ -166,8 +168,11 @@ public struct ArchiveWriter {
             close()
             output.appendByte(UInt8(ascii: "\n"))
         } else {
-            try enterSection(.task)
-            if sectionIsOpen { close() }
+            if entityGroup == nil {
+                try enterSection(.task)
+                if sectionIsOpen { close() }
+            }
+            closeEntities()
             if options.formatVersion == 2 {
                 key("counts")
                 writeCounts()
@@ -181,10 +186,13 @@ public struct ArchiveWriter {
     }
 
     /// Checks the call order and opens the sections up to `kind`, writing empty arrays for kinds that were skipped.
-    private mutating func enterSection(_ kind: RecordKind) throws {
+    mutating func enterSection(_ kind: RecordKind) throws {
         guard case .writing(let through) = stage else {
             throw ArchiveWritingError.outOfOrder(stage == .ready ? "begin(header:) must be called before writing records"
                                                  : "no records can be written after finish()")
+        }
+        if entityGroup != nil {
+            throw ArchiveWritingError.outOfOrder("\(kind.sectionName) cannot follow the entities section")
         }
         if let through {
             if kind < through {

@@ -39,3 +39,10 @@ struct RecordPath: Sendable, Hashable, CustomStringConvertible {
         return "$.\(section)[\(index)]" + (subtask.map { ".subtasks[\($0)]" } ?? "")
     }
 }
+
+extension JSONPath {
+    /// `$.entities.Note[3]`: a record of the generic section.
+    static func entityRecord(_ entity: String, _ index: Int) -> String {
+        member("$.entities", entity) + "[\(index)]"
+    }
+}

@@ -44,3 +44,11 @@ extension RecordKind {
         }
     }
 }
+
+extension RecordKind {
+    /// Whether a read of `kinds` (all when nil) delivers the generic `entities` section: it does with the tasks,
+    /// which come last, so an importer's last pass sees every typed record's id before the generic records.
+    public static func deliversEntities(_ kinds: Set<RecordKind>?) -> Bool {
+        kinds?.contains(.task) ?? true
+    }
+}

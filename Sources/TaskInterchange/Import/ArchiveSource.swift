@@ -1,6 +1,7 @@
 /// Something the importer can read an archive from, more than once (it reads referenced kinds first, then tasks).
 public protocol ArchiveSource {
-    /// Streams the records of `kinds` (all when nil) to `visitor`, then calls its `visitEnd`.
+    /// Streams the records of `kinds` (all when nil) to `visitor`, then calls its `visitEnd`; the generic `entities`
+    /// section's records come with the tasks (`RecordKind.deliversEntities`).
     func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws
 }
 
@@ -18,6 +19,13 @@ extension Archive: ArchiveSource {
         }
         if kinds?.contains(.task) ?? true {
             for (index, task) in tasks.enumerated() { try visitor.visitTask(task, index: index) }
+        }
+        if RecordKind.deliversEntities(kinds) {
+            var indexes: [String: Int] = [:]
+            for record in entities {
+                try visitor.visitEntity(record, index: indexes[record.entity, default: 0])
+                indexes[record.entity, default: 0] += 1
+            }
         }
         try visitor.visitEnd(header: header, counts: counts)
     }

@@ -1,0 +1,205 @@
+import Foundation
+
+/// The generic `entities` section and its declarations in `source.model`.
+extension ArchiveReader.Parser {
+    typealias EntityMember = ArchiveReader.EntityMember
+
+    /// `"entities": {"Note": [...], "Folder": [...]}`: every element is counted; records are delivered with tasks.
+    mutating func readEntitiesSection() throws {
+        guard try expectObject("$.entities") else { return }
+        var seen: Set<String> = []
+        while try scanner.nextMember() {
+            let location = scanner.location
+            let entity = try scanner.readKey().string
+            if !seen.insert(entity).inserted {
+                try report(.duplicateKey, JSONPath.member("$.entities", entity),
+                           "member \"\(entity)\" appears more than once in this object; its records are read all the same", at: location)
+            }
+            let kind = try scanner.peekKind()
+            guard kind == .array else {
+                try reportWrongType("an array of records", found: kind, JSONPath.member("$.entities", entity), at: scanner.location)
+                try scanner.skipValue()
+                continue
+            }
+            try scanner.beginArray()
+            while try scanner.nextElement() {
+                try readEntityRecord(entity: entity, at: scanner.location)
+                noteConsumed()
+            }
+        }
+    }
+
+    /// One generic record: `{id, key?, values, positions?}` in a document (its entity is the group's name), with
+    /// `type` and `entity` first on an NDJSON line.
+    mutating func readEntityRecord(entity group: String?, at location: JSONScanner.Location) throws {
+        found.entities += 1
+        // An NDJSON line names its entity inside; the path needs it before the members are read.
+        let entity = group ?? lookAheadEntity() ?? ""
+        let index = entityIndexes[entity, default: 0]
+        entityIndexes[entity] = index + 1
+        let path = JSONPath.entityRecord(entity, index)
+        guard RecordKind.deliversEntities(wanted) else {
+            try scanner.skipValue()
+            return
+        }
+        let kind = try scanner.peekKind()
+        guard kind == .object else {
+            try reportWrongType("an object", found: kind, path, at: location)
+            try scanner.skipValue()
+            return
+        }
+        try scanner.beginObject()
+        var tracker = MemberTracker(EntityMember.self)
+        let allowed = isNDJSON ? MemberSet.all(EntityMember.self) : MemberSet(EntityMember.id, .key, .values, .positions)
+        var id: UUID?
+        var key: Int?
+        var values: [String: ExtraValue]?
+        var positions: [String: [Int64]] = [:]
+        while let member = try nextMember(EntityMember.self, allowed: allowed, in: path, tracker: &tracker) {
+            switch member {
+            case .id: id = try readUUID(path + ".id")
+            case .key: key = try readInteger(path + ".key", in: 1...Int64.max, rangeName: "1…\(Int64.max)")
+            case .values: values = try readExtra(path + ".values")
+            case .positions: positions = try readPositions(path + ".positions")
+            case .type: try scanner.skipValue()
+            case .entity: _ = try readString(path + ".entity")
+            }
+        }
+        let required = isNDJSON ? MemberSet(EntityMember.id, .values, .entity) : MemberSet(EntityMember.id, .values)
+        try reportMissing(EntityMember.self, required: required, seen: tracker.seen, in: path, at: location)
+        guard let id, !entity.isEmpty else { return }
+        if index % 1_024 == 1_023 { try Cancellation.checkpoint() }
+        try visitor.visitEntity(EntityRecord(id: id, entity: entity, key: key.map(Int64.init), values: values ?? [:],
+                                             positions: positions), index: index)
+    }
+
+    /// The `entity` string of the NDJSON line at the scanner, read ahead without moving.
+    private func lookAheadEntity() -> String? {
+        var lookahead = scanner
+        do {
+            try lookahead.beginObject()
+            while try lookahead.nextMember() {
+                if try lookahead.readKey().equals("entity") {
+                    return try lookahead.peekKind() == .string ? try lookahead.readString() : nil
+                }
+                try lookahead.skipValue()
+            }
+        } catch {
+            // The main pass reports malformed input where it meets it.
+        }
+        return nil
+    }
+
+    /// `{"children": [1024, 2048]}`: property → integer positions.
+    private mutating func readPositions(_ path: String) throws -> [String: [Int64]] {
+        guard try expectObject(path) else { return [:] }
+        var result: [String: [Int64]] = [:]
+        while try scanner.nextMember() {
+            let location = scanner.location
+            let name = try scanner.readKey().string
+            let memberPath = JSONPath.member(path, name)
+            if result[name] != nil {
+                try report(.duplicateKey, memberPath, "member \"\(name)\" appears more than once in this object; the first value is used", at: location)
+                try scanner.skipValue()
+                continue
+            }
+            let kind = try scanner.peekKind()
+            guard kind == .array else {
+                try reportWrongType("an array of integers", found: kind, memberPath, at: scanner.location)
+                try scanner.skipValue()
+                continue
+            }
+            try scanner.beginArray()
+            var list: [Int64] = []
+            while try scanner.nextElement() {
+                if let value = try readInteger("\(memberPath)[\(list.count)]", in: Int64.min...Int64.max, rangeName: "the Int64 range") {
+                    list.append(Int64(value))
+                }
+            }
+            result[name] = list
+        }
+        return result
+    }
+
+    /// `source.model`: entity → `{superentity?, abstract?, attributes: {name: type}, relationships: {name: {…}}}`.
+    mutating func readModel() throws -> [String: EntityDeclaration] {
+        typealias Member = ArchiveReader.DeclarationMember
+        let path = "$.source.model"
+        guard try expectObject(path) else { return [:] }
+        var result: [String: EntityDeclaration] = [:]
+        while try scanner.nextMember() {
+            let location = scanner.location
+            let entity = try scanner.readKey().string
+            let entityPath = JSONPath.member(path, entity)
+            if result[entity] != nil {
+                try report(.duplicateKey, entityPath, "member \"\(entity)\" appears more than once in this object; the first value is used", at: location)
+                try scanner.skipValue()
+                continue
+            }
+            guard try expectObject(entityPath) else { continue }
+            var tracker = MemberTracker(Member.self)
+            var declaration = EntityDeclaration()
+            while let member = try nextMember(Member.self, allowed: .all(Member.self), in: entityPath, tracker: &tracker) {
+                switch member {
+                case .superentity: declaration.superentity = try readString(entityPath + ".superentity", nullable: true)
+                case .abstract: declaration.isAbstract = try readBool(entityPath + ".abstract") ?? false
+                case .attributes: declaration.attributes = try readAttributeTypes(entityPath + ".attributes")
+                case .relationships:
+                    let relationshipsPath = entityPath + ".relationships"
+                    guard try expectObject(relationshipsPath) else { continue }
+                    while try scanner.nextMember() {
+                        let name = try scanner.readKey().string
+                        let relationshipPath = JSONPath.member(relationshipsPath, name)
+                        guard let read = try readEntityRelationship(relationshipPath) else { continue }
+                        declaration.relationships[name] = read
+                    }
+                }
+            }
+            try reportMissing(Member.self, required: MemberSet(Member.attributes, .relationships), seen: tracker.seen,
+                              in: entityPath, at: location)
+            result[entity] = declaration
+        }
+        return result
+    }
+
+    private mutating func readAttributeTypes(_ path: String) throws -> [String: String] {
+        guard try expectObject(path) else { return [:] }
+        var result: [String: String] = [:]
+        while try scanner.nextMember() {
+            let location = scanner.location
+            let name = try scanner.readKey().string
+            guard let type = try readString(JSONPath.member(path, name)) else { continue }
+            if EntityDeclaration.attributeTypes.contains(type) {
+                result[name] = type
+            } else {
+                try report(.wrongType, JSONPath.member(path, name),
+                           "\"\(type)\" is not an attribute type (expected one of \(EntityDeclaration.attributeTypes.sorted().joined(separator: ", ")))",
+                           at: location)
+            }
+        }
+        return result
+    }
+
+    /// A relationship declaration of `source.model`: as in `source.relationships`, with an entity as destination.
+    private mutating func readEntityRelationship(_ path: String) throws -> EntityRelationship? {
+        typealias Member = ArchiveReader.RelationshipMember
+        let start = scanner.location
+        guard try expectObject(path) else { return nil }
+        var tracker = MemberTracker(Member.self)
+        var destination: String?
+        var toMany: Bool?
+        var ordered = false
+        var inverse: String?
+        while let member = try nextMember(Member.self, allowed: .all(Member.self), in: path, tracker: &tracker) {
+            switch member {
+            case .destination: destination = try readString(path + ".destination")
+            case .toMany: toMany = try readBool(path + ".toMany")
+            case .ordered: ordered = try readBool(path + ".ordered") ?? false
+            case .inverse: inverse = try readString(path + ".inverse", nullable: true)
+            }
+        }
+        try reportMissing(Member.self, required: MemberSet(Member.destination, .toMany), seen: tracker.seen, in: path, at: start)
+        guard let destination, let toMany else { return nil }
+        return EntityRelationship(destination: destination, toMany: toMany, ordered: ordered, inverse: inverse)
+    }
+}

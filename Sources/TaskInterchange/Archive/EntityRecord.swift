@@ -1,0 +1,29 @@
+import Foundation
+
+/// One object of an entity that no interchange kind reads, in the archive's generic `entities` section: every stored
+/// attribute and relationship by the model's property name, typed as the archive's `source.model` declares them.
+public struct EntityRecord: Sendable, Hashable {
+    /// The object's id: derived from its object URI (`x-coredata://<store UUID>/<Entity>/p<Z_PK>`), so every export
+    /// of the same store gives the same id.
+    public var id: UUID
+    /// Its concrete entity (a sub-entity keeps its own name).
+    public var entity: String
+    /// Its primary key (`Z_PK`) in the source store: what `import --keep-identity` restores, and a new store keeps.
+    public var key: Int64?
+    /// Attribute values (encoded as `extra` values are) and relationships (the destination's id, or an array of ids),
+    /// by property name; NULL attributes and empty relationships are left out.
+    public var values: [String: ExtraValue]
+    /// The stored positions (`Z_FOK_` values) of an ordered relationship's ids, by property name, so a restore writes
+    /// the same numbers; an importer without them numbers the array 1, 2, 3, ….
+    public var positions: [String: [Int64]]
+
+    /// Creates a record.
+    public init(id: UUID, entity: String, key: Int64? = nil, values: [String: ExtraValue] = [:],
+                positions: [String: [Int64]] = [:]) {
+        self.id = id
+        self.entity = entity
+        self.key = key
+        self.values = values
+        self.positions = positions
+    }
+}
