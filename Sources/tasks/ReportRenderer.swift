@@ -15,6 +15,14 @@ enum ReportRenderer {
 
     static func counts(_ counts: ArchiveCounts) -> String {
         "\(counts.projects) projects, \(counts.categories) categories, \(counts.tags) tags, \(counts.tasks) tasks, \(counts.subtasks) subtasks"
+            + (counts.entities > 0 ? ", \(counts.entities) entity records" : "")
+    }
+
+    /// Which store entity went where: `typed: task ← TodoItem; generic: Folder 3, Note 12`.
+    static func entityPlacement(typed: [String: String], generic: [String: Int]) -> String {
+        let typedPart = typed.sorted { $0.key < $1.key }.map { "\($0.key) ← \($0.value)" }.joined(separator: ", ")
+        let genericPart = generic.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        return "typed: \(typedPart.isEmpty ? "none" : typedPart); generic: \(genericPart.isEmpty ? "none" : genericPart)"
     }
 
     static func plan(_ plan: ImportPlan) -> String {

@@ -8,6 +8,8 @@ public struct ExportSummary: Sendable, Codable {
     public var formatVersion: Int
     /// Which entity was read for each kind.
     public var entities: [String: String]
+    /// Records written per entity of the generic `entities` section (entities no kind reads).
+    public var generic: [String: Int] = [:]
     /// Data that could not be carried exactly, repairs, and notes.
     public var findings: [StoreFinding]
     /// Wall-clock seconds.

@@ -60,7 +60,7 @@ public enum Exporter {
             version: options.writing.formatVersion, exportDate: options.exportDate,
             generator: ArchiveHeader.Generator(name: ToolInfo.name, version: ToolInfo.version),
             source: ArchiveHeader.Source(store: options.sourceName ?? store, storeUUID: reader.schema.storeUUID, entities: reader.entityNames,
-                                         relationships: reader.relationshipDeclarations))
+                                         relationships: reader.relationshipDeclarations, model: reader.entityDeclarations))
         var visitor = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
         try visitor.writer.begin(header: header)
         try reader.read(into: &visitor, progress: options.progress)
@@ -70,8 +70,9 @@ public enum Exporter {
             findings.append(StoreFinding(.droppedByFormat, property: field, count: count,
                                          message: "format version \(options.writing.formatVersion) has no place for these values; not written"))
         }
-        let summary = ExportSummary(store: store, counts: counts, formatVersion: options.writing.formatVersion, entities: reader.entityNames,
+        var summary = ExportSummary(store: store, counts: counts, formatVersion: options.writing.formatVersion, entities: reader.entityNames,
                                     findings: findings, seconds: Date().timeIntervalSince(started))
+        summary.generic = reader.genericCounts
         if options.strict && summary.hasWarnings { throw ExportStrictError(summary: summary) }
         return summary
     }
@@ -84,6 +85,7 @@ struct WritingVisitor: ArchiveVisitor {
     mutating func visitCategory(_ category: CategoryRecord, index: Int) throws { try writer.write(category: category) }
     mutating func visitTag(_ tag: TagRecord, index: Int) throws { try writer.write(tag: tag) }
     mutating func visitTask(_ task: TaskRecord, index: Int) throws { try writer.write(task: task) }
+    mutating func visitEntity(_ record: EntityRecord, index: Int) throws { try writer.write(entity: record) }
     mutating func visitIssue(_ issue: ValidationIssue) {}
     mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {}
 }

@@ -6,6 +6,8 @@ struct StoreExtras {
     /// How a column's values become JSON.
     enum ValueKind: Sendable {
         case bool, integer, double, date, uuid, binary, string, automatic
+        /// A decimal: its stored number or text as a string, so no digit is lost to a Double.
+        case decimal
         /// A to-one relationship's key, exported as the destination record's id.
         case reference(StoreMapping.Kind)
     }
@@ -109,7 +111,11 @@ extension StoreReader {
                     log.add(.danglingReference, entity: entity, property: column.property,
                             message: "key points at no \(destination.rawValue) row; exported without it", example: "p\(key)→p\(target)")
                 }
-            case (.bool, 1): values[column.property] = .bool(statement.int64(at: index) != 0)
+            case (.bool, 1) where (0...1).contains(statement.int64(at: index)):
+                values[column.property] = .bool(statement.int64(at: index) != 0)
+            case (.decimal, 1): values[column.property] = .string(String(statement.int64(at: index)))
+            case (.decimal, 2) where statement.double(at: index).isFinite:
+                values[column.property] = .string(String(statement.double(at: index)))
             case (.date, 1), (.date, 2):
                 let seconds = type == 1 ? Double(statement.int64(at: index)) : statement.double(at: index)
                 if let text = try? LosslessDate.string(from: Date(timeIntervalSinceReferenceDate: seconds)) {

@@ -50,6 +50,8 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
         case modelCache = "model-cache"
         /// An entity's version hash computed from the model differs from the stored one.
         case versionHashMismatch = "version-hash-mismatch"
+        /// A store without a model cache: columns whose meaning cannot be told travel raw. Informational.
+        case untypedColumn = "untyped-column"
     }
 
     static let hotJournalMessage = "a writer stopped mid-transaction (hot journal); its changes were rolled back in a private copy and only committed data was read (the store's files were not changed)"
@@ -80,7 +82,7 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
     /// Derived ids are expected for stores without UUID attributes; everything else means something was not carried
     /// exactly.
     public var isWarning: Bool {
-        ![.derivedID, .historyTracking, .cloudKitMirroring, .walData, .hotJournal, .schemaObjects].contains(code)
+        ![.derivedID, .historyTracking, .cloudKitMirroring, .walData, .hotJournal, .schemaObjects, .untypedColumn].contains(code)
     }
 
     /// `TodoItem.repeats: unmapped-column: 12 values not exported (e.g. p3, p9)`

@@ -4,6 +4,7 @@ extension StoreReader {
         let mapped = resolved.kinds.values
         let mappedNumbers = Set(mapped.flatMap(\.entity.numbersIncludingSubentities))
         for entity in schema.entities where !mappedNumbers.contains(entity.number) && !entity.isInternal {
+            if generic.entities[entity.name] != nil { continue }
             guard let table = entity.table else {
                 let isView = schema.views.contains(entity.expectedTable)
                 log.add(.missingTable, entity: entity.name,
@@ -42,7 +43,8 @@ extension StoreReader {
             }
         }
         for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key }) where table.hasPrefix("Z_") && table != resolved.tagJoin?.table
-            && !relationships.coveredTables.contains(table) && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) {
+            && !relationships.coveredTables.contains(table) && !generic.joinTables.contains(table)
+            && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) {
             let numbers = columns.compactMap { StoreMapping.splitJoinColumn($0.name)?.0 }
             guard numbers.contains(where: mappedNumbers.contains) else { continue }
             let rows = try database.scalar("SELECT count(*) FROM \(Database.quote(table))")?.int64 ?? 0

@@ -24,6 +24,15 @@ public final class StoreReader {
     var linkTables: [StoreMapping.Kind: [LinkTable]] = [:]
     var log = FindingLog()
     var database: Database { snapshot.database }
+    /// The entities no kind reads, carried in the generic section (none for format version 1).
+    let generic: GenericLayout
+    /// Rows to read per generic entity (by `Z_PK`); every row when nil. Links to rows left out are dropped and
+    /// reported.
+    var genericRows: [String: Set<Int64>]?
+    /// Records written per generic entity, once `read(into:)` returns.
+    public internal(set) var genericCounts: [String: Int] = [:]
+    /// `Z_PK → Z_ENT` of the tables generic links point into.
+    var entityNumbers: [String: [Int64: Int64]] = [:]
 
     /// Prepares to read `snapshot` with `mapping`, or with a mapping detected from entity and column names when nil.
     /// - Parameter mappingSource: how to name the mapping in errors (its file path).
@@ -42,6 +51,17 @@ public final class StoreReader {
         self.resolved = resolved
         relationships = carryExtras ? StoreRelationships(resolved: resolved, schema: schema, model: model) : StoreRelationships()
         extras = carryExtras ? StoreExtras(resolved: resolved, schema: schema, model: model, relationships: relationships) : StoreExtras()
+        let mapped = Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities))
+        generic = carryExtras ? GenericLayout(schema: schema, model: model, excluded: mapped) : GenericLayout()
+        for note in generic.notes {
+            log.add(note.message.contains("untyped") ? .untypedColumn : .unmappedRelationship, entity: note.entity, property: note.property,
+                    message: note.message)
+        }
+    }
+
+    /// The `source.model` declarations of the entities the generic section carries.
+    public var entityDeclarations: [String: EntityDeclaration] {
+        generic.declarations
     }
 
     /// The `source.relationships` declarations of the relationships carried under `extra`.
@@ -71,7 +91,9 @@ public final class StoreReader {
             try emitTags(indexes[.tag]!, into: &visitor)
             try emitTasks(projects: indexes[.project]!, categories: indexes[.category]!, tags: indexes[.tag]!, into: &visitor, progress: progress)
             reportUnreadLinks()
+            try emitEntities(into: &visitor)
             indexes = [:]
+            entityNumbers = [:]
         } catch let error as SQLiteError {
             throw TaskInterchangeError.sqlite(error, path: snapshot.path, doing: "reading failed")
         }

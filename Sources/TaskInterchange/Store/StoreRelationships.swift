@@ -105,14 +105,20 @@ struct StoreRelationships {
     /// relationship's order), else the side the table is named after. When both sides are ordered, the named side
     /// travels and the other side's positions are reported as left behind.
     private mutating func carries(_ direction: StoreSchema.JoinDirection, in schema: StoreSchema) -> Bool {
+        let (travels, lost) = Self.travels(direction, in: schema)
+        if let lost { uncarriedOrders.append((direction.table, lost)) }
+        return travels
+    }
+
+    /// Whether `direction` is the side of its join table that travels, and, for the travelling side of a table
+    /// whose both sides are ordered, the other side's position column (left behind).
+    static func travels(_ direction: StoreSchema.JoinDirection, in schema: StoreSchema) -> (Bool, lost: String?) {
         let other = schema.joinDirections.first { $0.table == direction.table && $0.ownerColumn == direction.memberColumn }
         switch (direction.orderColumn, other?.orderColumn) {
-        case (.some, .some(let lost)):
-            if direction.namesTable { uncarriedOrders.append((direction.table, lost)) }
-            return direction.namesTable
-        case (.some, nil): return true
-        case (nil, .some): return false
-        case (nil, nil): return direction.namesTable
+        case (.some, .some(let lost)): return (direction.namesTable, direction.namesTable ? lost : nil)
+        case (.some, nil): return (true, nil)
+        case (nil, .some): return (false, nil)
+        case (nil, nil): return (direction.namesTable, nil)
         }
     }
 

@@ -1,0 +1,238 @@
+/// The entities no interchange kind reads, as the generic `entities` section carries them — the one description of a
+/// generic record: per concrete entity its stored attributes (column, model type, how values travel) and its carried
+/// relationships (where their links are stored). Export reads by the source's layout; import writes by the target's.
+///
+/// With the store's model every property is named and typed. Without one, columns are typed by their declared type,
+/// join tables still give relationships, and key and bookkeeping columns whose destination cannot be told travel as
+/// raw integers under their column name (`Z_FOK_PARENT`, `ZRECIPE` as `recipe`), declared `untyped`.
+struct GenericLayout {
+    /// One attribute of a generic entity.
+    struct Attribute {
+        var property: String
+        var column: String
+        /// The model type's name in `source.model` (`EntityDeclaration.attributeTypes`).
+        var type: String
+        var value: StoreExtras.ValueKind
+    }
+
+    /// Where a carried relationship's links are stored.
+    enum Storage {
+        /// A to-one key column on the owner's row, with the column of the destination's entity number when the
+        /// store has one; `mirror` is a one-to-one's key (and entity) column on the destination's row, set by import.
+        case column(key: String, entity: String?, mirror: (key: String, entity: String?)?)
+        /// A key column on the destination's rows pointing back at the owner (with the owner's entity number column
+        /// and the positions of an ordered relationship, when the store has them).
+        case destinationColumn(key: String, entity: String?, order: String?)
+        /// A many-to-many join table.
+        case joinTable(StoreSchema.JoinDirection)
+    }
+
+    /// One carried relationship.
+    struct Relationship {
+        var property: String
+        var declaration: EntityRelationship
+        var storage: Storage
+        /// The destination's table (its root entity's).
+        var destinationTable: String
+    }
+
+    /// One concrete or abstract entity.
+    struct Entity {
+        var name: String
+        var number: Int64
+        var table: String
+        var superentity: String?
+        var isAbstract: Bool
+        var attributes: [Attribute]
+        var relationships: [Relationship]
+
+        /// What `source.model` declares for it.
+        var declaration: EntityDeclaration {
+            EntityDeclaration(superentity: superentity, isAbstract: isAbstract,
+                              attributes: Dictionary(attributes.map { ($0.property, $0.type) }, uniquingKeysWith: { first, _ in first }),
+                              relationships: Dictionary(relationships.map { ($0.property, $0.declaration) }, uniquingKeysWith: { first, _ in first }))
+        }
+    }
+
+    /// Generic entities by name.
+    private(set) var entities: [String: Entity] = [:]
+    /// Names in export order (sorted).
+    var names: [String] { entities.keys.sorted() }
+    /// What could not be carried or typed: (entity, property, message), for findings.
+    private(set) var notes: [(entity: String, property: String?, message: String)] = []
+
+    /// No generic entities.
+    init() {}
+
+    /// Lays out every entity of `schema` whose number is not in `excluded` (the mapped kinds' entities and their
+    /// sub-entities); `model` is the store's model cache, when it has one.
+    init(schema: StoreSchema, model: ObjectModel?, excluded: Set<Int64>) {
+        for entity in schema.entities where !entity.isInternal && !excluded.contains(entity.number) {
+            guard let table = entity.table, let columns = schema.columns(of: table) else { continue }
+            let modelEntity = model?.entity(named: entity.name)
+            var laidOut = Entity(name: entity.name, number: entity.number, table: table,
+                                 superentity: schema.entity(number: entity.superNumber)?.name,
+                                 isAbstract: modelEntity?.isAbstract ?? false, attributes: [], relationships: [])
+            if let model, let modelEntity {
+                laidOut.attributes = Self.attributes(of: modelEntity, in: model, columns: Set(columns.map(\.name)))
+                laidOut.relationships = relationships(of: entity, modelEntity, in: model, schema: schema, excluded: excluded)
+            } else {
+                (laidOut.attributes, laidOut.relationships) = untypedProperties(of: entity, columns: columns, schema: schema)
+            }
+            entities[entity.name] = laidOut
+        }
+    }
+
+    /// The join tables the carried relationships read.
+    var joinTables: Set<String> {
+        Set(entities.values.flatMap { $0.relationships.compactMap { if case .joinTable(let direction) = $0.storage { return direction.table } else { return nil } } })
+    }
+
+    /// The `source.model` declarations.
+    var declarations: [String: EntityDeclaration] {
+        entities.mapValues(\.declaration)
+    }
+
+    /// The model's stored attributes (inherited ones included) that have a column.
+    private static func attributes(of entity: ObjectModel.Entity, in model: ObjectModel, columns: Set<String>) -> [Attribute] {
+        StoreExtras.attributes(of: entity.name, in: model).compactMap { attribute in
+            let column = "Z" + attribute.name.uppercased()
+            guard columns.contains(column) else { return nil }
+            let value: StoreExtras.ValueKind = attribute.type == .decimal ? .decimal : StoreExtras.kind(of: attribute.type)
+            return Attribute(property: attribute.name, column: column, type: typeName(attribute.type), value: value)
+        }
+    }
+
+    /// The name `source.model` gives a model type.
+    static func typeName(_ type: ObjectModel.AttributeType) -> String {
+        switch type {
+        case .integer16: return "integer16"
+        case .integer32: return "integer32"
+        case .integer64: return "integer64"
+        case .decimal: return "decimal"
+        case .double: return "double"
+        case .float: return "float"
+        case .string: return "string"
+        case .boolean: return "boolean"
+        case .date: return "date"
+        case .binaryData: return "binary"
+        case .uuid: return "uuid"
+        case .uri: return "uri"
+        case .transformable: return "transformable"
+        case .objectID: return "objectID"
+        case .undefined, .composite: return "untyped"
+        }
+    }
+
+    /// One side of every relationship pair travels: the to-one side of a one-to-many (the to-many side when it is
+    /// ordered, to keep the order and its positions), one side of a one-to-one (the first by entity and name; import
+    /// sets both), the ordered or named side of a join table. When the preferred side belongs to a typed kind, the
+    /// generic side carries the pair instead.
+    private mutating func relationships(of entity: StoreSchema.Entity, _ modelEntity: ObjectModel.Entity, in model: ObjectModel,
+                                        schema: StoreSchema, excluded: Set<Int64>) -> [Relationship] {
+        guard let table = entity.table else { return [] }
+        let columns = Set(schema.columns(of: table)?.map(\.name) ?? [])
+        var result: [Relationship] = []
+        for (relationship, declaredBy) in model.storedRelationships(of: modelEntity) {
+            guard let destination = schema.entity(named: relationship.destination), let destinationTable = destination.table,
+                  let destinationModel = model.entity(named: relationship.destination) else {
+                notes.append((entity.name, relationship.name, "destination entity \(relationship.destination) has no table; relationship not exported"))
+                continue
+            }
+            let destinationColumns = Set(schema.columns(of: destinationTable)?.map(\.name) ?? [])
+            let otherIsTyped = excluded.contains(destination.number)
+            let inverse = relationship.inverse.flatMap { model.relationship(named: $0, in: destinationModel)?.relationship }
+            let name = relationship.name.uppercased()
+            var declaration = EntityRelationship(destination: relationship.destination, toMany: relationship.isToMany,
+                                                 ordered: relationship.isToMany && relationship.isOrdered, inverse: inverse?.name)
+            func add(_ storage: Storage) {
+                result.append(Relationship(property: relationship.name, declaration: declaration, storage: storage,
+                                           destinationTable: destinationTable))
+            }
+            if !relationship.isToMany {
+                if let inverse, inverse.isToMany && inverse.isOrdered && !otherIsTyped { continue }
+                if let inverse, !inverse.isToMany, !otherIsTyped,
+                   (declaredBy.name, relationship.name) > (relationship.destination, inverse.name) { continue }
+                guard columns.contains("Z" + name) else { continue }
+                var mirror: (key: String, entity: String?)?
+                if let inverse, !inverse.isToMany, destinationColumns.contains("Z" + inverse.name.uppercased()) {
+                    mirror = ("Z" + inverse.name.uppercased(), schema.entityColumn(of: inverse.name.uppercased(), in: destinationTable))
+                }
+                add(.column(key: "Z" + name, entity: schema.entityColumn(of: name, in: table), mirror: mirror))
+                if let inverse, inverse.isToMany && inverse.isOrdered {
+                    notes.append((entity.name, relationship.name, "the order of \(relationship.destination).\(inverse.name) is not exported (typed kinds carry no order for generic records)"))
+                }
+            } else if let inverse, !inverse.isToMany {
+                guard relationship.isOrdered || otherIsTyped else { continue }
+                let key = "Z" + inverse.name.uppercased()
+                guard destinationColumns.contains(key) else { continue }
+                let order = "Z_FOK_" + inverse.name.uppercased()
+                add(.destinationColumn(key: key, entity: schema.entityColumn(of: inverse.name.uppercased(), in: destinationTable),
+                                       order: relationship.isOrdered && destinationColumns.contains(order) ? order : nil))
+            } else if inverse == nil, let number = schema.entity(named: declaredBy.name)?.number,
+                      destinationColumns.contains("Z\(number)\(name)") {
+                add(.destinationColumn(key: "Z\(number)\(name)", entity: nil, order: nil))
+            } else if let direction = schema.joinDirection(from: entity, to: destination, relationship: relationship.name) {
+                let (travels, lost) = StoreRelationships.travels(direction, in: schema)
+                guard inverse == nil || travels || otherIsTyped else { continue }
+                if let lost { notes.append((entity.name, relationship.name, "positions in \(direction.table).\(lost) are not exported (both sides ordered)")) }
+                declaration.ordered = relationship.isOrdered && direction.orderColumn != nil
+                add(.joinTable(direction))
+            } else {
+                notes.append((entity.name, relationship.name, "no storage found for this relationship; not exported"))
+            }
+        }
+        return result
+    }
+
+    /// Without a model: every column but `Z_PK`, `Z_ENT`, `Z_OPT` travels as an attribute typed by its declared
+    /// type, key and bookkeeping columns raw; join tables whose both sides are known give relationships.
+    private mutating func untypedProperties(of entity: StoreSchema.Entity, columns: [StoreSchema.Column],
+                                            schema: StoreSchema) -> ([Attribute], [Relationship]) {
+        guard let table = entity.table else { return ([], []) }
+        var attributes: [Attribute] = []
+        var raw: [String] = []
+        for column in columns where !["Z_PK", "Z_ENT", "Z_OPT"].contains(column.name) {
+            let name = column.name
+            let isPlumbing = name.hasPrefix("Z_") || (name.dropFirst().first?.isNumber ?? false)
+            let isKey = schema.indexes.contains("\(table)_\(name)_INDEX") && column.declaredType == "INTEGER"
+            if isPlumbing || isKey {
+                attributes.append(Attribute(property: isPlumbing ? name : String(name.dropFirst()).lowercased(), column: name,
+                                            type: "untyped", value: .integer))
+                raw.append(name)
+            } else {
+                attributes.append(Attribute(property: String(name.dropFirst()).lowercased(), column: name,
+                                            type: Self.typeName(declared: column.declaredType), value: StoreExtras.kind(declared: column.declaredType)))
+            }
+        }
+        if !raw.isEmpty {
+            notes.append((entity.name, nil, "no model cache: \(raw.joined(separator: ", ")) travel as raw integers (untyped); their destinations are not known"))
+        }
+        var relationships: [Relationship] = []
+        var ancestors: Set<Int64> = [entity.number]
+        var current = entity
+        while let parent = schema.entity(number: current.superNumber), ancestors.insert(parent.number).inserted { current = parent }
+        for direction in schema.joinDirections where ancestors.contains(direction.ownerNumber) {
+            guard StoreRelationships.travels(direction, in: schema).0, let member = schema.entity(number: direction.memberNumber),
+                  let memberTable = member.table else { continue }
+            let inverse = StoreMapping.splitJoinColumn(direction.ownerColumn).map { $0.1.lowercased() }
+            relationships.append(Relationship(
+                property: direction.relationship.lowercased(),
+                declaration: EntityRelationship(destination: member.name, toMany: true, ordered: direction.orderColumn != nil, inverse: inverse),
+                storage: .joinTable(direction), destinationTable: memberTable))
+        }
+        return (attributes, relationships)
+    }
+
+    private static func typeName(declared: String) -> String {
+        switch declared {
+        case "INTEGER": return "integer64"
+        case "FLOAT": return "double"
+        case "TIMESTAMP": return "date"
+        case "BLOB": return "binary"
+        case "VARCHAR": return "string"
+        case "DECIMAL": return "decimal"
+        default: return "untyped"
+        }
+    }
+}

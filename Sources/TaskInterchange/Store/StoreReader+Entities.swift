@@ -1,0 +1,129 @@
+import Foundation
+
+/// The generic `entities` section: every entity no kind reads, record by record, after the tasks.
+extension StoreReader {
+    /// Rows of a to-many relationship sorted by owner key, read alongside the owners (also sorted by key).
+    final class LinkCursor {
+        let relationship: GenericLayout.Relationship
+        private let statement: Statement
+        private var current: (owner: Int64, member: Int64, position: Int64?)?
+
+        init(_ relationship: GenericLayout.Relationship, owners: String, database: Database) throws {
+            self.relationship = relationship
+            let sql: String
+            switch relationship.storage {
+            case .destinationColumn(let key, _, let order):
+                let key = Database.quote(key)
+                let position = order.map(Database.quote) ?? "NULL"
+                sql = "SELECT \(key), Z_PK, \(position) FROM \(Database.quote(relationship.destinationTable)) WHERE \(key) IN (\(owners)) ORDER BY 1, 3, 2"
+            case .joinTable(let direction):
+                let position = direction.orderColumn.map(Database.quote) ?? "NULL"
+                let owner = Database.quote(direction.ownerColumn)
+                sql = "SELECT \(owner), \(Database.quote(direction.memberColumn)), \(position) FROM \(Database.quote(direction.table)) WHERE \(owner) IN (\(owners)) ORDER BY 1, 3, 2"
+            case .column:
+                preconditionFailure("to-one relationships are read with their row")
+            }
+            statement = try database.prepare(sql)
+            try advance()
+        }
+
+        private func advance() throws {
+            current = try statement.step()
+                ? (statement.int64(at: 0), statement.int64(at: 1), statement.isNull(at: 2) ? nil : statement.int64(at: 2)) : nil
+        }
+
+        /// The (member key, position) pairs of `owner`, in order; owners are asked for in ascending key order.
+        func links(of owner: Int64) throws -> [(key: Int64, position: Int64?)] {
+            var result: [(Int64, Int64?)] = []
+            while let row = current, row.owner <= owner {
+                if row.owner == owner { result.append((row.member, row.position)) }
+                try advance()
+            }
+            return result
+        }
+    }
+
+    /// Writes every generic entity's records to `visitor`, entity by entity (names sorted), each in key order.
+    func emitEntities(into visitor: inout some ArchiveVisitor) throws {
+        guard !generic.entities.isEmpty else { return }
+        try loadEntityNumbers()
+        for name in generic.names {
+            let entity = generic.entities[name]!
+            let toOne = entity.relationships.filter { if case .column = $0.storage { return true } else { return false } }
+            let owners = "SELECT Z_PK FROM \(Database.quote(entity.table)) WHERE Z_ENT = \(entity.number)"
+            let cursors = try entity.relationships.filter { if case .column = $0.storage { return false } else { return true } }
+                .map { try LinkCursor($0, owners: owners, database: database) }
+            let columns = entity.attributes.map { StoreExtras.Column(column: $0.column, property: $0.property, kind: $0.value) }
+            let keyColumns: [String] = toOne.map { if case .column(let key, _, _) = $0.storage { return key } else { return "" } }
+            let select = (["Z_PK"] + columns.map(\.column) + keyColumns).map(Database.quote).joined(separator: ", ")
+            let statement = try database.prepare("SELECT \(select) FROM \(Database.quote(entity.table)) WHERE Z_ENT = \(entity.number) ORDER BY Z_PK")
+            var index = 0
+            while try statement.step() {
+                let key = statement.int64(at: 0)
+                if let rows = genericRows?[name], !rows.contains(key) { continue }
+                var values = extraValues(statement, from: 1, columns, entity: name, key: key) ?? [:]
+                var positions: [String: [Int64]] = [:]
+                for (offset, relationship) in toOne.enumerated() {
+                    let column = Int32(1 + columns.count + offset)
+                    guard !statement.isNull(at: column) else { continue }
+                    if let id = entityID(table: relationship.destinationTable, key: statement.int64(at: column), from: name, relationship.property, owner: key) {
+                        values[relationship.property] = .string(id.uuidString)
+                    }
+                }
+                for cursor in cursors {
+                    let links = try cursor.links(of: key)
+                    guard !links.isEmpty else { continue }
+                    let property = cursor.relationship.property
+                    var ids: [String] = []
+                    var kept: [Int64] = []
+                    for link in links {
+                        guard let id = entityID(table: cursor.relationship.destinationTable, key: link.key, from: name, property, owner: key) else { continue }
+                        ids.append(id.uuidString)
+                        if let position = link.position { kept.append(position) }
+                    }
+                    if !cursor.relationship.declaration.ordered { ids.sort() }
+                    values[property] = .array(ids)
+                    if cursor.relationship.declaration.ordered && kept.count == ids.count { positions[property] = kept }
+                }
+                try visitor.visitEntity(EntityRecord(id: UUID.derived(storeUUID: storeUUID, entity: name, primaryKey: key), entity: name,
+                                                     key: key, values: values, positions: positions), index: index)
+                index += 1
+                if index % 1_024 == 0 { try Cancellation.checkpoint() }
+            }
+            genericCounts[name] = index
+        }
+    }
+
+    /// `Z_PK → Z_ENT` of every table a generic relationship points into, so a link's destination gets the id of its
+    /// concrete entity (or of the typed record it is).
+    private func loadEntityNumbers() throws {
+        let tables = Set(generic.entities.values.flatMap { $0.relationships.map(\.destinationTable) })
+        for table in tables.sorted() {
+            var numbers: [Int64: Int64] = [:]
+            let statement = try database.prepare("SELECT Z_PK, Z_ENT FROM \(Database.quote(table))")
+            while try statement.step() { numbers[statement.int64(at: 0)] = statement.int64(at: 1) }
+            entityNumbers[table] = numbers
+        }
+    }
+
+    /// The id of the row `key` of `table`: a typed record's id when its entity is a kind's, else the generic id
+    /// derived from its concrete entity; nil (reported) when no such row exists or the typed kind did not export it.
+    private func entityID(table: String, key: Int64, from entity: String, _ property: String, owner: Int64) -> UUID? {
+        guard let number = entityNumbers[table]?[key], let destination = schema.entity(number: number) else {
+            log.add(.danglingReference, entity: entity, property: property, message: "key points at no row; link not exported", example: "p\(owner)→p\(key)")
+            return nil
+        }
+        if let kind = resolved.kinds.values.first(where: { $0.entity.numbersIncludingSubentities.contains(number) }) {
+            guard let id = indexes[kind.kind]?.id(of: key) else {
+                log.add(.danglingReference, entity: entity, property: property, message: "key points at no exported \(kind.kind.rawValue); link not exported", example: "p\(owner)→p\(key)")
+                return nil
+            }
+            return id
+        }
+        if let rows = genericRows?[destination.name], !rows.contains(key) {
+            log.add(.danglingReference, entity: entity, property: property, message: "key points at a row left out of the export; link not exported", example: "p\(owner)→p\(key)")
+            return nil
+        }
+        return UUID.derived(storeUUID: storeUUID, entity: destination.name, primaryKey: key)
+    }
+}
