@@ -36,6 +36,11 @@ enum ReportRenderer {
             if operations.matched > 0 { parts.append("\(operations.matched) matched by name") }
             if operations.conflicts > 0 { parts.append("\(operations.conflicts) conflict\(operations.conflicts == 1 ? "" : "s")") }
             return "  \(kind.rawValue): \(parts.joined(separator: ", "))"
-        }.joined(separator: "\n") + "\n"
+        }.joined(separator: "\n") + "\n" + plan.entities.sorted { $0.key < $1.key }.map { entity, operations in
+            var parts = ["\(operations.inserted) inserted"]
+            if operations.updated > 0 { parts.append("\(operations.updated) updated") }
+            if operations.skipped > 0 { parts.append("\(operations.skipped) skipped") }
+            return "  \(entity) (generic): \(parts.joined(separator: ", "))\n"
+        }.joined()
     }
 }

@@ -43,6 +43,22 @@ public protocol ImportDestination {
     /// existed before the import: its current destinations for this relationship are dropped first.
     mutating func link(_ kind: StoreMapping.Kind, _ key: ObjectKey, relationship: String, _ declaration: ExtraRelationship,
                        to destinations: [ObjectKey], replacing: Bool) throws
+
+    // Generic records: defaults in `ImportDestination+Entities.swift` take nothing.
+
+    /// The generic object of `entity` (or a sub-entity) that already carries `id`, if any.
+    mutating func existingKey(ofEntity entity: String, id: UUID) throws -> ObjectKey?
+    /// Inserts a generic record's object with its attributes (its relationships come through `link`); nil when the
+    /// destination has no such entity.
+    mutating func insert(_ record: EntityRecord, declaration: EntityDeclaration) throws -> ObjectKey?
+    /// Overwrites an existing generic object's attributes.
+    mutating func update(_ record: EntityRecord, declaration: EntityDeclaration, at key: ObjectKey) throws
+    /// Sets a generic object's relationship to `destinations` in order (`positions`: the stored positions of an
+    /// ordered one, when the archive has them), once every record exists; `replacing` drops its current links first.
+    mutating func link(entity: String, _ key: ObjectKey, relationship: String, _ declaration: EntityRelationship,
+                       to destinations: [ObjectKey], positions: [Int64]?, replacing: Bool) throws
+    /// `Entity.property` → values the destination had no place for, counted since the last call.
+    mutating func lackingProperties() -> [String: Int]
 }
 
 /// A task's links, already resolved to destination keys.

@@ -23,6 +23,10 @@ public struct ImportPlan: Sendable, Hashable, Codable {
 
     /// Counts per kind name (`project`, `category`, `tag`, `task`, `subtask`).
     public var kinds: [String: Operations] = [:]
+    /// Counts per entity of the generic `entities` section.
+    public var entities: [String: Operations] = [:]
+    /// `Entity` or `Entity.property` → generic records or values the target had no place for (not imported).
+    public var lacking: [String: Int] = [:]
     /// Relationship values under `extra` that skip mode left out: to-one values of objects left as they were, and
     /// links to records it did not import (subtasks of a task left as it was).
     public var unlinked = 0

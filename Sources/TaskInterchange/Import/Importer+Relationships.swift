@@ -34,8 +34,9 @@ extension Importer.Pass {
         var inserted: Set<UUID> = []
         var leftOut: Set<UUID> = []
 
-        /// True when the archive declares no relationships (the common case: nothing to do per record).
-        var isEmpty: Bool { declarations.isEmpty }
+        /// True when the archive declares no relationships and no generic record points at a typed one (the common
+        /// case: nothing to do per record).
+        var isEmpty: Bool { declarations.isEmpty && kinds.isEmpty }
 
         func declares(_ kind: StoreMapping.Kind) -> Bool {
             declarations[kind.rawValue] != nil
@@ -44,7 +45,8 @@ extension Importer.Pass {
 
     mutating func visitHeader(_ header: ArchiveHeader) {
         validator?.visitHeader(header)
-        guard links.isEmpty, let declared = header.source?.relationships, !declared.isEmpty else { return }
+        noteEntities(of: header)
+        guard links.declarations.isEmpty, let declared = header.source?.relationships, !declared.isEmpty else { return }
         links.declarations = declared
         for (kind, properties) in declared {
             if let kind = StoreMapping.Kind(rawValue: kind) { links.kinds.insert(kind) }

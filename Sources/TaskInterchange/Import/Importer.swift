@@ -56,6 +56,7 @@ public struct Importer: Sendable {
         pass.isLastPass = true
         try source.stream(kinds: [.task], into: &pass)
         try pass.linkRelationships()
+        try pass.linkEntities()
         destination = pass.destination
         validator = pass.validator
         return pass.plan
@@ -75,6 +76,8 @@ public struct Importer: Sendable {
         var isLastPass = false
         /// The archive's relationships under `extra`, and the links waiting for every record to exist.
         var links = Links()
+        /// The generic section's declarations, keys and waiting links.
+        var generic = Generic()
         /// What `place` did with the last record.
         var placement = Placement.inserted
 

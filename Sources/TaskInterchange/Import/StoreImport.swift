@@ -25,6 +25,11 @@ public struct StoreImportOptions: Sendable {
     public var match: MatchRule?
     /// Where `--mode merge` finds modification dates.
     public var modificationDates = ModificationDates()
+    /// Restore identity (new stores only): the store takes the archive's store UUID and every generic record its
+    /// key, so object URIs and derived ids are the source's.
+    public var keepIdentity = false
+    /// Fail, writing nothing, when the target has no place for some generic records or values.
+    public var strict = false
 
     /// Default options: insert mode, no backup, detected mapping.
     public init() {}
@@ -79,6 +84,9 @@ public enum StoreImport {
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if exists && isDirectory.boolValue { throw TaskInterchangeError(.cannotCreate, "\(path): is a directory, not a store file") }
         guard exists else { return try importIntoNew(source, path: path, options: options) }
+        if options.keepIdentity {
+            throw TaskInterchangeError(.usage, "\(path): already exists; --keep-identity restores into a new store only")
+        }
         guard options.template == nil else {
             throw TaskInterchangeError(.cannotCreate, "\(path): already exists; a template (--model-from) only shapes a new store")
         }
@@ -104,6 +112,22 @@ public enum StoreImport {
         let report = validator.report
         guard report.isValid else { throw ArchiveValidationError(report: report) }
         return report
+    }
+
+    /// With `strict`, generic records or values the target has no place for fail the import (inside its
+    /// transaction, so nothing is written).
+    static func checkLacking(_ plan: ImportPlan, options: StoreImportOptions) throws {
+        guard options.strict, !plan.lacking.isEmpty else { return }
+        let list = plan.lacking.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+        throw TaskInterchangeError(.invalidData, "--strict: the target has no place for \(list); nothing was written")
+    }
+
+    /// Warnings for the generic records and values the target had no place for.
+    static func lackingWarnings(_ plan: ImportPlan) -> [String] {
+        plan.lacking.sorted { $0.key < $1.key }.map { name, count in
+            name.contains(".") ? "\(name): the target has no such property; \(count) value\(count == 1 ? "" : "s") not imported"
+                               : "\(name): the target has no such entity; \(count) record\(count == 1 ? "" : "s") not imported"
+        }
     }
 
     /// An existing store must take writes where it is: a read-only file, sidecar or directory (a read-only mount, say)
@@ -137,6 +161,7 @@ public enum StoreImport {
             plan = try writer.transaction {
                 let plan = try importer.leavingUnchanged(source, in: path, options: options).run(source, into: &destination, validatingWith: &validator)
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
+                try checkLacking(plan, options: options)
                 return plan
             }
         } catch let error as TaskInterchangeError where error.kind == .cancelled {
@@ -146,7 +171,7 @@ public enum StoreImport {
             _ = try validate(source, existing: existing, options: options)
             throw error
         }
-        var warnings = writer.warnings
+        var warnings = writer.warnings + lackingWarnings(plan)
         if plan.unlinked > 0 {
             warnings.append("skip mode: \(plan.unlinked) relationship value\(plan.unlinked == 1 ? "" : "s") under extra not linked (objects left as they were keep their to-one relationships; links to records not imported are dropped)")
         }
@@ -170,13 +195,23 @@ public enum StoreImport {
             // place, so an archive found invalid half-way leaves nothing behind.
             let writer = try StoreWriter(path: temporary.path, create: true, template: options.template, mapping: options.mapping,
                                          mappingSource: options.mappingSource, busyTimeout: options.busyTimeout)
+            if options.keepIdentity {
+                var header = HeaderReader()
+                try source.stream(kinds: [], into: &header)
+                guard let uuid = header.header?.source?.storeUUID else {
+                    throw TaskInterchangeError(.invalidData, "--keep-identity: the archive names no source store UUID ($.source.storeUUID)")
+                }
+                try writer.adoptStoreUUID(uuid)
+                writer.keepIdentity = true
+            }
             var destination = writer
             plan = try writer.transaction {
                 let plan = try importer.run(source, into: &destination, validatingWith: &validator)
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
+                try checkLacking(plan, options: options)
                 return plan
             }
-            warnings = writer.warnings.map { $0.replacingOccurrences(of: temporary.path, with: path) }
+            warnings = (writer.warnings + lackingWarnings(plan)).map { $0.replacingOccurrences(of: temporary.path, with: path) }
         } catch let error as TaskInterchangeError {
             // Name the store the user asked for, not the hidden temporary file it is built in.
             let named = TaskInterchangeError(error.kind, error.message.replacingOccurrences(of: temporary.path, with: path))
@@ -194,4 +229,16 @@ public enum StoreImport {
         }
         return StoreImportResult(plan: plan, report: validator.report, warnings: warnings, createdStore: !options.dryRun)
     }
+}
+
+/// Keeps an archive's header (a read that delivers no records).
+struct HeaderReader: ArchiveVisitor {
+    var header: ArchiveHeader?
+    mutating func visitProject(_ project: ProjectRecord, index: Int) {}
+    mutating func visitCategory(_ category: CategoryRecord, index: Int) {}
+    mutating func visitTag(_ tag: TagRecord, index: Int) {}
+    mutating func visitTask(_ task: TaskRecord, index: Int) {}
+    mutating func visitIssue(_ issue: ValidationIssue) {}
+    mutating func visitHeader(_ header: ArchiveHeader) { self.header = header }
+    mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) { self.header = header }
 }

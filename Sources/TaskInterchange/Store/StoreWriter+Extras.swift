@@ -39,27 +39,36 @@ extension StoreWriter {
     }
 
     /// JSON's types, read back as the column wants them: dates from lossless ISO text, UUIDs and base64 into blobs.
-    private func bind(_ value: ExtraValue, declaredType: String, to statement: Statement) {
+    func bind(_ value: ExtraValue, declaredType: String, to statement: Statement, at index: Int32 = 1) {
         switch value {
-        case .null: statement.bindNull(at: 1)
-        case .bool(let flag): statement.bind(Int64(flag ? 1 : 0), at: 1)
+        case .null: statement.bindNull(at: index)
+        case .bool(let flag): statement.bind(Int64(flag ? 1 : 0), at: index)
         case .integer(let number):
-            if declaredType == "FLOAT" || declaredType == "TIMESTAMP" { statement.bind(Double(number), at: 1) } else { statement.bind(number, at: 1) }
-        case .double(let number): statement.bind(number, at: 1)
+            if declaredType == "FLOAT" || declaredType == "TIMESTAMP" { statement.bind(Double(number), at: index) } else { statement.bind(number, at: index) }
+        case .double(let number): statement.bind(number, at: index)
         case .string(let text):
             switch declaredType {
             case "TIMESTAMP":
-                if let date = try? LosslessDate.date(from: text) { statement.bind(date.timeIntervalSinceReferenceDate, at: 1) } else { statement.bind(text, at: 1) }
+                if let date = try? LosslessDate.date(from: text) { statement.bind(date.timeIntervalSinceReferenceDate, at: index) } else { statement.bind(text, at: index) }
+            case "DECIMAL":
+                // Written back as the storage class it was read from: a number when the text is one exactly.
+                if let integer = Int64(text) {
+                    statement.bind(integer, at: index)
+                } else if let number = Double(text), String(number) == text {
+                    statement.bind(number, at: index)
+                } else {
+                    statement.bind(text, at: index)
+                }
             case "BLOB":
                 if text.count == 36, let id = UUID(uuidString: text) {
-                    withUnsafeBytes(of: id.uuid) { statement.bind(blob: $0, at: 1) }
+                    withUnsafeBytes(of: id.uuid) { statement.bind(blob: $0, at: index) }
                 } else if let data = Data(base64Encoded: text) {
-                    data.withUnsafeBytes { statement.bind(blob: $0, at: 1) }
+                    data.withUnsafeBytes { statement.bind(blob: $0, at: index) }
                 } else {
-                    statement.bind(text, at: 1)
+                    statement.bind(text, at: index)
                 }
             default:
-                statement.bind(text, at: 1)
+                statement.bind(text, at: index)
             }
         case .array:
             preconditionFailure("arrays are filtered out by writeExtras")

@@ -11,7 +11,7 @@ public final class StoreWriter: ImportDestination {
     public typealias ObjectKey = Int64
 
     /// The target store's schema.
-    public let schema: StoreSchema
+    public internal(set) var schema: StoreSchema
     /// Things the user should know about the target (history tables it cannot write, repaired `Z_MAX`, ids it cannot keep).
     public internal(set) var warnings: [String] = []
 
@@ -51,6 +51,20 @@ public final class StoreWriter: ImportDestination {
     let targetModel: ObjectModel?
     /// `Entity.relationship` → owners whose archive value had several ids for a to-one in the target.
     var toOneOverflows: [String: Int] = [:]
+    /// The target's entities no kind reads: where generic records go.
+    lazy var genericLayout = GenericLayout(schema: schema, model: targetModel,
+                                           excluded: Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities)))
+    /// Prepared row statements per generic entity.
+    var entityStatements: [String: EntityStatements] = [:]
+    /// Generic objects already in the target, by entity then id (derived from the target's store UUID).
+    var existingEntities: [String: [UUID: Int64]] = [:]
+    /// Per table: whether generic records keep the archive's keys (a table empty before the import, or
+    /// `keepIdentity`).
+    var keepsKeys: [String: Bool] = [:]
+    /// `Entity.property` → generic values the target had no place for, since the last `lackingProperties()`.
+    var lackingEntityValues: [String: Int] = [:]
+    /// Restore identity: a new store takes the archive's store UUID, and every generic record its key (`Z_PK`).
+    public var keepIdentity = false
 
     /// Opens an existing store for writing (`create: false`), or creates the task manager's model in a new, empty file.
     /// - Throws: `TaskInterchangeError` (`.busy` when locked, `.invalidData` when not a Core Data store or the mapping
@@ -131,9 +145,7 @@ public final class StoreWriter: ImportDestination {
         if let column = resolved.subtaskTaskColumn, entityColumn(for: column, in: .subtask) != nil {
             subtaskTaskEntityNumber = resolved.kinds[.task]?.entity.number
         }
-        if resolved.kinds[.task] == nil {
-            throw TaskInterchangeError(.invalidData, "\(path): no task entity found in the target store (entities: \(schema.entities.map(\.name).joined(separator: ", "))); pass --mapping")
-        }
+
         do {
             try loadExistingIDs()
         } catch let error as SQLiteError {
@@ -143,7 +155,8 @@ public final class StoreWriter: ImportDestination {
         }
         // Warns when the history tables are not as Core Data writes them.
         if let entities = historyEntities() { history = HistoryLog(entities: entities) }
-        for kind in StoreMapping.Kind.allCases where resolved.kinds[kind] == nil {
+        // A store with no task entity takes generic records only; typed records fail when they reach it.
+        for kind in StoreMapping.Kind.allCases where resolved.kinds[kind] == nil && resolved.kinds[.task] != nil {
             warnings.append("the target store has no \(kind.rawValue) entity; \(kind.rawValue) records cannot be imported")
         }
         for (kind, resolvedKind) in resolved.kinds.sorted(by: { $0.key < $1.key }) where resolvedKind.columns["id"] == nil {
@@ -162,6 +175,15 @@ public final class StoreWriter: ImportDestination {
             let entries = try StoreIdentity.read(resolvedKind, from: database, storeUUID: schema.storeUUID ?? "", log: &log)
             existing[kind] = Dictionary(entries.map { ($0.id, $0.key) }, uniquingKeysWith: { first, _ in first })
         }
+    }
+
+    /// Gives a new store the source's store UUID (`Z_METADATA.Z_UUID`), so object URIs and the ids derived from
+    /// them are the source's.
+    /// - Throws: `TaskInterchangeError.usage` for an existing store.
+    public func adoptStoreUUID(_ uuid: String) throws {
+        guard isNew else { throw TaskInterchangeError(.usage, "\(path): --keep-identity restores into a new store only") }
+        try database.prepare("UPDATE Z_METADATA SET Z_UUID = ?").execute([.text(uuid)])
+        schema.storeUUID = uuid
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction, records what it changed in the store's persistent history

@@ -51,6 +51,9 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
         case versionMismatch = "version-mismatch"
         /// With `--store`: the id is already in the target store and the import mode does not allow that.
         case idExistsInStore = "id-exists-in-store"
+        /// A generic record's entity or property is not declared in `source.model`, or a declaration names an
+        /// entity the archive does not declare.
+        case undeclaredProperty = "undeclared-property"
     }
 
     /// The kind of problem.

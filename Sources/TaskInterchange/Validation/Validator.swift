@@ -31,13 +31,15 @@ public struct Validator: ArchiveVisitor {
     private var tags: Set<UUID> = []
     private var tasks: Set<UUID> = []
     private var subtasks: Set<UUID> = []
-    private var counts = ArchiveCounts()
+    var counts = ArchiveCounts()
     /// References whose target had not been read yet (version 1 files may list tasks before projects).
     private var pending: [(kind: StoreMapping.Kind, id: UUID, path: String)] = []
     /// Ids named by relationships under `extra` whose destination had not been read yet.
     private var pendingExtras: [(kind: StoreMapping.Kind, id: UUID, path: String)] = []
     /// The archive's `source.relationships`.
     private var relationships: [String: [String: ExtraRelationship]] = [:]
+    /// The generic section: declarations, ids read, references still to check.
+    var generic = GenericChecks()
     /// Warnings already counted: a reader streaming in several passes repeats document-level warnings.
     private var seenWarnings: Set<String> = []
 
@@ -64,7 +66,7 @@ public struct Validator: ArchiveVisitor {
         }
     }
 
-    private mutating func error(_ code: ValidationIssue.Code, _ path: String, _ message: String) {
+    mutating func error(_ code: ValidationIssue.Code, _ path: String, _ message: String) {
         visitIssue(ValidationIssue(code, path: path, message: message))
     }
 
@@ -128,6 +130,7 @@ public struct Validator: ArchiveVisitor {
 
     public mutating func visitHeader(_ header: ArchiveHeader) {
         relationships = header.source?.relationships ?? [:]
+        checkModel(of: header)
     }
 
     /// Relationship values under `extra`: the declared shape, valid ids, and (once read) existing destinations. An
@@ -176,7 +179,7 @@ public struct Validator: ArchiveVisitor {
         if !ids(of: kind).contains(id) { pendingExtras.append((kind, id, path)) }
     }
 
-    private func ids(of kind: StoreMapping.Kind) -> Set<UUID> {
+    func ids(of kind: StoreMapping.Kind) -> Set<UUID> {
         switch kind {
         case .project: return projects
         case .category: return categories
@@ -206,5 +209,6 @@ public struct Validator: ArchiveVisitor {
             error(.missingReference, reference.path, "no \(reference.kind.rawValue) with id \(reference.id.uuidString) in the archive")
         }
         pendingExtras = []
+        resolveEntityReferences()
     }
 }

@@ -1,0 +1,119 @@
+import Foundation
+
+/// The generic `entities` section: each record placed (inserted, updated or skipped by the mode) with its attributes,
+/// its relationships kept with its key and linked once every record, typed or generic, has one.
+extension Importer.Pass {
+    /// A generic record's relationship waiting for its destinations to exist.
+    struct PendingEntityLink {
+        var entity: String
+        var key: Destination.ObjectKey
+        var property: String
+        var declaration: EntityRelationship
+        var ids: [UUID]
+        var positions: [Int64]?
+        var path: String
+        var replacing: Bool
+    }
+
+    /// What the generic section needs across records.
+    struct Generic {
+        /// `source.model`.
+        var declarations: [String: EntityDeclaration] = [:]
+        /// Store entity name → the typed kind that reads it (`source.entities` inverted): links to typed records.
+        var typed: [String: StoreMapping.Kind] = [:]
+        var keys: [UUID: Destination.ObjectKey] = [:]
+        var pending: [PendingEntityLink] = []
+    }
+
+    /// Reads the declarations; kinds generic records point at keep their ID maps.
+    mutating func noteEntities(of header: ArchiveHeader) {
+        guard generic.declarations.isEmpty, let source = header.source, !source.model.isEmpty else { return }
+        generic.declarations = source.model
+        for (kind, entity) in source.entities {
+            if let kind = StoreMapping.Kind(rawValue: kind) { generic.typed[entity] = kind }
+        }
+        for declaration in source.model.values {
+            for relationship in declaration.relationships.values {
+                if let kind = generic.typed[relationship.destination] { links.kinds.insert(kind) }
+            }
+        }
+    }
+
+    mutating func visitEntity(_ record: EntityRecord, index: Int) throws {
+        validator?.visitEntity(record, index: index)
+        let path = JSONPath.entityRecord(record.entity, index)
+        if (index + 1) % 1_024 == 0 { try Cancellation.checkpoint() }
+        let declaration = generic.declarations[record.entity] ?? EntityDeclaration()
+        var record = record
+        var taken: [(property: String, relationship: EntityRelationship, ids: [String])] = []
+        for (property, relationship) in declaration.relationships.sorted(by: { $0.key < $1.key }) {
+            switch record.values.removeValue(forKey: property) {
+            case .string(let id)?: taken.append((property, relationship, [id]))
+            case .array(let ids)?: taken.append((property, relationship, ids))
+            default: taken.append((property, relationship, []))
+            }
+        }
+        var operations = plan.entities[record.entity] ?? ImportPlan.Operations()
+        defer { plan.entities[record.entity] = operations }
+        let existing = importer.mode == .replace ? nil : try destination.existingKey(ofEntity: record.entity, id: record.id)
+        let key: Destination.ObjectKey
+        if let existing {
+            switch importer.mode {
+            case .insert:
+                throw TaskInterchangeError(.invalidData, "\(path).id: \(record.entity) \(record.id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
+            case .skip:
+                operations.skipped += 1
+                generic.keys[record.id] = existing
+                return
+            case .upsert, .merge, .replace:
+                if !importer.dryRun { try destination.update(record, declaration: declaration, at: existing) }
+                operations.updated += 1
+                key = existing
+            }
+        } else if importer.dryRun {
+            operations.inserted += 1
+            return
+        } else {
+            guard let inserted = try destination.insert(record, declaration: declaration) else {
+                plan.lacking[record.entity, default: 0] += 1
+                return
+            }
+            operations.inserted += 1
+            key = inserted
+        }
+        generic.keys[record.id] = key
+        for (property, relationship, texts) in taken where !texts.isEmpty || existing != nil {
+            var ids: [UUID] = []
+            for (position, text) in texts.enumerated() {
+                guard let id = CanonicalUUID.parse(text) else {
+                    let at = relationship.toMany ? "\(JSONPath.member(path + ".values", property))[\(position)]" : JSONPath.member(path + ".values", property)
+                    throw TaskInterchangeError(.invalidData, "\(at): \(CanonicalUUID.problem(with: text))")
+                }
+                ids.append(id)
+            }
+            generic.pending.append(PendingEntityLink(entity: record.entity, key: key, property: property, declaration: relationship,
+                                                     ids: ids, positions: record.positions[property], path: JSONPath.member(path + ".values", property),
+                                                     replacing: existing != nil))
+        }
+    }
+
+    /// Links every generic relationship, now that every record has a key.
+    mutating func linkEntities() throws {
+        for link in generic.pending {
+            var keys: [Destination.ObjectKey] = []
+            for id in link.ids {
+                let typed = generic.typed[link.declaration.destination].flatMap { key(of: $0, id: id) }
+                guard let key = generic.keys[id] ?? typed else {
+                    if plan.lacking[link.declaration.destination] != nil { continue }
+                    throw TaskInterchangeError(.invalidData, "\(link.path): no \(link.declaration.destination) with id \(id.uuidString) in the archive")
+                }
+                keys.append(key)
+            }
+            let positions = link.positions?.count == keys.count ? link.positions : nil
+            try destination.link(entity: link.entity, link.key, relationship: link.property, link.declaration, to: keys,
+                                 positions: positions, replacing: link.replacing)
+        }
+        generic.pending = []
+        for (property, count) in destination.lackingProperties() { plan.lacking[property, default: 0] += count }
+    }
+}

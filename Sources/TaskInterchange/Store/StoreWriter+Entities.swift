@@ -1,0 +1,193 @@
+import Foundation
+
+/// Generic records: rows of the target's own entities, attributes written by the target's column types (as `extra`
+/// values are), keys kept from the archive when the table was empty before the import (always with
+/// `keepIdentity`), relationships through the target's key columns, ordered positions and join tables.
+extension StoreWriter {
+    /// One generic entity's prepared statements.
+    struct EntityStatements {
+        let entity: GenericLayout.Entity
+        let insert: Statement
+        let update: Statement
+        /// The declared type of each attribute's column, in `entity.attributes` order.
+        let declaredTypes: [String]
+    }
+
+    private func statements(for entity: GenericLayout.Entity) throws -> EntityStatements {
+        if let statements = entityStatements[entity.name] { return statements }
+        let table = Database.quote(entity.table)
+        let columns = entity.attributes.map(\.column)
+        let quoted = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).map(Database.quote).joined(separator: ", ")
+        let insert = try database.prepare("INSERT INTO \(table) (\(quoted)) VALUES (\(Array(repeating: "?", count: columns.count + 3).joined(separator: ", ")))")
+        let assignments = columns.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" } + ["Z_OPT = coalesce(Z_OPT, 0) + 1"]
+        let update = try database.prepare("UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?\(columns.count + 1)")
+        let declared = Dictionary(schema.columns(of: entity.table)?.map { ($0.name, $0.declaredType) } ?? [], uniquingKeysWith: { first, _ in first })
+        let statements = EntityStatements(entity: entity, insert: insert, update: update, declaredTypes: columns.map { declared[$0] ?? "" })
+        entityStatements[entity.name] = statements
+        return statements
+    }
+
+    /// Binds a record's attribute values from `base` on (NULL for those it leaves out) and counts the values the
+    /// target has no attribute for.
+    private func bindAttributes(_ record: EntityRecord, _ statements: EntityStatements, to statement: Statement, from base: Int32) {
+        var placed = 0
+        for (offset, attribute) in statements.entity.attributes.enumerated() {
+            let index = base + Int32(offset)
+            if let value = record.values[attribute.property] {
+                bind(value, declaredType: statements.declaredTypes[offset], to: statement, at: index)
+                placed += 1
+            } else {
+                statement.bindNull(at: index)
+            }
+        }
+        if placed < record.values.count {
+            let known = Set(statements.entity.attributes.map(\.property))
+            for property in record.values.keys where !known.contains(property) {
+                lackingEntityValues["\(record.entity).\(property)", default: 0] += 1
+            }
+        }
+    }
+
+    public func existingKey(ofEntity entity: String, id: UUID) throws -> Int64? {
+        guard let laidOut = genericLayout.entities[entity] else { return nil }
+        if existingEntities[entity] == nil {
+            var keys: [UUID: Int64] = [:]
+            let select = try database.prepare("SELECT Z_PK FROM \(Database.quote(laidOut.table)) WHERE Z_ENT = ?")
+            select.bind(laidOut.number, at: 1)
+            while try select.step() {
+                let key = select.int64(at: 0)
+                keys[UUID.derived(storeUUID: schema.storeUUID ?? "", entity: entity, primaryKey: key)] = key
+            }
+            existingEntities[entity] = keys
+        }
+        return existingEntities[entity]?[id]
+    }
+
+    public func insert(_ record: EntityRecord, declaration: EntityDeclaration) throws -> Int64? {
+        guard let entity = genericLayout.entities[record.entity], !entity.isAbstract,
+              let schemaEntity = schema.entity(number: entity.number) else { return nil }
+        let statements = try statements(for: entity)
+        if keepsKeys[entity.table] == nil {
+            let empty = try database.scalar("SELECT count(*) FROM \(Database.quote(entity.table))")?.int64 == 0 && nextKey[entity.table] == nil
+            if keepIdentity && !empty {
+                throw TaskInterchangeError(.invalidData, "\(path): --keep-identity needs an empty \(entity.table); the target already has rows there")
+            }
+            keepsKeys[entity.table] = empty
+            if empty, history != nil { history?.firstNewKey[entity.table] = 1 }
+        }
+        let key: Int64
+        if keepsKeys[entity.table] == true, let kept = record.key {
+            key = kept
+            nextKey[entity.table] = max(nextKey[entity.table] ?? 1, kept + 1)
+        } else if keepIdentity {
+            throw TaskInterchangeError(.invalidData, "--keep-identity: the \(record.entity) record \(record.id.uuidString) has no key")
+        } else {
+            key = try allocateKey(in: entity.table, of: schemaEntity)
+        }
+        let insert = statements.insert
+        insert.bind(key, at: 1)
+        insert.bind(entity.number, at: 2)
+        insert.bind(Int64(1), at: 3)
+        bindAttributes(record, statements, to: insert, from: 4)
+        if let failure = try runCatchingConstraint(insert) {
+            throw TaskInterchangeError(.invalidData, "\(record.entity) \(record.id.uuidString): key \(key) is already taken in \(entity.table) (\(failure))")
+        }
+        existingEntities[record.entity]?[record.id] = key
+        if history != nil { history?.inserted[entity.number, default: KeyRuns()].append(key) }
+        return key
+    }
+
+    public func update(_ record: EntityRecord, declaration: EntityDeclaration, at key: Int64) throws {
+        guard let entity = genericLayout.entities[record.entity] else { return }
+        let statements = try statements(for: entity)
+        bindAttributes(record, statements, to: statements.update, from: 1)
+        statements.update.bind(key, at: Int32(entity.attributes.count + 1))
+        try statements.update.run()
+        noteChanged(key, in: entity.table)
+    }
+
+    public func link(entity name: String, _ key: Int64, relationship property: String, _ declaration: EntityRelationship,
+                     to destinations: [Int64], positions: [Int64]?, replacing: Bool) throws {
+        guard let entity = genericLayout.entities[name], let relationship = entity.relationships.first(where: { $0.property == property }) else {
+            lackingEntityValues["\(name).\(property)", default: 0] += 1
+            return
+        }
+        let table = Database.quote(relationship.destinationTable)
+        func position(_ offset: Int) -> Int64 { positions?[offset] ?? Int64(offset + 2) * 1024 }
+        switch relationship.storage {
+        case .column(let column, let entityColumn, let mirror):
+            if destinations.count > 1 { toOneOverflows["\(name).\(property)", default: 0] += 1 }
+            let destination = destinations.first
+            if let mirror, replacing {
+                try prepared("UPDATE \(table) SET \(Database.quote(mirror.key)) = NULL WHERE \(Database.quote(mirror.key)) = ?").execute([.integer(key)])
+            }
+            let sets = [column, entityColumn].compactMap { $0 }.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" }
+            let update = try prepared("UPDATE \(Database.quote(entity.table)) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?\(sets.count + 1)")
+            var values: [SQLValue] = [destination.map(SQLValue.integer) ?? .null]
+            if entityColumn != nil { values.append(try destination.map { .integer(try entityNumber(of: $0, in: relationship.destinationTable)) } ?? .null) }
+            try update.execute(values + [.integer(key)])
+            noteChanged(key, in: entity.table)
+            if let mirror, let destination {
+                let mirrorSets = [mirror.key, mirror.entity].compactMap { $0 }.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" }
+                try prepared("UPDATE \(table) SET \(mirrorSets.joined(separator: ", ")) WHERE Z_PK = ?\(mirrorSets.count + 1)")
+                    .execute([.integer(key)] + (mirror.entity != nil ? [.integer(entity.number)] : []) + [.integer(destination)])
+                noteChanged(destination, in: relationship.destinationTable)
+            }
+        case .destinationColumn(let column, let entityColumn, let order):
+            let sets = [column, entityColumn, order].compactMap { $0 }
+            if replacing {
+                let clear = sets.map { "\(Database.quote($0)) = NULL" }.joined(separator: ", ")
+                try prepared("UPDATE \(table) SET \(clear) WHERE \(Database.quote(column)) = ?").execute([.integer(key)])
+            }
+            let assignments = sets.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" }.joined(separator: ", ")
+            let update = try prepared("UPDATE \(table) SET \(assignments) WHERE Z_PK = ?\(sets.count + 1)")
+            for (offset, destination) in destinations.enumerated() {
+                var values: [SQLValue] = [.integer(key)]
+                if entityColumn != nil { values.append(.integer(entity.number)) }
+                if order != nil { values.append(.integer(position(offset))) }
+                try update.execute(values + [.integer(destination)])
+                noteChanged(destination, in: relationship.destinationTable)
+            }
+        case .joinTable(let direction):
+            let join = Database.quote(direction.table)
+            if replacing {
+                try prepared("DELETE FROM \(join) WHERE \(Database.quote(direction.ownerColumn)) = ?").execute([.integer(key)])
+            }
+            let columns = [direction.ownerColumn, direction.memberColumn] + (direction.orderColumn.map { [$0] } ?? [])
+            let insert = try prepared("INSERT OR REPLACE INTO \(join) (\(columns.map(Database.quote).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+            for (offset, destination) in destinations.enumerated() {
+                try insert.execute([.integer(key), .integer(destination)] + (direction.orderColumn != nil ? [.integer(position(offset))] : []))
+            }
+            noteChanged(key, in: entity.table)
+        }
+    }
+
+    public func lackingProperties() -> [String: Int] {
+        defer { lackingEntityValues = [:] }
+        return lackingEntityValues
+    }
+
+    /// Runs `statement`; a constraint failure comes back as its message, any other failure is thrown.
+    private func runCatchingConstraint(_ statement: Statement) throws(SQLiteError) -> String? {
+        let outcome = Result { () throws(SQLiteError) in try statement.run() }
+        guard case .failure(let error) = outcome else { return nil }
+        if error.primaryCode == 19 { return error.message }
+        throw error
+    }
+
+    /// The concrete entity number of row `key` in `table`, for a key's companion entity column.
+    private func entityNumber(of key: Int64, in table: String) throws -> Int64 {
+        let select = try prepared("SELECT Z_ENT FROM \(Database.quote(table)) WHERE Z_PK = ?")
+        defer { select.reset() }
+        select.bind(key, at: 1)
+        guard try select.step() else {
+            throw TaskInterchangeError(.invalidData, "\(path): no row \(key) in \(table) to link to")
+        }
+        return select.int64(at: 0)
+    }
+
+    /// An object that existed before the import and whose row changes.
+    private func noteChanged(_ key: Int64, in table: String) {
+        if history?.existedBefore(key, in: table) == true { history?.updated[table, default: []].insert(key) }
+    }
+}

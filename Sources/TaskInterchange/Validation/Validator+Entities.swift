@@ -1,0 +1,183 @@
+import Foundation
+
+/// The generic `entities` section: records of declared entities, canonical and unique ids, values of the declared
+/// types, relationships of the declared shape whose ids name records of the destination entity (or a sub-entity),
+/// positions only for ordered relationships, and declarations that agree with each other.
+extension Validator {
+    /// What the checks of the generic section keep between records.
+    struct GenericChecks {
+        var declarations: [String: EntityDeclaration] = [:]
+        /// Store entity name → the typed kind that reads it.
+        var typed: [String: StoreMapping.Kind] = [:]
+        /// Id → entity of every generic record read.
+        var ids: [UUID: String] = [:]
+        /// (destination entity, id, path) of references whose destination may come later.
+        var pending: [(entity: String, id: UUID, path: String)] = []
+        var checkedHeader = false
+    }
+
+    /// Checks `source.model` once: superentities, destinations and inverses name declared entities.
+    mutating func checkModel(of header: ArchiveHeader) {
+        guard !generic.checkedHeader, let source = header.source else { return }
+        generic.checkedHeader = true
+        generic.declarations = source.model
+        for (kind, entity) in source.entities where StoreMapping.Kind(rawValue: kind) != nil {
+            generic.typed[entity] = StoreMapping.Kind(rawValue: kind)
+        }
+        for (entity, declaration) in source.model.sorted(by: { $0.key < $1.key }) {
+            let path = JSONPath.member("$.source.model", entity)
+            if let parent = declaration.superentity, source.model[parent] == nil {
+                error(.undeclaredProperty, path + ".superentity", "superentity \(parent) is not declared in $.source.model")
+            }
+            for (name, relationship) in declaration.relationships.sorted(by: { $0.key < $1.key }) {
+                let relationshipPath = JSONPath.member(path + ".relationships", name)
+                if declaration.attributes[name] != nil {
+                    error(.undeclaredProperty, relationshipPath, "\(name) is declared both as an attribute and as a relationship")
+                }
+                if relationship.ordered && !relationship.toMany {
+                    error(.wrongType, relationshipPath + ".ordered", "a to-one relationship cannot be ordered")
+                }
+                guard let destination = source.model[relationship.destination] else {
+                    if generic.typed[relationship.destination] == nil {
+                        error(.undeclaredProperty, relationshipPath + ".destination",
+                              "destination \(relationship.destination) is neither declared in $.source.model nor read by a kind in $.source.entities")
+                    }
+                    continue
+                }
+                // When both sides travel, each must name the other.
+                if let inverse = relationship.inverse, let back = destination.relationships[inverse],
+                   !isEntity(entity, kindOf: back.destination) && !isEntity(back.destination, kindOf: entity) {
+                    error(.wrongType, relationshipPath + ".inverse",
+                          "the inverse \(relationship.destination).\(inverse) points at \(back.destination), not at \(entity)")
+                }
+            }
+        }
+    }
+
+    public mutating func visitEntity(_ record: EntityRecord, index: Int) {
+        let path = JSONPath.entityRecord(record.entity, index)
+        counts.entities += 1
+        if let other = generic.ids.updateValue(record.entity, forKey: record.id) {
+            error(.duplicateID, path + ".id", "id \(record.id.uuidString) appears more than once (also a \(other) record)")
+        }
+        guard let declaration = generic.declarations[record.entity] else {
+            error(.undeclaredProperty, path, "entity \(record.entity) is not declared in $.source.model")
+            return
+        }
+        if declaration.isAbstract {
+            error(.wrongType, path, "entity \(record.entity) is abstract (declared so in $.source.model) and has no records of its own")
+        }
+        for (property, value) in record.values.sorted(by: { $0.key < $1.key }) {
+            let propertyPath = JSONPath.member(path + ".values", property)
+            if let relationship = declaration.relationships[property] {
+                checkRelationship(value, relationship, path: propertyPath)
+            } else if let type = declaration.attributes[property] {
+                checkAttribute(value, type: type, path: propertyPath)
+            } else {
+                error(.undeclaredProperty, propertyPath, "\(record.entity) declares no property \(property) in $.source.model")
+            }
+        }
+        for (property, positions) in record.positions.sorted(by: { $0.key < $1.key }) {
+            let positionsPath = JSONPath.member(path + ".positions", property)
+            guard declaration.relationships[property]?.ordered == true else {
+                error(.wrongType, positionsPath, "positions belong to an ordered to-many relationship; \(property) is not one")
+                continue
+            }
+            let count: Int
+            if case .array(let ids)? = record.values[property] { count = ids.count } else { count = 0 }
+            if positions.count != count {
+                error(.wrongType, positionsPath, "\(positions.count) positions for \(count) ids")
+            }
+        }
+    }
+
+    private mutating func checkRelationship(_ value: ExtraValue, _ relationship: EntityRelationship, path: String) {
+        switch (value, relationship.toMany) {
+        case (.null, _):
+            break
+        case (.string(let text), false):
+            checkEntityReference(text, to: relationship.destination, path: path)
+        case (.array(let texts), true):
+            var seen: Set<String> = []
+            for (position, text) in texts.enumerated() {
+                if !seen.insert(text).inserted {
+                    error(.duplicateID, path + "[\(position)]", "\(text) is listed twice in this relationship")
+                } else {
+                    checkEntityReference(text, to: relationship.destination, path: path + "[\(position)]")
+                }
+            }
+        default:
+            error(.wrongType, path, relationship.toMany
+                  ? "expected an array of \(relationship.destination) ids (declared to-many in $.source.model)"
+                  : "expected one \(relationship.destination) id (declared to-one in $.source.model)")
+        }
+    }
+
+    private mutating func checkEntityReference(_ text: String, to entity: String, path: String) {
+        guard let id = CanonicalUUID.parse(text) else {
+            error(.invalidUUID, path, CanonicalUUID.problem(with: text))
+            return
+        }
+        generic.pending.append((entity, id, path))
+    }
+
+    /// A value of the declared type, in the encoding `extra` uses.
+    private mutating func checkAttribute(_ value: ExtraValue, type: String, path: String) {
+        if case .array = value {
+            error(.wrongType, path, "an array belongs to a relationship; \(type) attributes hold one value")
+            return
+        }
+        let fits: Bool
+        switch (type, value) {
+        case (_, .null), ("untyped", _): fits = true
+        case ("boolean", .bool), ("boolean", .integer): fits = true
+        case ("integer16", .integer), ("integer32", .integer), ("integer64", .integer): fits = true
+        case ("double", .double), ("double", .integer), ("float", .double), ("float", .integer): fits = true
+        case ("string", .string), ("uri", .string): fits = true
+        case ("decimal", .string(let text)): fits = Double(text) != nil
+        case ("date", .string(let text)): fits = (try? LosslessDate.date(from: text)) != nil
+        case ("uuid", .string(let text)): fits = UUID(uuidString: text) != nil || Data(base64Encoded: text) != nil
+        case ("binary", .string(let text)), ("transformable", .string(let text)), ("objectID", .string(let text)):
+            fits = Data(base64Encoded: text) != nil
+        case ("binary", _), ("transformable", _), ("string", _), ("uri", _):
+            // SQLite lets a column hold another storage class than its type says; it travels as what it holds.
+            fits = true
+        default: fits = false
+        }
+        if !fits {
+            error(.wrongType, path, "value does not fit the declared type \(type)")
+        }
+    }
+
+    /// Checks generic references once every record has been read.
+    mutating func resolveEntityReferences() {
+        for reference in generic.pending {
+            if let kind = generic.typed[reference.entity] {
+                if !ids(of: kind).contains(reference.id) {
+                    error(.missingReference, reference.path, "no \(kind.rawValue) (\(reference.entity)) with id \(reference.id.uuidString) in the archive")
+                }
+                continue
+            }
+            guard let found = generic.ids[reference.id] else {
+                error(.missingReference, reference.path, "no \(reference.entity) with id \(reference.id.uuidString) in the archive")
+                continue
+            }
+            if !isEntity(found, kindOf: reference.entity) {
+                error(.missingReference, reference.path, "\(reference.id.uuidString) is a \(found) record, not a \(reference.entity) (or one of its sub-entities)")
+            }
+        }
+        generic.pending = []
+    }
+
+    /// True when `entity` is `ancestor` or one of its sub-entities, by the declared superentities.
+    private func isEntity(_ entity: String, kindOf ancestor: String) -> Bool {
+        var current: String? = entity
+        var steps = 0
+        while let name = current, steps <= generic.declarations.count {
+            if name == ancestor { return true }
+            current = generic.declarations[name]?.superentity
+            steps += 1
+        }
+        return false
+    }
+}
