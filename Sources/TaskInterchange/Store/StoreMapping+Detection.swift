@@ -72,7 +72,26 @@ extension StoreMapping {
             }
             kinds[kind] = KindMapping(entity: entity.name, fields: fields, relationships: relationships)
         }
-        self.init(kinds: kinds)
+        self.init(kinds: Self.plausible(kinds))
+    }
+
+    /// Keeps only the kinds whose entity really looks like one — a name alone is not enough (Apple Notes' `Folder`
+    /// has a `name` but is no category): a task has a title and a completion flag, due date or priority; a project,
+    /// category or tag is what a task's relationship points at; a subtask has a title and belongs to a task. The
+    /// rest travel in the generic section.
+    static func plausible(_ kinds: [Kind: KindMapping?]) -> [Kind: KindMapping?] {
+        func has(_ kind: Kind, field: String) -> Bool { (kinds[kind] ?? nil)?.fields[field].map { $0 != nil } ?? false }
+        func links(_ kind: Kind, _ reference: String) -> Bool {
+            (kinds[kind] ?? nil)?.relationships[reference].map { $0 != nil } ?? false
+        }
+        guard has(.task, field: "title"), has(.task, field: "isCompleted") || has(.task, field: "dueDate")
+                || has(.task, field: "priority") else { return [:] }
+        var result: [Kind: KindMapping?] = [.task: kinds[.task] ?? nil]
+        for (kind, reference) in [(Kind.project, "project"), (.category, "category"), (.tag, "tags")] where links(.task, reference) {
+            result[kind] = kinds[kind] ?? nil
+        }
+        if has(.subtask, field: "title"), links(.subtask, "task") { result[.subtask] = kinds[.subtask] ?? nil }
+        return result
     }
 
     /// Lowercased name → the model's spelling, for the entity's stored properties (inherited ones included).

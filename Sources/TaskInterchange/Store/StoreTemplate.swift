@@ -35,7 +35,11 @@ public struct StoreTemplate: Sendable {
             let metadataRow = try database.rows("SELECT Z_VERSION, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1").first
             versionIdentifier = metadataRow?[0].int64 ?? 1
             if case .blob(let bytes)? = metadataRow?[1] { metadata = bytes }
-            if case .blob(let bytes)? = try database.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1") { modelCache = bytes }
+            // Stores from frameworks that kept no model cache have no Z_MODELCACHE table.
+            if objects.contains(where: { $0.type == "table" && $0.sql.contains("Z_MODELCACHE") }),
+               case .blob(let bytes)? = try database.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1") {
+                modelCache = bytes
+            }
         } catch {
             throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read the template store")
         }
