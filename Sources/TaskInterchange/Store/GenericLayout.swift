@@ -167,10 +167,14 @@ struct GenericLayout {
                 let key = "Z" + inverse.name.uppercased()
                 guard destinationColumns.contains(key) else { continue }
                 let order = "Z_FOK_" + inverse.name.uppercased()
+                let stored = relationship.isOrdered && destinationColumns.contains(order) ? order : nil
+                // An order the store keeps no positions for cannot travel: the ids go sorted, as for any set.
+                declaration.ordered = stored != nil
                 add(.destinationColumn(key: key, entity: schema.entityColumn(of: inverse.name.uppercased(), in: destinationTable),
-                                       order: relationship.isOrdered && destinationColumns.contains(order) ? order : nil))
+                                       order: stored))
             } else if inverse == nil, let number = schema.entity(named: declaredBy.name)?.number,
                       destinationColumns.contains("Z\(number)\(name)") {
+                declaration.ordered = false
                 add(.destinationColumn(key: "Z\(number)\(name)", entity: nil, order: nil))
             } else if let direction = schema.joinDirection(from: entity, to: destination, relationship: relationship.name) {
                 let (travels, lost) = StoreRelationships.travels(direction, in: schema)

@@ -39,13 +39,14 @@ public final class StoreReader {
     /// - Throws: `TaskInterchangeError.invalidData` when the store is not a Core Data store or the mapping does not fit it.
     /// - Parameter carryExtras: read the properties the interchange has no field for into each record's `extra`
     ///   (false for format version 1, which has no place for them: they are reported instead).
+    /// - Parameter model: the app's model, for a store without a model cache (its cache is used when nil).
     public init(snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping",
-                carryExtras: Bool = true) throws(TaskInterchangeError) {
+                carryExtras: Bool = true, model given: ObjectModel? = nil) throws(TaskInterchangeError) {
         self.snapshot = snapshot
         if snapshot.recoveredHotJournal { log.add(.hotJournal, entity: nil, message: StoreFinding.hotJournalMessage) }
         self.schema = try StoreSchema(reading: snapshot.database, path: snapshot.path)
         // A damaged model cache only costs exact names, types and relationships; `inspect` reports it.
-        let model = (try? ObjectModel(modelCacheOf: snapshot)) ?? nil
+        let model = given ?? (try? ObjectModel(modelCacheOf: snapshot)) ?? nil
         let chosen = mapping ?? StoreMapping(detectingFrom: schema, model: model)
         let resolved = try ResolvedMapping(chosen, schema: schema, source: mapping == nil ? "detected mapping" : mappingSource)
         self.resolved = resolved

@@ -23,6 +23,7 @@ extension StoreTemplate {
         metadata = model.metadataPlist(frameworkVersion: frameworkVersion)
         modelCache = nil
         versionIdentifier = 1
+        self.model = model
     }
 
     /// What `--model-from` names: a model (by its extension; `version` picks one of an `.xcdatamodeld`'s or

@@ -124,7 +124,8 @@ public final class StoreWriter: ImportDestination {
         } catch {
             throw TaskInterchangeError(.internal, "\(path): \(error)")
         }
-        targetModel = (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil
+        // A store made from a model has no model cache; the model itself then names and types its properties.
+        targetModel = template?.model ?? (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil
         resolved = try Self.resolve(mapping, schema: schema, model: targetModel, path: path, mappingSource: mappingSource)
         try prepare()
     }

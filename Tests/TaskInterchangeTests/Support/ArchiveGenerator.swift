@@ -80,6 +80,7 @@ struct Collector: ArchiveVisitor {
     mutating func visitCategory(_ category: CategoryRecord, index: Int) { archive.categories.append(category) }
     mutating func visitTag(_ tag: TagRecord, index: Int) { archive.tags.append(tag) }
     mutating func visitTask(_ task: TaskRecord, index: Int) { archive.tasks.append(task) }
+    mutating func visitEntity(_ record: EntityRecord, index: Int) { archive.entities.append(record) }
     mutating func visitIssue(_ issue: ValidationIssue) { issues.append(issue) }
     mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {
         archive.header = header
@@ -88,13 +89,15 @@ struct Collector: ArchiveVisitor {
 }
 
 /// Reads a whole store into an archive (records only) and its findings.
-func readStore(_ path: String, mapping: StoreMapping? = nil) throws -> (archive: Archive, findings: [StoreFinding]) {
+func readStore(_ path: String, mapping: StoreMapping? = nil, model: ObjectModel? = nil) throws -> (archive: Archive, findings: [StoreFinding]) {
     let snapshot = try StoreSnapshot(path: path)
-    let reader = try StoreReader(snapshot: snapshot, mapping: mapping)
+    let reader = try StoreReader(snapshot: snapshot, mapping: mapping, model: model)
     var collector = Collector()
     try reader.read(into: &collector)
-    if !reader.relationshipDeclarations.isEmpty {
-        collector.archive.header.source = ArchiveHeader.Source(store: path, relationships: reader.relationshipDeclarations)
+    if !reader.relationshipDeclarations.isEmpty || !reader.entityDeclarations.isEmpty {
+        collector.archive.header.source = ArchiveHeader.Source(store: path, storeUUID: reader.schema.storeUUID,
+                                                               relationships: reader.relationshipDeclarations,
+                                                               model: reader.entityDeclarations)
     }
     return (collector.archive, reader.findings)
 }
