@@ -6,6 +6,9 @@ public struct ExportOptions: Sendable {
     public var writing = ArchiveWritingOptions()
     /// How the store's entities map to the interchange; detected when nil.
     public var mapping: StoreMapping?
+    /// The app's model, for a store without a model cache (its cache is used when nil): it names and types every
+    /// property of the generic section.
+    public var model: ObjectModel?
     /// How to name the mapping in errors (its file path).
     public var mappingSource = "mapping"
     /// Fail, writing nothing, when anything could not be carried exactly (any warning finding).

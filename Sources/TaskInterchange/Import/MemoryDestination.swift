@@ -26,9 +26,15 @@ public struct MemoryDestination: ImportDestination, Sendable {
     public private(set) var subtasks: [Int: (record: SubtaskRecord, task: Int)] = [:]
     /// Relationships carried under `extra`, by kind, object key and property name: destination keys in order.
     public private(set) var links: [StoreMapping.Kind: [Int: [String: [Int]]]] = [:]
+    /// Generic records by key, as inserted (their relationships are in `entityLinks`).
+    public internal(set) var entities: [Int: EntityRecord] = [:]
+    /// Generic relationships by object key and property: destination keys in order, and stored positions.
+    public internal(set) var entityLinks: [Int: [String: (keys: [Int], positions: [Int64]?)]] = [:]
+    var entityKeys: [UUID: Int] = [:]
+    var entityDeclarations: [String: EntityDeclaration] = [:]
     private var declarations: [String: [String: ExtraRelationship]] = [:]
-    private var keys: [StoreMapping.Kind: [UUID: Int]] = [:]
-    private var nextKey = 1
+    var keys: [StoreMapping.Kind: [UUID: Int]] = [:]
+    var nextKey = 1
 
     /// Creates an empty graph.
     public init() {}
@@ -125,12 +131,13 @@ public struct MemoryDestination: ImportDestination, Sendable {
     }
 
     /// The graph as an archive: records sorted by id, links turned back into ids (relationships under `extra`
-    /// included, with their declarations in `source.relationships`).
+    /// included, with their declarations in `source.relationships`; generic records with theirs in `source.model`).
     public var archive: Archive {
         var archive = Archive()
-        if !declarations.isEmpty {
-            archive.header.source = ArchiveHeader.Source(store: "memory", relationships: declarations)
+        if !declarations.isEmpty || !entityDeclarations.isEmpty {
+            archive.header.source = ArchiveHeader.Source(store: "memory", relationships: declarations, model: entityDeclarations)
         }
+        archive.entities = entityRecords
         archive.projects = projects.map { key, record in withLinks(record, .project, key) }.sorted { $0.id.uuidString < $1.id.uuidString }
         archive.categories = categories.map { key, record in withLinks(record, .category, key) }.sorted { $0.id.uuidString < $1.id.uuidString }
         archive.tags = tags.map { key, record in withLinks(record, .tag, key) }.sorted { $0.id.uuidString < $1.id.uuidString }

@@ -47,6 +47,25 @@ struct GenericEntityPropertyTests {
                 "seed \(seed)")
     }
 
+    @Test("the same random graphs rebuild in a MemoryDestination and come back as they went in", arguments: 0..<30)
+    func memory(seed: UInt64) throws {
+        var random = SeededGenerator(state: seed &* 0x2545_F491_4F6C_DD1D)
+        let model = Self.model(&random)
+        let directory = try TemporaryDirectory()
+        try StoreTemplate(model: model).makeEmptyStore(at: directory.path("empty.sqlite"))
+        let schema = try StoreSchema(reading: try Database(path: directory.path("empty.sqlite"), mode: .readOnly(immutable: false)),
+                                     path: "empty.sqlite")
+        let original = Self.archive(layout: GenericLayout(schema: schema, model: model, excluded: []), schema: schema, &random)
+        var memory = MemoryDestination()
+        let plan = try Importer().run(original, into: &memory)
+        #expect(plan.entities.values.reduce(0) { $0 + $1.inserted } == original.entities.count)
+        #expect(memory.archive.entities == original.entities, "seed \(seed)")
+        // The memory keeps the declarations of the entities it received records of.
+        for (entity, declaration) in memory.archive.header.source?.model ?? [:] {
+            #expect(declaration == original.header.source?.model[entity], "seed \(seed): \(entity)")
+        }
+    }
+
     /// 1–5 entities, some sub-entities of earlier ones, 0–4 attributes each, and 0–5 relationships of every shape.
     static func model(_ random: inout SeededGenerator) -> ObjectModel {
         var entities: [ObjectModel.Entity] = []
