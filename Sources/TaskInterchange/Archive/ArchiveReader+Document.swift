@@ -308,23 +308,32 @@ extension ArchiveReader.Parser {
     }
 
     private mutating func readRelationship(_ path: String) throws -> ExtraRelationship? {
+        guard let read = try readDeclaration(path) else { return nil }
+        guard let destination = StoreMapping.Kind(rawValue: read.destination) else {
+            try report(.wrongType, path + ".destination", "\"\(read.destination)\" is not a kind of record (expected one of \(Self.kindNames))", at: read.location)
+            return nil
+        }
+        return ExtraRelationship(destination: destination, toMany: read.toMany, ordered: read.ordered, inverse: read.inverse)
+    }
+
+    /// `{destination, toMany, ordered?, inverse?}`, as `source.relationships` and `source.model` declare relationships;
+    /// nil after reporting what is missing.
+    mutating func readDeclaration(_ path: String) throws -> (destination: String, location: JSONScanner.Location, toMany: Bool,
+                                                             ordered: Bool, inverse: String?)? {
         typealias Member = ArchiveReader.RelationshipMember
         let start = scanner.location
         guard try expectObject(path) else { return nil }
         var tracker = MemberTracker(Member.self)
-        var destination: StoreMapping.Kind?
+        var destination: String?
+        var location = start
         var toMany: Bool?
         var ordered = false
         var inverse: String?
         while let member = try nextMember(Member.self, allowed: .all(Member.self), in: path, tracker: &tracker) {
             switch member {
             case .destination:
-                let location = scanner.location
-                guard let name = try readString(path + ".destination") else { continue }
-                destination = StoreMapping.Kind(rawValue: name)
-                if destination == nil {
-                    try report(.wrongType, path + ".destination", "\"\(name)\" is not a kind of record (expected one of \(Self.kindNames))", at: location)
-                }
+                location = scanner.location
+                destination = try readString(path + ".destination")
             case .toMany: toMany = try readBool(path + ".toMany")
             case .ordered: ordered = try readBool(path + ".ordered") ?? false
             case .inverse: inverse = try readString(path + ".inverse", nullable: true)
@@ -332,7 +341,7 @@ extension ArchiveReader.Parser {
         }
         try reportMissing(Member.self, required: MemberSet(Member.destination, .toMany), seen: tracker.seen, in: path, at: start)
         guard let destination, let toMany else { return nil }
-        return ExtraRelationship(destination: destination, toMany: toMany, ordered: ordered, inverse: inverse)
+        return (destination, location, toMany, ordered, inverse)
     }
 
     private static var kindNames: String {

@@ -182,24 +182,6 @@ extension ArchiveReader.Parser {
 
     /// A relationship declaration of `source.model`: as in `source.relationships`, with an entity as destination.
     private mutating func readEntityRelationship(_ path: String) throws -> EntityRelationship? {
-        typealias Member = ArchiveReader.RelationshipMember
-        let start = scanner.location
-        guard try expectObject(path) else { return nil }
-        var tracker = MemberTracker(Member.self)
-        var destination: String?
-        var toMany: Bool?
-        var ordered = false
-        var inverse: String?
-        while let member = try nextMember(Member.self, allowed: .all(Member.self), in: path, tracker: &tracker) {
-            switch member {
-            case .destination: destination = try readString(path + ".destination")
-            case .toMany: toMany = try readBool(path + ".toMany")
-            case .ordered: ordered = try readBool(path + ".ordered") ?? false
-            case .inverse: inverse = try readString(path + ".inverse", nullable: true)
-            }
-        }
-        try reportMissing(Member.self, required: MemberSet(Member.destination, .toMany), seen: tracker.seen, in: path, at: start)
-        guard let destination, let toMany else { return nil }
-        return EntityRelationship(destination: destination, toMany: toMany, ordered: ordered, inverse: inverse)
+        try readDeclaration(path).map { EntityRelationship(destination: $0.destination, toMany: $0.toMany, ordered: $0.ordered, inverse: $0.inverse) }
     }
 }

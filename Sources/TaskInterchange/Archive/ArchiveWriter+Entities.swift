@@ -107,18 +107,8 @@ extension ArchiveWriter {
             openObject(breaksLines: false)
             for (name, relationship) in declaration.relationships.sorted(by: { $0.key < $1.key }) {
                 key(dynamic: name)
-                openObject(breaksLines: false)
-                key("destination")
-                output.appendString(relationship.destination)
-                key("toMany")
-                output.appendBool(relationship.toMany)
-                key("ordered")
-                output.appendBool(relationship.ordered)
-                if let inverse = relationship.inverse {
-                    key("inverse")
-                    output.appendString(inverse)
-                }
-                close()
+                writeDeclaration(destination: relationship.destination, toMany: relationship.toMany, ordered: relationship.ordered,
+                                 inverse: relationship.inverse)
             }
             close()
             close()

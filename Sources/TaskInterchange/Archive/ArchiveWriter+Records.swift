@@ -64,20 +64,26 @@ extension ArchiveWriter {
             openObject(breaksLines: false)
             for (property, declaration) in properties.sorted(by: { $0.key < $1.key }) {
                 key(dynamic: property)
-                openObject(breaksLines: false)
-                key("destination")
-                output.appendString(declaration.destination.rawValue)
-                key("toMany")
-                output.appendBool(declaration.toMany)
-                key("ordered")
-                output.appendBool(declaration.ordered)
-                if let inverse = declaration.inverse {
-                    key("inverse")
-                    output.appendString(inverse)
-                }
-                close()
+                writeDeclaration(destination: declaration.destination.rawValue, toMany: declaration.toMany,
+                                 ordered: declaration.ordered, inverse: declaration.inverse)
             }
             close()
+        }
+        close()
+    }
+
+    /// One relationship's declaration: `{destination, toMany, ordered, inverse?}`.
+    mutating func writeDeclaration(destination: String, toMany: Bool, ordered: Bool, inverse: String?) {
+        openObject(breaksLines: false)
+        key("destination")
+        output.appendString(destination)
+        key("toMany")
+        output.appendBool(toMany)
+        key("ordered")
+        output.appendBool(ordered)
+        if let inverse {
+            key("inverse")
+            output.appendString(inverse)
         }
         close()
     }
