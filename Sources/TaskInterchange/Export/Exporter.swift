@@ -54,7 +54,7 @@ public enum Exporter {
         let started = Date()
         let snapshot = try StoreSnapshot(path: store, busyTimeout: options.busyTimeout)
         let reader = try StoreReader(snapshot: snapshot, mapping: options.mapping, mappingSource: options.mappingSource,
-                                     carryExtras: options.writing.formatVersion >= 2)
+                                     carryExtras: options.writing.formatVersion >= 2, selection: options.selection)
         let header = ArchiveHeader(
             format: options.writing.formatVersion >= 2 ? ArchiveHeader.formatName : nil,
             version: options.writing.formatVersion, exportDate: options.exportDate,
