@@ -198,4 +198,24 @@ struct ExportSelectionTests {
         #expect(tasks.count == 4)
         #expect(tasks.filter { $0["isCompleted"] as? Bool == true }.count == 1)
     }
+
+    @Test("a filtered archive records its selection; --mode replace refuses it (also in a dry run), upsert takes it")
+    func replaceRefused() throws {
+        let scratch = try Scratch()
+        let store = try scratch.sampleStore()
+        let result = try export(["--completed", "--kinds", "task,tag"], scratch)
+        let source = result.archive["source"] as? [String: Any]
+        #expect(source?["selection"] as? String == "--kinds tag,task --completed")
+        let whole = try export([], scratch, name: "whole.json")
+        #expect((whole.archive["source"] as? [String: Any])?["selection"] == nil)
+        let before = try scratch.bytes("TaskManager.sqlite")
+        for dryRun in [[], ["--dry-run"]] {
+            let run = try TasksBinary.run(["import", "--store", store, "--mode", "replace", scratch.path("out.json")] + dryRun)
+            #expect(run.status == 64)
+            #expect(run.stderr.contains("the archive holds part of a store (exported with --kinds tag,task --completed)"))
+        }
+        #expect(try scratch.bytes("TaskManager.sqlite") == before)
+        let upsert = try TasksBinary.run(["import", "--store", store, "--mode", "upsert", scratch.path("out.json")])
+        #expect(upsert.status == 0, "\(upsert.stderr)")
+    }
 }

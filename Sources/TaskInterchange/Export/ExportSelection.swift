@@ -6,7 +6,7 @@ import Foundation
 /// (every id it names is a record in it) and `validate` accepts it. The one exception is an entity named in
 /// `excludedEntities`: references to its records are dropped instead, each reported as an `excluded-reference` finding
 /// (a warning, so `--strict` refuses). A kept task always carries all of its subtasks.
-public struct ExportSelection: Sendable, Hashable {
+public struct ExportSelection: Sendable, Hashable, CustomStringConvertible {
     /// Which tasks the completion filter keeps.
     public enum Completion: String, Sendable, Hashable {
         case completed, open
@@ -30,13 +30,31 @@ public struct ExportSelection: Sendable, Hashable {
 
     /// Whether anything is filtered.
     public var isEverything: Bool {
-        kinds == nil && entities == nil && excludedEntities.isEmpty && !hasTaskFilter
+        namedKinds == nil && entities == nil && excludedEntities.isEmpty && !hasTaskFilter
+    }
+
+    /// `kinds`, or nil when it names every kind (the same as naming none).
+    var namedKinds: Set<RecordKind>? {
+        kinds.flatMap { $0.count == RecordKind.allCases.count ? nil : $0 }
     }
 
     /// Whether tasks are filtered by project, completion or date: then the other kinds come only as references,
     /// unless `kinds` names them.
     public var hasTaskFilter: Bool {
         project != nil || completion != nil || since != nil
+    }
+
+    /// The selection as the export options that make it, in a fixed order (`--kinds task --completed`); recorded in
+    /// the archive's `source.selection`.
+    public var description: String {
+        var parts: [String] = []
+        if let kinds = hasTaskFilter ? kinds : namedKinds { parts.append("--kinds " + kinds.sorted().map(\.rawValue).joined(separator: ",")) }
+        if let entities { parts.append("--entities " + entities.sorted().joined(separator: ",")) }
+        if !excludedEntities.isEmpty { parts.append("--exclude-entities " + excludedEntities.sorted().joined(separator: ",")) }
+        if let project { parts.append("--project " + project) }
+        if let completion { parts.append("--" + completion.rawValue) }
+        if let since, let text = try? LosslessDate.string(from: since) { parts.append("--since " + text) }
+        return parts.joined(separator: " ")
     }
 
     /// The instant for `--since`: a date (`2024-03-01`, midnight UTC) or an RFC 3339 date-time.

@@ -60,7 +60,8 @@ public enum Exporter {
             version: options.writing.formatVersion, exportDate: options.exportDate,
             generator: ArchiveHeader.Generator(name: ToolInfo.name, version: ToolInfo.version),
             source: ArchiveHeader.Source(store: options.sourceName ?? store, storeUUID: reader.schema.storeUUID, entities: reader.entityNames,
-                                         relationships: reader.relationshipDeclarations))
+                                         relationships: reader.relationshipDeclarations,
+                                         selection: options.selection.isEverything ? nil : options.selection.description))
         var visitor = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
         try visitor.writer.begin(header: header)
         try reader.read(into: &visitor, progress: options.progress)

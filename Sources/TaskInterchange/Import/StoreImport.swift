@@ -122,7 +122,11 @@ public enum StoreImport {
 
     static func importIntoExisting(_ source: some ArchiveSource, path: String, options: StoreImportOptions) throws -> StoreImportResult {
         // What the archive alone can show is checked before the store is opened, so an invalid file never touches it.
-        _ = try validate(source, existing: nil, options: options)
+        let report = try validate(source, existing: nil, options: options)
+        if options.mode == .replace, let selection = report.selection {
+            throw TaskInterchangeError(.usage, "the archive holds part of a store (exported with \(selection)); --mode "
+                                       + "replace would delete every record it does not hold; use --mode upsert or merge")
+        }
         // The writer takes the write lock before reading anything; the id checks then run in the import's own passes,
         // against the state the transaction writes over.
         let writer = try StoreWriter(path: path, create: false, mapping: options.mapping, mappingSource: options.mappingSource,

@@ -32,6 +32,7 @@ public struct Validator: ArchiveVisitor {
     private var tasks: Set<UUID> = []
     private var subtasks: Set<UUID> = []
     private var counts = ArchiveCounts()
+    private var selection: String?
     /// References whose target had not been read yet (version 1 files may list tasks before projects).
     private var pending: [(kind: StoreMapping.Kind, id: UUID, path: String)] = []
     /// Ids named by relationships under `extra` whose destination had not been read yet.
@@ -49,7 +50,8 @@ public struct Validator: ArchiveVisitor {
 
     /// The report so far; complete after the reader called `visitEnd` (or stopped on malformed input).
     public var report: ValidationReport {
-        ValidationReport(issues: issues, errorCount: errorCount, warningCount: warningCount, version: version, counts: counts)
+        ValidationReport(issues: issues, errorCount: errorCount, warningCount: warningCount, version: version, counts: counts,
+                         selection: selection)
     }
 
     public mutating func visitIssue(_ issue: ValidationIssue) {
@@ -189,6 +191,7 @@ public struct Validator: ArchiveVisitor {
     /// Resolves the references still pending; called once per pass when a reader streams in several passes.
     public mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {
         version = header.version
+        selection = header.source?.selection
         for reference in pending {
             switch reference.kind {
             case .project where !projects.contains(reference.id):
