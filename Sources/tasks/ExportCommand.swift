@@ -75,20 +75,10 @@ enum ExportCommand {
 
     /// The records to export, from `--kinds`, `--entities`, `--exclude-entities` and the task filters.
     static func selection(_ parsed: ParsedArguments) throws -> ExportSelection {
-        func list(_ name: String) -> [String]? {
-            parsed.value(name).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
-        }
         var selection = ExportSelection()
-        if let kinds = list("--kinds") {
-            selection.kinds = Set(try kinds.map { name in
-                guard let kind = RecordKind(rawValue: name) else {
-                    throw UsageError("--kinds: unknown kind '\(name)' (expected project, category, tag, task)", command: description)
-                }
-                return kind
-            })
-        }
-        selection.entities = list("--entities").map(Set.init)
-        selection.excludedEntities = Set(list("--exclude-entities") ?? [])
+        selection.kinds = try SelectionOptions.kinds(parsed, for: description)
+        selection.entities = SelectionOptions.list(parsed, "--entities").map(Set.init)
+        selection.excludedEntities = Set(SelectionOptions.list(parsed, "--exclude-entities") ?? [])
         selection.project = parsed.value("--project")
         if parsed.flag("--completed") && parsed.flag("--open") {
             throw UsageError("--completed and --open cannot be combined", command: description)

@@ -22,6 +22,8 @@ public struct Validator: ArchiveVisitor {
     /// The most issues listed in a report; the rest are counted.
     public var maxIssues: Int
     private let existing: ExistingIDs?
+    /// Kinds an import does not load: their ids may exist in the target.
+    var unloaded: Set<StoreMapping.Kind> = []
     private var issues: [ValidationIssue] = []
     private var errorCount = 0
     private var warningCount = 0
@@ -74,7 +76,7 @@ public struct Validator: ArchiveVisitor {
         if !inserted {
             error(.duplicateID, path + ".id", "\(kind.rawValue) id \(id.uuidString) appears more than once")
         }
-        if let existing, existing.existingIsError, existing.ids[kind]?.contains(id) == true {
+        if let existing, existing.existingIsError, !unloaded.contains(kind), existing.ids[kind]?.contains(id) == true {
             error(.idExistsInStore, path + ".id", "\(kind.rawValue) \(id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
         }
     }
