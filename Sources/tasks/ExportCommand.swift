@@ -12,6 +12,13 @@ enum ExportCommand {
             .init(name: "--output", short: "-o", valueName: "file", help: "Where to write; '-' is stdout. A file appears only when complete.", defaultValue: "-"),
             .init(name: "--format-version", valueName: "version", help: "1 (the DataExporter format) or 2.", allowedValues: ["1", "2"], defaultValue: "2"),
             .init(name: "--mapping", valueName: "file", help: "Read entities and properties as this mapping file says (see 'tasks inspect')."),
+            .init(name: "--kinds", valueName: "list", help: "Export only these kinds (project,category,tag,task) and what they refer to."),
+            .init(name: "--entities", valueName: "list", help: "Export only these store entities and what they refer to."),
+            .init(name: "--exclude-entities", valueName: "list", help: "Never export these store entities; references to them are dropped (reported)."),
+            .init(name: "--project", valueName: "id|name", help: "Only tasks of this project (and the records they refer to)."),
+            .init(name: "--completed", help: "Only completed tasks (and the records they refer to)."),
+            .init(name: "--open", help: "Only open tasks (and the records they refer to)."),
+            .init(name: "--since", valueName: "date", help: "Only tasks created or modified at or after this date (YYYY-MM-DD or an RFC 3339 date-time)."),
             .init(name: "--pretty", help: "Indent the JSON."),
             .init(name: "--ndjson", help: "Write one JSON object per line: header, records, trailer with counts."),
             .init(name: "--busy-timeout", valueName: "ms", help: "How long to wait for a writer's lock on the store.", defaultValue: "5000"),
@@ -37,6 +44,7 @@ enum ExportCommand {
             options.mapping = try StoreMapping(contentsOf: mappingPath)
             options.mappingSource = mappingPath
         }
+        options.selection = try selection(parsed)
         options.strict = parsed.flag("--strict")
         options.busyTimeout = try ImportCommand.busyTimeout(parsed, for: description)
         if Console.showsProgress {
@@ -63,6 +71,21 @@ enum ExportCommand {
         if Console.showsProgress { Console.endProgress() }
         printSummary(summary, json: parsed.flag("--json-summary"), wrote: true)
         return ExitCode.ok
+    }
+
+    /// The records to export, from `--kinds`, `--entities`, `--exclude-entities` and the task filters.
+    static func selection(_ parsed: ParsedArguments) throws -> ExportSelection {
+        var selection = ExportSelection()
+        selection.kinds = try SelectionOptions.kinds(parsed, for: description)
+        selection.entities = SelectionOptions.list(parsed, "--entities").map(Set.init)
+        selection.excludedEntities = Set(SelectionOptions.list(parsed, "--exclude-entities") ?? [])
+        selection.project = parsed.value("--project")
+        if parsed.flag("--completed") && parsed.flag("--open") {
+            throw UsageError("--completed and --open cannot be combined", command: description)
+        }
+        selection.completion = parsed.flag("--completed") ? .completed : parsed.flag("--open") ? .open : nil
+        selection.since = try parsed.value("--since").map(ExportSelection.instant(from:))
+        return selection
     }
 
     static func printSummary(_ summary: ExportSummary, json: Bool, wrote: Bool) {

@@ -22,6 +22,7 @@ enum ImportCommand {
             .init(name: "--busy-timeout", valueName: "ms", help: "How long to wait for another process's lock.", defaultValue: "5000"),
             .init(name: "--json-summary", help: "Print the summary to stderr as JSON."),
             verifyOption,
+        ] + SelectionOptions.importOptions + [
             matchOption,
             modifiedPropertyOption,
         ])
@@ -41,6 +42,11 @@ enum ImportCommand {
             options.mappingSource = mappingPath
         }
         try applyMergeOptions(parsed, to: &options)
+        options.kinds = try SelectionOptions.kinds(parsed, for: description)
+        options.entities = SelectionOptions.list(parsed, "--entities").map(Set.init)
+        if parsed.flag("--verify") && (options.kinds != nil || options.entities != nil) {
+            throw UsageError("--verify checks that the store holds the whole file; with --kinds or --entities it holds part of it", command: description)
+        }
         if let template = parsed.value("--model-from") {
             options.template = try StoreTemplate(modelFrom: template, version: parsed.value("--model-version"))
         } else if parsed.value("--model-version") != nil {

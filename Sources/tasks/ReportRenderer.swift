@@ -35,6 +35,7 @@ enum ReportRenderer {
             if operations.deleted > 0 { parts.append("\(operations.deleted) deleted") }
             if operations.matched > 0 { parts.append("\(operations.matched) matched by name") }
             if operations.conflicts > 0 { parts.append("\(operations.conflicts) conflict\(operations.conflicts == 1 ? "" : "s")") }
+            if let notLoaded = operations.notLoaded, notLoaded > 0 { parts.append("\(notLoaded) not loaded") }
             return "  \(kind.rawValue): \(parts.joined(separator: ", "))"
         }.joined(separator: "\n") + "\n" + plan.entities.sorted { $0.key < $1.key }.map { entity, operations in
             var parts = ["\(operations.inserted) inserted"]

@@ -32,20 +32,25 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
         public var relationships: [String: [String: ExtraRelationship]]
         /// Entity → declaration, for the entities the generic `entities` section carries (empty when none).
         public var model: [String: EntityDeclaration]
+        /// The export options that chose part of the store (`--completed --kinds task`, say); nil for a whole store.
+        /// `import --mode replace` refuses such an archive: it would delete every record the archive does not hold.
+        public var selection: String?
 
         /// Creates a source description.
         public init(store: String, storeUUID: String? = nil, entities: [String: String] = [:],
-                    relationships: [String: [String: ExtraRelationship]] = [:], model: [String: EntityDeclaration] = [:]) {
+                    relationships: [String: [String: ExtraRelationship]] = [:], model: [String: EntityDeclaration] = [:],
+                    selection: String? = nil) {
             self.store = store
             self.storeUUID = storeUUID
             self.entities = entities
             self.relationships = relationships
             self.model = model
+            self.selection = selection
         }
 
-        private enum CodingKeys: String, CodingKey { case store, storeUUID, entities, relationships, model }
+        private enum CodingKeys: String, CodingKey { case store, storeUUID, entities, relationships, model, selection }
 
-        /// Reads a source; `relationships` and `model` may be absent.
+        /// Reads a source; `relationships`, `model` and `selection` may be absent.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             store = try container.decode(String.self, forKey: .store)
@@ -53,9 +58,11 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
             entities = try container.decode([String: String].self, forKey: .entities)
             relationships = try container.decodeIfPresent([String: [String: ExtraRelationship]].self, forKey: .relationships) ?? [:]
             model = try container.decodeIfPresent([String: EntityDeclaration].self, forKey: .model) ?? [:]
+            selection = try container.decodeIfPresent(String.self, forKey: .selection)
         }
 
-        /// Writes a source, leaving out `relationships` and `model` when there are none.
+        /// Writes a source, leaving out `relationships` and `model` when there are none and `selection` for a whole
+        /// store.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(store, forKey: .store)
@@ -63,6 +70,7 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
             try container.encode(entities, forKey: .entities)
             if !relationships.isEmpty { try container.encode(relationships, forKey: .relationships) }
             if !model.isEmpty { try container.encode(model, forKey: .model) }
+            try container.encodeIfPresent(selection, forKey: .selection)
         }
     }
 

@@ -254,6 +254,7 @@ extension ArchiveReader.Parser {
         var entities: [String: String] = [:]
         var relationships: [String: [String: ExtraRelationship]] = [:]
         var model: [String: EntityDeclaration] = [:]
+        var selection: String?
         while let member = try nextMember(SourceMember.self, allowed: .all(SourceMember.self), in: "$.source",
                                           tracker: &tracker) {
             switch member {
@@ -262,12 +263,13 @@ extension ArchiveReader.Parser {
             case .entities: entities = try readEntities()
             case .relationships: relationships = try readRelationships()
             case .model: model = try readModel()
+            case .selection: selection = try readString("$.source.selection")
             }
         }
         try reportMissing(SourceMember.self, required: MemberSet(SourceMember.store, .entities), seen: tracker.seen,
                           in: "$.source", at: start)
         return ArchiveHeader.Source(store: store ?? "", storeUUID: storeUUID, entities: entities, relationships: relationships,
-                                     model: model)
+                                    model: model, selection: selection)
     }
 
     /// `{"task": {"blocking": {"destination": "task", "toMany": true, "ordered": false, "inverse": "blockedBy"}}}`.

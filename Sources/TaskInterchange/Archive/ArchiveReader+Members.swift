@@ -37,8 +37,8 @@ extension ArchiveReader {
 
     /// Members of `source`.
     enum SourceMember: Int, Member {
-        case store, storeUUID, entities, relationships, model
-        static let names: [StaticString] = ["store", "storeUUID", "entities", "relationships", "model"]
+        case store, storeUUID, entities, relationships, model, selection
+        static let names: [StaticString] = ["store", "storeUUID", "entities", "relationships", "model", "selection"]
         static let packedNames = ArchiveReader.packedTable(SourceMember.self)
     }
 

@@ -47,6 +47,10 @@ extension ArchiveWriter {
             close()
             if !source.relationships.isEmpty { writeRelationships(source.relationships) }
             if !source.model.isEmpty { writeModel(source.model) }
+            if let selection = source.selection {
+                key("selection")
+                output.appendString(selection)
+            }
             close()
         }
         if isNDJSON {

@@ -42,6 +42,21 @@ public struct EntityDeclaration: Sendable, Hashable, Codable {
     }
 }
 
+extension EntityDeclaration {
+    /// True when `entity` is `ancestor` or one of its sub-entities, following `superentity` (at most `limit` steps, so
+    /// a cycle in hand-edited declarations ends).
+    static func isEntity(_ entity: String, kindOf ancestor: String, limit: Int, superentity: (String) -> String?) -> Bool {
+        var current: String? = entity
+        var steps = 0
+        while let name = current, steps <= limit {
+            if name == ancestor { return true }
+            current = superentity(name)
+            steps += 1
+        }
+        return false
+    }
+}
+
 /// A relationship carried by a generic record: the value is the id of a `destination` object (to-one) or an array of
 /// them (to-many, in the relationship's order when `ordered`). The destination is an entity name: a generic entity
 /// (or one of its sub-entities), or the store entity a typed section reads (its records' ids).

@@ -54,13 +54,15 @@ public enum Exporter {
         let started = Date()
         let snapshot = try StoreSnapshot(path: store, busyTimeout: options.busyTimeout)
         let reader = try StoreReader(snapshot: snapshot, mapping: options.mapping, mappingSource: options.mappingSource,
-                                     carryExtras: options.writing.formatVersion >= 2, model: options.model)
+                                     carryExtras: options.writing.formatVersion >= 2, selection: options.selection,
+                                     model: options.model)
         let header = ArchiveHeader(
             format: options.writing.formatVersion >= 2 ? ArchiveHeader.formatName : nil,
             version: options.writing.formatVersion, exportDate: options.exportDate,
             generator: ArchiveHeader.Generator(name: ToolInfo.name, version: ToolInfo.version),
             source: ArchiveHeader.Source(store: options.sourceName ?? store, storeUUID: reader.schema.storeUUID, entities: reader.entityNames,
-                                         relationships: reader.relationshipDeclarations, model: reader.entityDeclarations))
+                                         relationships: reader.relationshipDeclarations, model: reader.entityDeclarations,
+                                         selection: options.selection.isEverything ? nil : options.selection.description))
         var visitor = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
         try visitor.writer.begin(header: header)
         try reader.read(into: &visitor, progress: options.progress)

@@ -44,6 +44,11 @@ extension Importer.Pass {
         let path = JSONPath.entityRecord(record.entity, index)
         if (index + 1) % 1_024 == 0 { try Cancellation.checkpoint() }
         let declaration = generic.declarations[record.entity] ?? EntityDeclaration()
+        guard loadsEntity(record.entity) else {
+            plan.entities[record.entity, default: ImportPlan.Operations()].notLoaded =
+                (plan.entities[record.entity]?.notLoaded ?? 0) + 1
+            return
+        }
         var record = record
         var taken: [(property: String, relationship: EntityRelationship, ids: [String])] = []
         for (property, relationship) in declaration.relationships.sorted(by: { $0.key < $1.key }) {
@@ -97,6 +102,17 @@ extension Importer.Pass {
         }
     }
 
+    /// The target's object for an id of `entity` (or of one of its sub-entities, by the declarations).
+    private mutating func existingObject(_ id: UUID, of entity: String) throws -> Destination.ObjectKey? {
+        if let kind = generic.typed[entity] { return try destination.existingKey(of: kind, id: id) }
+        let declarations = generic.declarations
+        for name in declarations.keys.sorted()
+        where EntityDeclaration.isEntity(name, kindOf: entity, limit: declarations.count, superentity: { declarations[$0]?.superentity }) {
+            if let key = try destination.existingKey(ofEntity: name, id: id) { return key }
+        }
+        return nil
+    }
+
     /// Links every generic relationship, now that every record has a key.
     mutating func linkEntities() throws {
         for link in generic.pending {
@@ -105,6 +121,15 @@ extension Importer.Pass {
                 let typed = generic.typed[link.declaration.destination].flatMap { key(of: $0, id: id) }
                 guard let key = generic.keys[id] ?? typed else {
                     if plan.lacking[link.declaration.destination] != nil { continue }
+                    if importer.kinds != nil || importer.entities != nil {
+                        // A record this import does not load: the target's object with that id, or the link is dropped.
+                        if let existing = try existingObject(id, of: link.declaration.destination) {
+                            keys.append(existing)
+                        } else {
+                            plan.droppedReferences = (plan.droppedReferences ?? 0) + 1
+                        }
+                        continue
+                    }
                     throw TaskInterchangeError(.invalidData, "\(link.path): no \(link.declaration.destination) with id \(id.uuidString) in the archive")
                 }
                 keys.append(key)

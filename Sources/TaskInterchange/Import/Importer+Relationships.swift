@@ -43,8 +43,9 @@ extension Importer.Pass {
         }
     }
 
-    mutating func visitHeader(_ header: ArchiveHeader) {
+    mutating func visitHeader(_ header: ArchiveHeader) throws {
         validator?.visitHeader(header)
+        try settleLoadedKinds(header)
         noteEntities(of: header)
         guard links.declarations.isEmpty, let declared = header.source?.relationships, !declared.isEmpty else { return }
         links.declarations = declared
@@ -72,7 +73,16 @@ extension Importer.Pass {
 
     /// Keeps a record's relationships for `linkRelationships`, and its key when relationships point at its kind.
     mutating func keep(_ taken: [(property: String, declaration: ExtraRelationship, ids: [String])], of kind: StoreMapping.Kind,
-                       id: UUID, key: Destination.ObjectKey?, at record: RecordPath) {
+                       id: UUID, key: Destination.ObjectKey?, at record: RecordPath) throws {
+        var taken = taken
+        // Links to kinds this import does not load go to the target's objects, or are dropped (in a dry run too).
+        for index in taken.indices where !loaded.contains(taken[index].declaration.destination) {
+            let destination = taken[index].declaration.destination
+            taken[index].ids = try taken[index].ids.filter { text in
+                guard let id = CanonicalUUID.parse(text) else { return true }
+                return try externalKey(destination, id) != nil
+            }
+        }
         guard !importer.dryRun else { return }
         guard let key else {
             links.leftOut.insert(id)
@@ -127,6 +137,7 @@ extension Importer.Pass {
     }
 
     func key(of kind: StoreMapping.Kind, id: UUID) -> Destination.ObjectKey? {
+        if !loaded.contains(kind) { return external[id] ?? nil }
         switch kind {
         case .project: return projects[id]
         case .category: return categories[id]

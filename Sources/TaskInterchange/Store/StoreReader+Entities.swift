@@ -47,6 +47,7 @@ extension StoreReader {
     func emitEntities(into visitor: inout some ArchiveVisitor) throws {
         guard !generic.entities.isEmpty else { return }
         try loadEntityNumbers()
+        if !requested.isEverything { selectEntities() }
         for name in generic.names {
             let entity = generic.entities[name]!
             let toOne = entity.relationships.filter { if case .column = $0.storage { return true } else { return false } }
@@ -94,6 +95,40 @@ extension StoreReader {
         }
     }
 
+    /// A filtered export: the generic entities it names are roots (all of them when it names no entity, kind or task
+    /// filter), entities they refer to come along whole, and excluded entities never do (links to them are dropped).
+    private func selectEntities() {
+        var kept = Set(generic.names.filter { name in
+            !requested.excludedEntities.contains(name)
+                && (requested.entities?.contains(name) ?? (requested.namedKinds == nil && !requested.hasTaskFilter))
+        })
+        let roots = kept
+        var changed = true
+        while changed {
+            changed = false
+            for name in kept.sorted() {
+                for relationship in generic.entities[name]!.relationships {
+                    // The destination's sub-entities are destinations too.
+                    for candidate in generic.names where !kept.contains(candidate) && !requested.excludedEntities.contains(candidate)
+                        && isEntity(candidate, kindOf: relationship.declaration.destination) {
+                        kept.insert(candidate)
+                        changed = true
+                    }
+                }
+            }
+        }
+        var rows: [String: Set<Int64>] = genericRows ?? [:]
+        for name in generic.names where !kept.contains(name) { rows[name] = [] }
+        genericRows = rows
+        for name in kept.subtracting(roots).sorted() {
+            log.add(.broughtAlong, entity: name, message: "outside the selection; exported because kept records refer to this entity")
+        }
+    }
+
+    private func isEntity(_ name: String, kindOf ancestor: String) -> Bool {
+        EntityDeclaration.isEntity(name, kindOf: ancestor, limit: generic.entities.count) { generic.entities[$0]?.superentity }
+    }
+
     /// `Z_PK → Z_ENT` of every table a generic relationship points into, so a link's destination gets the id of its
     /// concrete entity (or of the typed record it is).
     private func loadEntityNumbers() throws {
@@ -121,7 +156,10 @@ extension StoreReader {
             return id
         }
         if let rows = genericRows?[destination.name], !rows.contains(key) {
-            log.add(.danglingReference, entity: entity, property: property, message: "key points at a row left out of the export; link not exported", example: "p\(owner)→p\(key)")
+            let excluded = requested.excludedEntities.contains(destination.name)
+            log.add(excluded ? .excludedReference : .danglingReference, entity: entity, property: property,
+                    message: excluded ? "points at an excluded entity; link not exported" : "key points at a row left out of the export; link not exported",
+                    example: "p\(owner)→p\(key)")
             return nil
         }
         return UUID.derived(storeUUID: storeUUID, entity: destination.name, primaryKey: key)

@@ -6,7 +6,7 @@ extension StoreReader {
         guard let kind = resolved.kinds[.project] else { return }
         let rank = try rankFunction("tasks_rank_project", index)
         let statement = try database.prepare(
-            "SELECT Z_PK, \(selectList(kind, ["name", "createdAt"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY \(rank)(Z_PK)")
+            "SELECT Z_PK, \(selectList(kind, ["name", "createdAt"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected(.project)) ORDER BY \(rank)(Z_PK)")
         var position = 0
         while try statement.step() {
             let key = statement.int64(at: 0)
@@ -25,7 +25,7 @@ extension StoreReader {
         guard let kind = resolved.kinds[.category] else { return }
         let rank = try rankFunction("tasks_rank_category", index)
         let statement = try database.prepare(
-            "SELECT Z_PK, \(selectList(kind, ["name", "color"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY \(rank)(Z_PK)")
+            "SELECT Z_PK, \(selectList(kind, ["name", "color"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected(.category)) ORDER BY \(rank)(Z_PK)")
         var position = 0
         while try statement.step() {
             let key = statement.int64(at: 0)
@@ -45,7 +45,7 @@ extension StoreReader {
         guard let kind = resolved.kinds[.tag] else { return }
         let rank = try rankFunction("tasks_rank_tag", index)
         let statement = try database.prepare(
-            "SELECT Z_PK, \(selectList(kind, ["name"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY \(rank)(Z_PK)")
+            "SELECT Z_PK, \(selectList(kind, ["name"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected(.tag)) ORDER BY \(rank)(Z_PK)")
         var position = 0
         while try statement.step() {
             let key = statement.int64(at: 0)
@@ -73,7 +73,7 @@ extension StoreReader {
         let projectColumn = resolved.taskProjectColumn.map(Database.quote) ?? "NULL"
         let categoryColumn = resolved.taskCategoryColumn.map(Database.quote) ?? "NULL"
         let statement = try database.prepare(
-            "SELECT Z_PK, \(projectColumn), \(categoryColumn), \(selectList(kind, fields)) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY \(rank)(Z_PK)")
+            "SELECT Z_PK, \(projectColumn), \(categoryColumn), \(selectList(kind, fields)) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected(.task)) ORDER BY \(rank)(Z_PK)")
         var tagStream = try TagStream(reader: self, taskRank: rank, tags: tags)
         var subtaskStream = try SubtaskStream(reader: self, taskRank: rank)
         // Origins (for findings) built once; each row only sets its key.
@@ -114,6 +114,11 @@ extension StoreReader {
         guard statement.columnType(at: column) != 5 else { return nil }
         let key = statement.int64(at: column)
         if let id = index.id(of: key) { return id }
+        if let kind = StoreMapping.Kind(rawValue: origin.field), isExcluded(kind) {
+            log.add(.excludedReference, entity: origin.entity, property: origin.property,
+                    message: "refers to a \(origin.field) of an excluded entity; exported without it", example: "p\(row)→p\(key)")
+            return nil
+        }
         log.add(.danglingReference, entity: origin.entity, property: origin.property,
                 message: "foreign key points at no \(origin.field) row; exported without a \(origin.field)", example: "p\(row)→p\(key)")
         return nil

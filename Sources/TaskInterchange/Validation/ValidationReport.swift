@@ -10,6 +10,8 @@ public struct ValidationReport: Sendable, Hashable, Codable {
     public var version: Int?
     /// How many records of each kind the archive holds.
     public var counts: ArchiveCounts
+    /// The export options that chose part of a store (`source.selection`); nil for a whole store.
+    public var selection: String?
 
     /// True when nothing blocks an import.
     public var isValid: Bool { errorCount == 0 }

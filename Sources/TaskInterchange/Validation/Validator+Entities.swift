@@ -171,13 +171,6 @@ extension Validator {
 
     /// True when `entity` is `ancestor` or one of its sub-entities, by the declared superentities.
     private func isEntity(_ entity: String, kindOf ancestor: String) -> Bool {
-        var current: String? = entity
-        var steps = 0
-        while let name = current, steps <= generic.declarations.count {
-            if name == ancestor { return true }
-            current = generic.declarations[name]?.superentity
-            steps += 1
-        }
-        return false
+        EntityDeclaration.isEntity(entity, kindOf: ancestor, limit: generic.declarations.count) { generic.declarations[$0]?.superentity }
     }
 }

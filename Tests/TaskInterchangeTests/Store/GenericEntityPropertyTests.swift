@@ -161,12 +161,7 @@ struct GenericEntityPropertyTests {
     }
 
     static func isEntity(_ entity: String, kindOf ancestor: String, in layout: GenericLayout) -> Bool {
-        var current: String? = entity
-        while let name = current {
-            if name == ancestor { return true }
-            current = layout.entities[name]?.superentity
-        }
-        return false
+        EntityDeclaration.isEntity(entity, kindOf: ancestor, limit: layout.entities.count) { layout.entities[$0]?.superentity }
     }
 
     /// A value of a model type, in the encoding `extra` uses, that survives a store exactly.
