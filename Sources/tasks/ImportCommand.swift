@@ -17,8 +17,11 @@ enum ImportCommand {
             .init(name: "--mapping", valueName: "file", help: "How the target's entities map (see 'tasks inspect')."),
             .init(name: "--model-from", valueName: "store|model", help: "Create the new store with this store's schema and metadata (e.g. the empty store your app wrote), or those Core Data writes for a model (.xcdatamodeld, .xcdatamodel, .momd, .mom), so the app opens it without a migration."),
             .init(name: "--model-version", valueName: "name", help: "With --model-from a model: the version to use (default: its current version)."),
-            .init(name: "--keep-identity", help: "New stores only: take the archive's store UUID and every generic record's key (Z_PK), so object URIs and derived ids survive (a backup that restores to the same store)."),
-            .init(name: "--strict", help: "Fail, writing nothing, when the target has no place for some generic records or values."),
+            .init(name: "--keep-identity",
+                  help: "New stores only: take the archive's store UUID and every generic record's key (Z_PK), so "
+                      + "object URIs and derived ids survive (a backup that restores to the same store)."),
+            .init(name: "--strict",
+                  help: "Fail, writing nothing, when the target has no place for some generic records or values."),
             .init(name: "--busy-timeout", valueName: "ms", help: "How long to wait for another process's lock.", defaultValue: "5000"),
             .init(name: "--json-summary", help: "Print the summary to stderr as JSON."),
             verifyOption,

@@ -22,7 +22,8 @@ enum ReportRenderer {
     static func entityPlacement(typed: [String: String], generic: [String: Int]) -> String {
         let typedPart = typed.sorted { $0.key < $1.key }.map { "\($0.key) ← \($0.value)" }.joined(separator: ", ")
         let genericPart = generic.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        return "typed: \(typedPart.isEmpty ? "none" : typedPart); generic: \(genericPart.isEmpty ? "none" : genericPart)"
+        return "typed: \(typedPart.isEmpty ? "none" : typedPart); "
+            + "generic: \(genericPart.isEmpty ? "none" : genericPart)"
     }
 
     static func plan(_ plan: ImportPlan) -> String {

@@ -116,6 +116,9 @@ struct PathSafetyTests {
         _ = FileManager.default.createFile(atPath: deadOutput, contents: Data("partial".utf8))
         try FileManager.default.createDirectory(at: deadDirectory, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: deadDirectory.appendingPathComponent("lock").path, contents: nil)
+        // A dead run's lock is older than the few seconds a live owner may take to lock a new one.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)],
+                                              ofItemAtPath: deadDirectory.appendingPathComponent("lock").path)
         _ = FileManager.default.createFile(atPath: deadDirectory.appendingPathComponent("store.sqlite").path, contents: Data(count: 4096))
         // As a running tasks holds them: the same names, locked by this process.
         let liveOutput = scratch.path(".out.json.tasks-\(UUID().uuidString)")

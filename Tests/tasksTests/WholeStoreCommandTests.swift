@@ -1,19 +1,24 @@
 import Foundation
-import Testing
 import TaskInterchange
+import Testing
 
 /// The whole store through the command line: the generic section on export, `--keep-identity` restores, targets
 /// that lack an entity (a warning with a count, `--strict` a failure, the dry run agreeing), and modes.
-@Suite("tasks: every entity travels", .enabled(if: FileManager.default.fileExists(atPath: BookmarksFixture.path),
-                                                "../shared/fixtures/real-stores is absent; skipped"))
+@Suite(
+    "tasks: every entity travels",
+    .enabled(
+        if: FileManager.default.fileExists(atPath: BookmarksFixture.path),
+        "../shared/fixtures/real-stores is absent; skipped"))
 struct WholeStoreCommandTests {
     static let bookmarks = BookmarksFixture.path
 
     /// A private copy of the Bookmarks store (with its -wal and -shm).
     static func copy(to scratch: Scratch) throws -> String {
         for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(atPath: bookmarks + suffix, toPath: scratch.path("Bookmarks.sqlite" + suffix))
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: scratch.path("Bookmarks.sqlite" + suffix))
+            try FileManager.default.copyItem(
+                atPath: bookmarks + suffix, toPath: scratch.path("Bookmarks.sqlite" + suffix))
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o644], ofItemAtPath: scratch.path("Bookmarks.sqlite" + suffix))
         }
         return scratch.path("Bookmarks.sqlite")
     }
@@ -30,24 +35,34 @@ struct WholeStoreCommandTests {
         let validate = try TasksBinary.run(["validate", scratch.path("a.json")])
         #expect(validate.status == 0, "\(validate.stderr)\(validate.stdout)")
 
-        let restore = try TasksBinary.run(["import", "--store", scratch.path("new.sqlite"), "--model-from", store, "--keep-identity",
-                                           scratch.path("a.json")])
+        let restore = try TasksBinary.run([
+            "import", "--store", scratch.path("new.sqlite"), "--model-from", store, "--keep-identity",
+            scratch.path("a.json"),
+        ])
         #expect(restore.status == 0, "\(restore.stderr)")
         #expect(restore.stderr.contains("  BookmarkEntity (generic): 10 inserted\n"))
         let again = try TasksBinary.run(["export", "--store", scratch.path("new.sqlite")])
         #expect(again.status == 0)
-        #expect(contentLines(again.stdout) == contentLines(try String(contentsOfFile: scratch.path("a.json"), encoding: .utf8)))
+        #expect(
+            contentLines(again.stdout)
+                == contentLines(try String(contentsOfFile: scratch.path("a.json"), encoding: .utf8)))
         #expect(again.stdout.contains("\"storeUUID\":\"729EA06D-F512-407C-A56C-326316BFB40E\""))
 
         // An existing store keeps its own identity: refused before anything is read.
-        let existing = try TasksBinary.run(["import", "--store", scratch.path("new.sqlite"), "--keep-identity", scratch.path("a.json")])
+        let existing = try TasksBinary.run([
+            "import", "--store", scratch.path("new.sqlite"), "--keep-identity", scratch.path("a.json"),
+        ])
         #expect(existing.status == 64)
         #expect(existing.stderr.contains("--keep-identity restores into a new store only"))
         // The same ids again: insert refuses them, upsert updates them.
         let insert = try TasksBinary.run(["import", "--store", scratch.path("new.sqlite"), scratch.path("a.json")])
         #expect(insert.status == 65)
-        #expect(insert.stderr.contains("$.entities.BookmarkEntity[0].id: BookmarkEntity A2C0A8AC-866F-58F3-A21E-839E680E6486 already exists"))
-        let upsert = try TasksBinary.run(["import", "--store", scratch.path("new.sqlite"), "--mode", "upsert", scratch.path("a.json")])
+        #expect(
+            insert.stderr.contains(
+                "$.entities.BookmarkEntity[0].id: BookmarkEntity A2C0A8AC-866F-58F3-A21E-839E680E6486 already exists"))
+        let upsert = try TasksBinary.run([
+            "import", "--store", scratch.path("new.sqlite"), "--mode", "upsert", scratch.path("a.json"),
+        ])
         #expect(upsert.status == 0, "\(upsert.stderr)")
         #expect(upsert.stderr.contains("  BookmarkEntity (generic): 0 inserted, 10 updated\n"))
         let after = try TasksBinary.run(["export", "--store", scratch.path("new.sqlite")])
@@ -62,17 +77,22 @@ struct WholeStoreCommandTests {
         let target = try scratch.sampleStore()
         let before = try scratch.bytes("TaskManager.sqlite")
 
-        let strictDryRun = try TasksBinary.run(["import", "--store", target, "--strict", "--dry-run", scratch.path("a.json")])
+        let strictDryRun = try TasksBinary.run([
+            "import", "--store", target, "--strict", "--dry-run", scratch.path("a.json"),
+        ])
         let strict = try TasksBinary.run(["import", "--store", target, "--strict", scratch.path("a.json")])
         #expect(strict.status == 65)
-        #expect(strict.stderr.contains("Error: --strict: the target has no place for BookmarkEntity (10); nothing was written"))
+        #expect(
+            strict.stderr.contains(
+                "Error: --strict: the target has no place for BookmarkEntity (10); nothing was written"))
         #expect(strictDryRun.status == strict.status)
         #expect(DryRunParityTests.problems(strictDryRun.stderr) == DryRunParityTests.problems(strict.stderr))
         #expect(try scratch.bytes("TaskManager.sqlite") == before)
 
         let lenient = try TasksBinary.run(["import", "--store", target, scratch.path("a.json")])
         #expect(lenient.status == 0, "\(lenient.stderr)")
-        #expect(lenient.stderr.contains("warning: BookmarkEntity: the target has no such entity; 10 records not imported"))
+        #expect(
+            lenient.stderr.contains("warning: BookmarkEntity: the target has no such entity; 10 records not imported"))
     }
 }
 

@@ -38,8 +38,8 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
 
         /// Creates a source description.
         public init(store: String, storeUUID: String? = nil, entities: [String: String] = [:],
-                    relationships: [String: [String: ExtraRelationship]] = [:], model: [String: EntityDeclaration] = [:],
-                    selection: String? = nil) {
+                    relationships: [String: [String: ExtraRelationship]] = [:],
+                    model: [String: EntityDeclaration] = [:], selection: String? = nil) {
             self.store = store
             self.storeUUID = storeUUID
             self.entities = entities

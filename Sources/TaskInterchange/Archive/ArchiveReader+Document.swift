@@ -312,16 +312,19 @@ extension ArchiveReader.Parser {
     private mutating func readRelationship(_ path: String) throws -> ExtraRelationship? {
         guard let read = try readDeclaration(path) else { return nil }
         guard let destination = StoreMapping.Kind(rawValue: read.destination) else {
-            try report(.wrongType, path + ".destination", "\"\(read.destination)\" is not a kind of record (expected one of \(Self.kindNames))", at: read.location)
+            try report(.wrongType, path + ".destination",
+                       "\"\(read.destination)\" is not a kind of record (expected one of \(Self.kindNames))",
+                       at: read.location)
             return nil
         }
-        return ExtraRelationship(destination: destination, toMany: read.toMany, ordered: read.ordered, inverse: read.inverse)
+        return ExtraRelationship(destination: destination, toMany: read.toMany, ordered: read.ordered,
+                                 inverse: read.inverse)
     }
 
     /// `{destination, toMany, ordered?, inverse?}`, as `source.relationships` and `source.model` declare relationships;
     /// nil after reporting what is missing.
-    mutating func readDeclaration(_ path: String) throws -> (destination: String, location: JSONScanner.Location, toMany: Bool,
-                                                             ordered: Bool, inverse: String?)? {
+    mutating func readDeclaration(_ path: String) throws
+        -> (destination: String, location: JSONScanner.Location, toMany: Bool, ordered: Bool, inverse: String?)? {
         typealias Member = ArchiveReader.RelationshipMember
         let start = scanner.location
         guard try expectObject(path) else { return nil }
@@ -448,7 +451,8 @@ extension ArchiveReader.Parser {
     /// Compares the declared counts with what the file holds.
     mutating func checkCounts(against actual: ArchiveCounts) throws {
         guard declaredValues.count == ArchiveReader.CountsMember.names.count else { return }
-        let actualValues = [actual.projects, actual.categories, actual.tags, actual.tasks, actual.subtasks, actual.entities]
+        let actualValues = [actual.projects, actual.categories, actual.tags, actual.tasks, actual.subtasks,
+                            actual.entities]
         let nouns = ["projects", "categories", "tags", "tasks", "subtasks", "entities"]
         for index in actualValues.indices {
             // A file without generic records may leave `entities` out.

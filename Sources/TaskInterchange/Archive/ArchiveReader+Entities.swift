@@ -12,12 +12,15 @@ extension ArchiveReader.Parser {
             let location = scanner.location
             let entity = try scanner.readKey().string
             if !seen.insert(entity).inserted {
-                try report(.duplicateKey, JSONPath.member("$.entities", entity),
-                           "member \"\(entity)\" appears more than once in this object; its records are read all the same", at: location)
+                try report(
+                    .duplicateKey, JSONPath.member("$.entities", entity),
+                    "member \"\(entity)\" appears more than once in this object; its records are read all the same",
+                    at: location)
             }
             let kind = try scanner.peekKind()
             guard kind == .array else {
-                try reportWrongType("an array of records", found: kind, JSONPath.member("$.entities", entity), at: scanner.location)
+                try reportWrongType(
+                    "an array of records", found: kind, JSONPath.member("$.entities", entity), at: scanner.location)
                 try scanner.skipValue()
                 continue
             }
@@ -50,7 +53,8 @@ extension ArchiveReader.Parser {
         }
         try scanner.beginObject()
         var tracker = MemberTracker(EntityMember.self)
-        let allowed = isNDJSON ? MemberSet.all(EntityMember.self) : MemberSet(EntityMember.id, .key, .values, .positions)
+        let allowed =
+            isNDJSON ? MemberSet.all(EntityMember.self) : MemberSet(EntityMember.id, .key, .values, .positions)
         var id: UUID?
         var key: Int?
         var values: [String: ExtraValue]?
@@ -69,8 +73,10 @@ extension ArchiveReader.Parser {
         try reportMissing(EntityMember.self, required: required, seen: tracker.seen, in: path, at: location)
         guard let id, !entity.isEmpty else { return }
         if index % 1_024 == 1_023 { try Cancellation.checkpoint() }
-        try visitor.visitEntity(EntityRecord(id: id, entity: entity, key: key.map(Int64.init), values: values ?? [:],
-                                             positions: positions), index: index)
+        try visitor.visitEntity(
+            EntityRecord(
+                id: id, entity: entity, key: key.map(Int64.init), values: values ?? [:],
+                positions: positions), index: index)
     }
 
     /// The `entity` string of the NDJSON line at the scanner, read ahead without moving.
@@ -99,7 +105,9 @@ extension ArchiveReader.Parser {
             let name = try scanner.readKey().string
             let memberPath = JSONPath.member(path, name)
             if result[name] != nil {
-                try report(.duplicateKey, memberPath, "member \"\(name)\" appears more than once in this object; the first value is used", at: location)
+                try report(
+                    .duplicateKey, memberPath,
+                    "member \"\(name)\" appears more than once in this object; the first value is used", at: location)
                 try scanner.skipValue()
                 continue
             }
@@ -112,7 +120,9 @@ extension ArchiveReader.Parser {
             try scanner.beginArray()
             var list: [Int64] = []
             while try scanner.nextElement() {
-                if let value = try readInteger("\(memberPath)[\(list.count)]", in: Int64.min...Int64.max, rangeName: "the Int64 range") {
+                if let value = try readInteger(
+                    "\(memberPath)[\(list.count)]", in: Int64.min...Int64.max, rangeName: "the Int64 range")
+                {
                     list.append(Int64(value))
                 }
             }
@@ -132,14 +142,18 @@ extension ArchiveReader.Parser {
             let entity = try scanner.readKey().string
             let entityPath = JSONPath.member(path, entity)
             if result[entity] != nil {
-                try report(.duplicateKey, entityPath, "member \"\(entity)\" appears more than once in this object; the first value is used", at: location)
+                try report(
+                    .duplicateKey, entityPath,
+                    "member \"\(entity)\" appears more than once in this object; the first value is used", at: location)
                 try scanner.skipValue()
                 continue
             }
             guard try expectObject(entityPath) else { continue }
             var tracker = MemberTracker(Member.self)
             var declaration = EntityDeclaration()
-            while let member = try nextMember(Member.self, allowed: .all(Member.self), in: entityPath, tracker: &tracker) {
+            while let member = try nextMember(
+                Member.self, allowed: .all(Member.self), in: entityPath, tracker: &tracker)
+            {
                 switch member {
                 case .superentity: declaration.superentity = try readString(entityPath + ".superentity", nullable: true)
                 case .abstract: declaration.isAbstract = try readBool(entityPath + ".abstract") ?? false
@@ -155,8 +169,9 @@ extension ArchiveReader.Parser {
                     }
                 }
             }
-            try reportMissing(Member.self, required: MemberSet(Member.attributes, .relationships), seen: tracker.seen,
-                              in: entityPath, at: location)
+            try reportMissing(
+                Member.self, required: MemberSet(Member.attributes, .relationships), seen: tracker.seen,
+                in: entityPath, at: location)
             result[entity] = declaration
         }
         return result
@@ -172,9 +187,11 @@ extension ArchiveReader.Parser {
             if EntityDeclaration.attributeTypes.contains(type) {
                 result[name] = type
             } else {
-                try report(.wrongType, JSONPath.member(path, name),
-                           "\"\(type)\" is not an attribute type (expected one of \(EntityDeclaration.attributeTypes.sorted().joined(separator: ", ")))",
-                           at: location)
+                try report(
+                    .wrongType, JSONPath.member(path, name),
+                    "\"\(type)\" is not an attribute type "
+                        + "(expected one of \(EntityDeclaration.attributeTypes.sorted().joined(separator: ", ")))",
+                    at: location)
             }
         }
         return result
@@ -182,6 +199,8 @@ extension ArchiveReader.Parser {
 
     /// A relationship declaration of `source.model`: as in `source.relationships`, with an entity as destination.
     private mutating func readEntityRelationship(_ path: String) throws -> EntityRelationship? {
-        try readDeclaration(path).map { EntityRelationship(destination: $0.destination, toMany: $0.toMany, ordered: $0.ordered, inverse: $0.inverse) }
+        try readDeclaration(path).map {
+            EntityRelationship(destination: $0.destination, toMany: $0.toMany, ordered: $0.ordered, inverse: $0.inverse)
+        }
     }
 }

@@ -41,7 +41,8 @@ extension ArchiveReader.Parser {
                 case "entity":
                     if ordinal == 0 {
                         try report(.missingVersion, "$.version", "NDJSON: the first line must be the header "
-                                   + "({\"type\":\"header\",\"format\":…,\"version\":2,…}); it is an entity", at: location)
+                                   + "({\"type\":\"header\",\"format\":…,\"version\":2,…}); it is an entity",
+                                   at: location)
                     }
                     try deliverHeader()
                     try readEntityRecord(entity: nil, at: location)

@@ -28,7 +28,10 @@ extension ArchiveWriter {
             if let current = entityGroup {
                 guard current < record.entity else {
                     throw ArchiveWritingError.outOfOrder(
-                        "entity \(record.entity) cannot follow \(current): the entities section is written one entity at a time, names in ascending order")
+                        "entity \(record.entity) cannot follow \(current): "
+                            + "the entities section is written one entity at a time, "
+                            + "names in ascending order"
+                    )
                 }
                 if options.layout != .ndjson { close() }
             }
@@ -107,8 +110,9 @@ extension ArchiveWriter {
             openObject(breaksLines: false)
             for (name, relationship) in declaration.relationships.sorted(by: { $0.key < $1.key }) {
                 key(dynamic: name)
-                writeDeclaration(destination: relationship.destination, toMany: relationship.toMany, ordered: relationship.ordered,
-                                 inverse: relationship.inverse)
+                writeDeclaration(
+                    destination: relationship.destination, toMany: relationship.toMany, ordered: relationship.ordered,
+                    inverse: relationship.inverse)
             }
             close()
             close()

@@ -15,13 +15,16 @@ public struct EntityDeclaration: Sendable, Hashable, Codable {
 
     /// The type names `attributes` may use.
     public static let attributeTypes: Set<String> = [
-        "string", "integer16", "integer32", "integer64", "decimal", "double", "float", "boolean", "date", "binary", "uuid",
+        "string", "integer16", "integer32", "integer64", "decimal", "double", "float", "boolean", "date", "binary",
+        "uuid",
         "uri", "transformable", "objectID", "untyped",
     ]
 
     /// Creates a declaration.
-    public init(superentity: String? = nil, isAbstract: Bool = false, attributes: [String: String] = [:],
-                relationships: [String: EntityRelationship] = [:]) {
+    public init(
+        superentity: String? = nil, isAbstract: Bool = false, attributes: [String: String] = [:],
+        relationships: [String: EntityRelationship] = [:]
+    ) {
         self.superentity = superentity
         self.isAbstract = isAbstract
         self.attributes = attributes
@@ -29,7 +32,9 @@ public struct EntityDeclaration: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case superentity, isAbstract = "abstract", attributes, relationships
+        case superentity
+        case isAbstract = "abstract"
+        case attributes, relationships
     }
 
     /// Reads a declaration; every member may be absent.
@@ -45,7 +50,9 @@ public struct EntityDeclaration: Sendable, Hashable, Codable {
 extension EntityDeclaration {
     /// True when `entity` is `ancestor` or one of its sub-entities, following `superentity` (at most `limit` steps, so
     /// a cycle in hand-edited declarations ends).
-    static func isEntity(_ entity: String, kindOf ancestor: String, limit: Int, superentity: (String) -> String?) -> Bool {
+    static func isEntity(
+        _ entity: String, kindOf ancestor: String, limit: Int, superentity: (String) -> String?
+    ) -> Bool {
         var current: String? = entity
         var steps = 0
         while let name = current, steps <= limit {

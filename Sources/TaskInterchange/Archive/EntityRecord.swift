@@ -18,8 +18,10 @@ public struct EntityRecord: Sendable, Hashable {
     public var positions: [String: [Int64]]
 
     /// Creates a record.
-    public init(id: UUID, entity: String, key: Int64? = nil, values: [String: ExtraValue] = [:],
-                positions: [String: [Int64]] = [:]) {
+    public init(
+        id: UUID, entity: String, key: Int64? = nil, values: [String: ExtraValue] = [:],
+        positions: [String: [Int64]] = [:]
+    ) {
         self.id = id
         self.entity = entity
         self.key = key

@@ -61,7 +61,8 @@ public enum Exporter {
             version: options.writing.formatVersion, exportDate: options.exportDate,
             generator: ArchiveHeader.Generator(name: ToolInfo.name, version: ToolInfo.version),
             source: ArchiveHeader.Source(store: options.sourceName ?? store, storeUUID: reader.schema.storeUUID, entities: reader.entityNames,
-                                         relationships: reader.relationshipDeclarations, model: reader.entityDeclarations,
+                                         relationships: reader.relationshipDeclarations,
+                                         model: reader.entityDeclarations,
                                          selection: options.selection.isEverything ? nil : options.selection.description))
         var visitor = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
         try visitor.writer.begin(header: header)
@@ -72,7 +73,8 @@ public enum Exporter {
             findings.append(StoreFinding(.droppedByFormat, property: field, count: count,
                                          message: "format version \(options.writing.formatVersion) has no place for these values; not written"))
         }
-        var summary = ExportSummary(store: store, counts: counts, formatVersion: options.writing.formatVersion, entities: reader.entityNames,
+        var summary = ExportSummary(store: store, counts: counts, formatVersion: options.writing.formatVersion,
+                                    entities: reader.entityNames,
                                     findings: findings, seconds: Date().timeIntervalSince(started))
         summary.generic = reader.genericCounts
         if options.strict && summary.hasWarnings { throw ExportStrictError(summary: summary) }

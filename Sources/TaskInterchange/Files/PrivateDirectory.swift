@@ -55,8 +55,9 @@ final class PrivateDirectory {
         }
     }
 
-    /// Removes private directories whose owner is gone (its lock can be taken). A directory without a lock file is
-    /// one whose owner died between creating it and its lock; it is removed once it is a minute old.
+    /// Removes private directories whose owner is gone (its lock can be taken, and is more than a few seconds old). A
+    /// directory without a lock file is one whose owner died between creating it and its lock; it is removed once it
+    /// is a minute old.
     static func sweep(in base: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
         for name in names where isOurs(name) {
@@ -71,7 +72,13 @@ final class PrivateDirectory {
                 }
                 continue
             }
-            if flock(handle, LOCK_EX | LOCK_NB) == 0 { try? FileManager.default.removeItem(atPath: directory) }
+            // A lock file made in the last seconds may belong to an owner that has not locked it yet (it creates the
+            // file, then locks it): only an older unlocked one is a dead owner's.
+            let lock = try? FileManager.default.attributesOfItem(atPath: directory + "/" + lockName)
+            let made = lock?[.modificationDate] as? Date
+            if flock(handle, LOCK_EX | LOCK_NB) == 0, let made, made.timeIntervalSinceNow < -10 {
+                try? FileManager.default.removeItem(atPath: directory)
+            }
             close(handle)
         }
     }

@@ -11,8 +11,10 @@ extension ImportDestination {
     /// Nothing to update.
     public mutating func update(_ record: EntityRecord, declaration: EntityDeclaration, at key: ObjectKey) throws {}
     /// Nothing to link.
-    public mutating func link(entity: String, _ key: ObjectKey, relationship: String, _ declaration: EntityRelationship,
-                              to destinations: [ObjectKey], positions: [Int64]?, replacing: Bool) throws {}
+    public mutating func link(
+        entity: String, _ key: ObjectKey, relationship: String, _ declaration: EntityRelationship,
+        to destinations: [ObjectKey], positions: [Int64]?, replacing: Bool
+    ) throws {}
     /// Every property fits.
     public mutating func lackingProperties() -> [String: Int] { [:] }
 }

@@ -60,12 +60,17 @@ extension Importer.Pass {
         }
         var operations = plan.entities[record.entity] ?? ImportPlan.Operations()
         defer { plan.entities[record.entity] = operations }
-        let existing = importer.mode == .replace ? nil : try destination.existingKey(ofEntity: record.entity, id: record.id)
+        let existing =
+            importer.mode == .replace ? nil : try destination.existingKey(ofEntity: record.entity, id: record.id)
         let key: Destination.ObjectKey
         if let existing {
             switch importer.mode {
             case .insert:
-                throw TaskInterchangeError(.invalidData, "\(path).id: \(record.entity) \(record.id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
+                throw TaskInterchangeError(
+                    .invalidData,
+                    "\(path).id: \(record.entity) \(record.id.uuidString) already exists in the target store "
+                        + "(use --mode upsert, skip or replace)"
+                )
             case .skip:
                 operations.skipped += 1
                 generic.keys[record.id] = existing
@@ -91,14 +96,19 @@ extension Importer.Pass {
             var ids: [UUID] = []
             for (position, text) in texts.enumerated() {
                 guard let id = CanonicalUUID.parse(text) else {
-                    let at = relationship.toMany ? "\(JSONPath.member(path + ".values", property))[\(position)]" : JSONPath.member(path + ".values", property)
+                    let at =
+                        relationship.toMany
+                        ? "\(JSONPath.member(path + ".values", property))[\(position)]"
+                        : JSONPath.member(path + ".values", property)
                     throw TaskInterchangeError(.invalidData, "\(at): \(CanonicalUUID.problem(with: text))")
                 }
                 ids.append(id)
             }
-            generic.pending.append(PendingEntityLink(entity: record.entity, key: key, property: property, declaration: relationship,
-                                                     ids: ids, positions: record.positions[property], path: JSONPath.member(path + ".values", property),
-                                                     replacing: existing != nil))
+            generic.pending.append(
+                PendingEntityLink(
+                    entity: record.entity, key: key, property: property, declaration: relationship,
+                    ids: ids, positions: record.positions[property], path: JSONPath.member(path + ".values", property),
+                    replacing: existing != nil))
         }
     }
 
@@ -107,7 +117,9 @@ extension Importer.Pass {
         if let kind = generic.typed[entity] { return try destination.existingKey(of: kind, id: id) }
         let declarations = generic.declarations
         for name in declarations.keys.sorted()
-        where EntityDeclaration.isEntity(name, kindOf: entity, limit: declarations.count, superentity: { declarations[$0]?.superentity }) {
+        where EntityDeclaration.isEntity(
+            name, kindOf: entity, limit: declarations.count, superentity: { declarations[$0]?.superentity })
+        {
             if let key = try destination.existingKey(ofEntity: name, id: id) { return key }
         }
         return nil
@@ -130,13 +142,16 @@ extension Importer.Pass {
                         }
                         continue
                     }
-                    throw TaskInterchangeError(.invalidData, "\(link.path): no \(link.declaration.destination) with id \(id.uuidString) in the archive")
+                    throw TaskInterchangeError(
+                        .invalidData,
+                        "\(link.path): no \(link.declaration.destination) with id \(id.uuidString) in the archive")
                 }
                 keys.append(key)
             }
             let positions = link.positions?.count == keys.count ? link.positions : nil
-            try destination.link(entity: link.entity, link.key, relationship: link.property, link.declaration, to: keys,
-                                 positions: positions, replacing: link.replacing)
+            try destination.link(
+                entity: link.entity, link.key, relationship: link.property, link.declaration, to: keys,
+                positions: positions, replacing: link.replacing)
         }
         generic.pending = []
         for (property, count) in destination.lackingProperties() { plan.lacking[property, default: 0] += count }

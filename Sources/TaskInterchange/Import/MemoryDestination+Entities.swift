@@ -19,8 +19,10 @@ extension MemoryDestination {
         entities[key] = record
     }
 
-    public mutating func link(entity: String, _ key: Int, relationship: String, _ declaration: EntityRelationship,
-                              to destinations: [Int], positions: [Int64]?, replacing: Bool) {
+    public mutating func link(
+        entity: String, _ key: Int, relationship: String, _ declaration: EntityRelationship,
+        to destinations: [Int], positions: [Int64]?, replacing: Bool
+    ) {
         entityLinks[key, default: [:]][relationship] = (destinations, positions)
     }
 
@@ -32,7 +34,9 @@ extension MemoryDestination {
             var record = stored
             for (property, link) in entityLinks[key] ?? [:] {
                 let linked = link.keys.compactMap { ids[$0]?.uuidString }
-                guard let first = linked.first, let declared = entityDeclarations[record.entity]?.relationships[property] else { continue }
+                guard let first = linked.first,
+                    let declared = entityDeclarations[record.entity]?.relationships[property]
+                else { continue }
                 record.values[property] = declared.toMany ? .array(linked) : .string(first)
                 if let positions = link.positions { record.positions[property] = positions }
             }

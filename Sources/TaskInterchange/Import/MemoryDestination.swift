@@ -135,7 +135,8 @@ public struct MemoryDestination: ImportDestination, Sendable {
     public var archive: Archive {
         var archive = Archive()
         if !declarations.isEmpty || !entityDeclarations.isEmpty {
-            archive.header.source = ArchiveHeader.Source(store: "memory", relationships: declarations, model: entityDeclarations)
+            archive.header.source = ArchiveHeader.Source(store: "memory", relationships: declarations,
+                                                         model: entityDeclarations)
         }
         archive.entities = entityRecords
         archive.projects = projects.map { key, record in withLinks(record, .project, key) }.sorted { $0.id.uuidString < $1.id.uuidString }

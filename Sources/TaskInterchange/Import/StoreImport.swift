@@ -93,7 +93,8 @@ public enum StoreImport {
         if exists && isDirectory.boolValue { throw TaskInterchangeError(.cannotCreate, "\(path): is a directory, not a store file") }
         guard exists else { return try importIntoNew(source, path: path, options: options) }
         if options.keepIdentity {
-            throw TaskInterchangeError(.usage, "\(path): already exists; --keep-identity restores into a new store only")
+            throw TaskInterchangeError(.usage,
+                                       "\(path): already exists; --keep-identity restores into a new store only")
         }
         guard options.template == nil else {
             throw TaskInterchangeError(.cannotCreate, "\(path): already exists; a template (--model-from) only shapes a new store")
@@ -140,8 +141,9 @@ public enum StoreImport {
     /// Warnings for the generic records and values the target had no place for.
     static func lackingWarnings(_ plan: ImportPlan) -> [String] {
         plan.lacking.sorted { $0.key < $1.key }.map { name, count in
-            name.contains(".") ? "\(name): the target has no such property; \(count) value\(count == 1 ? "" : "s") not imported"
-                               : "\(name): the target has no such entity; \(count) record\(count == 1 ? "" : "s") not imported"
+            let plural = count == 1 ? "" : "s"
+            return name.contains(".") ? "\(name): the target has no such property; \(count) value\(plural) not imported"
+                                      : "\(name): the target has no such entity; \(count) record\(plural) not imported"
         }
     }
 
@@ -218,7 +220,8 @@ public enum StoreImport {
                 var header = HeaderReader()
                 try source.stream(kinds: [], into: &header)
                 guard let uuid = header.header?.source?.storeUUID else {
-                    throw TaskInterchangeError(.invalidData, "--keep-identity: the archive names no source store UUID ($.source.storeUUID)")
+                    throw TaskInterchangeError(
+                        .invalidData, "--keep-identity: the archive names no source store UUID ($.source.storeUUID)")
                 }
                 try writer.adoptStoreUUID(uuid)
                 writer.keepIdentity = true
@@ -230,7 +233,8 @@ public enum StoreImport {
                 try checkLacking(plan, options: options)
                 return plan
             }
-            warnings = (writer.warnings + lackingWarnings(plan)).map { $0.replacingOccurrences(of: temporary.path, with: path) }
+            warnings = (writer.warnings + lackingWarnings(plan))
+                .map { $0.replacingOccurrences(of: temporary.path, with: path) }
                 + droppedWarning(plan)
         } catch let error as TaskInterchangeError {
             // Name the store the user asked for, not the hidden temporary file it is built in.

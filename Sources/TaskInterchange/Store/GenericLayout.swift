@@ -48,9 +48,12 @@ struct GenericLayout {
 
         /// What `source.model` declares for it.
         var declaration: EntityDeclaration {
-            EntityDeclaration(superentity: superentity, isAbstract: isAbstract,
-                              attributes: Dictionary(attributes.map { ($0.property, $0.type) }, uniquingKeysWith: { first, _ in first }),
-                              relationships: Dictionary(relationships.map { ($0.property, $0.declaration) }, uniquingKeysWith: { first, _ in first }))
+            EntityDeclaration(
+                superentity: superentity, isAbstract: isAbstract,
+                attributes: Dictionary(
+                    attributes.map { ($0.property, $0.type) }, uniquingKeysWith: { first, _ in first }),
+                relationships: Dictionary(
+                    relationships.map { ($0.property, $0.declaration) }, uniquingKeysWith: { first, _ in first }))
         }
     }
 
@@ -70,14 +73,17 @@ struct GenericLayout {
         for entity in schema.entities where !entity.isInternal && !excluded.contains(entity.number) {
             guard let table = entity.table, let columns = schema.columns(of: table) else { continue }
             let modelEntity = model?.entity(named: entity.name)
-            var laidOut = Entity(name: entity.name, number: entity.number, table: table,
-                                 superentity: schema.entity(number: entity.superNumber)?.name,
-                                 isAbstract: modelEntity?.isAbstract ?? false, attributes: [], relationships: [])
+            var laidOut = Entity(
+                name: entity.name, number: entity.number, table: table,
+                superentity: schema.entity(number: entity.superNumber)?.name,
+                isAbstract: modelEntity?.isAbstract ?? false, attributes: [], relationships: [])
             if let model, let modelEntity {
                 laidOut.attributes = Self.attributes(of: modelEntity, in: model, columns: Set(columns.map(\.name)))
-                laidOut.relationships = relationships(of: entity, modelEntity, in: model, schema: schema, excluded: excluded)
+                laidOut.relationships = relationships(
+                    of: entity, modelEntity, in: model, schema: schema, excluded: excluded)
             } else {
-                (laidOut.attributes, laidOut.relationships) = untypedProperties(of: entity, columns: columns, schema: schema)
+                (laidOut.attributes, laidOut.relationships) = untypedProperties(
+                    of: entity, columns: columns, schema: schema)
             }
             entities[entity.name] = laidOut
         }
@@ -85,7 +91,12 @@ struct GenericLayout {
 
     /// The join tables the carried relationships read.
     var joinTables: Set<String> {
-        Set(entities.values.flatMap { $0.relationships.compactMap { if case .joinTable(let direction) = $0.storage { return direction.table } else { return nil } } })
+        Set(
+            entities.values.flatMap {
+                $0.relationships.compactMap {
+                    if case .joinTable(let direction) = $0.storage { return direction.table } else { return nil }
+                }
+            })
     }
 
     /// The `source.model` declarations.
@@ -94,11 +105,14 @@ struct GenericLayout {
     }
 
     /// The model's stored attributes (inherited ones included) that have a column.
-    private static func attributes(of entity: ObjectModel.Entity, in model: ObjectModel, columns: Set<String>) -> [Attribute] {
+    private static func attributes(
+        of entity: ObjectModel.Entity, in model: ObjectModel, columns: Set<String>
+    ) -> [Attribute] {
         StoreExtras.attributes(of: entity.name, in: model).compactMap { attribute in
             let column = "Z" + attribute.name.uppercased()
             guard columns.contains(column) else { return nil }
-            let value: StoreExtras.ValueKind = attribute.type == .decimal ? .decimal : StoreExtras.kind(of: attribute.type)
+            let value: StoreExtras.ValueKind =
+                attribute.type == .decimal ? .decimal : StoreExtras.kind(of: attribute.type)
             return Attribute(property: attribute.name, column: column, type: typeName(attribute.type), value: value)
         }
     }
@@ -128,39 +142,63 @@ struct GenericLayout {
     /// ordered, to keep the order and its positions), one side of a one-to-one (the first by entity and name; import
     /// sets both), the ordered or named side of a join table. When the preferred side belongs to a typed kind, the
     /// generic side carries the pair instead.
-    private mutating func relationships(of entity: StoreSchema.Entity, _ modelEntity: ObjectModel.Entity, in model: ObjectModel,
-                                        schema: StoreSchema, excluded: Set<Int64>) -> [Relationship] {
+    private mutating func relationships(
+        of entity: StoreSchema.Entity, _ modelEntity: ObjectModel.Entity, in model: ObjectModel,
+        schema: StoreSchema, excluded: Set<Int64>
+    ) -> [Relationship] {
         guard let table = entity.table else { return [] }
         let columns = Set(schema.columns(of: table)?.map(\.name) ?? [])
         var result: [Relationship] = []
         for (relationship, declaredBy) in model.storedRelationships(of: modelEntity) {
-            guard let destination = schema.entity(named: relationship.destination), let destinationTable = destination.table,
-                  let destinationModel = model.entity(named: relationship.destination) else {
-                notes.append((entity.name, relationship.name, "destination entity \(relationship.destination) has no table; relationship not exported"))
+            guard let destination = schema.entity(named: relationship.destination),
+                let destinationTable = destination.table,
+                let destinationModel = model.entity(named: relationship.destination)
+            else {
+                notes.append(
+                    (
+                        entity.name, relationship.name,
+                        "destination entity \(relationship.destination) has no table; relationship not exported"
+                    ))
                 continue
             }
             let destinationColumns = Set(schema.columns(of: destinationTable)?.map(\.name) ?? [])
             let otherIsTyped = excluded.contains(destination.number)
-            let inverse = relationship.inverse.flatMap { model.relationship(named: $0, in: destinationModel)?.relationship }
+            let inverse = relationship.inverse.flatMap {
+                model.relationship(named: $0, in: destinationModel)?.relationship
+            }
             let name = relationship.name.uppercased()
-            var declaration = EntityRelationship(destination: relationship.destination, toMany: relationship.isToMany,
-                                                 ordered: relationship.isToMany && relationship.isOrdered, inverse: inverse?.name)
+            var declaration = EntityRelationship(
+                destination: relationship.destination, toMany: relationship.isToMany,
+                ordered: relationship.isToMany && relationship.isOrdered, inverse: inverse?.name)
             func add(_ storage: Storage) {
-                result.append(Relationship(property: relationship.name, declaration: declaration, storage: storage,
-                                           destinationTable: destinationTable))
+                result.append(
+                    Relationship(
+                        property: relationship.name, declaration: declaration, storage: storage,
+                        destinationTable: destinationTable))
             }
             if !relationship.isToMany {
                 if let inverse, inverse.isToMany && inverse.isOrdered && !otherIsTyped { continue }
                 if let inverse, !inverse.isToMany, !otherIsTyped,
-                   (declaredBy.name, relationship.name) > (relationship.destination, inverse.name) { continue }
+                    (declaredBy.name, relationship.name) > (relationship.destination, inverse.name)
+                {
+                    continue
+                }
                 guard columns.contains("Z" + name) else { continue }
                 var mirror: (key: String, entity: String?)?
                 if let inverse, !inverse.isToMany, destinationColumns.contains("Z" + inverse.name.uppercased()) {
-                    mirror = ("Z" + inverse.name.uppercased(), schema.entityColumn(of: inverse.name.uppercased(), in: destinationTable))
+                    mirror = (
+                        "Z" + inverse.name.uppercased(),
+                        schema.entityColumn(of: inverse.name.uppercased(), in: destinationTable)
+                    )
                 }
                 add(.column(key: "Z" + name, entity: schema.entityColumn(of: name, in: table), mirror: mirror))
                 if let inverse, inverse.isToMany && inverse.isOrdered {
-                    notes.append((entity.name, relationship.name, "the order of \(relationship.destination).\(inverse.name) is not exported (typed kinds carry no order for generic records)"))
+                    notes.append(
+                        (
+                            entity.name, relationship.name,
+                            "the order of \(relationship.destination).\(inverse.name) is not exported "
+                                + "(typed kinds carry no order for generic records)"
+                        ))
                 }
             } else if let inverse, !inverse.isToMany {
                 guard relationship.isOrdered || otherIsTyped else { continue }
@@ -170,16 +208,27 @@ struct GenericLayout {
                 let stored = relationship.isOrdered && destinationColumns.contains(order) ? order : nil
                 // An order the store keeps no positions for cannot travel: the ids go sorted, as for any set.
                 declaration.ordered = stored != nil
-                add(.destinationColumn(key: key, entity: schema.entityColumn(of: inverse.name.uppercased(), in: destinationTable),
-                                       order: stored))
+                add(
+                    .destinationColumn(
+                        key: key, entity: schema.entityColumn(of: inverse.name.uppercased(), in: destinationTable),
+                        order: stored))
             } else if inverse == nil, let number = schema.entity(named: declaredBy.name)?.number,
-                      destinationColumns.contains("Z\(number)\(name)") {
+                destinationColumns.contains("Z\(number)\(name)")
+            {
                 declaration.ordered = false
                 add(.destinationColumn(key: "Z\(number)\(name)", entity: nil, order: nil))
-            } else if let direction = schema.joinDirection(from: entity, to: destination, relationship: relationship.name) {
+            } else if let direction = schema.joinDirection(
+                from: entity, to: destination, relationship: relationship.name)
+            {
                 let (travels, lost) = StoreRelationships.travels(direction, in: schema)
                 guard inverse == nil || travels || otherIsTyped else { continue }
-                if let lost { notes.append((entity.name, relationship.name, "positions in \(direction.table).\(lost) are not exported (both sides ordered)")) }
+                if let lost {
+                    notes.append(
+                        (
+                            entity.name, relationship.name,
+                            "positions in \(direction.table).\(lost) are not exported (both sides ordered)"
+                        ))
+                }
                 declaration.ordered = relationship.isOrdered && direction.orderColumn != nil
                 add(.joinTable(direction))
             } else {
@@ -191,8 +240,10 @@ struct GenericLayout {
 
     /// Without a model: every column but `Z_PK`, `Z_ENT`, `Z_OPT` travels as an attribute typed by its declared
     /// type, key and bookkeeping columns raw; join tables whose both sides are known give relationships.
-    private mutating func untypedProperties(of entity: StoreSchema.Entity, columns: [StoreSchema.Column],
-                                            schema: StoreSchema) -> ([Attribute], [Relationship]) {
+    private mutating func untypedProperties(
+        of entity: StoreSchema.Entity, columns: [StoreSchema.Column],
+        schema: StoreSchema
+    ) -> ([Attribute], [Relationship]) {
         guard let table = entity.table else { return ([], []) }
         var attributes: [Attribute] = []
         var raw: [String] = []
@@ -201,29 +252,46 @@ struct GenericLayout {
             let isPlumbing = name.hasPrefix("Z_") || (name.dropFirst().first?.isNumber ?? false)
             let isKey = schema.indexes.contains("\(table)_\(name)_INDEX") && column.declaredType == "INTEGER"
             if isPlumbing || isKey {
-                attributes.append(Attribute(property: isPlumbing ? name : String(name.dropFirst()).lowercased(), column: name,
-                                            type: "untyped", value: .integer))
+                attributes.append(
+                    Attribute(
+                        property: isPlumbing ? name : String(name.dropFirst()).lowercased(), column: name,
+                        type: "untyped", value: .integer))
                 raw.append(name)
             } else {
-                attributes.append(Attribute(property: String(name.dropFirst()).lowercased(), column: name,
-                                            type: Self.typeName(declared: column.declaredType), value: StoreExtras.kind(declared: column.declaredType)))
+                attributes.append(
+                    Attribute(
+                        property: String(name.dropFirst()).lowercased(), column: name,
+                        type: Self.typeName(declared: column.declaredType),
+                        value: StoreExtras.kind(declared: column.declaredType)))
             }
         }
         if !raw.isEmpty {
-            notes.append((entity.name, nil, "no model cache: \(raw.joined(separator: ", ")) travel as raw integers (untyped); their destinations are not known"))
+            notes.append(
+                (
+                    entity.name, nil,
+                    "no model cache: \(raw.joined(separator: ", ")) travel as raw integers (untyped); "
+                        + "their destinations are not known"
+                ))
         }
         var relationships: [Relationship] = []
         var ancestors: Set<Int64> = [entity.number]
         var current = entity
-        while let parent = schema.entity(number: current.superNumber), ancestors.insert(parent.number).inserted { current = parent }
+        while let parent = schema.entity(number: current.superNumber), ancestors.insert(parent.number).inserted {
+            current = parent
+        }
         for direction in schema.joinDirections where ancestors.contains(direction.ownerNumber) {
-            guard StoreRelationships.travels(direction, in: schema).0, let member = schema.entity(number: direction.memberNumber),
-                  let memberTable = member.table else { continue }
+            guard StoreRelationships.travels(direction, in: schema).0,
+                let member = schema.entity(number: direction.memberNumber),
+                let memberTable = member.table
+            else { continue }
             let inverse = StoreMapping.splitJoinColumn(direction.ownerColumn).map { $0.1.lowercased() }
-            relationships.append(Relationship(
-                property: direction.relationship.lowercased(),
-                declaration: EntityRelationship(destination: member.name, toMany: true, ordered: direction.orderColumn != nil, inverse: inverse),
-                storage: .joinTable(direction), destinationTable: memberTable))
+            relationships.append(
+                Relationship(
+                    property: direction.relationship.lowercased(),
+                    declaration: EntityRelationship(
+                        destination: member.name, toMany: true, ordered: direction.orderColumn != nil,
+                        inverse: inverse),
+                    storage: .joinTable(direction), destinationTable: memberTable))
         }
         return (attributes, relationships)
     }

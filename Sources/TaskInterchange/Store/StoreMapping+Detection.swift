@@ -87,7 +87,8 @@ extension StoreMapping {
         guard has(.task, field: "title"), has(.task, field: "isCompleted") || has(.task, field: "dueDate")
                 || has(.task, field: "priority") else { return [:] }
         var result: [Kind: KindMapping?] = [.task: kinds[.task] ?? nil]
-        for (kind, reference) in [(Kind.project, "project"), (.category, "category"), (.tag, "tags")] where links(.task, reference) {
+        for (kind, reference) in [(Kind.project, "project"), (.category, "category"), (.tag, "tags")]
+        where links(.task, reference) {
             result[kind] = kinds[kind] ?? nil
         }
         if has(.subtask, field: "title"), links(.subtask, "task") { result[.subtask] = kinds[.subtask] ?? nil }

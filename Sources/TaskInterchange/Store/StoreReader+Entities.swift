@@ -15,11 +15,16 @@ extension StoreReader {
             case .destinationColumn(let key, _, let order):
                 let key = Database.quote(key)
                 let position = order.map(Database.quote) ?? "NULL"
-                sql = "SELECT \(key), Z_PK, \(position) FROM \(Database.quote(relationship.destinationTable)) WHERE \(key) IN (\(owners)) ORDER BY 1, 3, 2"
+                sql =
+                    "SELECT \(key), Z_PK, \(position) FROM \(Database.quote(relationship.destinationTable)) "
+                        + "WHERE \(key) IN (\(owners)) ORDER BY 1, 3, 2"
             case .joinTable(let direction):
                 let position = direction.orderColumn.map(Database.quote) ?? "NULL"
                 let owner = Database.quote(direction.ownerColumn)
-                sql = "SELECT \(owner), \(Database.quote(direction.memberColumn)), \(position) FROM \(Database.quote(direction.table)) WHERE \(owner) IN (\(owners)) ORDER BY 1, 3, 2"
+                sql =
+                    "SELECT \(owner), \(Database.quote(direction.memberColumn)), \(position) "
+                    + "FROM \(Database.quote(direction.table)) "
+                        + "WHERE \(owner) IN (\(owners)) ORDER BY 1, 3, 2"
             case .column:
                 preconditionFailure("to-one relationships are read with their row")
             }
@@ -28,8 +33,12 @@ extension StoreReader {
         }
 
         private func advance() throws {
-            current = try statement.step()
-                ? (statement.int64(at: 0), statement.int64(at: 1), statement.isNull(at: 2) ? nil : statement.int64(at: 2)) : nil
+            current =
+                try statement.step()
+                ? (
+                    statement.int64(at: 0), statement.int64(at: 1),
+                    statement.isNull(at: 2) ? nil : statement.int64(at: 2)
+                ) : nil
         }
 
         /// The (member key, position) pairs of `owner`, in order; owners are asked for in ascending key order.
@@ -50,14 +59,23 @@ extension StoreReader {
         if !requested.isEverything { selectEntities() }
         for name in generic.names {
             let entity = generic.entities[name]!
-            let toOne = entity.relationships.filter { if case .column = $0.storage { return true } else { return false } }
+            let toOne = entity.relationships.filter {
+                if case .column = $0.storage { return true } else { return false }
+            }
             let owners = "SELECT Z_PK FROM \(Database.quote(entity.table)) WHERE Z_ENT = \(entity.number)"
-            let cursors = try entity.relationships.filter { if case .column = $0.storage { return false } else { return true } }
-                .map { try LinkCursor($0, owners: owners, database: database) }
-            let columns = entity.attributes.map { StoreExtras.Column(column: $0.column, property: $0.property, kind: $0.value) }
-            let keyColumns: [String] = toOne.map { if case .column(let key, _, _) = $0.storage { return key } else { return "" } }
+            let cursors = try entity.relationships.filter {
+                if case .column = $0.storage { return false } else { return true }
+            }
+            .map { try LinkCursor($0, owners: owners, database: database) }
+            let columns = entity.attributes.map {
+                StoreExtras.Column(column: $0.column, property: $0.property, kind: $0.value)
+            }
+            let keyColumns: [String] = toOne.map {
+                if case .column(let key, _, _) = $0.storage { return key } else { return "" }
+            }
             let select = (["Z_PK"] + columns.map(\.column) + keyColumns).map(Database.quote).joined(separator: ", ")
-            let statement = try database.prepare("SELECT \(select) FROM \(Database.quote(entity.table)) WHERE Z_ENT = \(entity.number) ORDER BY Z_PK")
+            let statement = try database.prepare(
+                "SELECT \(select) FROM \(Database.quote(entity.table)) WHERE Z_ENT = \(entity.number) ORDER BY Z_PK")
             var index = 0
             while try statement.step() {
                 let key = statement.int64(at: 0)
@@ -67,7 +85,10 @@ extension StoreReader {
                 for (offset, relationship) in toOne.enumerated() {
                     let column = Int32(1 + columns.count + offset)
                     guard !statement.isNull(at: column) else { continue }
-                    if let id = entityID(table: relationship.destinationTable, key: statement.int64(at: column), from: name, relationship.property, owner: key) {
+                    if let id = entityID(
+                        table: relationship.destinationTable, key: statement.int64(at: column), from: name,
+                        relationship.property, owner: key)
+                    {
                         values[relationship.property] = .string(id.uuidString)
                     }
                 }
@@ -78,7 +99,11 @@ extension StoreReader {
                     var ids: [String] = []
                     var kept: [Int64] = []
                     for link in links {
-                        guard let id = entityID(table: cursor.relationship.destinationTable, key: link.key, from: name, property, owner: key) else { continue }
+                        guard
+                            let id = entityID(
+                                table: cursor.relationship.destinationTable, key: link.key, from: name, property,
+                                owner: key)
+                        else { continue }
                         ids.append(id.uuidString)
                         if let position = link.position { kept.append(position) }
                     }
@@ -86,8 +111,10 @@ extension StoreReader {
                     values[property] = .array(ids)
                     if cursor.relationship.declaration.ordered && kept.count == ids.count { positions[property] = kept }
                 }
-                try visitor.visitEntity(EntityRecord(id: UUID.derived(storeUUID: storeUUID, entity: name, primaryKey: key), entity: name,
-                                                     key: key, values: values, positions: positions), index: index)
+                try visitor.visitEntity(
+                    EntityRecord(
+                        id: UUID.derived(storeUUID: storeUUID, entity: name, primaryKey: key), entity: name,
+                        key: key, values: values, positions: positions), index: index)
                 index += 1
                 if index % 1_024 == 0 { try Cancellation.checkpoint() }
             }
@@ -98,10 +125,11 @@ extension StoreReader {
     /// A filtered export: the generic entities it names are roots (all of them when it names no entity, kind or task
     /// filter), entities they refer to come along whole, and excluded entities never do (links to them are dropped).
     private func selectEntities() {
-        var kept = Set(generic.names.filter { name in
-            !requested.excludedEntities.contains(name)
-                && (requested.entities?.contains(name) ?? (requested.namedKinds == nil && !requested.hasTaskFilter))
-        })
+        var kept = Set(
+            generic.names.filter { name in
+                !requested.excludedEntities.contains(name)
+                    && (requested.entities?.contains(name) ?? (requested.namedKinds == nil && !requested.hasTaskFilter))
+            })
         let roots = kept
         var changed = true
         while changed {
@@ -109,8 +137,10 @@ extension StoreReader {
             for name in kept.sorted() {
                 for relationship in generic.entities[name]!.relationships {
                     // The destination's sub-entities are destinations too.
-                    for candidate in generic.names where !kept.contains(candidate) && !requested.excludedEntities.contains(candidate)
-                        && isEntity(candidate, kindOf: relationship.declaration.destination) {
+                    for candidate in generic.names
+                    where !kept.contains(candidate) && !requested.excludedEntities.contains(candidate)
+                        && isEntity(candidate, kindOf: relationship.declaration.destination)
+                    {
                         kept.insert(candidate)
                         changed = true
                     }
@@ -121,12 +151,16 @@ extension StoreReader {
         for name in generic.names where !kept.contains(name) { rows[name] = [] }
         genericRows = rows
         for name in kept.subtracting(roots).sorted() {
-            log.add(.broughtAlong, entity: name, message: "outside the selection; exported because kept records refer to this entity")
+            log.add(
+                .broughtAlong, entity: name,
+                message: "outside the selection; exported because kept records refer to this entity")
         }
     }
 
     private func isEntity(_ name: String, kindOf ancestor: String) -> Bool {
-        EntityDeclaration.isEntity(name, kindOf: ancestor, limit: generic.entities.count) { generic.entities[$0]?.superentity }
+        EntityDeclaration.isEntity(name, kindOf: ancestor, limit: generic.entities.count) {
+            generic.entities[$0]?.superentity
+        }
     }
 
     /// `Z_PK → Z_ENT` of every table a generic relationship points into, so a link's destination gets the id of its
@@ -145,21 +179,29 @@ extension StoreReader {
     /// derived from its concrete entity; nil (reported) when no such row exists or the typed kind did not export it.
     private func entityID(table: String, key: Int64, from entity: String, _ property: String, owner: Int64) -> UUID? {
         guard let number = entityNumbers[table]?[key], let destination = schema.entity(number: number) else {
-            log.add(.danglingReference, entity: entity, property: property, message: "key points at no row; link not exported", example: "p\(owner)→p\(key)")
+            log.add(
+                .danglingReference, entity: entity, property: property,
+                message: "key points at no row; link not exported", example: "p\(owner)→p\(key)")
             return nil
         }
         if let kind = resolved.kinds.values.first(where: { $0.entity.numbersIncludingSubentities.contains(number) }) {
             guard let id = indexes[kind.kind]?.id(of: key) else {
-                log.add(.danglingReference, entity: entity, property: property, message: "key points at no exported \(kind.kind.rawValue); link not exported", example: "p\(owner)→p\(key)")
+                log.add(
+                    .danglingReference, entity: entity, property: property,
+                    message: "key points at no exported \(kind.kind.rawValue); link not exported",
+                    example: "p\(owner)→p\(key)")
                 return nil
             }
             return id
         }
         if let rows = genericRows?[destination.name], !rows.contains(key) {
             let excluded = requested.excludedEntities.contains(destination.name)
-            log.add(excluded ? .excludedReference : .danglingReference, entity: entity, property: property,
-                    message: excluded ? "points at an excluded entity; link not exported" : "key points at a row left out of the export; link not exported",
-                    example: "p\(owner)→p\(key)")
+            log.add(
+                excluded ? .excludedReference : .danglingReference, entity: entity, property: property,
+                message: excluded
+                    ? "points at an excluded entity; link not exported"
+                    : "key points at a row left out of the export; link not exported",
+                example: "p\(owner)→p\(key)")
             return nil
         }
         return UUID.derived(storeUUID: storeUUID, entity: destination.name, primaryKey: key)

@@ -61,8 +61,8 @@ public final class StoreReader {
         let mapped = Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities))
         generic = carryExtras ? GenericLayout(schema: schema, model: model, excluded: mapped) : GenericLayout()
         for note in generic.notes {
-            log.add(note.message.contains("untyped") ? .untypedColumn : .unmappedRelationship, entity: note.entity, property: note.property,
-                    message: note.message)
+            log.add(note.message.contains("untyped") ? .untypedColumn : .unmappedRelationship, entity: note.entity,
+                    property: note.property, message: note.message)
         }
     }
 

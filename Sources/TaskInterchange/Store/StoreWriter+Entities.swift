@@ -18,18 +18,30 @@ extension StoreWriter {
         let table = Database.quote(entity.table)
         let columns = entity.attributes.map(\.column)
         let quoted = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).map(Database.quote).joined(separator: ", ")
-        let insert = try database.prepare("INSERT INTO \(table) (\(quoted)) VALUES (\(Array(repeating: "?", count: columns.count + 3).joined(separator: ", ")))")
-        let assignments = columns.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" } + ["Z_OPT = coalesce(Z_OPT, 0) + 1"]
-        let update = try database.prepare("UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?\(columns.count + 1)")
-        let declared = Dictionary(schema.columns(of: entity.table)?.map { ($0.name, $0.declaredType) } ?? [], uniquingKeysWith: { first, _ in first })
-        let statements = EntityStatements(entity: entity, insert: insert, update: update, declaredTypes: columns.map { declared[$0] ?? "" })
+        let insert = try database.prepare(
+            "INSERT INTO \(table) (\(quoted)) "
+                + "VALUES (\(Array(repeating: "?", count: columns.count + 3).joined(separator: ", ")))"
+        )
+        let assignments =
+            columns.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" } + [
+                "Z_OPT = coalesce(Z_OPT, 0) + 1"
+            ]
+        let update = try database.prepare(
+            "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?\(columns.count + 1)")
+        let declared = Dictionary(
+            schema.columns(of: entity.table)?.map { ($0.name, $0.declaredType) } ?? [],
+            uniquingKeysWith: { first, _ in first })
+        let statements = EntityStatements(
+            entity: entity, insert: insert, update: update, declaredTypes: columns.map { declared[$0] ?? "" })
         entityStatements[entity.name] = statements
         return statements
     }
 
     /// Binds a record's attribute values from `base` on (NULL for those it leaves out) and counts the values the
     /// target has no attribute for.
-    private func bindAttributes(_ record: EntityRecord, _ statements: EntityStatements, to statement: Statement, from base: Int32) {
+    private func bindAttributes(
+        _ record: EntityRecord, _ statements: EntityStatements, to statement: Statement, from base: Int32
+    ) {
         var placed = 0
         for (offset, attribute) in statements.entity.attributes.enumerated() {
             let index = base + Int32(offset)
@@ -65,12 +77,17 @@ extension StoreWriter {
 
     public func insert(_ record: EntityRecord, declaration: EntityDeclaration) throws -> Int64? {
         guard let entity = genericLayout.entities[record.entity], !entity.isAbstract,
-              let schemaEntity = schema.entity(number: entity.number) else { return nil }
+            let schemaEntity = schema.entity(number: entity.number)
+        else { return nil }
         let statements = try statements(for: entity)
         if keepsKeys[entity.table] == nil {
-            let empty = try database.scalar("SELECT count(*) FROM \(Database.quote(entity.table))")?.int64 == 0 && nextKey[entity.table] == nil
+            let empty =
+                try database.scalar("SELECT count(*) FROM \(Database.quote(entity.table))")?.int64 == 0
+                && nextKey[entity.table] == nil
             if keepIdentity && !empty {
-                throw TaskInterchangeError(.invalidData, "\(path): --keep-identity needs an empty \(entity.table); the target already has rows there")
+                throw TaskInterchangeError(
+                    .invalidData,
+                    "\(path): --keep-identity needs an empty \(entity.table); the target already has rows there")
             }
             keepsKeys[entity.table] = empty
             if empty, history != nil { history?.firstNewKey[entity.table] = 1 }
@@ -80,7 +97,8 @@ extension StoreWriter {
             key = kept
             nextKey[entity.table] = max(nextKey[entity.table] ?? 1, kept + 1)
         } else if keepIdentity {
-            throw TaskInterchangeError(.invalidData, "--keep-identity: the \(record.entity) record \(record.id.uuidString) has no key")
+            throw TaskInterchangeError(
+                .invalidData, "--keep-identity: the \(record.entity) record \(record.id.uuidString) has no key")
         } else {
             key = try allocateKey(in: entity.table, of: schemaEntity)
         }
@@ -90,7 +108,9 @@ extension StoreWriter {
         insert.bind(Int64(1), at: 3)
         bindAttributes(record, statements, to: insert, from: 4)
         if let failure = try runCatchingConstraint(insert) {
-            throw TaskInterchangeError(.invalidData, "\(record.entity) \(record.id.uuidString): key \(key) is already taken in \(entity.table) (\(failure))")
+            throw TaskInterchangeError(
+                .invalidData,
+                "\(record.entity) \(record.id.uuidString): key \(key) is already taken in \(entity.table) (\(failure))")
         }
         existingEntities[record.entity]?[record.id] = key
         if history != nil { history?.inserted[entity.number, default: KeyRuns()].append(key) }
@@ -106,9 +126,13 @@ extension StoreWriter {
         noteChanged(key, in: entity.table)
     }
 
-    public func link(entity name: String, _ key: Int64, relationship property: String, _ declaration: EntityRelationship,
-                     to destinations: [Int64], positions: [Int64]?, replacing: Bool) throws {
-        guard let entity = genericLayout.entities[name], let relationship = entity.relationships.first(where: { $0.property == property }) else {
+    public func link(
+        entity name: String, _ key: Int64, relationship property: String, _ declaration: EntityRelationship,
+        to destinations: [Int64], positions: [Int64]?, replacing: Bool
+    ) throws {
+        guard let entity = genericLayout.entities[name],
+            let relationship = entity.relationships.first(where: { $0.property == property })
+        else {
             lackingEntityValues["\(name).\(property)", default: 0] += 1
             return
         }
@@ -119,27 +143,45 @@ extension StoreWriter {
             if destinations.count > 1 { toOneOverflows["\(name).\(property)", default: 0] += 1 }
             let destination = destinations.first
             if let mirror, replacing {
-                try prepared("UPDATE \(table) SET \(Database.quote(mirror.key)) = NULL WHERE \(Database.quote(mirror.key)) = ?").execute([.integer(key)])
+                try prepared(
+                    "UPDATE \(table) SET \(Database.quote(mirror.key)) = NULL WHERE \(Database.quote(mirror.key)) = ?"
+                ).execute([.integer(key)])
             }
-            let sets = [column, entityColumn].compactMap { $0 }.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" }
-            let update = try prepared("UPDATE \(Database.quote(entity.table)) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?\(sets.count + 1)")
+            let sets = [column, entityColumn].compactMap { $0 }.enumerated().map {
+                "\(Database.quote($0.element)) = ?\($0.offset + 1)"
+            }
+            let update = try prepared(
+                "UPDATE \(Database.quote(entity.table)) SET \(sets.joined(separator: ", ")) "
+                    + "WHERE Z_PK = ?\(sets.count + 1)"
+            )
             var values: [SQLValue] = [destination.map(SQLValue.integer) ?? .null]
-            if entityColumn != nil { values.append(try destination.map { .integer(try entityNumber(of: $0, in: relationship.destinationTable)) } ?? .null) }
+            if entityColumn != nil {
+                values.append(
+                    try destination.map { .integer(try entityNumber(of: $0, in: relationship.destinationTable)) }
+                        ?? .null)
+            }
             try update.execute(values + [.integer(key)])
             noteChanged(key, in: entity.table)
             if let mirror, let destination {
-                let mirrorSets = [mirror.key, mirror.entity].compactMap { $0 }.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" }
-                try prepared("UPDATE \(table) SET \(mirrorSets.joined(separator: ", ")) WHERE Z_PK = ?\(mirrorSets.count + 1)")
-                    .execute([.integer(key)] + (mirror.entity != nil ? [.integer(entity.number)] : []) + [.integer(destination)])
+                let mirrorSets = [mirror.key, mirror.entity].compactMap { $0 }.enumerated().map {
+                    "\(Database.quote($0.element)) = ?\($0.offset + 1)"
+                }
+                try prepared(
+                    "UPDATE \(table) SET \(mirrorSets.joined(separator: ", ")) WHERE Z_PK = ?\(mirrorSets.count + 1)"
+                )
+                .execute(
+                    [.integer(key)] + (mirror.entity != nil ? [.integer(entity.number)] : []) + [.integer(destination)])
                 noteChanged(destination, in: relationship.destinationTable)
             }
         case .destinationColumn(let column, let entityColumn, let order):
             let sets = [column, entityColumn, order].compactMap { $0 }
             if replacing {
                 let clear = sets.map { "\(Database.quote($0)) = NULL" }.joined(separator: ", ")
-                try prepared("UPDATE \(table) SET \(clear) WHERE \(Database.quote(column)) = ?").execute([.integer(key)])
+                try prepared("UPDATE \(table) SET \(clear) WHERE \(Database.quote(column)) = ?").execute([.integer(key)]
+                )
             }
-            let assignments = sets.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" }.joined(separator: ", ")
+            let assignments = sets.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" }.joined(
+                separator: ", ")
             let update = try prepared("UPDATE \(table) SET \(assignments) WHERE Z_PK = ?\(sets.count + 1)")
             for (offset, destination) in destinations.enumerated() {
                 var values: [SQLValue] = [.integer(key)]
@@ -151,12 +193,19 @@ extension StoreWriter {
         case .joinTable(let direction):
             let join = Database.quote(direction.table)
             if replacing {
-                try prepared("DELETE FROM \(join) WHERE \(Database.quote(direction.ownerColumn)) = ?").execute([.integer(key)])
+                try prepared("DELETE FROM \(join) WHERE \(Database.quote(direction.ownerColumn)) = ?").execute([
+                    .integer(key)
+                ])
             }
             let columns = [direction.ownerColumn, direction.memberColumn] + (direction.orderColumn.map { [$0] } ?? [])
-            let insert = try prepared("INSERT OR REPLACE INTO \(join) (\(columns.map(Database.quote).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+            let insert = try prepared(
+                "INSERT OR REPLACE INTO \(join) (\(columns.map(Database.quote).joined(separator: ", "))) "
+                    + "VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+            )
             for (offset, destination) in destinations.enumerated() {
-                try insert.execute([.integer(key), .integer(destination)] + (direction.orderColumn != nil ? [.integer(position(offset))] : []))
+                try insert.execute(
+                    [.integer(key), .integer(destination)]
+                        + (direction.orderColumn != nil ? [.integer(position(offset))] : []))
             }
             noteChanged(key, in: entity.table)
         }

@@ -44,12 +44,20 @@ extension StoreWriter {
         case .null: statement.bindNull(at: index)
         case .bool(let flag): statement.bind(Int64(flag ? 1 : 0), at: index)
         case .integer(let number):
-            if declaredType == "FLOAT" || declaredType == "TIMESTAMP" { statement.bind(Double(number), at: index) } else { statement.bind(number, at: index) }
+            if declaredType == "FLOAT" || declaredType == "TIMESTAMP" {
+                statement.bind(Double(number), at: index)
+            } else {
+                statement.bind(number, at: index)
+            }
         case .double(let number): statement.bind(number, at: index)
         case .string(let text):
             switch declaredType {
             case "TIMESTAMP":
-                if let date = try? LosslessDate.date(from: text) { statement.bind(date.timeIntervalSinceReferenceDate, at: index) } else { statement.bind(text, at: index) }
+                if let date = try? LosslessDate.date(from: text) {
+                    statement.bind(date.timeIntervalSinceReferenceDate, at: index)
+                } else {
+                    statement.bind(text, at: index)
+                }
             case "DECIMAL":
                 // Written back as the storage class it was read from: a number when the text is one exactly.
                 if let integer = Int64(text) {

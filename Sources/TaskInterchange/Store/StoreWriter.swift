@@ -52,8 +52,10 @@ public final class StoreWriter: ImportDestination {
     /// `Entity.relationship` → owners whose archive value had several ids for a to-one in the target.
     var toOneOverflows: [String: Int] = [:]
     /// The target's entities no kind reads: where generic records go.
-    lazy var genericLayout = GenericLayout(schema: schema, model: targetModel,
-                                           excluded: Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities)))
+    lazy var genericLayout: GenericLayout = {
+        let typed = Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities))
+        return GenericLayout(schema: schema, model: targetModel, excluded: typed)
+    }()
     /// Prepared row statements per generic entity.
     var entityStatements: [String: EntityStatements] = [:]
     /// Generic objects already in the target, by entity then id (derived from the target's store UUID).
@@ -182,7 +184,9 @@ public final class StoreWriter: ImportDestination {
     /// them are the source's.
     /// - Throws: `TaskInterchangeError.usage` for an existing store.
     public func adoptStoreUUID(_ uuid: String) throws {
-        guard isNew else { throw TaskInterchangeError(.usage, "\(path): --keep-identity restores into a new store only") }
+        guard isNew else {
+            throw TaskInterchangeError(.usage, "\(path): --keep-identity restores into a new store only")
+        }
         try database.prepare("UPDATE Z_METADATA SET Z_UUID = ?").execute([.text(uuid)])
         schema.storeUUID = uuid
     }

@@ -27,28 +27,39 @@ extension Validator {
         for (entity, declaration) in source.model.sorted(by: { $0.key < $1.key }) {
             let path = JSONPath.member("$.source.model", entity)
             if let parent = declaration.superentity, source.model[parent] == nil {
-                error(.undeclaredProperty, path + ".superentity", "superentity \(parent) is not declared in $.source.model")
+                error(
+                    .undeclaredProperty, path + ".superentity",
+                    "superentity \(parent) is not declared in $.source.model")
             }
             for (name, relationship) in declaration.relationships.sorted(by: { $0.key < $1.key }) {
                 let relationshipPath = JSONPath.member(path + ".relationships", name)
                 if declaration.attributes[name] != nil {
-                    error(.undeclaredProperty, relationshipPath, "\(name) is declared both as an attribute and as a relationship")
+                    error(
+                        .undeclaredProperty, relationshipPath,
+                        "\(name) is declared both as an attribute and as a relationship")
                 }
                 if relationship.ordered && !relationship.toMany {
                     error(.wrongType, relationshipPath + ".ordered", "a to-one relationship cannot be ordered")
                 }
                 guard let destination = source.model[relationship.destination] else {
                     if generic.typed[relationship.destination] == nil {
-                        error(.undeclaredProperty, relationshipPath + ".destination",
-                              "destination \(relationship.destination) is neither declared in $.source.model nor read by a kind in $.source.entities")
+                        error(
+                            .undeclaredProperty, relationshipPath + ".destination",
+                            "destination \(relationship.destination) is neither declared in $.source.model "
+                                + "nor read by a kind in $.source.entities"
+                        )
                     }
                     continue
                 }
                 // When both sides travel, each must name the other.
                 if let inverse = relationship.inverse, let back = destination.relationships[inverse],
-                   !isEntity(entity, kindOf: back.destination) && !isEntity(back.destination, kindOf: entity) {
-                    error(.wrongType, relationshipPath + ".inverse",
-                          "the inverse \(relationship.destination).\(inverse) points at \(back.destination), not at \(entity)")
+                    !isEntity(entity, kindOf: back.destination) && !isEntity(back.destination, kindOf: entity)
+                {
+                    error(
+                        .wrongType, relationshipPath + ".inverse",
+                        "the inverse \(relationship.destination).\(inverse) points at \(back.destination), "
+                            + "not at \(entity)"
+                    )
                 }
             }
         }
@@ -58,14 +69,18 @@ extension Validator {
         let path = JSONPath.entityRecord(record.entity, index)
         counts.entities += 1
         if let other = generic.ids.updateValue(record.entity, forKey: record.id) {
-            error(.duplicateID, path + ".id", "id \(record.id.uuidString) appears more than once (also a \(other) record)")
+            error(
+                .duplicateID, path + ".id", "id \(record.id.uuidString) appears more than once (also a \(other) record)"
+            )
         }
         guard let declaration = generic.declarations[record.entity] else {
             error(.undeclaredProperty, path, "entity \(record.entity) is not declared in $.source.model")
             return
         }
         if declaration.isAbstract {
-            error(.wrongType, path, "entity \(record.entity) is abstract (declared so in $.source.model) and has no records of its own")
+            error(
+                .wrongType, path,
+                "entity \(record.entity) is abstract (declared so in $.source.model) and has no records of its own")
         }
         for (property, value) in record.values.sorted(by: { $0.key < $1.key }) {
             let propertyPath = JSONPath.member(path + ".values", property)
@@ -74,13 +89,17 @@ extension Validator {
             } else if let type = declaration.attributes[property] {
                 checkAttribute(value, type: type, path: propertyPath)
             } else {
-                error(.undeclaredProperty, propertyPath, "\(record.entity) declares no property \(property) in $.source.model")
+                error(
+                    .undeclaredProperty, propertyPath,
+                    "\(record.entity) declares no property \(property) in $.source.model")
             }
         }
         for (property, positions) in record.positions.sorted(by: { $0.key < $1.key }) {
             let positionsPath = JSONPath.member(path + ".positions", property)
             guard declaration.relationships[property]?.ordered == true else {
-                error(.wrongType, positionsPath, "positions belong to an ordered to-many relationship; \(property) is not one")
+                error(
+                    .wrongType, positionsPath,
+                    "positions belong to an ordered to-many relationship; \(property) is not one")
                 continue
             }
             let count: Int
@@ -107,9 +126,11 @@ extension Validator {
                 }
             }
         default:
-            error(.wrongType, path, relationship.toMany
-                  ? "expected an array of \(relationship.destination) ids (declared to-many in $.source.model)"
-                  : "expected one \(relationship.destination) id (declared to-one in $.source.model)")
+            error(
+                .wrongType, path,
+                relationship.toMany
+                    ? "expected an array of \(relationship.destination) ids (declared to-many in $.source.model)"
+                    : "expected one \(relationship.destination) id (declared to-one in $.source.model)")
         }
     }
 
@@ -154,16 +175,24 @@ extension Validator {
         for reference in generic.pending {
             if let kind = generic.typed[reference.entity] {
                 if !ids(of: kind).contains(reference.id) {
-                    error(.missingReference, reference.path, "no \(kind.rawValue) (\(reference.entity)) with id \(reference.id.uuidString) in the archive")
+                    error(
+                        .missingReference, reference.path,
+                        "no \(kind.rawValue) (\(reference.entity)) with id \(reference.id.uuidString) in the archive")
                 }
                 continue
             }
             guard let found = generic.ids[reference.id] else {
-                error(.missingReference, reference.path, "no \(reference.entity) with id \(reference.id.uuidString) in the archive")
+                error(
+                    .missingReference, reference.path,
+                    "no \(reference.entity) with id \(reference.id.uuidString) in the archive")
                 continue
             }
             if !isEntity(found, kindOf: reference.entity) {
-                error(.missingReference, reference.path, "\(reference.id.uuidString) is a \(found) record, not a \(reference.entity) (or one of its sub-entities)")
+                error(
+                    .missingReference, reference.path,
+                    "\(reference.id.uuidString) is a \(found) record, "
+                        + "not a \(reference.entity) (or one of its sub-entities)"
+                )
             }
         }
         generic.pending = []
@@ -171,6 +200,8 @@ extension Validator {
 
     /// True when `entity` is `ancestor` or one of its sub-entities, by the declared superentities.
     private func isEntity(_ entity: String, kindOf ancestor: String) -> Bool {
-        EntityDeclaration.isEntity(entity, kindOf: ancestor, limit: generic.declarations.count) { generic.declarations[$0]?.superentity }
+        EntityDeclaration.isEntity(entity, kindOf: ancestor, limit: generic.declarations.count) {
+            generic.declarations[$0]?.superentity
+        }
     }
 }

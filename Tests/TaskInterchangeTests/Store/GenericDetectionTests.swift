@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskInterchange
 
 /// A kind is mapped only when the entity really looks like one; everything else travels generically.
@@ -7,11 +8,16 @@ import Testing
 struct GenericDetectionTests {
     /// A store shaped like Apple Notes: a `Folder` with a lone `name`, a `Note` with a title and dates.
     static let model = ObjectModel(entities: [
-        ObjectModel.Entity("Folder", attributes: [.init("name", .string, optional: true)],
-                           relationships: [.init("notes", to: "Note", inverse: "folder", toMany: true)]),
-        ObjectModel.Entity("Note", attributes: [.init("title", .string, optional: true), .init("creationDate", .date, optional: true),
-                                                .init("modificationDate", .date, optional: true)],
-                           relationships: [.init("folder", to: "Folder", inverse: "notes", toMany: false)]),
+        ObjectModel.Entity(
+            "Folder", attributes: [.init("name", .string, optional: true)],
+            relationships: [.init("notes", to: "Note", inverse: "folder", toMany: true)]),
+        ObjectModel.Entity(
+            "Note",
+            attributes: [
+                .init("title", .string, optional: true), .init("creationDate", .date, optional: true),
+                .init("modificationDate", .date, optional: true),
+            ],
+            relationships: [.init("folder", to: "Folder", inverse: "notes", toMany: false)]),
     ])
 
     func notesStore(in directory: TemporaryDirectory) throws -> String {
@@ -19,7 +25,10 @@ struct GenericDetectionTests {
         try StoreTemplate(model: Self.model).makeEmptyStore(at: path)
         let database = try Database(path: path, mode: .readWrite)
         try database.execute("INSERT INTO ZFOLDER (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'Notes')")
-        try database.execute("INSERT INTO ZNOTE (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZCREATIONDATE, ZFOLDER) VALUES (1, 2, 1, 'Groceries', 700000000.5, 1)")
+        try database.execute(
+            "INSERT INTO ZNOTE (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZCREATIONDATE, ZFOLDER) "
+                + "VALUES (1, 2, 1, 'Groceries', 700000000.5, 1)"
+        )
         return path
     }
 
@@ -45,20 +54,28 @@ struct GenericDetectionTests {
         let folder = try #require(archive.entities.first { $0.entity == "Folder" })
         let note = try #require(archive.entities.first { $0.entity == "Note" })
         #expect(note.values["title"] == .string("Groceries"))
-        #expect(note.values["creationDate"] == .string(try LosslessDate.string(from: Date(timeIntervalSinceReferenceDate: 700000000.5))))
+        #expect(
+            note.values["creationDate"]
+                == .string(try LosslessDate.string(from: Date(timeIntervalSinceReferenceDate: 700000000.5))))
         #expect(note.values["folder"] == .string(folder.id.uuidString))
         #expect(archive.header.source?.model["Note"]?.relationships["folder"]?.destination == "Folder")
     }
 
     @Test("a task needs more than a title; what a task points at is a project, category or tag")
     func plausibility() {
-        func kind(_ entity: String, _ fields: [String: String?], _ relationships: [String: String?] = [:]) -> StoreMapping.KindMapping? {
+        func kind(
+            _ entity: String, _ fields: [String: String?], _ relationships: [String: String?] = [:]
+        ) -> StoreMapping.KindMapping? {
             StoreMapping.KindMapping(entity: entity, fields: fields, relationships: relationships)
         }
-        let loneName = StoreMapping.plausible([.task: kind("Item", ["title": "name", "isCompleted": nil, "dueDate": nil, "priority": nil])])
+        let loneName = StoreMapping.plausible([
+            .task: kind("Item", ["title": "name", "isCompleted": nil, "dueDate": nil, "priority": nil])
+        ])
         #expect(loneName.isEmpty)
         let todo = StoreMapping.plausible([
-            .task: kind("TodoItem", ["title": "name", "isCompleted": "done"], ["project": "project", "category": nil, "tags": nil]),
+            .task: kind(
+                "TodoItem", ["title": "name", "isCompleted": "done"],
+                ["project": "project", "category": nil, "tags": nil]),
             .project: kind("Project", ["name": "name"]),
             .category: kind("Folder", ["name": "name"]),
         ])

@@ -1,18 +1,23 @@
 import Foundation
 import Testing
+
 @testable import TaskInterchange
 
 /// Every shared real store, whole: exported with every entity in the generic section, restored with
 /// `--keep-identity` into a store made from a copy of it, every entity and join table equal at the SQL level
 /// (`quote()` of every column but `Z_OPT`), and the restore's export byte-identical to the first.
-@Suite("Whole-store restore", .enabled(if: RealStores.available && ModelFixtures.available, "../shared/fixtures is absent; skipped"))
+@Suite(
+    "Whole-store restore",
+    .enabled(if: RealStores.available && ModelFixtures.available, "../shared/fixtures is absent; skipped"))
 struct WholeStoreRestoreTests {
     static var stores: [String] {
         RealStores.names.map { "real-stores/" + $0 } + ModelFixtures.stores.map { "models/" + $0 }
     }
 
     static func copy(_ store: String, to directory: TemporaryDirectory) throws -> String {
-        if store.hasPrefix("real-stores/") { return try RealStores.copy(String(store.dropFirst("real-stores/".count)), to: directory) }
+        if store.hasPrefix("real-stores/") {
+            return try RealStores.copy(String(store.dropFirst("real-stores/".count)), to: directory)
+        }
         return try ModelFixtures.copy(String(store.dropFirst("models/".count)), to: directory)
     }
 
@@ -29,13 +34,16 @@ struct WholeStoreRestoreTests {
         export.exportDate = Date(timeIntervalSinceReferenceDate: 0)
         let summary = try Exporter.export(store: path, toFile: directory.path("a.json"), options: export)
         #expect(summary.counts.entities == (try Self.rowCount(path)), "\(store)")
-        #expect(!summary.findings.contains { $0.code == .unmappedEntity || $0.code == .unmappedColumn }, "\(store): \(summary.findings)")
+        #expect(
+            !summary.findings.contains { $0.code == .unmappedEntity || $0.code == .unmappedColumn },
+            "\(store): \(summary.findings)")
 
         var options = StoreImportOptions()
         options.template = try StoreTemplate(path: path)
         options.mapping = Self.everyEntity
         options.keepIdentity = true
-        let result = try StoreImport.run(try ArchiveInput(path: directory.path("a.json")), into: directory.path("new.sqlite"), options: options)
+        let result = try StoreImport.run(
+            try ArchiveInput(path: directory.path("a.json")), into: directory.path("new.sqlite"), options: options)
         #expect(result.plan.lacking.isEmpty, "\(store)")
         let source = try StoreTables.contents(of: path)
         let restored = try StoreTables.contents(of: directory.path("new.sqlite"))
@@ -44,17 +52,22 @@ struct WholeStoreRestoreTests {
             #expect(source[table] == restored[table], "\(store): \(table)")
         }
         _ = try Exporter.export(store: directory.path("new.sqlite"), toFile: directory.path("b.json"), options: export)
-        #expect(try Data(contentsOf: directory.url.appendingPathComponent("a.json")) == Data(contentsOf: directory.url.appendingPathComponent("b.json")),
-                "\(store)")
+        #expect(
+            try Data(contentsOf: directory.url.appendingPathComponent("a.json"))
+                == Data(contentsOf: directory.url.appendingPathComponent("b.json")),
+            "\(store)")
     }
 
-    @Test("the default export carries every entity too: typed kinds where detected, the rest generic", arguments: stores)
+    @Test(
+        "the default export carries every entity too: typed kinds where detected, the rest generic", arguments: stores)
     func defaultExport(store: String) throws {
         let directory = try TemporaryDirectory()
         let path = try Self.copy(store, to: directory)
         let summary = try Exporter.export(store: path, toFile: directory.path("a.json"), options: ExportOptions())
         #expect(!summary.findings.contains { $0.code == .unmappedEntity }, "\(store)")
-        let typed = summary.counts.projects + summary.counts.categories + summary.counts.tags + summary.counts.tasks + summary.counts.subtasks
+        let typed =
+            summary.counts.projects + summary.counts.categories + summary.counts.tags + summary.counts.tasks
+            + summary.counts.subtasks
         #expect(typed + summary.counts.entities == (try Self.rowCount(path)), "\(store)")
         #expect(summary.generic.values.reduce(0, +) == summary.counts.entities)
     }

@@ -89,7 +89,8 @@ struct Collector: ArchiveVisitor {
 }
 
 /// Reads a whole store into an archive (records only) and its findings.
-func readStore(_ path: String, mapping: StoreMapping? = nil, model: ObjectModel? = nil) throws -> (archive: Archive, findings: [StoreFinding]) {
+func readStore(_ path: String, mapping: StoreMapping? = nil, model: ObjectModel? = nil) throws
+    -> (archive: Archive, findings: [StoreFinding]) {
     let snapshot = try StoreSnapshot(path: path)
     let reader = try StoreReader(snapshot: snapshot, mapping: mapping, model: model)
     var collector = Collector()

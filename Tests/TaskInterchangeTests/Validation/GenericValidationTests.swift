@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskInterchange
 
 /// The generic `entities` section under `Validator`: every problem with its code, JSON path and line:column.
@@ -11,18 +12,28 @@ struct GenericValidationTests {
     static let missing = "0D000000-0000-4000-8000-000000000004"
 
     static let model = #"""
-        {"Folder":{"attributes":{"name":"string"},"relationships":{"notes":{"destination":"Note","toMany":true,"ordered":true,"inverse":"folder"}}},
-         "SmartFolder":{"superentity":"Folder","attributes":{"name":"string","query":"string"},"relationships":{"notes":{"destination":"Note","toMany":true,"ordered":true,"inverse":"folder"}}},
-         "Note":{"attributes":{"title":"string","created":"date","pinned":"boolean","data":"binary"},"relationships":{"parent":{"destination":"Folder","toMany":false,"ordered":false}}},
+        {"Folder":{"attributes":{"name":"string"},
+                   "relationships":{"notes":{"destination":"Note","toMany":true,"ordered":true,"inverse":"folder"}}},
+         "SmartFolder":{"superentity":"Folder","attributes":{"name":"string","query":"string"},"relationships":
+             {"notes":{"destination":"Note","toMany":true,"ordered":true,"inverse":"folder"}}},
+         "Note":{"attributes":{"title":"string","created":"date","pinned":"boolean","data":"binary"},
+                 "relationships":{"parent":{"destination":"Folder","toMany":false,"ordered":false}}},
          "Base":{"abstract":true,"attributes":{},"relationships":{}}}
         """#
 
     /// A document whose `Note` record is `note` (one line each record, so issues have distinct lines).
     func document(note: String? = nil, folder: String? = nil, model: String = model, count: Int = 3) -> String {
-        let noteRecord = note ?? #"{"id":"\#(Self.note)","key":1,"values":{"title":"Hi","created":"2024-01-01T00:00:00Z","parent":"\#(Self.smart)"}}"#
-        let folderRecord = folder ?? #"{"id":"\#(Self.folder)","key":1,"values":{"name":"A","notes":["\#(Self.note)"]},"positions":{"notes":[2048]}}"#
+        let noteRecord =
+            note
+            ?? #"{"id":"\#(Self.note)","key":1,"values":{"title":"Hi","created":"2024-01-01T00:00:00Z","#
+            + #""parent":"\#(Self.smart)"}}"#
+        let folderRecord =
+            folder
+            ?? #"{"id":"\#(Self.folder)","key":1,"values":{"name":"A","notes":["\#(Self.note)"]},"#
+            + #""positions":{"notes":[2048]}}"#
         return """
-            {"format":"tasks-interchange","version":2,"exportDate":"2024-01-01T00:00:00Z","generator":{"name":"t","version":"1"},
+            {"format":"tasks-interchange","version":2,"exportDate":"2024-01-01T00:00:00Z",
+            "generator":{"name":"t","version":"1"},
             "source":{"store":"s","storeUUID":"S","entities":{},"model":\(model)},
             "projects":[],"categories":[],"tags":[],"tasks":[],
             "entities":{"Folder":[
@@ -53,21 +64,32 @@ struct GenericValidationTests {
         #expect(archive.header.source?.model["SmartFolder"]?.superentity == "Folder")
     }
 
-    @Test("each bad record is reported at its path (and line:column where the reader finds it)", arguments: [
-        (#"{"id":"\#(note)","values":{"parent":"\#(missing)"}}"#, "missing-reference $.entities.Note[0].values.parent"),
-        (#"{"id":"\#(note)","values":{"parent":"\#(note)"}}"#, "missing-reference $.entities.Note[0].values.parent"),
-        (#"{"id":"\#(note)","values":{"parent":["\#(folder)"]}}"#, "wrong-type $.entities.Note[0].values.parent"),
-        (#"{"id":"\#(note)","values":{"parent":"nope"}}"#, "invalid-uuid $.entities.Note[0].values.parent"),
-        (#"{"id":"\#(note)","values":{"colour":"red"}}"#, "undeclared-property $.entities.Note[0].values.colour"),
-        (#"{"id":"\#(note)","values":{"created":"yesterday"}}"#, "wrong-type $.entities.Note[0].values.created"),
-        (#"{"id":"\#(note)","values":{"pinned":"yes"}}"#, "wrong-type $.entities.Note[0].values.pinned"),
-        (#"{"id":"\#(note)","values":{"data":"%%%"}}"#, "wrong-type $.entities.Note[0].values.data"),
-        (#"{"id":"\#(note)","values":{},"positions":{"parent":[1]}}"#, "wrong-type $.entities.Note[0].positions.parent"),
-        (#"{"id":"\#(folder)","values":{}}"#, "duplicate-id $.entities.Note[0].id"),
-        (#"{"id":"0b000000-0000-4000-8000-000000000002","values":{}}"#, "invalid-uuid $.entities.Note[0].id 10:7"),
-        (#"{"id":"\#(note)","key":0,"values":{}}"#, "wrong-type $.entities.Note[0].key 10:52"),
-        (#"{"id":"\#(note)"}"#, "missing-field $.entities.Note[0].values 10:1"),
-    ])
+    @Test(
+        "each bad record is reported at its path (and line:column where the reader finds it)",
+        arguments: [
+            (
+                #"{"id":"\#(note)","values":{"parent":"\#(missing)"}}"#,
+                "missing-reference $.entities.Note[0].values.parent"
+            ),
+            (
+                #"{"id":"\#(note)","values":{"parent":"\#(note)"}}"#,
+                "missing-reference $.entities.Note[0].values.parent"
+            ),
+            (#"{"id":"\#(note)","values":{"parent":["\#(folder)"]}}"#, "wrong-type $.entities.Note[0].values.parent"),
+            (#"{"id":"\#(note)","values":{"parent":"nope"}}"#, "invalid-uuid $.entities.Note[0].values.parent"),
+            (#"{"id":"\#(note)","values":{"colour":"red"}}"#, "undeclared-property $.entities.Note[0].values.colour"),
+            (#"{"id":"\#(note)","values":{"created":"yesterday"}}"#, "wrong-type $.entities.Note[0].values.created"),
+            (#"{"id":"\#(note)","values":{"pinned":"yes"}}"#, "wrong-type $.entities.Note[0].values.pinned"),
+            (#"{"id":"\#(note)","values":{"data":"%%%"}}"#, "wrong-type $.entities.Note[0].values.data"),
+            (
+                #"{"id":"\#(note)","values":{},"positions":{"parent":[1]}}"#,
+                "wrong-type $.entities.Note[0].positions.parent"
+            ),
+            (#"{"id":"\#(folder)","values":{}}"#, "duplicate-id $.entities.Note[0].id"),
+            (#"{"id":"0b000000-0000-4000-8000-000000000002","values":{}}"#, "invalid-uuid $.entities.Note[0].id 14:7"),
+            (#"{"id":"\#(note)","key":0,"values":{}}"#, "wrong-type $.entities.Note[0].key 14:52"),
+            (#"{"id":"\#(note)"}"#, "missing-field $.entities.Note[0].values 14:1"),
+        ])
     func problems(note: String, expected: String) throws {
         let issues = try validate(document(note: note))
         #expect(issues.first == expected)
@@ -77,11 +99,18 @@ struct GenericValidationTests {
 
     @Test("links: repeated ids, positions that do not match the ids, a record of another entity")
     func links() throws {
-        #expect(try validate(document(folder: #"{"id":"\#(Self.folder)","values":{"notes":["\#(Self.note)","\#(Self.note)"]}}"#))
+        #expect(
+            try validate(
+                document(folder: #"{"id":"\#(Self.folder)","values":{"notes":["\#(Self.note)","\#(Self.note)"]}}"#))
                 == ["duplicate-id $.entities.Folder[0].values.notes[1]"])
-        #expect(try validate(document(folder: #"{"id":"\#(Self.folder)","values":{"notes":["\#(Self.note)"]},"positions":{"notes":[1,2]}}"#))
+        #expect(
+            try validate(
+                document(
+                    folder:
+                        #"{"id":"\#(Self.folder)","values":{"notes":["\#(Self.note)"]},"positions":{"notes":[1,2]}}"#))
                 == ["wrong-type $.entities.Folder[0].positions.notes"])
-        #expect(try validate(document(folder: #"{"id":"\#(Self.folder)","values":{"notes":["\#(Self.smart)"]}}"#))
+        #expect(
+            try validate(document(folder: #"{"id":"\#(Self.folder)","values":{"notes":["\#(Self.smart)"]}}"#))
                 == ["missing-reference $.entities.Folder[0].values.notes[0]"])
     }
 
@@ -97,13 +126,26 @@ struct GenericValidationTests {
     @Test("declarations must agree: destinations and superentities declared, inverses pointing back")
     func declarations() throws {
         let unknown = Self.model.replacingOccurrences(of: #""destination":"Folder""#, with: #""destination":"Shelf""#)
-        #expect(try validate(document(model: unknown)).contains { $0.hasPrefix("undeclared-property $.source.model.Note.relationships.parent.destination") })
+        #expect(
+            try validate(document(model: unknown)).contains {
+                $0.hasPrefix("undeclared-property $.source.model.Note.relationships.parent.destination")
+            })
         let orphan = Self.model.replacingOccurrences(of: #""superentity":"Folder""#, with: #""superentity":"Drawer""#)
-        #expect(try validate(document(model: orphan)).contains { $0.hasPrefix("undeclared-property $.source.model.SmartFolder.superentity") })
-        let crossed = Self.model.replacingOccurrences(of: #""parent":{"destination":"Folder","toMany":false,"ordered":false}"#,
-                                                      with: #""folder":{"destination":"Note","toMany":false,"ordered":false}"#)
-        #expect(try validate(document(model: crossed)).contains { $0.hasPrefix("wrong-type $.source.model.Folder.relationships.notes.inverse") })
+        #expect(
+            try validate(document(model: orphan)).contains {
+                $0.hasPrefix("undeclared-property $.source.model.SmartFolder.superentity")
+            })
+        let crossed = Self.model.replacingOccurrences(
+            of: #""parent":{"destination":"Folder","toMany":false,"ordered":false}"#,
+            with: #""folder":{"destination":"Note","toMany":false,"ordered":false}"#)
+        #expect(
+            try validate(document(model: crossed)).contains {
+                $0.hasPrefix("wrong-type $.source.model.Folder.relationships.notes.inverse")
+            })
         let badType = Self.model.replacingOccurrences(of: #""title":"string""#, with: #""title":"text""#)
-        #expect(try validate(document(model: badType)).contains { $0.hasPrefix("wrong-type $.source.model.Note.attributes.title") })
+        #expect(
+            try validate(document(model: badType)).contains {
+                $0.hasPrefix("wrong-type $.source.model.Note.attributes.title")
+            })
     }
 }
