@@ -126,6 +126,64 @@ extension StoreWriter {
         noteChanged(key, in: entity.table)
     }
 
+    /// The statements that write one generic relationship, prepared once: `clear` drops an existing object's links
+    /// (replacing), `write` sets one link, `mirror` sets a one-to-one's key on the destination's row.
+    struct LinkStatements {
+        let relationship: GenericLayout.Relationship
+        let clear: Statement?
+        let write: Statement
+        let mirror: Statement?
+    }
+
+    private func linkStatements(_ entity: GenericLayout.Entity, _ relationship: GenericLayout.Relationship) throws
+        -> LinkStatements
+    {
+        let cacheKey = entity.name + "." + relationship.property
+        if let cached = entityLinkStatements[cacheKey] { return cached }
+        let table = Database.quote(relationship.destinationTable)
+        func assignments(_ columns: [String]) -> String {
+            columns.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" }.joined(separator: ", ")
+        }
+        let statements: LinkStatements
+        switch relationship.storage {
+        case .column(let column, let entityColumn, let mirror):
+            let sets = [column, entityColumn].compactMap { $0 }
+            let mirrorSets = mirror.map { [$0.key, $0.entity].compactMap { $0 } } ?? []
+            statements = LinkStatements(
+                relationship: relationship,
+                clear: try mirror.map {
+                    try database.prepare(
+                        "UPDATE \(table) SET \(Database.quote($0.key)) = NULL WHERE \(Database.quote($0.key)) = ?")
+                },
+                write: try database.prepare(
+                    "UPDATE \(Database.quote(entity.table)) SET \(assignments(sets)) WHERE Z_PK = ?\(sets.count + 1)"),
+                mirror: mirror == nil
+                    ? nil
+                    : try database.prepare(
+                        "UPDATE \(table) SET \(assignments(mirrorSets)) WHERE Z_PK = ?\(mirrorSets.count + 1)"))
+        case .destinationColumn(let column, let entityColumn, let order):
+            let sets = [column, entityColumn, order].compactMap { $0 }
+            let clear = sets.map { "\(Database.quote($0)) = NULL" }.joined(separator: ", ")
+            statements = LinkStatements(
+                relationship: relationship,
+                clear: try database.prepare("UPDATE \(table) SET \(clear) WHERE \(Database.quote(column)) = ?"),
+                write: try database.prepare("UPDATE \(table) SET \(assignments(sets)) WHERE Z_PK = ?\(sets.count + 1)"),
+                mirror: nil)
+        case .joinTable(let direction):
+            let join = Database.quote(direction.table)
+            let columns = [direction.ownerColumn, direction.memberColumn] + (direction.orderColumn.map { [$0] } ?? [])
+            statements = LinkStatements(
+                relationship: relationship,
+                clear: try database.prepare("DELETE FROM \(join) WHERE \(Database.quote(direction.ownerColumn)) = ?"),
+                write: try database.prepare(
+                    "INSERT OR REPLACE INTO \(join) (\(columns.map(Database.quote).joined(separator: ", "))) "
+                        + "VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"),
+                mirror: nil)
+        }
+        entityLinkStatements[cacheKey] = statements
+        return statements
+    }
+
     public func link(
         entity name: String, _ key: Int64, relationship property: String, _ declaration: EntityRelationship,
         to destinations: [Int64], positions: [Int64]?, replacing: Bool
@@ -136,74 +194,37 @@ extension StoreWriter {
             lackingEntityValues["\(name).\(property)", default: 0] += 1
             return
         }
-        let table = Database.quote(relationship.destinationTable)
+        let statements = try linkStatements(entity, relationship)
         func position(_ offset: Int) -> Int64 { positions?[offset] ?? Int64(offset + 2) * 1024 }
+        if replacing, let clear = statements.clear { try clear.execute([.integer(key)]) }
         switch relationship.storage {
-        case .column(let column, let entityColumn, let mirror):
+        case .column(_, let entityColumn, let mirror):
             if destinations.count > 1 { toOneOverflows["\(name).\(property)", default: 0] += 1 }
             let destination = destinations.first
-            if let mirror, replacing {
-                try prepared(
-                    "UPDATE \(table) SET \(Database.quote(mirror.key)) = NULL WHERE \(Database.quote(mirror.key)) = ?"
-                ).execute([.integer(key)])
-            }
-            let sets = [column, entityColumn].compactMap { $0 }.enumerated().map {
-                "\(Database.quote($0.element)) = ?\($0.offset + 1)"
-            }
-            let update = try prepared(
-                "UPDATE \(Database.quote(entity.table)) SET \(sets.joined(separator: ", ")) "
-                    + "WHERE Z_PK = ?\(sets.count + 1)"
-            )
             var values: [SQLValue] = [destination.map(SQLValue.integer) ?? .null]
             if entityColumn != nil {
                 values.append(
                     try destination.map { .integer(try entityNumber(of: $0, in: relationship.destinationTable)) }
                         ?? .null)
             }
-            try update.execute(values + [.integer(key)])
+            try statements.write.execute(values + [.integer(key)])
             noteChanged(key, in: entity.table)
-            if let mirror, let destination {
-                let mirrorSets = [mirror.key, mirror.entity].compactMap { $0 }.enumerated().map {
-                    "\(Database.quote($0.element)) = ?\($0.offset + 1)"
-                }
-                try prepared(
-                    "UPDATE \(table) SET \(mirrorSets.joined(separator: ", ")) WHERE Z_PK = ?\(mirrorSets.count + 1)"
-                )
-                .execute(
+            if let mirror, let destination, let write = statements.mirror {
+                try write.execute(
                     [.integer(key)] + (mirror.entity != nil ? [.integer(entity.number)] : []) + [.integer(destination)])
                 noteChanged(destination, in: relationship.destinationTable)
             }
-        case .destinationColumn(let column, let entityColumn, let order):
-            let sets = [column, entityColumn, order].compactMap { $0 }
-            if replacing {
-                let clear = sets.map { "\(Database.quote($0)) = NULL" }.joined(separator: ", ")
-                try prepared("UPDATE \(table) SET \(clear) WHERE \(Database.quote(column)) = ?").execute([.integer(key)]
-                )
-            }
-            let assignments = sets.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" }.joined(
-                separator: ", ")
-            let update = try prepared("UPDATE \(table) SET \(assignments) WHERE Z_PK = ?\(sets.count + 1)")
+        case .destinationColumn(_, let entityColumn, let order):
             for (offset, destination) in destinations.enumerated() {
                 var values: [SQLValue] = [.integer(key)]
                 if entityColumn != nil { values.append(.integer(entity.number)) }
                 if order != nil { values.append(.integer(position(offset))) }
-                try update.execute(values + [.integer(destination)])
+                try statements.write.execute(values + [.integer(destination)])
                 noteChanged(destination, in: relationship.destinationTable)
             }
         case .joinTable(let direction):
-            let join = Database.quote(direction.table)
-            if replacing {
-                try prepared("DELETE FROM \(join) WHERE \(Database.quote(direction.ownerColumn)) = ?").execute([
-                    .integer(key)
-                ])
-            }
-            let columns = [direction.ownerColumn, direction.memberColumn] + (direction.orderColumn.map { [$0] } ?? [])
-            let insert = try prepared(
-                "INSERT OR REPLACE INTO \(join) (\(columns.map(Database.quote).joined(separator: ", "))) "
-                    + "VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-            )
             for (offset, destination) in destinations.enumerated() {
-                try insert.execute(
+                try statements.write.execute(
                     [.integer(key), .integer(destination)]
                         + (direction.orderColumn != nil ? [.integer(position(offset))] : []))
             }
@@ -226,7 +247,13 @@ extension StoreWriter {
 
     /// The concrete entity number of row `key` in `table`, for a key's companion entity column.
     private func entityNumber(of key: Int64, in table: String) throws -> Int64 {
-        let select = try prepared("SELECT Z_ENT FROM \(Database.quote(table)) WHERE Z_PK = ?")
+        let select: Statement
+        if let cached = entityNumberStatements[table] {
+            select = cached
+        } else {
+            select = try database.prepare("SELECT Z_ENT FROM \(Database.quote(table)) WHERE Z_PK = ?")
+            entityNumberStatements[table] = select
+        }
         defer { select.reset() }
         select.bind(key, at: 1)
         guard try select.step() else {

@@ -58,6 +58,10 @@ public final class StoreWriter: ImportDestination {
     }()
     /// Prepared row statements per generic entity.
     var entityStatements: [String: EntityStatements] = [:]
+    /// `SELECT Z_ENT … WHERE Z_PK = ?` per table, for the entity columns of generic links.
+    var entityNumberStatements: [String: Statement] = [:]
+    /// Prepared statements per generic relationship (`Entity.property`).
+    var entityLinkStatements: [String: LinkStatements] = [:]
     /// Generic objects already in the target, by entity then id (derived from the target's store UUID).
     var existingEntities: [String: [UUID: Int64]] = [:]
     /// Per table: whether generic records keep the archive's keys (a table empty before the import, or
