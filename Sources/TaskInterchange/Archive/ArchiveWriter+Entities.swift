@@ -42,11 +42,8 @@ extension ArchiveWriter {
             entityGroup = record.entity
         }
         counts.entities += 1
-        if options.layout != .ndjson { element() }
-        openObject(breaksLines: false)
+        beginRecord(type: "\"entity\"")
         if options.layout == .ndjson {
-            key("type")
-            output.appendRaw("\"entity\"")
             key("entity")
             output.appendString(record.entity)
         }

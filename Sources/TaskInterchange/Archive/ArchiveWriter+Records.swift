@@ -244,7 +244,7 @@ extension ArchiveWriter {
     }
 
     /// Opens a record: an array element in documents, a line with its `type` first in NDJSON.
-    private mutating func beginRecord(type: StaticString) {
+    mutating func beginRecord(type: StaticString) {
         if options.layout != .ndjson { element() }
         openObject(breaksLines: false)
         if options.layout == .ndjson {

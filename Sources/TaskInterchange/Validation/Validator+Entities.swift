@@ -111,27 +111,9 @@ extension Validator {
     }
 
     private mutating func checkRelationship(_ value: ExtraValue, _ relationship: EntityRelationship, path: String) {
-        switch (value, relationship.toMany) {
-        case (.null, _):
-            break
-        case (.string(let text), false):
-            checkEntityReference(text, to: relationship.destination, path: path)
-        case (.array(let texts), true):
-            var seen: Set<String> = []
-            for (position, text) in texts.enumerated() {
-                if !seen.insert(text).inserted {
-                    error(.duplicateID, path + "[\(position)]", "\(text) is listed twice in this relationship")
-                } else {
-                    checkEntityReference(text, to: relationship.destination, path: path + "[\(position)]")
-                }
-            }
-        default:
-            error(
-                .wrongType, path,
-                relationship.toMany
-                    ? "expected an array of \(relationship.destination) ids (declared to-many in $.source.model)"
-                    : "expected one \(relationship.destination) id (declared to-one in $.source.model)")
-        }
+        let named = linkedIds(value, toMany: relationship.toMany, destination: relationship.destination,
+                              declaredIn: "$.source.model", path: path)
+        for (text, idPath) in named { checkEntityReference(text, to: relationship.destination, path: idPath) }
     }
 
     private mutating func checkEntityReference(_ text: String, to entity: String, path: String) {

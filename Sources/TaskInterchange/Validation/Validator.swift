@@ -152,26 +152,36 @@ public struct Validator: ArchiveVisitor {
                 }
                 continue
             }
-            switch (value, relationship.toMany) {
-            case (.null, _):
-                break
-            case (.string(let text), false):
-                checkReference(text, to: relationship.destination, path: propertyPath)
-            case (.array(let ids), true):
-                var seen: Set<String> = []
-                for (position, text) in ids.enumerated() {
-                    let elementPath = propertyPath + "[\(position)]"
-                    if !seen.insert(text).inserted {
-                        error(.duplicateID, elementPath, "\(text) is listed twice in this relationship")
-                    } else {
-                        checkReference(text, to: relationship.destination, path: elementPath)
-                    }
+            let named = linkedIds(value, toMany: relationship.toMany, destination: relationship.destination.rawValue,
+                                  declaredIn: "$.source.relationships", path: propertyPath)
+            for (text, idPath) in named { checkReference(text, to: relationship.destination, path: idPath) }
+        }
+    }
+
+    /// The ids a relationship's value names, each with its path: one for a to-one, the elements of a to-many's array
+    /// (an id listed twice is reported once); a value of the wrong shape is reported and names none.
+    mutating func linkedIds(_ value: ExtraValue, toMany: Bool, destination: String, declaredIn: String,
+                            path: String) -> [(text: String, path: String)] {
+        switch (value, toMany) {
+        case (.null, _):
+            return []
+        case (.string(let text), false):
+            return [(text, path)]
+        case (.array(let texts), true):
+            var seen: Set<String> = []
+            var named: [(text: String, path: String)] = []
+            for (position, text) in texts.enumerated() {
+                if seen.insert(text).inserted {
+                    named.append((text, path + "[\(position)]"))
+                } else {
+                    error(.duplicateID, path + "[\(position)]", "\(text) is listed twice in this relationship")
                 }
-            default:
-                error(.wrongType, propertyPath, relationship.toMany
-                      ? "expected an array of \(relationship.destination.rawValue) ids (declared to-many in $.source.relationships)"
-                      : "expected one \(relationship.destination.rawValue) id (declared to-one in $.source.relationships)")
             }
+            return named
+        default:
+            error(.wrongType, path, toMany ? "expected an array of \(destination) ids (declared to-many in \(declaredIn))"
+                                           : "expected one \(destination) id (declared to-one in \(declaredIn))")
+            return []
         }
     }
 
