@@ -32,13 +32,7 @@ public enum Exporter {
     public static func export(store: String, toFile path: String, options: ExportOptions = ExportOptions()) throws -> ExportSummary {
         try FileIdentity.checkOutput(path, option: "-o", store: store)
         if FileIdentity.isSpecialFile(path) {
-            // Opening a FIFO waits for its reader; a signal meanwhile ends the wait with EINTR.
-            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                let code = errno
-                if code == EINTR { try Cancellation.checkpoint() }
-                throw TaskInterchangeError(.cannotCreate, "\(path): cannot open for writing: \(String(cString: strerror(code)))")
-            }
+            let descriptor = try SpecialFile.openForWriting(path)
             defer { close(descriptor) }
             return try export(store: store, to: FileDescriptorSink(fileDescriptor: descriptor), options: options)
         }

@@ -76,10 +76,20 @@ final class TemporaryFile {
             let candidate = directory + "/" + name
             let handle = open(candidate, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             guard handle >= 0 else { continue }
-            // Taking the lock proves its owner is gone; the file is removed while the lock is held.
-            if flock(handle, LOCK_EX | LOCK_NB) == 0 { remove(candidate) }
+            // Taking the lock proves its owner is gone; the file is removed while the lock is held. An empty file may
+            // be one whose owner is between creating and locking it, so it is left alone until it is a minute old.
+            var status = stat()
+            if flock(handle, LOCK_EX | LOCK_NB) == 0, fstat(handle, &status) == 0,
+               status.st_size > 0 || isMinuteOld(candidate) {
+                remove(candidate)
+            }
             close(handle)
         }
+    }
+
+    private static func isMinuteOld(_ path: String) -> Bool {
+        let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
+        return modified.map { $0.timeIntervalSinceNow < -60 } ?? false
     }
 
     private static func remove(_ path: String) {

@@ -180,6 +180,10 @@ public enum StoreImport {
         let plan: ImportPlan
         do {
             plan = try writer.transaction {
+                var options = options
+                options.modificationDates.mappedProperties = Set([StoreMapping.Kind.project, .task].compactMap {
+                    writer.resolved.mapping[$0]?.property(for: "modifiedAt")?.lowercased()
+                })
                 let plan = try importer.leavingUnchanged(source, in: path, options: options).run(source, into: &destination, validatingWith: &validator)
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
                 try checkLacking(plan, options: options)
