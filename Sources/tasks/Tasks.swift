@@ -3,8 +3,6 @@ import TaskInterchange
 
 /// The `tasks` command: dispatches to a subcommand and maps every error to a message and an exit code.
 enum Tasks {
-    static let version = "0.1.0"
-
     // Immutable after initialization; the closures are static functions.
     nonisolated(unsafe) static let commands: [String: (description: CommandDescription, run: ([String]) throws -> Int32)] = [
         "export": (ExportCommand.description, ExportCommand.run),
@@ -50,7 +48,7 @@ enum Tasks {
             Console.output(help)
             return ExitCode.ok
         case "--version":
-            Console.output(version + "\n")
+            Console.output(ToolInfo.version + "\n")
             return ExitCode.ok
         case "help":
             guard arguments.count > 1 else {

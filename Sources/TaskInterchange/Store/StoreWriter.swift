@@ -101,7 +101,7 @@ public final class StoreWriter: ImportDestination {
         } catch let error as TaskInterchangeError {
             throw error
         } catch let error as SQLiteError {
-            if create && error.primaryCode != 5 {
+            if create && !error.isBusy {
                 throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: \(error.message)")
             }
             // A store that exists but cannot be opened for writing (a read-only mount, say) is an output problem.
