@@ -2,43 +2,63 @@ import Foundation
 import TaskInterchange
 
 /// `tasks export`: a store to an interchange file (stdout by default).
-enum ExportCommand {
+struct ExportCommand: Command {
+    static let store = SharedOptions.store("The Core Data SQLite store to read.")
+    static let output = SharedOptions.output(
+        "file", "Where to write; '-' is stdout. A file appears only when complete.", default: "-")
+    static let formatVersion = Option<Int>("--format-version", valueName: "version", help: "1 (the DataExporter format) or 2.",
+                                           default: 2, defaultText: "2", allowedValues: ["1", "2"]) { Int($0) }
+    static let mapping = SharedOptions.mapping(
+        "Read entities and properties as this mapping file says (see 'tasks inspect').")
+    static let pretty = Flag("--pretty", help: "Indent the JSON.")
+    static let ndjson = Flag("--ndjson", help: "Write one JSON object per line: header, records, trailer with counts.")
+    static let busyTimeout = SharedOptions.busyTimeout("How long to wait for a writer's lock on the store.")
+    static let strict = Flag("--strict", help: "Fail (exit 65, nothing written) when anything could not be carried exactly.")
+
     static let description = CommandDescription(
         name: "export",
         abstract: "Export a Core Data store to an interchange file.",
         discussion: "Reads one committed state of the store (and its -wal), even while an app writes to it, without changing a byte of it, and writes records sorted by id. A summary and everything that could not be carried exactly go to stderr.",
-        options: [
-            .init(name: "--store", valueName: "path", help: "The Core Data SQLite store to read.", isRequired: true),
-            .init(name: "--output", short: "-o", valueName: "file", help: "Where to write; '-' is stdout. A file appears only when complete.", defaultValue: "-"),
-            .init(name: "--format-version", valueName: "version", help: "1 (the DataExporter format) or 2.", allowedValues: ["1", "2"], defaultValue: "2"),
-            .init(name: "--mapping", valueName: "file", help: "Read entities and properties as this mapping file says (see 'tasks inspect')."),
-            .init(name: "--pretty", help: "Indent the JSON."),
-            .init(name: "--ndjson", help: "Write one JSON object per line: header, records, trailer with counts."),
-            .init(name: "--busy-timeout", valueName: "ms", help: "How long to wait for a writer's lock on the store.", defaultValue: "5000"),
-            .init(name: "--strict", help: "Fail (exit 65, nothing written) when anything could not be carried exactly."),
-            .init(name: "--json-summary", help: "Print the summary to stderr as JSON."),
-        ])
+        positionals: [StoreArgument.positional],
+        options: [store, output, formatVersion, mapping, pretty, ndjson, busyTimeout, strict, SharedOptions.jsonSummary])
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, for: description)
-        let store = try parsed.required("--store", for: description)
+    var store: String
+    var output: String
+    var formatVersion: Int
+    var mapping: MappingFile
+    var pretty: Bool
+    var ndjson: Bool
+    var busyTimeout: Int32
+    var strict: Bool
+    var jsonSummary: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        store = try StoreArgument.read(arguments, Self.store, acceptsPositional: true)
+        formatVersion = try arguments.value(Self.formatVersion)
+        pretty = arguments.flag(Self.pretty)
+        ndjson = arguments.flag(Self.ndjson)
+        mapping = try MappingFile(arguments, Self.mapping)
+        strict = arguments.flag(Self.strict)
+        busyTimeout = try arguments.value(Self.busyTimeout)
+        output = try arguments.value(Self.output)
+        jsonSummary = arguments.flag(SharedOptions.jsonSummary)
+    }
+
+    func validate() throws(UsageError) {
+        if pretty && ndjson { throw UsageError("--pretty and --ndjson cannot be combined") }
+        if ndjson && formatVersion != 2 { throw UsageError("--ndjson needs --format-version 2") }
+    }
+
+    func run() throws -> Int32 {
         var options = ExportOptions()
-        options.writing.formatVersion = Int(parsed.value("--format-version") ?? "2")!
-        if parsed.flag("--pretty") && parsed.flag("--ndjson") {
-            throw UsageError("--pretty and --ndjson cannot be combined", command: description)
+        options.writing.formatVersion = formatVersion
+        options.writing.layout = ndjson ? .ndjson : pretty ? .pretty : options.writing.layout
+        if let path = mapping.path {
+            options.mapping = try mapping.load()
+            options.mappingSource = path
         }
-        if parsed.flag("--ndjson") {
-            guard options.writing.formatVersion == 2 else { throw UsageError("--ndjson needs --format-version 2", command: description) }
-            options.writing.layout = .ndjson
-        } else if parsed.flag("--pretty") {
-            options.writing.layout = .pretty
-        }
-        if let mappingPath = parsed.value("--mapping") {
-            options.mapping = try StoreMapping(contentsOf: mappingPath)
-            options.mappingSource = mappingPath
-        }
-        options.strict = parsed.flag("--strict")
-        options.busyTimeout = try ImportCommand.busyTimeout(parsed, for: description)
+        options.strict = strict
+        options.busyTimeout = busyTimeout
         if Console.showsProgress {
             let started = Date()
             options.progress = { done, total in
@@ -46,8 +66,6 @@ enum ExportCommand {
                 Console.progress("exporting: \(done)/\(total) tasks (\(Int(rate))/s)")
             }
         }
-        let output = parsed.value("--output") ?? "-"
-
         let summary: ExportSummary
         do {
             if output != "-" {
@@ -56,12 +74,12 @@ enum ExportCommand {
                 summary = try Exporter.export(store: store, to: FileDescriptorSink.standardOutput, options: options)
             }
         } catch let error as ExportStrictError {
-            printSummary(error.summary, json: parsed.flag("--json-summary"), wrote: false)
+            Self.printSummary(error.summary, json: jsonSummary, wrote: false)
             Console.error("Error: --strict: \(error.summary.findings.filter(\.isWarning).count) finding(s) mean data would not be carried exactly; nothing was written\n")
             return ExitCode.dataError
         }
         if Console.showsProgress { Console.endProgress() }
-        printSummary(summary, json: parsed.flag("--json-summary"), wrote: true)
+        Self.printSummary(summary, json: jsonSummary, wrote: true)
         return ExitCode.ok
     }
 

@@ -2,24 +2,35 @@ import Foundation
 import TaskInterchange
 
 /// `tasks inspect`: audits a store without changing a byte of it.
-enum InspectCommand {
+struct InspectCommand: Command {
+    static let store = SharedOptions.store("The Core Data SQLite store to inspect.")
+    static let mapping = SharedOptions.mapping("Use this mapping instead of detecting one.")
+    static let json = SharedOptions.json("Print a JSON object for scripts instead of text.")
+
     static let description = CommandDescription(
         name: "inspect",
         abstract: "Describe a store: entities, columns, join tables, the mapping export would use, and integrity findings.",
+        summary: "Describe a store: entities, columns, join tables, mapping and integrity.",
         discussion: "The store's files are left byte-identical. Save the printed mapping with --json, edit it, and pass it to export or import with --mapping.",
-        options: [
-            .init(name: "--store", valueName: "path", help: "The Core Data SQLite store to inspect.", isRequired: true),
-            .init(name: "--mapping", valueName: "file", help: "Use this mapping instead of detecting one."),
-            .init(name: "--json", help: "Print a JSON object for scripts instead of text."),
-        ])
+        positionals: [StoreArgument.positional],
+        options: [store, mapping, json])
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, for: description)
-        let store = try parsed.required("--store", for: description)
-        let mapping = try parsed.value("--mapping").map { path throws(TaskInterchangeError) in try StoreMapping(contentsOf: path) }
+    var store: String
+    var mapping: MappingFile
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        store = try StoreArgument.read(arguments, Self.store, acceptsPositional: true)
+        mapping = try MappingFile(arguments, Self.mapping)
+        json = arguments.flag(Self.json)
+    }
+
+    func run() throws -> Int32 {
+        let mapping = try mapping.load()
         let snapshot = try StoreSnapshot(path: store)
-        let inspection = try StoreInspection(snapshot: snapshot, mapping: mapping, mappingSource: parsed.value("--mapping") ?? "mapping")
-        Console.output(parsed.flag("--json") ? Console.json(inspection) : text(inspection))
+        let inspection = try StoreInspection(snapshot: snapshot, mapping: mapping,
+                                             mappingSource: self.mapping.path ?? "mapping")
+        Console.output(json ? Console.json(inspection) : Self.text(inspection))
         return ExitCode.ok
     }
 

@@ -2,24 +2,33 @@ import Foundation
 import TaskInterchange
 
 /// `tasks model hashes`: every version's entity version hashes, checksum and digest.
-enum ModelHashesCommand {
+struct ModelHashesCommand: Command {
+    static let modelVersion = SharedOptions.modelVersion("Only this version.")
+    static let json = SharedOptions.json("Print a JSON object for scripts instead of text.")
+
     static let description = CommandDescription(
         name: "model hashes",
         abstract: "Print each model version's entity version hashes (NSStoreModelVersionHashes), checksum and digest.",
         discussion: "Hashes are base64, as a store's Z_METADATA keeps them.",
-        positionals: [.init(name: "model", help: "An .xcdatamodeld or .momd folder, an .xcdatamodel or a .mom.")],
-        options: [
-            .init(name: "--model-version", valueName: "name", help: "Only this version."),
-            .init(name: "--json", help: "Print a JSON object for scripts instead of text."),
-        ])
+        positionals: [ModelCommand.modelArgument],
+        options: [modelVersion, json])
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, for: description)
-        guard let path = parsed.positionals.first else { throw UsageError("Missing expected argument '<model>'", command: description) }
-        let source = try ModelSource(path: path)
-        let versions = try parsed.value("--model-version").map { [try source.version(named: $0)] } ?? source.versions
+    var model: String
+    var modelVersion: String?
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard let model = arguments.positionals.first else { throw UsageError("Missing expected argument '<model>'") }
+        self.model = model
+        modelVersion = try arguments.optional(Self.modelVersion)
+        json = arguments.flag(Self.json)
+    }
+
+    func run() throws -> Int32 {
+        let source = try ModelSource(path: model)
+        let versions = try modelVersion.map { [try source.version(named: $0)] } ?? source.versions
         let report = ModelHashReport(source: source, versions: versions)
-        Console.output(parsed.flag("--json") ? Console.json(report) : text(report))
+        Console.output(json ? Console.json(report) : Self.text(report))
         return ExitCode.ok
     }
 
