@@ -1,4 +1,5 @@
 import Foundation
+import TaskInterchange
 
 /// A command's arguments after parsing, in swift-argument-parser's manner (`--name value`, `--name=value`,
 /// `-o value`, `--` ends options): the given options' texts and the positionals, read back through the typed

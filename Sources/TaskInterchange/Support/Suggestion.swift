@@ -1,8 +1,8 @@
 /// "Did you mean" for near misses: the known name closest to what was typed, when it is close enough to be a typo or
-/// an unambiguous beginning.
-enum Suggestion {
+/// an unambiguous beginning. Used for option, command, entity and property names.
+package enum Suggestion {
     /// The closest of `candidates` to `typed`, or nil when none is plausibly meant.
-    static func closest(to typed: String, among candidates: [String]) -> String? {
+    package static func closest(to typed: String, among candidates: [String]) -> String? {
         let prefixed = candidates.filter { $0.hasPrefix(typed) }
         if prefixed.count == 1, typed.count >= 3 { return prefixed[0] }
         let allowed = typed.count <= 4 ? 1 : 2
@@ -11,12 +11,12 @@ enum Suggestion {
     }
 
     /// " Did you mean 'x'?" or nothing, to append to an error message.
-    static func phrase(for typed: String, among candidates: [String]) -> String {
+    package static func phrase(for typed: String, among candidates: [String]) -> String {
         closest(to: typed, among: candidates).map { ". Did you mean '\($0)'?" } ?? ""
     }
 
     /// Levenshtein distance over characters, with a transposition counted as one edit.
-    static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
