@@ -10,6 +10,22 @@ public struct ValidationReport: Sendable, Hashable, Codable {
     public var version: Int?
     /// How many records of each kind the archive holds.
     public var counts: ArchiveCounts
+    /// All issues found per code, including those past the cap (empty in a report decoded from JSON, which does not
+    /// carry it).
+    public var codeCounts: [ValidationIssue.Code: Int] = [:]
+
+    private enum CodingKeys: String, CodingKey { case issues, errorCount, warningCount, version, counts }
+
+    /// Creates a report.
+    public init(issues: [ValidationIssue], errorCount: Int, warningCount: Int, version: Int?, counts: ArchiveCounts,
+                codeCounts: [ValidationIssue.Code: Int] = [:]) {
+        self.issues = issues
+        self.errorCount = errorCount
+        self.warningCount = warningCount
+        self.version = version
+        self.counts = counts
+        self.codeCounts = codeCounts
+    }
 
     /// True when nothing blocks an import.
     public var isValid: Bool { errorCount == 0 }
