@@ -95,15 +95,9 @@ struct ParsedArguments {
     /// True when the flag was given.
     func flag(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
 
-    /// True when `path` names an SQLite file (by its header), or, when it cannot be read, ends like a store name.
+    /// True when `path` names an SQLite file (by its header) or, when it is no readable file, ends like a store name.
     static func looksLikeStore(_ path: String) -> Bool {
-        // Only a regular file is opened: opening a FIFO would wait for a writer.
-        let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
-        if type == .typeRegular, let handle = FileHandle(forReadingAtPath: path) {
-            defer { try? handle.close() }
-            let header = (try? handle.read(upToCount: 16)) ?? Data()
-            return header == Data("SQLite format 3\0".utf8)
-        }
-        return [".sqlite", ".sqlite3", ".db", ".store"].contains { path.lowercased().hasSuffix($0) }
+        Database.isDatabaseFile(atPath: path)
+            || [".sqlite", ".sqlite3", ".db", ".store"].contains { path.lowercased().hasSuffix($0) }
     }
 }

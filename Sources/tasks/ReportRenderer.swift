@@ -3,13 +3,39 @@ import TaskInterchange
 
 /// Text forms of validation reports and import plans, for stderr.
 enum ReportRenderer {
+    /// Issues of one code that are listed on one line once there are this many of them.
+    static let groupThreshold = 3
+    /// Ids (or paths) named on a grouped line besides the first issue's.
+    static let groupExamples = 3
+
+    /// One line per issue, except that the issues of one code, when there are several, share one line: the first in
+    /// full, how many there are in all, and the next few ids (or paths, for issues about no id).
     static func text(_ report: ValidationReport) -> String {
+        var listed: [ValidationIssue.Code: [ValidationIssue]] = [:]
+        for issue in report.issues { listed[issue.code, default: []].append(issue) }
         var text = ""
+        var grouped: Set<ValidationIssue.Code> = []
+        var accounted = 0
         for issue in report.issues {
-            text += "\(issue.severity.rawValue): \(issue)\n"
+            let group = listed[issue.code] ?? []
+            guard group.count >= groupThreshold else {
+                text += "\(issue.severity.rawValue): \(issue)\n"
+                accounted += 1
+                continue
+            }
+            guard grouped.insert(issue.code).inserted else { continue }
+            let total = max(report.codeCounts[issue.code] ?? 0, group.count)
+            accounted += total
+            let others = group.dropFirst().prefix(groupExamples).map { $0.subject ?? $0.path }
+            let rest = total - 1 - others.count
+            text += "\(issue.severity.rawValue): \(issue.code.rawValue) (\(total) times): \(issue.path)"
+                + (issue.line.map { line in issue.column.map { " (\(line):\($0))" } ?? "" } ?? "")
+                + ": \(issue.message); also \(others.joined(separator: ", "))"
+                + (rest > 0 ? " and \(rest) more" : "") + "\n"
         }
-        if report.omittedCount > 0 {
-            text += "… and \(report.omittedCount) more issue\(report.omittedCount == 1 ? "" : "s") not listed\n"
+        let omitted = report.errorCount + report.warningCount - accounted
+        if omitted > 0 {
+            text += "… and \(omitted) more issue\(omitted == 1 ? "" : "s") not listed\n"
         }
         return text
     }
