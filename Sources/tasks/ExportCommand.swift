@@ -53,10 +53,7 @@ struct ExportCommand: Command {
         var options = ExportOptions()
         options.writing.formatVersion = formatVersion
         options.writing.layout = ndjson ? .ndjson : pretty ? .pretty : options.writing.layout
-        if let path = mapping.path {
-            options.mapping = try mapping.load()
-            options.mappingSource = path
-        }
+        try mapping.load(into: &options.mapping, source: &options.mappingSource)
         options.strict = strict
         options.busyTimeout = busyTimeout
         if Console.showsProgress {

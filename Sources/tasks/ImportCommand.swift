@@ -63,10 +63,7 @@ struct ImportCommand: Command {
         options.dryRun = dryRun
         options.backupPath = backup
         options.busyTimeout = busyTimeout
-        if let path = mapping.path {
-            options.mapping = try mapping.load()
-            options.mappingSource = path
-        }
+        try mapping.load(into: &options.mapping, source: &options.mappingSource)
         options.match = match
         if let modifiedProperty { options.modificationDates = ModificationDates(property: modifiedProperty) }
         if let modelFrom {

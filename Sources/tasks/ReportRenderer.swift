@@ -9,7 +9,7 @@ enum ReportRenderer {
     static let groupExamples = 3
 
     /// One line per issue, except that the issues of one code, when there are several, share one line: the first in
-    /// full, how many there are in all, and the next few ids (or paths, for issues about no id).
+    /// full, then how many there are in all and the next few ids (or paths, for issues about no id).
     static func text(_ report: ValidationReport) -> String {
         var listed: [ValidationIssue.Code: [ValidationIssue]] = [:]
         for issue in report.issues { listed[issue.code, default: []].append(issue) }
@@ -28,10 +28,9 @@ enum ReportRenderer {
             accounted += total
             let others = group.dropFirst().prefix(groupExamples).map { $0.subject ?? $0.path }
             let rest = total - 1 - others.count
-            text += "\(issue.severity.rawValue): \(issue.code.rawValue) (\(total) times): \(issue.path)"
-                + (issue.line.map { line in issue.column.map { " (\(line):\($0))" } ?? "" } ?? "")
-                + ": \(issue.message); also \(others.joined(separator: ", "))"
-                + (rest > 0 ? " and \(rest) more" : "") + "\n"
+            let plural = issue.severity == .error ? "errors" : "warnings"
+            text += "\(issue.severity.rawValue): \(issue) [\(total) \(issue.code.rawValue) \(plural); also "
+                + others.joined(separator: ", ") + (rest > 0 ? " and \(rest) more" : "") + "]\n"
         }
         let omitted = report.errorCount + report.warningCount - accounted
         if omitted > 0 {

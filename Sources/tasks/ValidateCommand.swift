@@ -40,10 +40,7 @@ struct ValidateCommand: Command {
             options.mode = mode
             options.dryRun = true
             options.busyTimeout = busyTimeout
-            if let path = mapping.path {
-                options.mapping = try mapping.load()
-                options.mappingSource = path
-            }
+            try mapping.load(into: &options.mapping, source: &options.mappingSource)
             do {
                 report = try StoreImport.run(input, into: store, options: options).report
             } catch let error as ArchiveValidationError {
