@@ -3,15 +3,22 @@ import TaskInterchange
 
 /// `tasks diff`: compares two graphs (archives or stores) by id.
 struct DiffCommand: Command {
-    static let exitConvention = "Exit status as for diff(1) and cmp(1): 0 when the graphs are equal, 1 when they differ, and above 1 for trouble: 64 usage, 65 bad data (an unreadable or invalid archive, not a store), 66 no such input, 74 I/O, 75 store locked, 70 internal."
+    static let exitConvention = "Exit status as for diff(1) and cmp(1): 0 when the graphs are equal, 1 when they "
+        + "differ, and above 1 for trouble: 64 usage, 65 bad data (an unreadable or invalid archive, not a store), 66 "
+        + "no such input, 74 I/O, 75 store locked, 70 internal."
     static let mapping = SharedOptions.mapping("How a store side's entities map (see 'tasks inspect').")
-    static let json = SharedOptions.json("Print the comparison as JSON on stdout (up to 1000 records listed, all counted).")
+    static let json = SharedOptions.json("Print the comparison as JSON on stdout (up to 1000 records listed, all "
+        + "counted).")
 
     static let description = CommandDescription(
         name: "diff",
         abstract: "Compare two graphs (archives or stores) record by record.",
         summary: "Compare two graphs (archives or stores) record by record (exit 0 same, 1 different).",
-        discussion: "A and B are each an archive (JSON or NDJSON; '-' for stdin) or a Core Data store (recognised by its SQLite header). Records are matched by id: per-kind counts, then each differing record with its fields (old → new, dates losslessly), links added or removed, ordered lists in a new order, records only on one side. exportDate, generator and source are ignored. The report goes to stdout.\n\n\(exitConvention)",
+        discussion: "A and B are each an archive (JSON or NDJSON; '-' for stdin) or a Core Data store (recognised by "
+            + "its SQLite header). Records are matched by id: per-kind counts, then each differing record with its "
+            + "fields (old → new, dates losslessly), links added or removed, ordered lists in a new order, records "
+            + "only on one side. exportDate, generator and source are ignored. The report goes to "
+            + "stdout.\n\n\(exitConvention)",
         positionals: [.init(name: "a", help: "The first graph: an archive, '-' for stdin, or a store."),
                       .init(name: "b", help: "The second graph.")],
         options: [mapping, SharedOptions.limit, json])

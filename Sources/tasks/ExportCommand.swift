@@ -6,21 +6,26 @@ struct ExportCommand: Command {
     static let store = SharedOptions.store("The Core Data SQLite store to read.")
     static let output = SharedOptions.output(
         "file", "Where to write; '-' is stdout. A file appears only when complete.", default: "-")
-    static let formatVersion = Option<Int>("--format-version", valueName: "version", help: "1 (the DataExporter format) or 2.",
-                                           default: 2, defaultText: "2", allowedValues: ["1", "2"]) { Int($0) }
+    static let formatVersion = Option<Int>(
+        "--format-version", valueName: "version", help: "1 (the DataExporter format) or 2.", default: 2,
+        defaultText: "2", allowedValues: ["1", "2"]) { Int($0) }
     static let mapping = SharedOptions.mapping(
         "Read entities and properties as this mapping file says (see 'tasks inspect').")
     static let pretty = Flag("--pretty", help: "Indent the JSON.")
     static let ndjson = Flag("--ndjson", help: "Write one JSON object per line: header, records, trailer with counts.")
     static let busyTimeout = SharedOptions.busyTimeout("How long to wait for a writer's lock on the store.")
-    static let strict = Flag("--strict", help: "Fail (exit 65, nothing written) when anything could not be carried exactly.")
+    static let strict = Flag("--strict", help: "Fail (exit 65, nothing written) when anything could not be carried "
+        + "exactly.")
 
     static let description = CommandDescription(
         name: "export",
         abstract: "Export a Core Data store to an interchange file.",
-        discussion: "Reads one committed state of the store (and its -wal), even while an app writes to it, without changing a byte of it, and writes records sorted by id. A summary and everything that could not be carried exactly go to stderr.",
+        discussion: "Reads one committed state of the store (and its -wal), even while an app writes to it, without "
+            + "changing a byte of it, and writes records sorted by id. A summary and everything that could not be "
+            + "carried exactly go to stderr.",
         positionals: [StoreArgument.positional],
-        options: [store, output, formatVersion, mapping, pretty, ndjson, busyTimeout, strict, SharedOptions.jsonSummary])
+        options: [store, output, formatVersion, mapping, pretty, ndjson, busyTimeout, strict,
+                  SharedOptions.jsonSummary])
 
     var store: String
     var output: String
@@ -72,7 +77,8 @@ struct ExportCommand: Command {
             }
         } catch let error as ExportStrictError {
             Self.printSummary(error.summary, json: jsonSummary, wrote: false)
-            Console.error("Error: --strict: \(error.summary.findings.filter(\.isWarning).count) finding(s) mean data would not be carried exactly; nothing was written\n")
+            Console.error("Error: --strict: \(error.summary.findings.filter(\.isWarning).count) finding(s) mean data "
+                + "would not be carried exactly; nothing was written\n")
             return ExitCode.dataError
         }
         if Console.showsProgress { Console.endProgress() }
@@ -86,10 +92,12 @@ struct ExportCommand: Command {
             return
         }
         for finding in summary.findings {
-            Console.error("\(finding.isWarning ? "warning" : "note"): \(finding.description)\(finding.count > 1 ? " [\(finding.count)]" : "")\n")
+            Console.error("\(finding.isWarning ? "warning" : "note"): "
+                + "\(finding.description)\(finding.count > 1 ? " [\(finding.count)]" : "")\n")
         }
         if wrote {
-            Console.error("Exported \(ReportRenderer.counts(summary.counts)) from \(summary.store) (format \(summary.formatVersion)) in \(String(format: "%.2f", summary.seconds)) s\n")
+            Console.error("Exported \(ReportRenderer.counts(summary.counts)) from \(summary.store) (format "
+                + "\(summary.formatVersion)) in \(String(format: "%.2f", summary.seconds)) s\n")
         }
     }
 }

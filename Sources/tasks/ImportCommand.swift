@@ -4,19 +4,29 @@ import TaskInterchange
 /// `tasks import`: validate, then rebuild the graph in a store, all or nothing.
 struct ImportCommand: Command {
     static let store = SharedOptions.store("The target store; created when it does not exist.")
-    static let mode = Option<ImportMode>("--mode", valueName: "mode", help: "insert: every id must be new; upsert: update matching ids that changed; skip: keep existing; replace: remove the mapped entities' rows first; merge: like upsert, but the newer version of each record wins.", default: .insert)
-    static let dryRun = Flag("--dry-run", help: "Run the whole import on a private copy of the target and print its plan; the target is not written.")
-    static let backup = Option<String>("--backup", valueName: "path", help: "Copy the target here (SQLite online backup) before writing.")
+    static let mode = Option<ImportMode>("--mode", valueName: "mode", help: "insert: every id must be new; upsert: "
+        + "update matching ids that changed; skip: keep existing; replace: remove the mapped entities' rows first; "
+        + "merge: like upsert, but the newer version of each record wins.", default: .insert)
+    static let dryRun = Flag("--dry-run", help: "Run the whole import on a private copy of the target and print its "
+        + "plan; the target is not written.")
+    static let backup = Option<String>("--backup", valueName: "path", help: "Copy the target here (SQLite online "
+        + "backup) before writing.")
     static let mapping = SharedOptions.mapping("How the target's entities map (see 'tasks inspect').")
-    static let modelFrom = Option<String>("--model-from", valueName: "store|model", help: "Create the new store with this store's schema and metadata (e.g. the empty store your app wrote), or those Core Data writes for a model (.xcdatamodeld, .xcdatamodel, .momd, .mom), so the app opens it without a migration.")
-    static let modelVersion = SharedOptions.modelVersion("With --model-from a model: the version to use (default: its current version).")
+    static let modelFrom = Option<String>("--model-from", valueName: "store|model", help: "Create the new store with "
+        + "this store's schema and metadata (e.g. the empty store your app wrote), or those Core Data writes for a "
+        + "model (.xcdatamodeld, .xcdatamodel, .momd, .mom), so the app opens it without a migration.")
+    static let modelVersion = SharedOptions.modelVersion("With --model-from a model: the version to use (default: its "
+        + "current version).")
     static let busyTimeout = SharedOptions.busyTimeout("How long to wait for another process's lock.")
 
     static let description = CommandDescription(
         name: "import",
         abstract: "Validate an interchange file and import it into a store, all or nothing.",
-        discussion: "A path that does not exist gets a new store in Core Data's layout. An existing store is written in one transaction under Core Data's invariants; an invalid file writes nothing.",
-        positionals: [ArchiveArgument.positional("The archive to import; '-' or nothing reads stdin (JSON or NDJSON).")],
+        discussion: "A path that does not exist gets a new store in Core Data's layout. An existing store is written "
+            + "in one transaction under Core Data's invariants; an invalid file writes nothing.",
+        positionals: [
+            ArchiveArgument.positional("The archive to import; '-' or nothing reads stdin (JSON or NDJSON).")
+        ],
         options: [store, mode, dryRun, backup, mapping, modelFrom, modelVersion, busyTimeout, SharedOptions.jsonSummary,
                   verify, match, modifiedProperty])
 
@@ -83,18 +93,18 @@ struct ImportCommand: Command {
         let status = verification?.isEqual == false ? ExitCode.different : ExitCode.ok
         let seconds = Date().timeIntervalSince(started)
         if jsonSummary {
-            Console.error(Console.json(Summary(store: store, dryRun: options.dryRun, mode: options.mode.rawValue, plan: result.plan,
-                                               warnings: result.warnings, createdStore: result.createdStore,
-                                               seconds: seconds,
-                                               verification: verification.map(VerificationSummary.init))))
+            let summary = Summary(store: store, dryRun: options.dryRun, mode: options.mode.rawValue, plan: result.plan,
+                                  warnings: result.warnings, createdStore: result.createdStore, seconds: seconds,
+                                  verification: verification.map(VerificationSummary.init))
+            Console.error(Console.json(summary))
             return status
         }
         // Warnings about the archive (unknown members, say), as `validate` prints them, then those about the target.
         Console.error(ReportRenderer.text(result.report))
         for warning in result.warnings { Console.error("warning: \(warning)\n") }
         if options.dryRun {
-            Console.output("Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n" + ReportRenderer.plan(result.plan)
-                + Self.decisionsText(result.plan))
+            Console.output("Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n"
+                + ReportRenderer.plan(result.plan) + Self.decisionsText(result.plan))
         } else {
             Console.error(ReportRenderer.headline(result, store: store, seconds: seconds))
             Console.error(ReportRenderer.plan(result.plan))

@@ -9,9 +9,11 @@ struct InspectCommand: Command {
 
     static let description = CommandDescription(
         name: "inspect",
-        abstract: "Describe a store: entities, columns, join tables, the mapping export would use, and integrity findings.",
+        abstract: "Describe a store: entities, columns, join tables, the mapping export would use, and integrity "
+            + "findings.",
         summary: "Describe a store: entities, columns, join tables, mapping and integrity.",
-        discussion: "The store's files are left byte-identical. Save the printed mapping with --json, edit it, and pass it to export or import with --mapping.",
+        discussion: "The store's files are left byte-identical. Save the printed mapping with --json, edit it, and "
+            + "pass it to export or import with --mapping.",
         positionals: [StoreArgument.positional],
         options: [store, mapping, json])
 
@@ -40,9 +42,11 @@ struct InspectCommand: Command {
         for entity in inspection.entities {
             var line = "  \(entity.name) (Z_ENT \(entity.entityNumber)"
             if let superentity = entity.superentity { line += ", sub-entity of \(superentity)" }
-            line += ", table \(entity.table ?? "missing"), \(entity.count) row\(entity.count == 1 ? "" : "s"), Z_MAX \(entity.maxKey))"
+            line += ", table \(entity.table ?? "missing"), \(entity.count) row\(entity.count == 1 ? "" : "s"), Z_MAX "
+                + "\(entity.maxKey))"
             if let computed = entity.versionHash, let stored = entity.storedVersionHash {
-                line += computed == stored ? " version hash ✓" : " version hash ✗ (computed \(computed), stored \(stored))"
+                line += computed == stored ? " version hash ✓" : " version hash ✗ (computed \(computed), stored "
+                    + "\(stored))"
             }
             lines.append(line)
             if let model = inspection.model?.entity(named: entity.name) {
@@ -57,7 +61,8 @@ struct InspectCommand: Command {
         if !inspection.joinTables.isEmpty {
             lines += ["", "Join tables:"]
             for join in inspection.joinTables {
-                lines.append("  \(join.table) (\(join.columns.joined(separator: ", "))): \(join.count) row\(join.count == 1 ? "" : "s")")
+                lines.append("  \(join.table) (\(join.columns.joined(separator: ", "))): \(join.count) "
+                    + "row\(join.count == 1 ? "" : "s")")
             }
         }
         lines += ["", "Mapping (save with --json and edit; pass with --mapping):"]
@@ -68,18 +73,21 @@ struct InspectCommand: Command {
             }
             let fields = kind.fields.map { "\($0) ← \(mapping.property(for: $0) ?? "-")" }
             let relationships = kind.relationships.map { "\($0) ← \(mapping.relationship(for: $0) ?? "-")" }
-            lines.append("  \(kind.rawValue): \(mapping.entity) { \((fields + relationships).joined(separator: ", ")) }")
+            let members = (fields + relationships).joined(separator: ", ")
+            lines.append("  \(kind.rawValue): \(mapping.entity) { \(members) }")
         }
         let carried = inspection.extraRelationships.sorted { $0.key < $1.key }.flatMap { kind, properties in
             properties.sorted { $0.key < $1.key }.map { property, declaration in
-                "\(kind).\(property) → \(declaration.destination.rawValue)\(declaration.toMany ? (declaration.ordered ? " (ordered to-many)" : " (to-many)") : "")"
+                let shape = declaration.toMany ? (declaration.ordered ? " (ordered to-many)" : " (to-many)") : ""
+                return "\(kind).\(property) → \(declaration.destination.rawValue)\(shape)"
             }
         }
         if !carried.isEmpty { lines.append("  relationships carried under extra: " + carried.joined(separator: ", ")) }
         lines += ["", "Findings:"]
         if inspection.findings.isEmpty { lines.append("  none") }
         for finding in inspection.findings {
-            lines.append("  \(finding.isWarning ? "warning" : "note"): \(finding.description)\(finding.count > 1 ? " [\(finding.count)]" : "")")
+            lines.append("  \(finding.isWarning ? "warning" : "note"): "
+                + "\(finding.description)\(finding.count > 1 ? " [\(finding.count)]" : "")")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -98,11 +106,13 @@ struct InspectCommand: Command {
             lines.append("    \(attribute.name): \(attribute.type) (\(notes.joined(separator: ", ")))")
         }
         for relationship in entity.relationships {
-            var text = "    \(relationship.name) → \(relationship.destination) \(relationship.isToMany ? (relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one")"
+            var text = "    \(relationship.name) → \(relationship.destination) "
+                + "\(relationship.isToMany ? (relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one")"
             text += ", inverse \(relationship.inverse ?? "none"), delete rule \(relationship.deleteRule)"
             lines.append(text)
         }
-        for constraint in entity.uniquenessConstraints { lines.append("    unique: \(constraint.joined(separator: ", "))") }
+        for constraint in entity.uniquenessConstraints { lines.append("    unique: "
+            + "\(constraint.joined(separator: ", "))") }
         for index in entity.fetchIndexes { lines.append("    fetch index: \(index.name)") }
         return lines
     }

@@ -33,15 +33,19 @@ struct ModelHashesCommand: Command {
     }
 
     static func text(_ report: ModelHashReport) -> String {
-        var lines = ["Model: \(report.model) (\(report.kind), \(report.allVersions.count) version\(report.allVersions.count == 1 ? "" : "s")\(report.current.map { ", current \($0)" } ?? ""))"]
+        var lines = ["Model: \(report.model) (\(report.kind), \(report.allVersions.count) "
+            + "version\(report.allVersions.count == 1 ? "" : "s")\(report.current.map { ", current \($0)" } ?? ""))"]
         for version in report.versions {
-            lines += ["", "\(version.name)\(version.current ? " (current)" : ""): version identifiers \(ModelIdentifyCommand.list(version.versionIdentifiers))"]
+            lines += ["", "\(version.name)\(version.current ? " (current)" : ""): version identifiers "
+                + "\(ModelIdentifyCommand.list(version.versionIdentifiers))"]
             let width = max(8, version.entities.keys.map(\.count).max() ?? 0)
-            for (entity, hash) in version.entities.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }) {
-                lines.append("  " + entity.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + hash)
+            func row(_ name: String, _ value: String) -> String {
+                "  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value
             }
-            lines.append("  " + "checksum".padding(toLength: width, withPad: " ", startingAt: 0) + "  " + version.checksum)
-            lines.append("  " + "digest".padding(toLength: width, withPad: " ", startingAt: 0) + "  " + version.digest)
+            let byteOrder = version.entities.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+            for (entity, hash) in byteOrder { lines.append(row(entity, hash)) }
+            lines.append(row("checksum", version.checksum))
+            lines.append(row("digest", version.digest))
             if let compiled = version.compiledHashesAgree {
                 lines.append("  VersionInfo.plist hashes: \(compiled ? "equal" : "DIFFER")")
             }

@@ -5,12 +5,14 @@ import TaskInterchange
 struct ModelLintCommand: Command {
     static let store = SharedOptions.store("Lint the model cached in this store instead of a model.", isRequired: false)
     static let modelVersion = SharedOptions.modelVersion("The version to lint (default: the current version).")
-    static let cloudKit = Flag("--cloudkit", help: "Add CloudKit's rules (no unique constraints, optional or defaulted values, no Deny).")
+    static let cloudKit = Flag("--cloudkit", help: "Add CloudKit's rules (no unique constraints, optional or defaulted "
+        + "values, no Deny).")
     static let json = SharedOptions.json("Print a JSON array for scripts instead of text.")
 
     static let description = CommandDescription(
         name: "model lint",
-        abstract: "Audit a model for a move to SwiftData (and CloudKit with --cloudkit): each finding with a code and its place.",
+        abstract: "Audit a model for a move to SwiftData (and CloudKit with --cloudkit): each finding with a code and "
+            + "its place.",
         discussion: "Exit 0 whatever is found (findings are advice); 65 when the model cannot be read.",
         positionals: [ModelCommand.modelArgument],
         options: [store, modelVersion, cloudKit, json])

@@ -11,7 +11,8 @@ struct ModelNewStoreCommand: Command {
 
     static let description = CommandDescription(
         name: "model new-store",
-        abstract: "Create an empty store with the layout and Z_METADATA Core Data writes for a model version, so the app opens it without a migration.",
+        abstract: "Create an empty store with the layout and Z_METADATA Core Data writes for a model version, so the "
+            + "app opens it without a migration.",
         discussion: "The store appears at the path only when complete; an existing file is never replaced.",
         positionals: [ModelCommand.modelArgument],
         options: [modelVersion, frameworkVersion, output])
@@ -33,7 +34,8 @@ struct ModelNewStoreCommand: Command {
         let source = try ModelSource(path: model)
         let version = try source.version(named: modelVersion)
         try StoreTemplate(model: version.model, frameworkVersion: frameworkVersion).makeEmptyStore(at: output)
-        Console.error("Created \(output): an empty store for \(version.name) (\(version.model.entities.count) entities, framework version \(frameworkVersion))\n")
+        Console.error("Created \(output): an empty store for \(version.name) (\(version.model.entities.count) "
+            + "entities, framework version \(frameworkVersion))\n")
         for caveat in version.model.schemaCaveats { Console.error("warning: \(caveat)\n") }
         return ExitCode.ok
     }

@@ -9,8 +9,11 @@ struct ModelSwiftDataCommand: Command {
 
     static let description = CommandDescription(
         name: "model swiftdata",
-        abstract: "Write SwiftData @Model classes that open the existing store: one file per entity, and for several versions a VersionedSchema each and a SchemaMigrationPlan.",
-        discussion: "Names are kept so SwiftData finds the store's tables; a name that collides with a Swift or SwiftData type is renamed in Swift only. Comments mark what SwiftData has no equivalent for. The directory is created and must not exist.",
+        abstract: "Write SwiftData @Model classes that open the existing store: one file per entity, and for several "
+            + "versions a VersionedSchema each and a SchemaMigrationPlan.",
+        discussion: "Names are kept so SwiftData finds the store's tables; a name that collides with a Swift or "
+            + "SwiftData type is renamed in Swift only. Comments mark what SwiftData has no equivalent for. The "
+            + "directory is created and must not exist.",
         positionals: [ModelCommand.modelArgument],
         options: [store, modelVersion, output])
 
@@ -27,9 +30,9 @@ struct ModelSwiftDataCommand: Command {
     func run() throws -> Int32 {
         let source = try model.source()
         let versions = try modelVersion.map { [try source.version(named: $0)] } ?? source.versions
+        let modelName = URL(fileURLWithPath: source.path).deletingPathExtension().lastPathComponent
         let generated = SwiftDataGenerator(versions: versions, currentVersion: source.currentVersionName,
-                                           modelName: URL(fileURLWithPath: source.path).deletingPathExtension().lastPathComponent,
-                                           allVersions: source.versions.map(\.name)).files()
+                                           modelName: modelName, allVersions: source.versions.map(\.name)).files()
         try SwiftDataGenerator.write(generated.files, to: output)
         for note in generated.notes { Console.error("note: \(note)\n") }
         Console.error("Wrote \(generated.files.count) file\(generated.files.count == 1 ? "" : "s") to \(output)\n")

@@ -81,7 +81,8 @@ struct ParsedArguments {
         guard let text = values[option.spec.name] else { return option.defaultValue }
         guard let value = option.convert(text) else {
             let expected = option.expected.map { " (\($0))" } ?? ""
-            throw UsageError("The value '\(text)' is invalid for '\(option.spec.name) <\(option.spec.valueName ?? "value")>'"
+            throw UsageError("The value '\(text)' is invalid for '\(option.spec.name) "
+                + "<\(option.spec.valueName ?? "value")>'"
                 + expected)
         }
         return value

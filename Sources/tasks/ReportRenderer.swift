@@ -40,7 +40,8 @@ enum ReportRenderer {
     }
 
     static func counts(_ counts: ArchiveCounts) -> String {
-        "\(counts.projects) projects, \(counts.categories) categories, \(counts.tags) tags, \(counts.tasks) tasks, \(counts.subtasks) subtasks"
+        "\(counts.projects) projects, \(counts.categories) categories, \(counts.tags) tags, \(counts.tasks) tasks, "
+            + "\(counts.subtasks) subtasks"
     }
 
     static func plan(_ plan: ImportPlan) -> String {
@@ -52,7 +53,8 @@ enum ReportRenderer {
             if operations.skipped > 0 { parts.append("\(operations.skipped) skipped") }
             if operations.deleted > 0 { parts.append("\(operations.deleted) deleted") }
             if operations.matched > 0 { parts.append("\(operations.matched) matched by name") }
-            if operations.conflicts > 0 { parts.append("\(operations.conflicts) conflict\(operations.conflicts == 1 ? "" : "s")") }
+            if operations.conflicts > 0 { parts.append("\(operations.conflicts) "
+                + "conflict\(operations.conflicts == 1 ? "" : "s")") }
             return "  \(kind.rawValue): \(parts.joined(separator: ", "))"
         }.joined(separator: "\n") + "\n"
     }

@@ -24,7 +24,8 @@ enum SharedOptions {
     }
 
     /// `--limit <n>`: records listed per kind in a comparison's text report.
-    static let limit = Option<Int>("--limit", valueName: "n", help: "Differing records listed per kind in the text report.",
+    static let limit = Option<Int>("--limit", valueName: "n", help: "Differing records listed per kind in the text "
+        + "report.",
                                    default: 20, expected: "expected a count")
 
     /// `--model-version <name>`.

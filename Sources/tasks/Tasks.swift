@@ -99,7 +99,8 @@ enum Tasks {
             return ExitCode.code(for: error.kind)
         case let error as ArchiveValidationError:
             Console.error(ReportRenderer.text(error.report))
-            Console.error("Error: the archive is invalid (\(error.report.errorCount) error\(error.report.errorCount == 1 ? "" : "s")); nothing was written\n")
+            Console.error("Error: the archive is invalid (\(error.report.errorCount) "
+                + "error\(error.report.errorCount == 1 ? "" : "s")); nothing was written\n")
             return ExitCode.dataError
         case let error as ByteSinkError:
             Console.error("Error: \(error.description)\n")

@@ -4,7 +4,8 @@ import TaskInterchange
 /// `tasks validate`: the gate before every import.
 struct ValidateCommand: Command {
     static let store = SharedOptions.store("Also check ids against this import target.", isRequired: false)
-    static let mode = Option<ImportMode>("--mode", valueName: "mode", help: "The import mode to check against (with --store).", default: .insert)
+    static let mode = Option<ImportMode>("--mode", valueName: "mode", help: "The import mode to check against (with "
+        + "--store).", default: .insert)
     static let mapping = SharedOptions.mapping("How the target's entities map (with --store).")
     static let busyTimeout = SharedOptions.busyTimeout("How long to wait for another process's lock (with --store).")
     static let json = SharedOptions.json("Print the report as JSON on stdout.")
@@ -12,7 +13,9 @@ struct ValidateCommand: Command {
     static let description = CommandDescription(
         name: "validate",
         abstract: "Check an interchange file's structure and referential integrity.",
-        discussion: "Reports every problem (up to 100, then a count) with a code, a JSON path and line:column, and exits 65 when the file is invalid. With --store, the import into that target is run as 'import --dry-run' runs it (on a private copy), so validate fails exactly when, and as, the import would.",
+        discussion: "Reports every problem (up to 100, then a count) with a code, a JSON path and line:column, and "
+            + "exits 65 when the file is invalid. With --store, the import into that target is run as 'import "
+            + "--dry-run' runs it (on a private copy), so validate fails exactly when, and as, the import would.",
         positionals: [ArchiveArgument.positional("The archive to check; '-' or nothing reads stdin (JSON or NDJSON).")],
         options: [store, mode, mapping, busyTimeout, json])
 
@@ -57,7 +60,9 @@ struct ValidateCommand: Command {
             Console.error(ReportRenderer.text(report))
             let name = input.path ?? "stdin"
             Console.error(report.isValid
-                ? "\(name): valid (format version \(report.version.map(String.init) ?? "?")): \(ReportRenderer.counts(report.counts))\(report.warningCount > 0 ? ", \(report.warningCount) warning(s)" : "")\n"
+                ? "\(name): valid (format version \(report.version.map(String.init) ?? "?")): "
+                    + ReportRenderer.counts(report.counts)
+                    + (report.warningCount > 0 ? ", \(report.warningCount) warning(s)" : "") + "\n"
                 : "\(name): invalid: \(report.errorCount) error(s), \(report.warningCount) warning(s)\n")
         }
         return report.isValid ? ExitCode.ok : ExitCode.dataError

@@ -11,7 +11,10 @@ struct VerifyCommand: Command {
         name: "verify",
         abstract: "Check that a store holds what an interchange file holds.",
         summary: "Check that a store holds what an interchange file holds (exit 0 yes, 1 no).",
-        discussion: "Compares the file with the store as 'tasks diff' does, for the kinds the file carries (a version 1 file: projects, tags and tasks without notes, due dates or categories). Records the store holds beyond the file are counted, not differences. The report goes to stdout.\n\n\(DiffCommand.exitConvention)",
+        discussion: "Compares the file with the store as 'tasks diff' does, for the kinds the file carries (a version "
+            + "1 file: projects, tags and tasks without notes, due dates or categories). Records the store holds "
+            + "beyond the file are counted, not differences. The report goes to "
+            + "stdout.\n\n\(DiffCommand.exitConvention)",
         positionals: [ArchiveArgument.positional("The archive; '-' or nothing reads stdin (JSON or NDJSON).")],
         options: [store, mapping, SharedOptions.limit, json])
 
@@ -39,7 +42,8 @@ struct VerifyCommand: Command {
         if json {
             Console.output(Console.json(diff))
         } else {
-            Console.output("File: \(diff.nameA)\nStore: \(store)\n" + DiffRenderer.text(diff, limit: limit) + "\n" + Self.verdict(diff) + "\n")
+            Console.output("File: \(diff.nameA)\nStore: \(store)\n" + DiffRenderer.text(diff, limit: limit) + "\n"
+                + Self.verdict(diff) + "\n")
         }
         return diff.isEqual ? ExitCode.ok : ExitCode.different
     }
@@ -49,7 +53,9 @@ struct VerifyCommand: Command {
         let beyond = diff.kinds.filter { $0.kind != .subtask }.reduce(0) { $0 + $1.onlyInB }
         let extra = beyond > 0 ? "; the store holds \(beyond) more record\(beyond == 1 ? "" : "s")" : ""
         return diff.isEqual
-            ? "verified: \(diff.nameB) holds every record of \(diff.nameA) (\(DiffRenderer.total(diff)) records and their subtasks)\(extra)"
-            : "not verified: \(diff.differenceCount) record\(diff.differenceCount == 1 ? "" : "s") of \(diff.nameA) missing or different in \(diff.nameB)\(extra)"
+            ? "verified: \(diff.nameB) holds every record of \(diff.nameA) (\(DiffRenderer.total(diff)) records and "
+                + "their subtasks)\(extra)"
+            : "not verified: \(diff.differenceCount) record\(diff.differenceCount == 1 ? "" : "s") of \(diff.nameA) "
+                + "missing or different in \(diff.nameB)\(extra)"
     }
 }

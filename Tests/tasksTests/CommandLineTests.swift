@@ -26,14 +26,16 @@ struct CommandLineTests {
         let missing = try TasksBinary.run(["export"])
         #expect(missing.status == 64)
         #expect(missing.stdout.isEmpty)
-        #expect(missing.stderr.hasPrefix("Error: Missing expected argument '--store <path>'\nUsage: tasks export --store <path>"))
+        #expect(missing.stderr.hasPrefix("Error: Missing expected argument '--store <path>'\nUsage: tasks export "
+            + "--store <path>"))
         #expect(missing.stderr.hasSuffix("  See 'tasks export --help' for more information.\n"))
         let unknown = try TasksBinary.run(["import", "--store", "x.sqlite", "--frobnicate"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.hasPrefix("Error: Unknown option '--frobnicate'\n"))
         let badValue = try TasksBinary.run(["export", "--store", "x", "--format-version", "3"])
         #expect(badValue.status == 64)
-        #expect(badValue.stderr.hasPrefix("Error: The value '3' is invalid for '--format-version <version>' (expected one of: 1, 2)"))
+        #expect(badValue.stderr.hasPrefix("Error: The value '3' is invalid for '--format-version <version>' (expected "
+            + "one of: 1, 2)"))
         let subcommand = try TasksBinary.run(["frob"])
         #expect(subcommand.status == 64)
         #expect(subcommand.stderr.hasPrefix("Error: Unknown subcommand 'frob'\n"))
@@ -97,11 +99,13 @@ struct CommandLineTests {
         #expect(inspectPositional.status == 0 && inspectPositional.stdout == inspectNamed.stdout)
         let twice = try TasksBinary.run(["export", "--store", store, store])
         #expect(twice.status == 64)
-        #expect(twice.stderr.hasPrefix("Error: Give the store once: '--store <path>' or the argument '\(store)', not both\n"))
+        #expect(twice.stderr.hasPrefix("Error: Give the store once: '--store <path>' or the argument '\(store)', not "
+            + "both\n"))
         // import's argument is the archive: a store there gets a hint instead.
         let importing = try TasksBinary.run(["import", store])
         #expect(importing.status == 64)
-        #expect(importing.stderr.hasPrefix("Error: Missing expected argument '--store <path>'. Did you mean '--store \(store)'?\n"))
+        #expect(importing.stderr.hasPrefix("Error: Missing expected argument '--store <path>'. Did you mean '--store "
+            + "\(store)'?\n"))
         let identify = try TasksBinary.run(["model", "identify", "--model", "m.xcdatamodeld", store])
         #expect(identify.status == 64)
         #expect(identify.stderr.hasPrefix("Error: Unexpected argument '\(store)'. Did you mean '--store \(store)'?\n"))
@@ -115,19 +119,22 @@ struct CommandLineTests {
         let archive = TasksBinary.sample("TaskManager.v2.json")
         let first = try TasksBinary.run(["import", "--store", store, archive])
         #expect(first.status == 0)
-        #expect(first.stderr.hasPrefix("Imported 5 projects, 4 categories, 10 tags, 44 tasks, 84 subtasks into \(store) (new store) in "))
+        #expect(first.stderr.hasPrefix("Imported 5 projects, 4 categories, 10 tags, 44 tasks, 84 subtasks into "
+            + "\(store) (new store) in "))
         for (mode, verb) in [("skip", "skipped"), ("upsert", "unchanged")] {
             let again = try TasksBinary.run(["import", "--store", store, "--mode", mode, archive])
             #expect(again.status == 0)
             let headline = again.stderr.split(separator: "\n").first.map(String.init) ?? ""
             #expect(headline.hasPrefix("Nothing written to \(store) in "), "\(mode)")
-            #expect(headline.hasSuffix(" s: 147 \(verb) (the archive holds 5 projects, 4 categories, 10 tags, 44 tasks, 84 subtasks)"), "\(mode)")
+            #expect(headline.hasSuffix(" s: 147 \(verb) (the archive holds 5 projects, 4 categories, 10 tags, 44 "
+                + "tasks, 84 subtasks)"), "\(mode)")
         }
         var text = try String(contentsOfFile: archive, encoding: .utf8)
         text = text.replacingOccurrences(of: "\"name\":\"Archive 1999\"", with: "\"name\":\"Archive 2000\"")
         try Data(text.utf8).write(to: scratch.url.appendingPathComponent("edited.json"))
         let edited = try TasksBinary.run(["import", "--store", store, "--mode", "upsert", scratch.path("edited.json")])
         #expect(edited.status == 0)
-        #expect(edited.stderr.split(separator: "\n").first?.hasSuffix(" s: 0 inserted, 1 updated, 146 unchanged (the archive holds 5 projects, 4 categories, 10 tags, 44 tasks, 84 subtasks)") == true)
+        #expect(edited.stderr.split(separator: "\n").first?.hasSuffix(" s: 0 inserted, 1 updated, 146 unchanged (the "
+            + "archive holds 5 projects, 4 categories, 10 tags, 44 tasks, 84 subtasks)") == true)
     }
 }

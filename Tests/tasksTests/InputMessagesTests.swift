@@ -40,7 +40,8 @@ struct InputMessagesTests {
             + "empty.fifo: invalid: 1 error(s), 0 warning(s)\n")
         let blank = try TasksBinary.run(["validate"], stdin: Data(" \n".utf8))
         #expect(blank.status == 65)
-        #expect(blank.stderr.hasPrefix("error: $ (2:1): malformed-json: the input contains only whitespace; expected a JSON document\n"))
+        #expect(blank.stderr.hasPrefix("error: $ (2:1): malformed-json: the input contains only whitespace; expected a "
+            + "JSON document\n"))
     }
 
     @Test("a second insert-mode import lists its 147 id-exists-in-store errors on one line: a count and the first ids")

@@ -61,7 +61,7 @@ struct MappingFileTests {
         #expect(refused.stderr.hasPrefix("Error: \(unknownField): $.mapping.kinds.task.fields.colour: unknown field"))
     }
 
-    @Test("a mapped property the store lacks is a missing-property warning (--strict: 65, nothing written); a near miss names the closest property")
+    @Test("a mapped property the store lacks is a missing-property warning (--strict: 65); a near miss is named")
     func missingProperty() throws {
         let scratch = try Scratch()
         let store = try scratch.sampleStore()
@@ -71,9 +71,11 @@ struct MappingFileTests {
         }
         let run = try TasksBinary.run(["export", store, "--mapping", mapping, "-o", scratch.path("out.json")])
         #expect(run.status == 0)
-        #expect(run.stderr.contains("warning: Task.deadline: missing-property: mapped to task.dueDate, but this store's "
+        #expect(run.stderr.contains("warning: Task.deadline: missing-property: mapped to task.dueDate, but this "
+            + "store's "
             + "model version has no property 'deadline' (no column ZDEADLINE in ZTASK); read as absent\n"))
-        #expect(run.stderr.contains("warning: Task.note: missing-property: mapped to task.notes, but this store's model "
+        #expect(run.stderr.contains("warning: Task.note: missing-property: mapped to task.notes, but this store's "
+            + "model "
             + "version has no property 'note' (no column ZNOTE in ZTASK); read as absent (did you mean 'notes'?)\n"))
         let archive = try String(contentsOfFile: scratch.path("out.json"), encoding: .utf8)
         // Read as absent, the columns are unmapped: their values travel under extra, nothing is lost.
@@ -85,8 +87,10 @@ struct MappingFileTests {
         let imported = try TasksBinary.run(["import", "--store", scratch.path("new.sqlite"), "--mapping", mapping,
                                             TasksBinary.sample("TaskManager.v2.json")])
         #expect(imported.status == 0)
-        #expect(imported.stderr.contains("warning: Task.deadline: mapped to task.dueDate, but the target's model version "
-            + "has no property 'deadline' (no column ZDEADLINE in ZTASK); the archive's values for it are not imported\n"))
+        #expect(imported.stderr.contains("warning: Task.deadline: mapped to task.dueDate, but the target's model "
+            + "version "
+            + "has no property 'deadline' (no column ZDEADLINE in ZTASK); the archive's values for it are not "
+            + "imported\n"))
     }
 
     @Test("an entity no store has stays an error, with the closest entity suggested")
@@ -110,7 +114,8 @@ struct MappingFileTests {
         let oldRun = try TasksBinary.run(["export", old, "--mapping", mapping, "-o", scratch.path("old.json")])
         #expect(oldRun.status == 0, "\(oldRun.stderr)")
         #expect(oldRun.stderr.hasPrefix("warning: TodoItem.project: missing-property: mapped to task.project, but this "
-            + "store's model version has no to-one relationship 'project' (no column ZPROJECT in ZTODOITEM); read as absent\n"))
+            + "store's model version has no to-one relationship 'project' (no column ZPROJECT in ZTODOITEM); read as "
+            + "absent\n"))
         #expect(try TasksBinary.run(["export", old, "--mapping", mapping, "--strict"]).status == 65)
         let currentRun = try TasksBinary.run(["export", current, "--mapping", mapping, "-o", scratch.path("current.json")])
         #expect(currentRun.status == 0)

@@ -108,7 +108,8 @@ extension ArchiveReader {
         mutating func run() throws {
             do {
                 if Database.startsWithHeader(scanner.input.prefix(Database.fileHeader.count)) {
-                    try report(.malformedJSON, "$", Self.storeGivenAsArchive, at: JSONScanner.Location(line: 1, column: 1))
+                    try report(.malformedJSON, "$", Self.storeGivenAsArchive,
+                               at: JSONScanner.Location(line: 1, column: 1))
                     return
                 }
                 try scanner.beginDocument()

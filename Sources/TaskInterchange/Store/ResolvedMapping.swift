@@ -65,7 +65,8 @@ struct ResolvedMapping {
             let path = "$.kinds.\(kind.rawValue)"
             guard let entity = schema.entity(named: kindMapping.entity) else {
                 let names = schema.entities.map(\.name)
-                let suggestion = Suggestion.closest(to: kindMapping.entity, among: names).map { "; did you mean '\($0)'?" }
+                let suggestion = Suggestion.closest(to: kindMapping.entity, among: names)
+                    .map { "; did you mean '\($0)'?" }
                 throw fail("\(path).entity", "no entity '\(kindMapping.entity)' in the store (it has: "
                     + names.joined(separator: ", ") + ")" + (suggestion ?? ""))
             }
@@ -96,8 +97,8 @@ struct ResolvedMapping {
                     throw fail("$.kinds.task.relationships.\(reference)", "maps to '\(relationship)' but no \(reference) entity is mapped")
                 }
                 guard names.contains(column) else {
-                    missing.append(Self.missing(.task, reference, task.entity, relationship, "to-one relationship", column,
-                                                task.table, names))
+                    missing.append(Self.missing(.task, reference, task.entity, relationship, "to-one relationship",
+                                                column, task.table, names))
                     continue
                 }
                 if reference == "project" { taskProjectColumn = column } else { taskCategoryColumn = column }

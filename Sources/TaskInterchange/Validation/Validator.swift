@@ -71,7 +71,8 @@ public struct Validator: ArchiveVisitor {
         visitIssue(ValidationIssue(code, path: path, message: message, subject: id.uuidString))
     }
 
-    private mutating func error(_ code: ValidationIssue.Code, _ path: String, _ message: String, about text: String? = nil) {
+    private mutating func error(_ code: ValidationIssue.Code, _ path: String, _ message: String,
+                                about text: String? = nil) {
         visitIssue(ValidationIssue(code, path: path, message: message, subject: text))
     }
 
@@ -80,8 +81,9 @@ public struct Validator: ArchiveVisitor {
             error(.duplicateID, path + ".id", "\(kind.rawValue) id \(id.uuidString) appears more than once", about: id)
         }
         if let existing, existing.existingIsError, existing.ids[kind]?.contains(id) == true {
-            error(.idExistsInStore, path + ".id", "\(kind.rawValue) \(id.uuidString) already exists in the target store (use --mode upsert, skip or replace)",
-                  about: id)
+            error(.idExistsInStore, path + ".id",
+                  "\(kind.rawValue) \(id.uuidString) already exists in the target store "
+                    + "(use --mode upsert, skip or replace)", about: id)
         }
     }
 
@@ -122,7 +124,8 @@ public struct Validator: ArchiveVisitor {
         for (position, tagId) in task.tagIds.enumerated() {
             let tagPath = path + ".tagIds[\(position)]"
             if !seenTags.insert(tagId).inserted {
-                error(.duplicateTagReference, tagPath, "tag \(tagId.uuidString) is listed twice on this task", about: tagId)
+                error(.duplicateTagReference, tagPath, "tag \(tagId.uuidString) is listed twice on this task",
+                      about: tagId)
             } else if !tags.contains(tagId) {
                 pending.append((.tag, tagId, tagPath))
             }
@@ -206,15 +209,16 @@ public struct Validator: ArchiveVisitor {
                 error(.missingCategory, reference.path, "no category with id \(reference.id.uuidString) in the archive",
                       about: reference.id)
             case .tag where !tags.contains(reference.id):
-                error(.missingTag, reference.path, "no tag with id \(reference.id.uuidString) in the archive", about: reference.id)
+                error(.missingTag, reference.path, "no tag with id \(reference.id.uuidString) in the archive",
+                      about: reference.id)
             default:
                 break
             }
         }
         pending = []
         for reference in pendingExtras where !ids(of: reference.kind).contains(reference.id) {
-            error(.missingReference, reference.path, "no \(reference.kind.rawValue) with id \(reference.id.uuidString) in the archive",
-                  about: reference.id)
+            error(.missingReference, reference.path,
+                  "no \(reference.kind.rawValue) with id \(reference.id.uuidString) in the archive", about: reference.id)
         }
         pendingExtras = []
     }
