@@ -122,4 +122,21 @@ struct MappingFileTests {
         #expect(!currentRun.stderr.contains("missing-property"))
         #expect(currentRun.stderr.contains("6 tasks"))
     }
+
+    @Test("the committed EasyLife sample store exports through the sample mapping: samples/easylife.json's records")
+    func easyLifeSample() throws {
+        let scratch = try Scratch()
+        let store = scratch.path("EasyLife.sqlite")
+        try FileManager.default.copyItem(atPath: TasksBinary.sample("EasyLife.sqlite"), toPath: store)
+        let run = try TasksBinary.run(["export", store, "--mapping", TasksBinary.sample("easylife-mapping.json")])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("\nExported 2 projects, 0 categories, 0 tags, 4 tasks, 0 subtasks from \(store) "
+            + "(format 2) in "))
+        let archive = try #require(try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any])
+        let titles = (archive["tasks"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+        #expect(titles.sorted() == ["call the plumber", "fix the gate", "plant tomatoes", "repaint the hallway"])
+        let projects = (archive["projects"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(projects.sorted() == ["Garden", "Home"])
+        #expect(run.stdout.contains("\"dueDate\":\"2024-06-01T09:30:00.25Z\""))
+    }
 }
