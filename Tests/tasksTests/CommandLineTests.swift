@@ -67,7 +67,8 @@ struct CommandLineTests {
     func didYouMean() throws {
         let option = try TasksBinary.run(["export", "--stor", "x.sqlite"])
         #expect(option.status == 64)
-        #expect(option.stderr.hasPrefix("Error: Unknown option '--stor'. Did you mean '--store'?\nUsage: tasks export "))
+        #expect(option.stderr.hasPrefix(
+            "Error: Unknown option '--stor'. Did you mean '--store'?\nUsage: tasks export "))
         let prefix = try TasksBinary.run(["import", "--store", "x.sqlite", "--busy", "10"])
         #expect(prefix.stderr.hasPrefix("Error: Unknown option '--busy'. Did you mean '--busy-timeout'?\n"))
         let value = try TasksBinary.run(["import", "--store", "x.sqlite", "--mode", "upsrt"])
@@ -109,7 +110,8 @@ struct CommandLineTests {
         let identify = try TasksBinary.run(["model", "identify", "--model", "m.xcdatamodeld", store])
         #expect(identify.status == 64)
         #expect(identify.stderr.hasPrefix("Error: Unexpected argument '\(store)'. Did you mean '--store \(store)'?\n"))
-        #expect(try scratch.bytes("TaskManager.sqlite") == Data(contentsOf: URL(fileURLWithPath: TasksBinary.sample("TaskManager.sqlite"))))
+        let sample = URL(fileURLWithPath: TasksBinary.sample("TaskManager.sqlite"))
+        #expect(try scratch.bytes("TaskManager.sqlite") == Data(contentsOf: sample))
     }
 
     @Test("an import's headline says what happened: all inserted, or how many were updated, unchanged or skipped")
@@ -136,5 +138,32 @@ struct CommandLineTests {
         #expect(edited.status == 0)
         #expect(edited.stderr.split(separator: "\n").first?.hasSuffix(" s: 0 inserted, 1 updated, 146 unchanged (the "
             + "archive holds 5 projects, 4 categories, 10 tags, 44 tasks, 84 subtasks)") == true)
+    }
+
+    @Test("each command's validation step refuses options that contradict each other, before anything is read",
+          arguments: [
+              (["export", "absent.sqlite", "--pretty", "--ndjson"], "--pretty and --ndjson cannot be combined"),
+              (["export", "absent.sqlite", "--ndjson", "--format-version", "1"], "--ndjson needs --format-version 2"),
+              (["import", "--store", "absent.sqlite", "--match", "name", "--mode", "replace"],
+               "--match pairs records with the target's, and --mode replace removes them first"),
+              (["import", "--store", "absent.sqlite", "--verify", "--mode", "merge"],
+               "--verify checks that the store holds the file as it is, which --match and --mode merge do not intend; "
+                + "run 'tasks diff' to see what a merge changed"),
+              (["import", "--store", "absent.sqlite", "--modified-property", "stamp"],
+               "--modified-property applies to --mode merge"),
+              (["import", "--store", "absent.sqlite", "--model-version", "v2"],
+               "--model-version needs --model-from <model>"),
+              (["export", "absent.sqlite", "--busy-timeout", "soon"],
+               "The value 'soon' is invalid for '--busy-timeout <ms>' (expected milliseconds)"),
+              (["diff", "a.json", "b.json", "--limit", "-1"],
+               "The value '-1' is invalid for '--limit <n>' (expected a count)"),
+          ])
+    func validationStep(_ arguments: [String], _ message: String) throws {
+        let scratch = try Scratch()
+        let run = try TasksBinary.run(arguments, in: scratch.url)
+        #expect(run.status == 64)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("Error: \(message)\nUsage: tasks \(arguments[0]) "), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).isEmpty)
     }
 }

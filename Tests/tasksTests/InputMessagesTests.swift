@@ -77,7 +77,8 @@ struct InputMessagesTests {
             let ids = (0..<missing).map { String(format: "%08X-0000-4000-8000-000000000000", $0 + 1) }
             let tasks = ids.enumerated().map { index, id in
                 "{\"id\":\"\(String(format: "%08X", index + 100))-0000-4000-8000-000000000000\",\"title\":\"T\","
-                    + "\"isCompleted\":false,\"createdAt\":\"2024-01-01T00:00:00Z\",\"priority\":0,\"projectId\":\"\(id)\","
+                    + "\"isCompleted\":false,\"createdAt\":\"2024-01-01T00:00:00Z\",\"priority\":0,"
+                    + "\"projectId\":\"\(id)\","
                     + "\"tagIds\":[],\"subtasks\":[]}"
             }
             return "{\"format\":\"tasks-interchange\",\"version\":2,\"exportDate\":\"2024-01-01T00:00:00Z\","
