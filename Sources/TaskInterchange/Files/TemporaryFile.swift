@@ -26,12 +26,24 @@ final class TemporaryFile {
         let url = URL(fileURLWithPath: output)
         let directory = url.deletingLastPathComponent().path
         Self.sweep(beside: output)
-        path = directory + "/." + url.lastPathComponent + Self.marker + UUID().uuidString
-        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw TaskInterchangeError(.cannotCreate, "\(output): cannot create: \(String(cString: strerror(errno)))")
+        while true {
+            let path = directory + "/." + url.lastPathComponent + Self.marker + UUID().uuidString
+            let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw TaskInterchangeError(.cannotCreate, "\(output): cannot create: \(String(cString: strerror(errno)))")
+            }
+            flock(descriptor, LOCK_EX)
+            // Another run's sweep can take the lock between the open and the flock and remove the file: then it has
+            // no link left, and a new one is made.
+            var status = stat()
+            if fstat(descriptor, &status) == 0, status.st_nlink == 0 {
+                close(descriptor)
+                continue
+            }
+            self.path = path
+            self.descriptor = descriptor
+            return
         }
-        flock(descriptor, LOCK_EX)
     }
 
     deinit {
