@@ -11,6 +11,20 @@ struct ExportCommand: Command {
         defaultText: "2", allowedValues: ["1", "2"]) { Int($0) }
     static let mapping = SharedOptions.mapping(
         "Read entities and properties as this mapping file says (see 'tasks inspect').")
+    static let kinds = SelectionOptions.kinds(
+        "Export only these kinds (project,category,tag,task) and what they refer to.")
+    static let entities = SelectionOptions.entities("Export only these store entities and what they refer to.")
+    static let excludedEntities = Option<[String]>(
+        "--exclude-entities", valueName: "list",
+        help: "Never export these store entities; references to them are dropped (reported).",
+        convert: SelectionOptions.list)
+    static let project = Option<String>(
+        "--project", valueName: "id|name", help: "Only tasks of this project (and the records they refer to).")
+    static let completed = Flag("--completed", help: "Only completed tasks (and the records they refer to).")
+    static let open = Flag("--open", help: "Only open tasks (and the records they refer to).")
+    static let since = Option<String>(
+        "--since", valueName: "date",
+        help: "Only tasks created or modified at or after this date (YYYY-MM-DD or an RFC 3339 date-time).")
     static let pretty = Flag("--pretty", help: "Indent the JSON.")
     static let ndjson = Flag("--ndjson", help: "Write one JSON object per line: header, records, trailer with counts.")
     static let busyTimeout = SharedOptions.busyTimeout("How long to wait for a writer's lock on the store.")
@@ -24,13 +38,20 @@ struct ExportCommand: Command {
             + "changing a byte of it, and writes records sorted by id. A summary and everything that could not be "
             + "carried exactly go to stderr.",
         positionals: [StoreArgument.positional],
-        options: [store, output, formatVersion, mapping, pretty, ndjson, busyTimeout, strict,
-                  SharedOptions.jsonSummary])
+        options: [store, output, formatVersion, mapping, kinds, entities, excludedEntities, project, completed, open,
+                  since, pretty, ndjson, busyTimeout, strict, SharedOptions.jsonSummary])
 
     var store: String
     var output: String
     var formatVersion: Int
     var mapping: MappingFile
+    var kinds: Set<RecordKind>?
+    var entities: [String]?
+    var excludedEntities: [String]
+    var project: String?
+    var completed: Bool
+    var open: Bool
+    var since: String?
     var pretty: Bool
     var ndjson: Bool
     var busyTimeout: Int32
@@ -43,6 +64,13 @@ struct ExportCommand: Command {
         pretty = arguments.flag(Self.pretty)
         ndjson = arguments.flag(Self.ndjson)
         mapping = try MappingFile(arguments, Self.mapping)
+        kinds = try SelectionOptions.kinds(arguments, Self.kinds)
+        entities = try arguments.optional(Self.entities)
+        excludedEntities = try arguments.optional(Self.excludedEntities) ?? []
+        project = try arguments.optional(Self.project)
+        completed = arguments.flag(Self.completed)
+        open = arguments.flag(Self.open)
+        since = try arguments.optional(Self.since)
         strict = arguments.flag(Self.strict)
         busyTimeout = try arguments.value(Self.busyTimeout)
         output = try arguments.value(Self.output)
@@ -52,6 +80,7 @@ struct ExportCommand: Command {
     func validate() throws(UsageError) {
         if pretty && ndjson { throw UsageError("--pretty and --ndjson cannot be combined") }
         if ndjson && formatVersion != 2 { throw UsageError("--ndjson needs --format-version 2") }
+        if completed && open { throw UsageError("--completed and --open cannot be combined") }
     }
 
     func run() throws -> Int32 {
@@ -59,6 +88,7 @@ struct ExportCommand: Command {
         options.writing.formatVersion = formatVersion
         options.writing.layout = ndjson ? .ndjson : pretty ? .pretty : options.writing.layout
         try mapping.load(into: &options.mapping, source: &options.mappingSource)
+        options.selection = try selection()
         options.strict = strict
         options.busyTimeout = busyTimeout
         if Console.showsProgress {
@@ -84,6 +114,19 @@ struct ExportCommand: Command {
         if Console.showsProgress { Console.endProgress() }
         Self.printSummary(summary, json: jsonSummary, wrote: true)
         return ExitCode.ok
+    }
+
+    /// The records to export, from `--kinds`, `--entities`, `--exclude-entities` and the task filters.
+    /// - Throws: `TaskInterchangeError.usage` when `--since` is not a date.
+    func selection() throws(TaskInterchangeError) -> ExportSelection {
+        var selection = ExportSelection()
+        selection.kinds = kinds
+        selection.entities = entities.map(Set.init)
+        selection.excludedEntities = Set(excludedEntities)
+        selection.project = project
+        selection.completion = completed ? .completed : open ? .open : nil
+        selection.since = try since.map { text throws(TaskInterchangeError) in try ExportSelection.instant(from: text) }
+        return selection
     }
 
     static func printSummary(_ summary: ExportSummary, json: Bool, wrote: Bool) {

@@ -18,6 +18,10 @@ struct ImportCommand: Command {
     static let modelVersion = SharedOptions.modelVersion("With --model-from a model: the version to use (default: its "
         + "current version).")
     static let busyTimeout = SharedOptions.busyTimeout("How long to wait for another process's lock.")
+    static let kinds = SelectionOptions.kinds("Load only these kinds (project,category,tag,task); references to the "
+        + "rest link to the target's records with those ids, or are dropped (counted).")
+    static let entities = SelectionOptions.entities("Load only the records read from these store entities (the "
+        + "archive's source.entities); as --kinds otherwise.")
 
     static let description = CommandDescription(
         name: "import",
@@ -28,7 +32,7 @@ struct ImportCommand: Command {
             ArchiveArgument.positional("The archive to import; '-' or nothing reads stdin (JSON or NDJSON).")
         ],
         options: [store, mode, dryRun, backup, mapping, modelFrom, modelVersion, busyTimeout, SharedOptions.jsonSummary,
-                  verify, match, modifiedProperty])
+                  verify, kinds, entities, match, modifiedProperty])
 
     var store: String
     var mode: ImportMode
@@ -40,6 +44,8 @@ struct ImportCommand: Command {
     var busyTimeout: Int32
     var jsonSummary: Bool
     var verify: Bool
+    var kinds: Set<RecordKind>?
+    var entities: [String]?
     var match: MatchRule?
     var modifiedProperty: String?
     var input: ArchiveArgument
@@ -53,6 +59,8 @@ struct ImportCommand: Command {
         mapping = try MappingFile(arguments, Self.mapping)
         match = try Self.matchRule(arguments)
         verify = arguments.flag(Self.verify)
+        kinds = try SelectionOptions.kinds(arguments, Self.kinds)
+        entities = try arguments.optional(Self.entities)
         modifiedProperty = try arguments.optional(Self.modifiedProperty)
         modelFrom = try arguments.optional(Self.modelFrom)
         modelVersion = try arguments.optional(Self.modelVersion)
@@ -62,6 +70,10 @@ struct ImportCommand: Command {
 
     func validate() throws(UsageError) {
         try validateMergeOptions()
+        if verify && (kinds != nil || entities != nil) {
+            throw UsageError("--verify checks that the store holds the whole file; with --kinds or --entities it holds "
+                + "part of it")
+        }
         if modelVersion != nil && modelFrom == nil {
             throw UsageError("--model-version needs --model-from <model>")
         }
@@ -75,6 +87,8 @@ struct ImportCommand: Command {
         options.busyTimeout = busyTimeout
         try mapping.load(into: &options.mapping, source: &options.mappingSource)
         options.match = match
+        options.kinds = kinds
+        options.entities = entities.map(Set.init)
         if let modifiedProperty { options.modificationDates = ModificationDates(property: modifiedProperty) }
         if let modelFrom {
             options.template = try StoreTemplate(modelFrom: modelFrom, version: modelVersion)

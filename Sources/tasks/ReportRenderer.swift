@@ -53,8 +53,10 @@ enum ReportRenderer {
             if operations.skipped > 0 { parts.append("\(operations.skipped) skipped") }
             if operations.deleted > 0 { parts.append("\(operations.deleted) deleted") }
             if operations.matched > 0 { parts.append("\(operations.matched) matched by name") }
-            if operations.conflicts > 0 { parts.append("\(operations.conflicts) "
-                + "conflict\(operations.conflicts == 1 ? "" : "s")") }
+            if operations.conflicts > 0 {
+                parts.append("\(operations.conflicts) conflict\(operations.conflicts == 1 ? "" : "s")")
+            }
+            if let notLoaded = operations.notLoaded, notLoaded > 0 { parts.append("\(notLoaded) not loaded") }
             return "  \(kind.rawValue): \(parts.joined(separator: ", "))"
         }.joined(separator: "\n") + "\n"
     }

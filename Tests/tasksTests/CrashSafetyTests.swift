@@ -46,6 +46,11 @@ struct CrashSafetyTests {
     }
 
     /// Runs `tasks` to completion and returns how long it took: the range kill points are drawn from.
+    /// The first timed run can be slower than later ones (cold caches, a busy machine), so a run that finishes
+    /// before its kill narrows the window the kill times are drawn from; the round limit bounds the test's length.
+    static let windowShrink = 0.8
+    static let roundsPerKill = 5
+
     static func timed(_ arguments: [String]) throws -> Double {
         let started = Date()
         try check(arguments)
@@ -95,14 +100,18 @@ struct CrashSafetyTests {
     func killImportIntoNewPath() throws {
         let fixture = try Fixture()
         srand48(Int(truncatingIfNeeded: Self.seed))
-        let importSeconds = try Self.timed(["import", "--store", fixture.scratch.path("timed.sqlite"), fixture.archive])
+        var window = try Self.timed(["import", "--store", fixture.scratch.path("timed.sqlite"), fixture.archive]) * 1.1
         let complete = try State(fixture.scratch.path("timed.sqlite"))
         var killed = 0, finished = 0, round = 0
-        while killed < Self.kills && round < Self.kills * 3 {
+        while killed < Self.kills && round < Self.kills * Self.roundsPerKill {
             round += 1
             let target = fixture.scratch.path("new-\(round).sqlite")
-            let delay = drand48() * importSeconds * 1.1
-            if try Self.runAndKill(["import", "--store", target, fixture.archive], after: delay) { killed += 1 } else { finished += 1 }
+            if try Self.runAndKill(["import", "--store", target, fixture.archive], after: drand48() * window) {
+                killed += 1
+            } else {
+                finished += 1
+                window *= Self.windowShrink
+            }
             if FileManager.default.fileExists(atPath: target) {
                 let state = try State(target)
                 #expect(state == complete, "seed \(Self.seed), round \(round): a store appeared at the path but is not the complete import")
@@ -123,16 +132,19 @@ struct CrashSafetyTests {
         // The complete result, once, for comparison.
         let reference = fixture.scratch.path("reference.sqlite")
         try copyStore(pristine, to: reference)
-        let importSeconds = try Self.timed(["import", "--store", reference, fixture.archive])
+        var window = try Self.timed(["import", "--store", reference, fixture.archive]) * 1.1
         let complete = try State(reference)
         #expect(complete.counts["ZTASK"] == before.counts["ZTASK"]! + Int64(Self.taskCount))
         var killed = 0, unchanged = 0, imported = 0, round = 0
-        while killed < Self.kills && round < Self.kills * 3 {
+        while killed < Self.kills && round < Self.kills * Self.roundsPerKill {
             round += 1
             let target = fixture.scratch.path("target-\(round).sqlite")
             try copyStore(pristine, to: target)
-            let delay = drand48() * importSeconds * 1.1
-            if try Self.runAndKill(["import", "--store", target, fixture.archive], after: delay) { killed += 1 }
+            if try Self.runAndKill(["import", "--store", target, fixture.archive], after: drand48() * window) {
+                killed += 1
+            } else {
+                window *= Self.windowShrink
+            }
             let state = try State(target)
             #expect(state.integrity == "ok", "seed \(Self.seed), round \(round)")
             #expect(state.maxKeysConsistent, "seed \(Self.seed), round \(round)")
@@ -153,10 +165,15 @@ struct CrashSafetyTests {
         let fixture = try Fixture()
         srand48(Int(truncatingIfNeeded: Self.seed &+ 2))
         var killed = 0, absent = 0, complete = 0, round = 0
-        while killed < Self.kills && round < Self.kills * 3 {
+        var window = fixture.exportSeconds * 1.1
+        while killed < Self.kills && round < Self.kills * Self.roundsPerKill {
             round += 1
             let output = fixture.scratch.path("out-\(round).json")
-            if try Self.runAndKill(["export", "--store", fixture.store, "-o", output], after: drand48() * fixture.exportSeconds * 1.1) { killed += 1 }
+            if try Self.runAndKill(["export", "--store", fixture.store, "-o", output], after: drand48() * window) {
+                killed += 1
+            } else {
+                window *= Self.windowShrink
+            }
             if FileManager.default.fileExists(atPath: output) {
                 let validate = try TasksBinary.runProcess(Self.binary, ["validate", output], stdin: nil, in: nil)
                 #expect(validate.status == 0, "seed \(Self.seed), round \(round): \(validate.stderr)")

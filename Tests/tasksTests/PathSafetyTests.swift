@@ -126,6 +126,9 @@ struct PathSafetyTests {
         let held = [open(liveOutput, O_RDONLY), open(liveDirectory.appendingPathComponent("lock").path, O_RDONLY)]
         defer { held.forEach { close($0) } }
         #expect(held.allSatisfy { $0 >= 0 && flock($0, LOCK_EX | LOCK_NB) == 0 })
+        // A fresh empty one whose owner may be between creating and locking it is left alone.
+        let freshOutput = scratch.path(".out.json.tasks-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: freshOutput, contents: nil)
         // Someone else's directory with a similar name is never touched.
         let foreign = temporary.appendingPathComponent("tasks-snapshot-notes")
         try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
@@ -135,6 +138,7 @@ struct PathSafetyTests {
         #expect(!FileManager.default.fileExists(atPath: deadOutput))
         #expect(!FileManager.default.fileExists(atPath: deadDirectory.path))
         #expect(FileManager.default.fileExists(atPath: liveOutput))
+        #expect(FileManager.default.fileExists(atPath: freshOutput))
         #expect(FileManager.default.fileExists(atPath: liveDirectory.path))
         #expect(FileManager.default.fileExists(atPath: foreign.path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).sorted()

@@ -38,6 +38,10 @@ struct SignalTests {
             while process.isRunning && Date() < deadline { usleep(1_000) }
             if process.isRunning { kill(process.processIdentifier, signal) }
         }
+        // A run that ignores the signal must fail the test, not hang the suite: it is killed (and shows as SIGKILL).
+        let limit = Date().addingTimeInterval(signal == nil ? 300 : 30)
+        while process.isRunning && Date() < limit { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         let stderr = String(decoding: try Data(contentsOf: errors), as: UTF8.self)
         return process.terminationReason == .exit

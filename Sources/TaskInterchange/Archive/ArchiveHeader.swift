@@ -30,34 +30,40 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
         public var entities: [String: String]
         /// Kind → property → declaration, for the store relationships carried under records' `extra` (empty when none).
         public var relationships: [String: [String: ExtraRelationship]]
+        /// The export options that chose part of the store (`--completed --kinds task`, say); nil for a whole store.
+        /// `import --mode replace` refuses such an archive: it would delete every record the archive does not hold.
+        public var selection: String?
 
         /// Creates a source description.
         public init(store: String, storeUUID: String? = nil, entities: [String: String] = [:],
-                    relationships: [String: [String: ExtraRelationship]] = [:]) {
+                    relationships: [String: [String: ExtraRelationship]] = [:], selection: String? = nil) {
             self.store = store
             self.storeUUID = storeUUID
             self.entities = entities
             self.relationships = relationships
+            self.selection = selection
         }
 
-        private enum CodingKeys: String, CodingKey { case store, storeUUID, entities, relationships }
+        private enum CodingKeys: String, CodingKey { case store, storeUUID, entities, relationships, selection }
 
-        /// Reads a source; `relationships` may be absent.
+        /// Reads a source; `relationships` and `selection` may be absent.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             store = try container.decode(String.self, forKey: .store)
             storeUUID = try container.decodeIfPresent(String.self, forKey: .storeUUID)
             entities = try container.decode([String: String].self, forKey: .entities)
             relationships = try container.decodeIfPresent([String: [String: ExtraRelationship]].self, forKey: .relationships) ?? [:]
+            selection = try container.decodeIfPresent(String.self, forKey: .selection)
         }
 
-        /// Writes a source, leaving out `relationships` when there are none.
+        /// Writes a source, leaving out `relationships` when there are none and `selection` for a whole store.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(store, forKey: .store)
             try container.encodeIfPresent(storeUUID, forKey: .storeUUID)
             try container.encode(entities, forKey: .entities)
             if !relationships.isEmpty { try container.encode(relationships, forKey: .relationships) }
+            try container.encodeIfPresent(selection, forKey: .selection)
         }
     }
 

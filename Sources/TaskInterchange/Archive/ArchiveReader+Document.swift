@@ -245,6 +245,7 @@ extension ArchiveReader.Parser {
         var storeUUID: String?
         var entities: [String: String] = [:]
         var relationships: [String: [String: ExtraRelationship]] = [:]
+        var selection: String?
         while let member = try nextMember(SourceMember.self, allowed: .all(SourceMember.self), in: "$.source",
                                           tracker: &tracker) {
             switch member {
@@ -252,11 +253,13 @@ extension ArchiveReader.Parser {
             case .storeUUID: storeUUID = try readString("$.source.storeUUID", nullable: true)
             case .entities: entities = try readEntities()
             case .relationships: relationships = try readRelationships()
+            case .selection: selection = try readString("$.source.selection")
             }
         }
         try reportMissing(SourceMember.self, required: MemberSet(SourceMember.store, .entities), seen: tracker.seen,
                           in: "$.source", at: start)
-        return ArchiveHeader.Source(store: store ?? "", storeUUID: storeUUID, entities: entities, relationships: relationships)
+        return ArchiveHeader.Source(store: store ?? "", storeUUID: storeUUID, entities: entities, relationships: relationships,
+                                    selection: selection)
     }
 
     /// `{"task": {"blocking": {"destination": "task", "toMany": true, "ordered": false, "inverse": "blockedBy"}}}`.

@@ -37,8 +37,8 @@ extension ArchiveReader {
 
     /// Members of `source`.
     enum SourceMember: Int, Member {
-        case store, storeUUID, entities, relationships
-        static let names: [StaticString] = ["store", "storeUUID", "entities", "relationships"]
+        case store, storeUUID, entities, relationships, selection
+        static let names: [StaticString] = ["store", "storeUUID", "entities", "relationships", "selection"]
         static let packedNames = ArchiveReader.packedTable(SourceMember.self)
     }
 

@@ -46,6 +46,10 @@ extension ArchiveWriter {
             }
             close()
             if !source.relationships.isEmpty { writeRelationships(source.relationships) }
+            if let selection = source.selection {
+                key("selection")
+                output.appendString(selection)
+            }
             close()
         }
         if isNDJSON {

@@ -1,14 +1,18 @@
 import Foundation
 
-/// Where a record's modification date comes from, for `--mode merge`: its `modifiedAt` member, else a store property
-/// carried under `extra` — the one named, or the first of `lastModified`, `updatedAt`, `modifiedAt`,
-/// `modificationDate` (any case) that the record has.
+/// Where a record's modification date comes from, for `--mode merge`: its `modifiedAt` field (which a store's mapped
+/// modification property fills), else a date carried under `extra` — the first of `lastModified`, `updatedAt`,
+/// `modifiedAt`, `modificationDate` (any case) that the record has. A named `property` overrides that: the date is the
+/// one under `extra` by that name, or `modifiedAt` when the target maps that very property to it.
 public struct ModificationDates: Sendable, Hashable {
     /// Property names tried, in order, when none is given.
     public static let detectedNames = ["lastModified", "updatedAt", "modifiedAt", "modificationDate"]
 
-    /// The property to read under `extra` (the mapping of the date); nil to detect it by name.
+    /// The property that holds the date (`--modified-property`); nil to use `modifiedAt` or detect it by name.
     public var property: String?
+    /// The target's properties mapped to `modifiedAt` (lowercased): when `property` is one of them, `modifiedAt` is
+    /// that property's value.
+    public var mappedProperties: Set<String> = []
 
     public init(property: String? = nil) {
         self.property = property
@@ -16,12 +20,18 @@ public struct ModificationDates: Sendable, Hashable {
 
     /// The project's modification date, if it has one.
     public func date(of project: ProjectRecord) -> Date? {
-        project.modifiedAt ?? date(in: project.extra)
+        date(project.modifiedAt, project.extra)
     }
 
     /// The task's modification date, if it has one.
     public func date(of task: TaskRecord) -> Date? {
-        task.modifiedAt ?? date(in: task.extra)
+        date(task.modifiedAt, task.extra)
+    }
+
+    private func date(_ field: Date?, _ extra: [String: ExtraValue]?) -> Date? {
+        guard let property else { return field ?? date(in: extra) }
+        if let date = date(in: extra) { return date }
+        return mappedProperties.contains(property.lowercased()) ? field : nil
     }
 
     /// A date under `extra`: lossless ISO-8601 text (as exports write dates) or seconds since 2001.

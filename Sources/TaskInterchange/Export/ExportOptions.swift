@@ -10,6 +10,8 @@ public struct ExportOptions: Sendable {
     public var mappingSource = "mapping"
     /// Fail, writing nothing, when anything could not be carried exactly (any warning finding).
     public var strict = false
+    /// Which records to carry (everything by default).
+    public var selection = ExportSelection()
     /// The `exportDate` to record.
     public var exportDate = Date()
     /// The store path to record in `source.store` (the path as the user gave it).

@@ -32,13 +32,7 @@ public enum Exporter {
     public static func export(store: String, toFile path: String, options: ExportOptions = ExportOptions()) throws -> ExportSummary {
         try FileIdentity.checkOutput(path, option: "-o", store: store)
         if FileIdentity.isSpecialFile(path) {
-            // Opening a FIFO waits for its reader; a signal meanwhile ends the wait with EINTR.
-            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                let code = errno
-                if code == EINTR { try Cancellation.checkpoint() }
-                throw TaskInterchangeError(.cannotCreate, "\(path): cannot open for writing: \(String(cString: strerror(code)))")
-            }
+            let descriptor = try SpecialFile.openForWriting(path)
             defer { close(descriptor) }
             return try export(store: store, to: FileDescriptorSink(fileDescriptor: descriptor), options: options)
         }
@@ -54,13 +48,14 @@ public enum Exporter {
         let started = Date()
         let snapshot = try StoreSnapshot(path: store, busyTimeout: options.busyTimeout)
         let reader = try StoreReader(snapshot: snapshot, mapping: options.mapping, mappingSource: options.mappingSource,
-                                     carryExtras: options.writing.formatVersion >= 2)
+                                     carryExtras: options.writing.formatVersion >= 2, selection: options.selection)
         let header = ArchiveHeader(
             format: options.writing.formatVersion >= 2 ? ArchiveHeader.formatName : nil,
             version: options.writing.formatVersion, exportDate: options.exportDate,
             generator: ArchiveHeader.Generator(name: ToolInfo.name, version: ToolInfo.version),
             source: ArchiveHeader.Source(store: options.sourceName ?? store, storeUUID: reader.schema.storeUUID, entities: reader.entityNames,
-                                         relationships: reader.relationshipDeclarations))
+                                         relationships: reader.relationshipDeclarations,
+                                         selection: options.selection.isEverything ? nil : options.selection.description))
         var visitor = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
         try visitor.writer.begin(header: header)
         try reader.read(into: &visitor, progress: options.progress)

@@ -26,24 +26,12 @@ final class TemporaryFile {
         let url = URL(fileURLWithPath: output)
         let directory = url.deletingLastPathComponent().path
         Self.sweep(beside: output)
-        while true {
-            let path = directory + "/." + url.lastPathComponent + Self.marker + UUID().uuidString
-            let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                throw TaskInterchangeError(.cannotCreate, "\(output): cannot create: \(String(cString: strerror(errno)))")
-            }
-            flock(descriptor, LOCK_EX)
-            // Another run's sweep can take the lock between the open and the flock and remove the file: then it has
-            // no link left, and a new one is made.
-            var status = stat()
-            if fstat(descriptor, &status) == 0, status.st_nlink == 0 {
-                close(descriptor)
-                continue
-            }
-            self.path = path
-            self.descriptor = descriptor
-            return
+        path = directory + "/." + url.lastPathComponent + Self.marker + UUID().uuidString
+        descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw TaskInterchangeError(.cannotCreate, "\(output): cannot create: \(String(cString: strerror(errno)))")
         }
+        flock(descriptor, LOCK_EX)
     }
 
     deinit {
@@ -88,10 +76,20 @@ final class TemporaryFile {
             let candidate = directory + "/" + name
             let handle = open(candidate, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             guard handle >= 0 else { continue }
-            // Taking the lock proves its owner is gone; the file is removed while the lock is held.
-            if flock(handle, LOCK_EX | LOCK_NB) == 0 { remove(candidate) }
+            // Taking the lock proves its owner is gone; the file is removed while the lock is held. An empty file may
+            // be one whose owner is between creating and locking it, so it is left alone until it is a minute old.
+            var status = stat()
+            if flock(handle, LOCK_EX | LOCK_NB) == 0, fstat(handle, &status) == 0,
+               status.st_size > 0 || isMinuteOld(candidate) {
+                remove(candidate)
+            }
             close(handle)
         }
+    }
+
+    private static func isMinuteOld(_ path: String) -> Bool {
+        let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
+        return modified.map { $0.timeIntervalSinceNow < -60 } ?? false
     }
 
     private static func remove(_ path: String) {

@@ -17,6 +17,9 @@ public struct ImportPlan: Sendable, Hashable, Codable {
         /// Existing records whose content differs from the archive's under `--mode merge`: one side's version won
         /// (counted as updated when the archive's did, skipped when the target's did).
         public var conflicts = 0
+        /// Archive records of this kind an import limited to other kinds (`--kinds`, `--entities`) did not load; nil
+        /// when it loaded every kind.
+        public var notLoaded: Int?
         /// Creates zero counts.
         public init() {}
     }
@@ -26,6 +29,9 @@ public struct ImportPlan: Sendable, Hashable, Codable {
     /// Relationship values under `extra` that skip mode left out: to-one values of objects left as they were, and
     /// links to records it did not import (subtasks of a task left as it was).
     public var unlinked = 0
+    /// References from loaded records to records an import limited to other kinds did not load and the target does
+    /// not have: dropped. Nil when every kind was loaded.
+    public var droppedReferences: Int?
 
     /// The first matches and conflicts, for `--dry-run` to list (all are counted).
     public var decisions: [MergeDecision] = []

@@ -42,8 +42,9 @@ extension Importer.Pass {
         }
     }
 
-    mutating func visitHeader(_ header: ArchiveHeader) {
+    mutating func visitHeader(_ header: ArchiveHeader) throws {
         validator?.visitHeader(header)
+        try settleLoadedKinds(header)
         guard links.isEmpty, let declared = header.source?.relationships, !declared.isEmpty else { return }
         links.declarations = declared
         for (kind, properties) in declared {
@@ -70,7 +71,16 @@ extension Importer.Pass {
 
     /// Keeps a record's relationships for `linkRelationships`, and its key when relationships point at its kind.
     mutating func keep(_ taken: [(property: String, declaration: ExtraRelationship, ids: [String])], of kind: StoreMapping.Kind,
-                       id: UUID, key: Destination.ObjectKey?, at record: RecordPath) {
+                       id: UUID, key: Destination.ObjectKey?, at record: RecordPath) throws {
+        var taken = taken
+        // Links to kinds this import does not load go to the target's objects, or are dropped (in a dry run too).
+        for index in taken.indices where !loaded.contains(taken[index].declaration.destination) {
+            let destination = taken[index].declaration.destination
+            taken[index].ids = try taken[index].ids.filter { text in
+                guard let id = CanonicalUUID.parse(text) else { return true }
+                return try externalKey(destination, id) != nil
+            }
+        }
         guard !importer.dryRun else { return }
         guard let key else {
             links.leftOut.insert(id)
@@ -125,6 +135,7 @@ extension Importer.Pass {
     }
 
     func key(of kind: StoreMapping.Kind, id: UUID) -> Destination.ObjectKey? {
+        if !loaded.contains(kind) { return external[id] ?? nil }
         switch kind {
         case .project: return projects[id]
         case .category: return categories[id]

@@ -19,12 +19,26 @@ public struct Importer: Sendable {
     public var match: MatchRule?
     /// Where merge finds modification dates.
     public var modificationDates = ModificationDates()
+    /// Load only these kinds (subtasks travel with tasks); nil for all. Records of other kinds are counted as not
+    /// loaded (and still validated); a reference from a loaded record to one of them links to the target's object
+    /// with that id when there is one, and is dropped (counted in `ImportPlan.droppedReferences`) otherwise — so part
+    /// of an archive loads into a target that lacks the rest.
+    public var kinds: Set<RecordKind>?
+    /// Load only the kinds the archive's `source.entities` reads from these store entities; nil for all.
+    public var entities: Set<String>?
 
     /// Creates an importer.
     public init(mode: ImportMode = .insert, dryRun: Bool = false, progress: (@Sendable (Int) -> Void)? = nil) {
         self.mode = mode
         self.dryRun = dryRun
         self.progress = progress
+    }
+
+    /// An importer configured as a store import's options say.
+    init(_ options: StoreImportOptions) {
+        self.init(mode: options.mode, progress: options.progress)
+        kinds = options.kinds
+        entities = options.entities
     }
 
     /// Imports `source` into `destination` and returns what was done.
@@ -77,6 +91,12 @@ public struct Importer: Sendable {
         var links = Links()
         /// What `place` did with the last record.
         var placement = Placement.inserted
+        /// Whether the header has settled `loaded` (each pass sees the header again).
+        var kindsSettled = false
+        /// The kinds this import loads (every kind unless limited), settled by the header.
+        var loaded: Set<StoreMapping.Kind> = Set(StoreMapping.Kind.allCases)
+        /// Targets' objects for references to kinds not loaded (nil: the target has none; the reference is dropped).
+        var external: [UUID: Destination.ObjectKey?] = [:]
 
         enum Placement { case inserted, updated, skipped, unchanged }
 
@@ -141,30 +161,37 @@ public struct Importer: Sendable {
                 placement = .inserted
                 key = importer.dryRun ? nil : try insert(&destination, record)
             }
-            if !links.isEmpty { keep(taken, of: kind, id: id, key: key, at: path) }
+            if !links.isEmpty { try keep(taken, of: kind, id: id, key: key, at: path) }
             return key
         }
 
         mutating func visitProject(_ project: ProjectRecord, index: Int) throws {
             validator?.visitProject(project, index: index)
+            guard loads(.project) else { return }
             projects[project.id] = try place(project, .project, id: project.id, at: RecordPath(.project, index),
                                              insert: { try $0.insert($1) }, update: { try $0.update($1, at: $2) })
         }
 
         mutating func visitCategory(_ category: CategoryRecord, index: Int) throws {
             validator?.visitCategory(category, index: index)
+            guard loads(.category) else { return }
             categories[category.id] = try place(category, .category, id: category.id, at: RecordPath(.category, index),
                                                 insert: { try $0.insert($1) }, update: { try $0.update($1, at: $2) })
         }
 
         mutating func visitTag(_ tag: TagRecord, index: Int) throws {
             validator?.visitTag(tag, index: index)
+            guard loads(.tag) else { return }
             tags[tag.id] = try place(tag, .tag, id: tag.id, at: RecordPath(.tag, index),
                                      insert: { try $0.insert($1) }, update: { try $0.update($1, at: $2) })
         }
 
         mutating func visitTask(_ task: TaskRecord, index: Int) throws {
             validator?.visitTask(task, index: index)
+            guard loads(.task) else {
+                notLoaded(.subtask, task.subtasks.count)
+                return
+            }
             let path = "$.tasks[\(index)]"
             tasksDone += 1
             if tasksDone % 1_024 == 0 { try Cancellation.checkpoint() }
@@ -178,9 +205,9 @@ public struct Importer: Sendable {
                 plan[.subtask].skipped += task.subtasks.count
                 placement = .skipped
                 if !links.isEmpty {
-                    keep(taken, of: .task, id: task.id, key: existing, at: RecordPath(.task, index))
+                    try keep(taken, of: .task, id: task.id, key: existing, at: RecordPath(.task, index))
                     for (position, subtask) in task.subtasks.enumerated() {
-                        keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
+                        try keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
                              key: try destination.existingKey(of: .subtask, id: subtask.id), at: RecordPath(.task, index, subtask: position))
                     }
                 }
@@ -209,9 +236,9 @@ public struct Importer: Sendable {
                 }
                 placement = .unchanged
                 if !links.isEmpty, !importer.dryRun {
-                    keep(taken, of: .task, id: task.id, key: existing, at: RecordPath(.task, index))
+                    try keep(taken, of: .task, id: task.id, key: existing, at: RecordPath(.task, index))
                     for (position, subtask) in task.subtasks.enumerated() {
-                        keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
+                        try keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
                              key: try destination.existingKey(of: .subtask, id: subtask.id), at: RecordPath(.task, index, subtask: position))
                     }
                 }
@@ -221,6 +248,7 @@ public struct Importer: Sendable {
                 throw TaskInterchangeError(.invalidData, "\(path).id: task \(task.id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
             }
             if importer.dryRun {
+                _ = try resolveLinks(task, path: path, externalOnly: true)
                 if existing != nil { plan[.task].updated += 1 } else { plan[.task].inserted += 1 }
                 for subtask in task.subtasks {
                     if importer.mode != .replace, try destination.existingKey(of: .subtask, id: subtask.id) != nil {
@@ -243,7 +271,7 @@ public struct Importer: Sendable {
                 plan[.task].inserted += 1
                 placement = .inserted
             }
-            if !links.isEmpty { keep(taken, of: .task, id: task.id, key: key, at: RecordPath(.task, index)) }
+            if !links.isEmpty { try keep(taken, of: .task, id: task.id, key: key, at: RecordPath(.task, index)) }
             var kept: Set<Destination.ObjectKey> = []
             for (position, subtask) in task.subtasks.enumerated() {
                 let found = importer.mode == .replace ? nil : try destination.existingKey(of: .subtask, id: subtask.id)
@@ -256,7 +284,7 @@ public struct Importer: Sendable {
                     kept.insert(found)
                     placement = .updated
                     if !links.isEmpty {
-                        keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id, key: found,
+                        try keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id, key: found,
                              at: RecordPath(.task, index, subtask: position))
                     }
                 } else {
@@ -265,7 +293,7 @@ public struct Importer: Sendable {
                     plan[.subtask].inserted += 1
                     placement = .inserted
                     if !links.isEmpty {
-                        keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id, key: subtaskKey,
+                        try keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id, key: subtaskKey,
                              at: RecordPath(.task, index, subtask: position))
                     }
                 }
@@ -275,21 +303,33 @@ public struct Importer: Sendable {
             }
         }
 
-        func resolveLinks(_ task: TaskRecord, path: String) throws -> TaskLinks<Destination.ObjectKey> {
+        /// The task's links through the ID maps; references to kinds not loaded through the target (`externalOnly`
+        /// resolves only those: a dry run has no keys for what it would insert).
+        mutating func resolveLinks(_ task: TaskRecord, path: String, externalOnly: Bool = false) throws -> TaskLinks<Destination.ObjectKey> {
             var links = TaskLinks<Destination.ObjectKey>()
-            if let projectId = task.projectId {
+            if !loaded.isSuperset(of: [.project, .category, .tag]) {
+                if let projectId = task.projectId, !loaded.contains(.project) {
+                    links.project = try externalKey(.project, projectId)
+                }
+                if let categoryId = task.categoryId, !loaded.contains(.category) {
+                    links.category = try externalKey(.category, categoryId)
+                }
+                if !loaded.contains(.tag) { links.tags = try task.tagIds.compactMap { try externalKey(.tag, $0) } }
+            }
+            if externalOnly { return links }
+            if let projectId = task.projectId, loaded.contains(.project) {
                 guard let key = projects[projectId] else {
                     throw TaskInterchangeError(.invalidData, "\(path).projectId: no project with id \(projectId.uuidString)")
                 }
                 links.project = key
             }
-            if let categoryId = task.categoryId {
+            if let categoryId = task.categoryId, loaded.contains(.category) {
                 guard let key = categories[categoryId] else {
                     throw TaskInterchangeError(.invalidData, "\(path).categoryId: no category with id \(categoryId.uuidString)")
                 }
                 links.category = key
             }
-            for (position, tagId) in task.tagIds.enumerated() {
+            for (position, tagId) in task.tagIds.enumerated() where loaded.contains(.tag) {
                 guard let key = tags[tagId] else {
                     throw TaskInterchangeError(.invalidData, "\(path).tagIds[\(position)]: no tag with id \(tagId.uuidString)")
                 }

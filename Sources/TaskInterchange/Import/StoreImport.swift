@@ -25,6 +25,10 @@ public struct StoreImportOptions: Sendable {
     public var match: MatchRule?
     /// Where `--mode merge` finds modification dates.
     public var modificationDates = ModificationDates()
+    /// Load only these kinds (`--kinds`); nil for all. See `Importer.kinds`.
+    public var kinds: Set<RecordKind>?
+    /// Load only the kinds read from these source entities (`--entities`); nil for all. See `Importer.entities`.
+    public var entities: Set<String>?
 
     /// Default options: insert mode, no backup, detected mapping.
     public init() {}
@@ -65,6 +69,10 @@ public enum StoreImport {
     ///   store and file problems (`.busy` when the store is locked, `.usage` when `--backup` or the store names the
     ///   input or the store itself, `.cancelled` when stopped: everything is rolled back).
     public static func run(_ source: some ArchiveSource, into path: String, options: StoreImportOptions) throws -> StoreImportResult {
+        if options.mode == .replace, options.kinds != nil || options.entities != nil {
+            throw TaskInterchangeError(.usage, "--mode replace removes every record of the target's kinds; with --kinds or "
+                                       + "--entities it would delete records this import does not load")
+        }
         let inputs = [(source as? ArchiveInput)?.path].compactMap { $0 }
         for input in inputs where FileIdentity(input) == FileIdentity(path) {
             throw TaskInterchangeError(.usage, "--store \(path) names the input file; refusing to import into it")
@@ -98,6 +106,13 @@ public enum StoreImport {
         }
     }
 
+    /// The references a partial import dropped, said as a warning.
+    static func droppedWarning(_ plan: ImportPlan) -> [String] {
+        guard let dropped = plan.droppedReferences, dropped > 0 else { return [] }
+        return ["\(dropped) reference\(dropped == 1 ? "" : "s") to records this import did not load and the target does not "
+                + "have \(dropped == 1 ? "was" : "were") dropped"]
+    }
+
     static func validate(_ source: some ArchiveSource, existing: Validator.ExistingIDs?, options: StoreImportOptions) throws -> ValidationReport {
         var validator = Validator(maxIssues: options.maxIssues, existing: existing)
         try source.stream(kinds: nil, into: &validator)
@@ -122,19 +137,27 @@ public enum StoreImport {
 
     static func importIntoExisting(_ source: some ArchiveSource, path: String, options: StoreImportOptions) throws -> StoreImportResult {
         // What the archive alone can show is checked before the store is opened, so an invalid file never touches it.
-        _ = try validate(source, existing: nil, options: options)
+        let report = try validate(source, existing: nil, options: options)
+        if options.mode == .replace, let selection = report.selection {
+            throw TaskInterchangeError(.usage, "the archive holds part of a store (exported with \(selection)); --mode "
+                                       + "replace would delete every record it does not hold; use --mode upsert or merge")
+        }
         // The writer takes the write lock before reading anything; the id checks then run in the import's own passes,
         // against the state the transaction writes over.
         let writer = try StoreWriter(path: path, create: false, mapping: options.mapping, mappingSource: options.mappingSource,
                                      busyTimeout: options.busyTimeout)
         let existing = Validator.ExistingIDs(ids: writer.existingIDs, existingIsError: options.mode == .insert)
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
-        let importer = Importer(mode: options.mode, progress: options.progress)
+        let importer = Importer(options)
         var validator = Validator(maxIssues: options.maxIssues, existing: existing)
         var destination = writer
         let plan: ImportPlan
         do {
             plan = try writer.transaction {
+                var options = options
+                options.modificationDates.mappedProperties = Set([StoreMapping.Kind.project, .task].compactMap {
+                    writer.resolved.mapping[$0]?.property(for: "modifiedAt")?.lowercased()
+                })
                 let plan = try importer.leavingUnchanged(source, in: path, options: options).run(source, into: &destination, validatingWith: &validator)
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
                 return plan
@@ -146,7 +169,7 @@ public enum StoreImport {
             _ = try validate(source, existing: existing, options: options)
             throw error
         }
-        var warnings = writer.warnings
+        var warnings = writer.warnings + droppedWarning(plan)
         if plan.unlinked > 0 {
             warnings.append("skip mode: \(plan.unlinked) relationship value\(plan.unlinked == 1 ? "" : "s") under extra not linked (objects left as they were keep their to-one relationships; links to records not imported are dropped)")
         }
@@ -160,7 +183,7 @@ public enum StoreImport {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: the directory \(directory) does not exist")
         }
-        let importer = Importer(mode: options.mode, progress: options.progress)
+        let importer = Importer(options)
         let temporary = try TemporaryFile(beside: path)
         let plan: ImportPlan
         let warnings: [String]
@@ -176,7 +199,7 @@ public enum StoreImport {
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
                 return plan
             }
-            warnings = writer.warnings.map { $0.replacingOccurrences(of: temporary.path, with: path) }
+            warnings = writer.warnings.map { $0.replacingOccurrences(of: temporary.path, with: path) } + droppedWarning(plan)
         } catch let error as TaskInterchangeError {
             // Name the store the user asked for, not the hidden temporary file it is built in.
             let named = TaskInterchangeError(error.kind, error.message.replacingOccurrences(of: temporary.path, with: path))

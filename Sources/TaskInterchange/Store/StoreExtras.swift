@@ -105,6 +105,10 @@ extension StoreReader {
                 let target = statement.int64(at: index)
                 if let id = indexes[destination]?.id(of: target) {
                     values[column.property] = .string(id.uuidString)
+                } else if isExcluded(destination) {
+                    log.add(.excludedReference, entity: entity, property: column.property,
+                            message: "key points at a \(destination.rawValue) of an excluded entity; exported without it",
+                            example: "p\(key)→p\(target)")
                 } else {
                     log.add(.danglingReference, entity: entity, property: column.property,
                             message: "key points at no \(destination.rawValue) row; exported without it", example: "p\(key)→p\(target)")

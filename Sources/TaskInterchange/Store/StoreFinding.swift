@@ -49,6 +49,10 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
         case schemaObjects = "schema-objects"
         /// SQLite's own consistency check failed.
         case corruption = "corruption"
+        /// Records outside the export's selection that came along because kept records refer to them.
+        case broughtAlong = "brought-along"
+        /// References to records of an entity the export excludes; dropped.
+        case excludedReference = "excluded-reference"
         /// `Z_MODELCACHE` is present but cannot be decoded.
         case modelCache = "model-cache"
         /// An entity's version hash computed from the model differs from the stored one.
@@ -83,7 +87,7 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
     /// Derived ids are expected for stores without UUID attributes; everything else means something was not carried
     /// exactly.
     public var isWarning: Bool {
-        ![.derivedID, .historyTracking, .cloudKitMirroring, .walData, .hotJournal, .schemaObjects].contains(code)
+        ![.derivedID, .broughtAlong, .historyTracking, .cloudKitMirroring, .walData, .hotJournal, .schemaObjects].contains(code)
     }
 
     /// `TodoItem.repeats: unmapped-column: 12 values not exported (e.g. p3, p9)`

@@ -28,12 +28,13 @@ enum StoreIdentity {
     }
 
     /// Reads every row of a kind, sorted by id (then key), recording every derived or repaired id in `log`.
+    /// `selected` is a further condition on the rows (`AND …`), empty for all of them.
     static func read(_ kind: ResolvedMapping.ResolvedKind, from database: Database, storeUUID: String,
-                     log: inout FindingLog) throws -> [Entry] {
+                     log: inout FindingLog, selected: String = "") throws -> [Entry] {
         let entity = kind.entity
         let idColumn = kind.columns["id"]
         let statement = try database.prepare(
-            "SELECT Z_PK, \(idColumn.map(Database.quote) ?? "NULL") FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)")
+            "SELECT Z_PK, \(idColumn.map(Database.quote) ?? "NULL") FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected)")
         var entries: [Entry] = []
         let property = idColumn.map { String($0.dropFirst()).lowercased() } ?? "id"
         func derived(_ key: Int64) -> Entry {

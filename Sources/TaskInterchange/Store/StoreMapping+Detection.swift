@@ -18,6 +18,7 @@ extension StoreMapping {
         "isCompleted": ["isCompleted", "completed", "done", "isDone", "finished", "isFinished", "complete"],
         "createdAt": ["createdAt", "creationDate", "created", "dateCreated", "createdDate", "timestamp"],
         "dueDate": ["dueDate", "due", "dueAt", "deadline", "date"],
+        "modifiedAt": ModificationDates.detectedNames + ["dateModified"],
         "priority": ["priority"],
         "color": ["color", "colour", "colorName"],
     ]

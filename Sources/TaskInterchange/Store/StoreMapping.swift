@@ -13,10 +13,10 @@ public struct StoreMapping: Sendable, Hashable, Codable {
         /// Interchange fields of this kind that come from attributes, in order.
         public var fields: [String] {
             switch self {
-            case .project: return ["id", "name", "createdAt"]
+            case .project: return ["id", "name", "createdAt", "modifiedAt"]
             case .category: return ["id", "name", "color"]
             case .tag: return ["id", "name"]
-            case .task: return ["id", "title", "notes", "isCompleted", "createdAt", "dueDate", "priority"]
+            case .task: return ["id", "title", "notes", "isCompleted", "createdAt", "dueDate", "priority", "modifiedAt"]
             case .subtask: return ["id", "title", "isCompleted"]
             }
         }

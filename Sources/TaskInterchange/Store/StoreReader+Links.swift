@@ -29,11 +29,11 @@ extension StoreReader {
                     continue
                 case .destinationColumn(let table, let filter, let column, let order):
                     let owner = Database.quote(column)
-                    sql = "SELECT \(owner), Z_PK FROM \(Database.quote(table)) WHERE \(filter) AND \(owner) IS NOT NULL ORDER BY \(owner), \(order.map { "\(Database.quote($0)), " } ?? "")Z_PK"
+                    sql = "SELECT \(owner), Z_PK FROM \(Database.quote(table)) WHERE \(filter) AND \(owner) IS NOT NULL\(selected(kind, column)) ORDER BY \(owner), \(order.map { "\(Database.quote($0)), " } ?? "")Z_PK"
                 case .joinTable(let direction):
                     let owner = Database.quote(direction.ownerColumn)
                     let member = Database.quote(direction.memberColumn)
-                    sql = "SELECT \(owner), \(member) FROM \(Database.quote(direction.table)) WHERE \(owner) IS NOT NULL AND \(member) IS NOT NULL ORDER BY \(owner), \(direction.orderColumn.map { "\(Database.quote($0)), " } ?? "")\(member)"
+                    sql = "SELECT \(owner), \(member) FROM \(Database.quote(direction.table)) WHERE \(owner) IS NOT NULL AND \(member) IS NOT NULL\(selected(kind, direction.ownerColumn)) ORDER BY \(owner), \(direction.orderColumn.map { "\(Database.quote($0)), " } ?? "")\(member)"
                 }
                 let table = LinkTable(property: relationship.property, destination: indexes[relationship.declaration.destination] ?? KeyIndex([]),
                                       ordered: relationship.declaration.ordered)
@@ -43,6 +43,12 @@ extension StoreReader {
                     let owner = statement.int64(at: 0)
                     let member = statement.int64(at: 1)
                     guard table.destination.rank(of: member) != nil else {
+                        if isExcluded(relationship.declaration.destination) {
+                            log.add(.excludedReference, entity: entity, property: relationship.property,
+                                    message: "link points at a \(relationship.declaration.destination.rawValue) of an excluded entity; not exported",
+                                    example: "p\(owner)→p\(member)")
+                            continue
+                        }
                         log.add(.danglingReference, entity: entity, property: relationship.property,
                                 message: "link points at no \(relationship.declaration.destination.rawValue) row; not exported", example: "p\(owner)→p\(member)")
                         continue

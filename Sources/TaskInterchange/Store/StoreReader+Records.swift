@@ -6,7 +6,7 @@ extension StoreReader {
         guard let kind = resolved.kinds[.project] else { return }
         let rank = try rankFunction("tasks_rank_project", index)
         let statement = try database.prepare(
-            "SELECT Z_PK, \(selectList(kind, ["name", "createdAt"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY \(rank)(Z_PK)")
+            "SELECT Z_PK, \(selectList(kind, ["name", "createdAt", "modifiedAt"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected(.project)) ORDER BY \(rank)(Z_PK)")
         var position = 0
         while try statement.step() {
             let key = statement.int64(at: 0)
@@ -14,7 +14,8 @@ extension StoreReader {
                 id: index.ids[position],
                 name: requiredString(statement, 1, Origin(entity: kind.entity.name, field: "name", column: kind.columns["name"], key: key)),
                 createdAt: optionalDate(statement, 2, Origin(entity: kind.entity.name, field: "createdAt", column: kind.columns["createdAt"], key: key)))
-            record.extra = extraValues(statement, from: 3, extraColumns(.project), entity: kind.entity.name, key: key)
+            record.modifiedAt = optionalDate(statement, 3, Origin(entity: kind.entity.name, field: "modifiedAt", column: kind.columns["modifiedAt"], key: key))
+            record.extra = extraValues(statement, from: 4, extraColumns(.project), entity: kind.entity.name, key: key)
             addLinks(to: &record.extra, of: .project, key: key)
             try visitor.visitProject(record, index: position)
             position += 1
@@ -25,7 +26,7 @@ extension StoreReader {
         guard let kind = resolved.kinds[.category] else { return }
         let rank = try rankFunction("tasks_rank_category", index)
         let statement = try database.prepare(
-            "SELECT Z_PK, \(selectList(kind, ["name", "color"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY \(rank)(Z_PK)")
+            "SELECT Z_PK, \(selectList(kind, ["name", "color"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected(.category)) ORDER BY \(rank)(Z_PK)")
         var position = 0
         while try statement.step() {
             let key = statement.int64(at: 0)
@@ -45,7 +46,7 @@ extension StoreReader {
         guard let kind = resolved.kinds[.tag] else { return }
         let rank = try rankFunction("tasks_rank_tag", index)
         let statement = try database.prepare(
-            "SELECT Z_PK, \(selectList(kind, ["name"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY \(rank)(Z_PK)")
+            "SELECT Z_PK, \(selectList(kind, ["name"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected(.tag)) ORDER BY \(rank)(Z_PK)")
         var position = 0
         while try statement.step() {
             let key = statement.int64(at: 0)
@@ -69,11 +70,11 @@ extension StoreReader {
         let entity = kind.entity.name
         let index = indexes[.task]!
         let rank = try rankFunction("tasks_rank_task", index)
-        let fields = ["title", "notes", "isCompleted", "createdAt", "dueDate", "priority"]
+        let fields = ["title", "notes", "isCompleted", "createdAt", "dueDate", "priority", "modifiedAt"]
         let projectColumn = resolved.taskProjectColumn.map(Database.quote) ?? "NULL"
         let categoryColumn = resolved.taskCategoryColumn.map(Database.quote) ?? "NULL"
         let statement = try database.prepare(
-            "SELECT Z_PK, \(projectColumn), \(categoryColumn), \(selectList(kind, fields)) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY \(rank)(Z_PK)")
+            "SELECT Z_PK, \(projectColumn), \(categoryColumn), \(selectList(kind, fields)) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected(.task)) ORDER BY \(rank)(Z_PK)")
         var tagStream = try TagStream(reader: self, taskRank: rank, tags: tags)
         var subtaskStream = try SubtaskStream(reader: self, taskRank: rank)
         // Origins (for findings) built once; each row only sets its key.
@@ -98,7 +99,8 @@ extension StoreReader {
                 priority: priority(statement, 8, origin(5)))
             record.projectId = reference(statement, 1, in: projects, origin: projectOrigin, key: key)
             record.categoryId = reference(statement, 2, in: categories, origin: categoryOrigin, key: key)
-            record.extra = extraValues(statement, from: 9, extraColumns(.task), entity: entity, key: key)
+            record.modifiedAt = optionalDate(statement, 9, origin(6))
+            record.extra = extraValues(statement, from: 10, extraColumns(.task), entity: entity, key: key)
             addLinks(to: &record.extra, of: .task, key: key)
             record.tagIds = try tagStream.tagIds(forRank: position)
             record.subtasks = try subtaskStream.subtasks(forRank: position)
@@ -114,6 +116,11 @@ extension StoreReader {
         guard statement.columnType(at: column) != 5 else { return nil }
         let key = statement.int64(at: column)
         if let id = index.id(of: key) { return id }
+        if let kind = StoreMapping.Kind(rawValue: origin.field), isExcluded(kind) {
+            log.add(.excludedReference, entity: origin.entity, property: origin.property,
+                    message: "refers to a \(origin.field) of an excluded entity; exported without it", example: "p\(row)→p\(key)")
+            return nil
+        }
         log.add(.danglingReference, entity: origin.entity, property: origin.property,
                 message: "foreign key points at no \(origin.field) row; exported without a \(origin.field)", example: "p\(row)→p\(key)")
         return nil

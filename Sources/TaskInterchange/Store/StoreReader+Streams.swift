@@ -21,7 +21,7 @@ extension StoreReader {
             let taskColumn = Database.quote(join.taskColumn)
             let tagColumn = Database.quote(join.tagColumn)
             statement = try reader.database.prepare(
-                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, tasks_rank_tag(\(tagColumn)) AS tag_rank, \(taskColumn), \(tagColumn) FROM \(Database.quote(join.table)) ORDER BY task_rank, tag_rank")
+                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, tasks_rank_tag(\(tagColumn)) AS tag_rank, \(taskColumn), \(tagColumn) FROM \(Database.quote(join.table)) WHERE 1\(reader.selected(.task, join.taskColumn)) ORDER BY task_rank, tag_rank")
             try advance()
         }
 
@@ -30,6 +30,12 @@ extension StoreReader {
             while try statement.step() {
                 if statement.isNull(at: 0) || statement.isNull(at: 1) {
                     let table = reader.resolved.tagJoin?.table
+                    if !statement.isNull(at: 0), reader.isExcluded(.tag) {
+                        reader.log.add(.excludedReference, entity: table, property: nil,
+                                       message: "links to tags of an excluded entity; not exported",
+                                       example: "p\(statement.int64(at: 2))↔p\(statement.int64(at: 3))")
+                        continue
+                    }
                     reader.log.add(.danglingReference, entity: table, property: nil,
                                    message: statement.isNull(at: 0) ? "join row points at no task row; link not exported" : "join row points at no tag row; link not exported",
                                    example: "p\(statement.int64(at: 2))↔p\(statement.int64(at: 3))")
@@ -77,7 +83,7 @@ extension StoreReader {
             let taskColumn = reader.resolved.subtaskTaskColumn.map(Database.quote) ?? "NULL"
             let order = reader.resolved.subtaskOrderColumn.map { "\(Database.quote($0)), Z_PK" } ?? "\(subtaskRank)(Z_PK)"
             statement = try reader.database.prepare(
-                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, Z_PK, \(taskColumn), \(reader.selectList(kind, ["title", "isCompleted"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter) ORDER BY task_rank, \(order)")
+                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, Z_PK, \(taskColumn), \(reader.selectList(kind, ["title", "isCompleted"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(reader.selected(.subtask)) ORDER BY task_rank, \(order)")
             try advance()
         }
 

@@ -24,15 +24,20 @@ public final class StoreReader {
     var linkTables: [StoreMapping.Kind: [LinkTable]] = [:]
     var log = FindingLog()
     var database: Database { snapshot.database }
+    /// What the export carries; `selection` holds its kept rows once `read(into:)` has started.
+    let requested: ExportSelection
+    var selection: StoreSelection?
 
     /// Prepares to read `snapshot` with `mapping`, or with a mapping detected from entity and column names when nil.
     /// - Parameter mappingSource: how to name the mapping in errors (its file path).
     /// - Throws: `TaskInterchangeError.invalidData` when the store is not a Core Data store or the mapping does not fit it.
     /// - Parameter carryExtras: read the properties the interchange has no field for into each record's `extra`
     ///   (false for format version 1, which has no place for them: they are reported instead).
+    /// - Parameter selection: which records to carry (all by default).
     public init(snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping",
-                carryExtras: Bool = true) throws(TaskInterchangeError) {
+                carryExtras: Bool = true, selection: ExportSelection = ExportSelection()) throws(TaskInterchangeError) {
         self.snapshot = snapshot
+        self.requested = selection
         if snapshot.recoveredHotJournal { log.add(.hotJournal, entity: nil, message: StoreFinding.hotJournalMessage) }
         self.schema = try StoreSchema(reading: snapshot.database, path: snapshot.path)
         // A damaged model cache only costs exact names, types and relationships; `inspect` reports it.
@@ -68,7 +73,9 @@ public final class StoreReader {
     public func read(into visitor: inout some ArchiveVisitor, progress: (@Sendable (Int, Int) -> Void)? = nil) throws {
         do {
             try survey()
+            if !requested.isEverything { try select() }
             for kind in StoreMapping.Kind.allCases { indexes[kind] = try index(kind) }
+            reportBroughtAlong()
             try readLinks()
             try emitProjects(indexes[.project]!, into: &visitor)
             try emitCategories(indexes[.category]!, into: &visitor)
@@ -84,7 +91,19 @@ public final class StoreReader {
     /// Builds the id index of one kind.
     func index(_ kind: StoreMapping.Kind) throws -> KeyIndex {
         guard let resolvedKind = resolved.kinds[kind] else { return KeyIndex([]) }
-        return KeyIndex(try StoreIdentity.read(resolvedKind, from: database, storeUUID: storeUUID, log: &log))
+        return KeyIndex(try StoreIdentity.read(resolvedKind, from: database, storeUUID: storeUUID, log: &log,
+                                               selected: selected(kind)))
+    }
+
+    /// The condition that keeps only the selected rows of `kind` (by `column`, a key of that kind); empty when
+    /// everything is exported.
+    func selected(_ kind: StoreMapping.Kind, _ column: String = "Z_PK") -> String {
+        selection?.condition(kind, column) ?? ""
+    }
+
+    /// Whether references to `kind` are dropped because the selection excludes its entity.
+    func isExcluded(_ kind: StoreMapping.Kind) -> Bool {
+        selection?.excluded.contains(kind) ?? false
     }
 
     /// Registers `name(Z_PK)` → rank for ORDER BY, and returns the name.

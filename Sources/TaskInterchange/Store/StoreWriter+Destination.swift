@@ -24,22 +24,26 @@ extension StoreWriter {
     public func insert(_ project: ProjectRecord) throws -> Int64 {
         let rows = try statements(.project)
         let key = try allocateKey(.project)
+        let (modifiedAt, extra) = modification(project.modifiedAt, project.extra, of: .project)
         try rows.insertRow(key: key, id: project.id) { statement, slots, _ in
             statement.bind(project.name, at: slots[0])
             statement.bind(project.createdAt, at: slots[1])
+            bindModification(modifiedAt, .project, statement, slots[2])
         }
         remember(.project, project.id, key)
         noteInserted(.project, key)
-        try writeExtras(project.extra, of: .project, key: key)
+        try writeExtras(extra, of: .project, key: key)
         return key
     }
 
     public func update(_ project: ProjectRecord, at key: Int64) throws {
+        let (modifiedAt, extra) = modification(project.modifiedAt, project.extra, of: .project)
         try statements(.project).updateRow(key: key) { statement, slots, _ in
             statement.bind(project.name, at: slots[0])
             statement.bind(project.createdAt, at: slots[1])
+            bindModification(modifiedAt, .project, statement, slots[2])
         }
-        try writeExtras(project.extra, of: .project, key: key)
+        try writeExtras(extra, of: .project, key: key)
         noteChanged(.project, key)
     }
 
@@ -84,22 +88,24 @@ extension StoreWriter {
     public func insert(_ task: TaskRecord, links: TaskLinks<Int64>) throws -> Int64 {
         let rows = try statements(.task)
         let key = try allocateKey(.task)
+        let (modifiedAt, extra) = modification(task.modifiedAt, task.extra, of: .task)
         try rows.insertRow(key: key, id: task.id) { statement, slots, references in
-            bindTask(task, links: links, statement, slots, references)
+            bindTask(task, modifiedAt: modifiedAt, links: links, statement, slots, references)
         }
         remember(.task, task.id, key)
         noteInserted(.task, key)
         try noteTaskLinks(of: nil, changingTo: links)
         try link(task: key, tags: links.tags)
-        try writeExtras(task.extra, of: .task, key: key)
+        try writeExtras(extra, of: .task, key: key)
         return key
     }
 
     public func update(_ task: TaskRecord, links: TaskLinks<Int64>, at key: Int64) throws {
         try noteTaskLinks(of: key, changingTo: links)
         noteChanged(.task, key)
+        let (modifiedAt, extra) = modification(task.modifiedAt, task.extra, of: .task)
         try statements(.task).updateRow(key: key) { statement, slots, references in
-            bindTask(task, links: links, statement, slots, references)
+            bindTask(task, modifiedAt: modifiedAt, links: links, statement, slots, references)
         }
         if let join = resolved.tagJoin {
             let unlink = try prepared("DELETE FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.taskColumn)) = ?")
@@ -107,7 +113,7 @@ extension StoreWriter {
             try unlink.run()
         }
         try link(task: key, tags: links.tags)
-        try writeExtras(task.extra, of: .task, key: key)
+        try writeExtras(extra, of: .task, key: key)
     }
 
     public func insert(_ subtask: SubtaskRecord, of task: Int64, position: Int) throws -> Int64 {
@@ -163,15 +169,38 @@ extension StoreWriter {
 
     // MARK: - Rows
 
-    /// Task fields in `Kind.task.fields` order after `id`: title, notes, isCompleted, createdAt, dueDate, priority;
+    /// A record's modification date, and its extras without the value that held it: archives written before
+    /// `modifiedAt` was a field carry the date under `extra`, by the store property's name.
+    func modification(_ date: Date?, _ extra: [String: ExtraValue]?, of kind: StoreMapping.Kind) -> (Date?, [String: ExtraValue]?) {
+        // Columns keep only the upper case of a property's name, so the extra's name matches in any case.
+        guard date == nil, var extra, let property = resolved.mapping[kind]?.property(for: "modifiedAt")?.uppercased(),
+              let name = extra.keys.first(where: { $0.uppercased() == property }),
+              case .string(let text)? = extra[name], let legacy = try? LosslessDate.date(from: text) else {
+            return (date, extra)
+        }
+        extra[name] = nil
+        return (legacy, extra.isEmpty ? nil : extra)
+    }
+
+    /// Binds a modification date, or counts it when the target maps no property to `modifiedAt`.
+    func bindModification(_ date: Date?, _ kind: StoreMapping.Kind, _ statement: Statement, _ slot: Int32?) {
+        guard let slot else {
+            if date != nil, let entity = resolved.kinds[kind]?.entity.name { unplacedFields["\(entity).modifiedAt", default: 0] += 1 }
+            return
+        }
+        statement.bind(date, at: slot)
+    }
+
+    /// Task fields in `Kind.task.fields` order after `id`: title, notes, isCompleted, createdAt, dueDate, priority, modifiedAt;
     /// references as `referenceColumns(for: .task)` lists them.
-    private func bindTask(_ task: TaskRecord, links: TaskLinks<Int64>, _ statement: Statement, _ slots: [Int32?], _ references: Int32) {
+    private func bindTask(_ task: TaskRecord, modifiedAt: Date?, links: TaskLinks<Int64>, _ statement: Statement, _ slots: [Int32?], _ references: Int32) {
         statement.bind(task.title, at: slots[0])
         statement.bind(task.notes, at: slots[1])
         statement.bind(task.isCompleted, at: slots[2])
         statement.bind(task.createdAt, at: slots[3])
         statement.bind(task.dueDate, at: slots[4])
         statement.bind(Int64(task.priority), at: slots[5])
+        bindModification(modifiedAt, .task, statement, slots[6])
         var next = references
         for (reference, key) in zip(taskReferences, [links.project, links.category]) where reference.present {
             statement.bind(key, at: next)

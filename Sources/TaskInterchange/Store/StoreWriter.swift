@@ -30,6 +30,8 @@ public final class StoreWriter: ImportDestination {
     var extraTargets: [String: ExtraTarget?] = [:]
     /// `Entity.property` → extra values that had no column in the target.
     var unplacedExtras: [String: Int] = [:]
+    /// Interchange fields the target maps no property to, by `Entity.field`: values counted for a warning.
+    var unplacedFields: [String: Int] = [:]
     /// True for a store this writer created: its indexes and WAL mode come at the end of the bulk load.
     private(set) var isNew = false
     /// A new store's indexes (and a template's triggers), created after the bulk load.

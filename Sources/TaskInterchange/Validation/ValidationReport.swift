@@ -10,20 +10,23 @@ public struct ValidationReport: Sendable, Hashable, Codable {
     public var version: Int?
     /// How many records of each kind the archive holds.
     public var counts: ArchiveCounts
+    /// The export options that chose part of a store (`source.selection`); nil for a whole store.
+    public var selection: String?
     /// All issues found per code, including those past the cap (empty in a report decoded from JSON, which does not
     /// carry it).
     public var codeCounts: [ValidationIssue.Code: Int] = [:]
 
-    private enum CodingKeys: String, CodingKey { case issues, errorCount, warningCount, version, counts }
+    private enum CodingKeys: String, CodingKey { case issues, errorCount, warningCount, version, counts, selection }
 
     /// Creates a report.
     public init(issues: [ValidationIssue], errorCount: Int, warningCount: Int, version: Int?, counts: ArchiveCounts,
-                codeCounts: [ValidationIssue.Code: Int] = [:]) {
+                selection: String? = nil, codeCounts: [ValidationIssue.Code: Int] = [:]) {
         self.issues = issues
         self.errorCount = errorCount
         self.warningCount = warningCount
         self.version = version
         self.counts = counts
+        self.selection = selection
         self.codeCounts = codeCounts
     }
 

@@ -22,6 +22,8 @@ public struct Validator: ArchiveVisitor {
     /// The most issues listed in a report; the rest are counted.
     public var maxIssues: Int
     private let existing: ExistingIDs?
+    /// Kinds an import does not load: their ids may exist in the target.
+    var unloaded: Set<StoreMapping.Kind> = []
     private var issues: [ValidationIssue] = []
     private var errorCount = 0
     private var warningCount = 0
@@ -33,6 +35,7 @@ public struct Validator: ArchiveVisitor {
     private var tasks: Set<UUID> = []
     private var subtasks: Set<UUID> = []
     private var counts = ArchiveCounts()
+    private var selection: String?
     /// References whose target had not been read yet (version 1 files may list tasks before projects).
     private var pending: [(kind: StoreMapping.Kind, id: UUID, path: String)] = []
     /// Ids named by relationships under `extra` whose destination had not been read yet.
@@ -51,7 +54,7 @@ public struct Validator: ArchiveVisitor {
     /// The report so far; complete after the reader called `visitEnd` (or stopped on malformed input).
     public var report: ValidationReport {
         ValidationReport(issues: issues, errorCount: errorCount, warningCount: warningCount, version: version,
-                         counts: counts, codeCounts: codeCounts)
+                         counts: counts, selection: selection, codeCounts: codeCounts)
     }
 
     public mutating func visitIssue(_ issue: ValidationIssue) {
@@ -80,7 +83,7 @@ public struct Validator: ArchiveVisitor {
         if !inserted {
             error(.duplicateID, path + ".id", "\(kind.rawValue) id \(id.uuidString) appears more than once", about: id)
         }
-        if let existing, existing.existingIsError, existing.ids[kind]?.contains(id) == true {
+        if let existing, existing.existingIsError, !unloaded.contains(kind), existing.ids[kind]?.contains(id) == true {
             error(.idExistsInStore, path + ".id",
                   "\(kind.rawValue) \(id.uuidString) already exists in the target store "
                     + "(use --mode upsert, skip or replace)", about: id)
@@ -200,6 +203,7 @@ public struct Validator: ArchiveVisitor {
     /// Resolves the references still pending; called once per pass when a reader streams in several passes.
     public mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {
         version = header.version
+        selection = header.source?.selection
         for reference in pending {
             switch reference.kind {
             case .project where !projects.contains(reference.id):

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Loading part of an archive (`--kinds`, `--entities`).
+extension Importer.Pass {
+    /// Whether records of `kind` are loaded; counts one not loaded when not.
+    mutating func loads(_ kind: StoreMapping.Kind) -> Bool {
+        if loaded.contains(kind) { return true }
+        notLoaded(kind, 1)
+        return false
+    }
+
+    mutating func notLoaded(_ kind: StoreMapping.Kind, _ count: Int) {
+        guard !loaded.contains(kind), count > 0 else { return }
+        plan[kind].notLoaded = (plan[kind].notLoaded ?? 0) + count
+    }
+
+    /// Settles the loaded kinds from the importer's `kinds` and `entities` (the latter through the archive's
+    /// `source.entities`).
+    /// - Throws: `TaskInterchangeError.usage` for an entity the archive does not read from.
+    mutating func settleLoadedKinds(_ header: ArchiveHeader) throws {
+        guard !kindsSettled, importer.kinds != nil || importer.entities != nil else { return }
+        kindsSettled = true
+        var kinds = Set(StoreMapping.Kind.allCases)
+        if let selected = importer.kinds {
+            kinds = Set(selected.compactMap { StoreMapping.Kind(rawValue: $0.rawValue) })
+            if selected.contains(.task) { kinds.insert(.subtask) }
+        }
+        if let entities = importer.entities {
+            let read = header.source?.entities ?? [:]
+            for name in entities.sorted() where !read.values.contains(name) {
+                throw TaskInterchangeError(.usage, "--entities: the archive has no records of an entity '\(name)' (it "
+                                           + "reads \(read.isEmpty ? "no named entities; use --kinds" : read.values.sorted().joined(separator: ", ")))")
+            }
+            kinds = kinds.filter { read[$0.rawValue].map(entities.contains) ?? false }
+            if kinds.contains(.task) { kinds.insert(.subtask) }
+        }
+        loaded = kinds
+        validator?.unloaded = Set(StoreMapping.Kind.allCases).subtracting(kinds)
+        plan.droppedReferences = 0
+        for kind in StoreMapping.Kind.allCases where !kinds.contains(kind) { plan[kind].notLoaded = 0 }
+    }
+
+    /// The target's object for a reference to a kind this import does not load; nil (and counted as dropped) when
+    /// the target has none.
+    mutating func externalKey(_ kind: StoreMapping.Kind, _ id: UUID) throws -> Destination.ObjectKey? {
+        let key: Destination.ObjectKey?
+        if let known = external[id] {
+            key = known
+        } else {
+            key = importer.mode == .replace ? nil : try destination.existingKey(of: kind, id: id)
+            external[id] = .some(key)
+        }
+        if key == nil { plan.droppedReferences = (plan.droppedReferences ?? 0) + 1 }
+        return key
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import TaskInterchange
+
+/// The comma-separated lists `export` and `import` take to choose kinds and entities.
+enum SelectionOptions {
+    /// `--kinds <list>`; read with `kinds(_:_:)`, which names an unknown kind.
+    static func kinds(_ help: String) -> Option<String> {
+        Option("--kinds", valueName: "list", help: help)
+    }
+
+    /// `--entities <list>`.
+    static func entities(_ help: String) -> Option<[String]> {
+        Option("--entities", valueName: "list", help: help, convert: list)
+    }
+
+    /// The items of a comma-separated list, trimmed, empty ones left out.
+    @Sendable static func list(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// `--kinds` as record kinds; nil when the option is absent.
+    /// - Throws: `UsageError` naming the first unknown kind.
+    static func kinds(_ arguments: ParsedArguments, _ option: Option<String>) throws(UsageError) -> Set<RecordKind>? {
+        guard let text = try arguments.optional(option) else { return nil }
+        var kinds: Set<RecordKind> = []
+        for name in list(text) {
+            guard let kind = RecordKind(rawValue: name) else {
+                throw UsageError("--kinds: unknown kind '\(name)' (expected "
+                    + RecordKind.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            }
+            kinds.insert(kind)
+        }
+        return kinds
+    }
+}

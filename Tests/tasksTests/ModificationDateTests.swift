@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import TaskInterchange
+
+/// `modifiedAt` as a mapped field: detected from an `updatedAt`-style property, exported bit for bit, written back,
+/// read from `extra` in archives written before it was a field, and never dropped without a warning.
+@Suite("Modification dates")
+struct ModificationDateTests {
+    /// The sample store with a `ZUPDATEDAT` column filled on every other task (an eighth of a second after creation).
+    private func storeWithUpdatedAt(_ scratch: Scratch) throws -> String {
+        let store = try scratch.sampleStore()
+        try Database(path: store, mode: .readWrite).execute(
+            "ALTER TABLE ZTASK ADD COLUMN ZUPDATEDAT TIMESTAMP; UPDATE ZTASK SET ZUPDATEDAT = ZCREATEDAT + 0.125 WHERE Z_PK % 2 = 0")
+        return store
+    }
+
+    private func tasks(_ scratch: Scratch, _ name: String) throws -> [[String: Any]] {
+        let object = try JSONSerialization.jsonObject(with: try scratch.bytes(name)) as? [String: Any]
+        return object?["tasks"] as? [[String: Any]] ?? []
+    }
+
+    private func count(_ store: String, _ sql: String) throws -> Int {
+        Int(try Database(path: store, mode: .readOnly(immutable: false)).scalar(sql)?.int64 ?? -1)
+    }
+
+    @Test("an updatedAt column is detected as modifiedAt and exported bit for bit, not under extra")
+    func export() throws {
+        let scratch = try Scratch()
+        let store = try storeWithUpdatedAt(scratch)
+        let inspect = try TasksBinary.run(["inspect", "--store", store])
+        #expect(inspect.stdout.contains("modifiedAt ← updatedAt"))
+        #expect(try TasksBinary.run(["export", "--store", store, "-o", scratch.path("a.json")]).status == 0)
+        let database = try Database(path: store, mode: .readOnly(immutable: false))
+        let expected = try count(store, "SELECT count(ZUPDATEDAT) FROM ZTASK")
+        let exported = try tasks(scratch, "a.json")
+        let dated = exported.filter { $0["modifiedAt"] != nil }
+        #expect(dated.count == expected && expected > 0)
+        #expect(exported.allSatisfy { ($0["extra"] as? [String: Any])?["updatedAt"] == nil })
+        for task in dated {
+            let seconds = try LosslessDate.date(from: task["modifiedAt"] as? String ?? "").timeIntervalSinceReferenceDate
+            let stored = try database.scalar("SELECT ZUPDATEDAT FROM ZTASK WHERE ZID = ?",
+                                             [.blob(Self.bytes(task["id"] as? String ?? ""))])?.double
+            #expect(stored?.bitPattern == seconds.bitPattern)
+        }
+    }
+
+    private static func bytes(_ id: String) -> [UInt8] {
+        guard let uuid = UUID(uuidString: id)?.uuid else { return [] }
+        return withUnsafeBytes(of: uuid) { Array($0) }
+    }
+
+    @Test("import writes modifiedAt back; an archive carrying it under extra (written before) restores it too")
+    func importBack() throws {
+        let scratch = try Scratch()
+        let store = try storeWithUpdatedAt(scratch)
+        #expect(try TasksBinary.run(["export", "--store", store, "-o", scratch.path("a.json")]).status == 0)
+        var legacy = try JSONSerialization.jsonObject(with: try scratch.bytes("a.json")) as? [String: Any] ?? [:]
+        legacy["tasks"] = (legacy["tasks"] as? [[String: Any]] ?? []).map { task in
+            var task = task
+            if let date = task.removeValue(forKey: "modifiedAt") { task["extra"] = ["updatedAt": date] }
+            return task
+        }
+        try JSONSerialization.data(withJSONObject: legacy).write(to: scratch.url.appendingPathComponent("old.json"))
+        let expected = try count(store, "SELECT count(ZUPDATEDAT) FROM ZTASK")
+        for archive in ["a.json", "old.json"] {
+            try Database(path: store, mode: .readWrite).execute("UPDATE ZTASK SET ZUPDATEDAT = NULL")
+            let run = try TasksBinary.run(["import", "--store", store, "--mode", "upsert", scratch.path(archive)])
+            #expect(run.status == 0, "\(archive): \(run.stderr)")
+            #expect(!run.stderr.contains("not imported"), "\(archive): \(run.stderr)")
+            #expect(try count(store, "SELECT count(*) FROM ZTASK WHERE ZUPDATEDAT = ZCREATEDAT + 0.125") == expected)
+        }
+    }
+
+    @Test("a target without a modification property says how many dates it could not take")
+    func targetWithoutProperty() throws {
+        let scratch = try Scratch()
+        let store = try storeWithUpdatedAt(scratch)
+        #expect(try TasksBinary.run(["export", "--store", store, "-o", scratch.path("a.json")]).status == 0)
+        let expected = try count(store, "SELECT count(ZUPDATEDAT) FROM ZTASK")
+        let run = try TasksBinary.run(["import", "--store", scratch.path("new.sqlite"), scratch.path("a.json")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: Task.modifiedAt: the target maps no property to this field; \(expected) values not imported"))
+    }
+}
