@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// No package dependencies: the user asked for "packages: none". System C libraries come in through
-// `.systemLibrary` targets.
+// No package dependencies, so the library drops into any app without pulling anything in. System C libraries come
+// in through `.systemLibrary` targets.
 let package = Package(
     name: "tasks",
     products: [

@@ -1,6 +1,6 @@
 /// What a command accepts, used for parsing and for its help text.
-struct CommandDescription {
-    struct Option {
+struct CommandDescription: Sendable {
+    struct Option: Sendable {
         var name: String
         var short: String?
         var valueName: String?
@@ -10,16 +10,31 @@ struct CommandDescription {
         var isRequired = false
     }
 
-    struct Positional {
+    struct Positional: Sendable {
         var name: String
         var help: String
     }
 
     var name: String
     var abstract: String
+    /// The line in `tasks --help`, when it says more than the abstract.
+    var summary: String?
     var discussion: String?
     var positionals: [Positional] = []
     var options: [Option]
+    /// Left out of `tasks --help` (`generate`, a tool for the benchmark).
+    var isHidden = false
+
+    init(name: String, abstract: String, summary: String? = nil, discussion: String? = nil,
+         positionals: [Positional] = [], options: [any OptionDeclaration], isHidden: Bool = false) {
+        self.name = name
+        self.abstract = abstract
+        self.summary = summary
+        self.discussion = discussion
+        self.positionals = positionals
+        self.options = options.map(\.spec)
+        self.isHidden = isHidden
+    }
 
     func option(named name: String) -> Option? {
         options.first { $0.name == name || $0.short == name }
@@ -45,19 +60,22 @@ struct CommandDescription {
             for positional in positionals { text += Self.row("<\(positional.name)>", positional.help) }
         }
         text += "\nOPTIONS:\n"
-        for option in options {
-            var label = option.short.map { "\($0), \(option.name)" } ?? option.name
-            if let valueName = option.valueName { label += " <\(valueName)>" }
-            var help = option.help
-            if let defaultValue = option.defaultValue { help += " (default: \(defaultValue))" }
-            text += Self.row(label, help)
-        }
+        for option in options { text += Self.row(option) }
         text += Self.row("-h, --help", "Show help information.")
         return text
     }
 
+    /// One option's line of help: its names, value and text, with its default.
+    static func row(_ option: Option) -> String {
+        var label = option.short.map { "\($0), \(option.name)" } ?? option.name
+        if let valueName = option.valueName { label += " <\(valueName)>" }
+        return row(label, option.help + (option.defaultValue.map { " (default: \($0))" } ?? ""))
+    }
+
     static func row(_ label: String, _ help: String) -> String {
-        let padded = label.count < 24 ? label + String(repeating: " ", count: 24 - label.count) : label + "\n" + String(repeating: " ", count: 26)
+        let padded = label.count < 24
+            ? label + String(repeating: " ", count: 24 - label.count)
+            : label + "\n" + String(repeating: " ", count: 26)
         return "  \(padded)\(help)\n"
     }
 }

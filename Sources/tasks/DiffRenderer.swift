@@ -9,10 +9,12 @@ enum DiffRenderer {
         for summary in diff.kinds {
             var notes: [String] = []
             if summary.onlyInA > 0 { notes.append("\(summary.onlyInA) only in A") }
-            if summary.onlyInB > 0 { notes.append("\(summary.onlyInB) only in B\(diff.bMayHoldMore ? " (not a difference)" : "")") }
+            if summary.onlyInB > 0 { notes.append("\(summary.onlyInB) only in "
+                + "B\(diff.bMayHoldMore ? " (not a difference)" : "")") }
             if summary.changed > 0 { notes.append("\(summary.changed) changed") }
             let name = summary.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-            text += "  \(name) \(summary.countA) ↔ \(summary.countB)\(notes.isEmpty ? "" : "  (\(notes.joined(separator: ", ")))")\n"
+            text += "  \(name) \(summary.countA) ↔ "
+                + "\(summary.countB)\(notes.isEmpty ? "" : "  (\(notes.joined(separator: ", ")))")\n"
         }
         for kind in StoreMapping.Kind.allCases {
             let records = diff.records.filter { $0.kind == kind }
@@ -20,11 +22,13 @@ enum DiffRenderer {
             text += "\n"
             for record in records.prefix(limit) { text += self.record(record) }
             if records.count > limit {
-                text += "  … and \(records.count - limit) more \(kind.rawValue) difference\(records.count - limit == 1 ? "" : "s") (--limit N or --json to see them)\n"
+                text += "  … and \(records.count - limit) more \(kind.rawValue) "
+                    + "difference\(records.count - limit == 1 ? "" : "s") (--limit N or --json to see them)\n"
             }
         }
         if diff.omittedCount > 0 {
-            text += "\n… and \(diff.omittedCount) more difference\(diff.omittedCount == 1 ? "" : "s") counted but not listed\n"
+            text += "\n… and \(diff.omittedCount) more difference\(diff.omittedCount == 1 ? "" : "s") counted but not "
+                + "listed\n"
         }
         return text
     }
@@ -38,7 +42,8 @@ enum DiffRenderer {
         case .onlyInB: where_ = "only in B"
         case .changed: where_ = "changed"
         }
-        var text = "\(record.kind.rawValue) \(record.id.uuidString) \(quote(label))\(record.taskId.map { " (task \($0.uuidString))" } ?? ""): \(where_)\n"
+        var text = "\(record.kind.rawValue) \(record.id.uuidString) "
+            + "\(quote(label))\(record.taskId.map { " (task \($0.uuidString))" } ?? ""): \(where_)\n"
         for field in record.fields {
             switch field.change {
             case .value:
@@ -76,7 +81,8 @@ enum DiffRenderer {
     static func quote(_ text: String) -> String {
         var shortened = text
         if shortened.count > 80 { shortened = String(shortened.prefix(79)) + "…" }
-        return "\"" + shortened.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\"" + shortened.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
 

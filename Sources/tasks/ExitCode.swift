@@ -1,6 +1,7 @@
 import TaskInterchange
 
-/// sysexits-style exit codes, as DEVELOPERS.md fixes them.
+/// sysexits-style exit codes (sysexits.h), so scripts can tell a usage mistake from bad data, a missing input or a
+/// locked store.
 enum ExitCode {
     static let ok: Int32 = 0
     /// `diff` and `verify`: the graphs differ (as diff(1) and cmp(1) say it).

@@ -2,51 +2,95 @@ import Foundation
 import TaskInterchange
 
 /// `tasks export`: a store to an interchange file (stdout by default).
-enum ExportCommand {
+struct ExportCommand: Command {
+    static let store = SharedOptions.store("The Core Data SQLite store to read.")
+    static let output = SharedOptions.output(
+        "file", "Where to write; '-' is stdout. A file appears only when complete.", default: "-")
+    static let formatVersion = Option<Int>(
+        "--format-version", valueName: "version", help: "1 (the DataExporter format) or 2.", default: 2,
+        defaultText: "2", allowedValues: ["1", "2"]) { Int($0) }
+    static let mapping = SharedOptions.mapping(
+        "Read entities and properties as this mapping file says (see 'tasks inspect').")
+    static let kinds = SelectionOptions.kinds(
+        "Export only these kinds (project,category,tag,task) and what they refer to.")
+    static let entities = SelectionOptions.entities("Export only these store entities and what they refer to.")
+    static let excludedEntities = Option<[String]>(
+        "--exclude-entities", valueName: "list",
+        help: "Never export these store entities; references to them are dropped (reported).",
+        convert: SelectionOptions.list)
+    static let project = Option<String>(
+        "--project", valueName: "id|name", help: "Only tasks of this project (and the records they refer to).")
+    static let completed = Flag("--completed", help: "Only completed tasks (and the records they refer to).")
+    static let open = Flag("--open", help: "Only open tasks (and the records they refer to).")
+    static let since = Option<String>(
+        "--since", valueName: "date",
+        help: "Only tasks created or modified at or after this date (YYYY-MM-DD or an RFC 3339 date-time).")
+    static let pretty = Flag("--pretty", help: "Indent the JSON.")
+    static let ndjson = Flag("--ndjson", help: "Write one JSON object per line: header, records, trailer with counts.")
+    static let busyTimeout = SharedOptions.busyTimeout("How long to wait for a writer's lock on the store.")
+    static let strict = Flag("--strict", help: "Fail (exit 65, nothing written) when anything could not be carried "
+        + "exactly.")
+
     static let description = CommandDescription(
         name: "export",
         abstract: "Export a Core Data store to an interchange file.",
-        discussion: "Reads one committed state of the store (and its -wal), even while an app writes to it, without changing a byte of it, and writes records sorted by id. A summary and everything that could not be carried exactly go to stderr.",
-        options: [
-            .init(name: "--store", valueName: "path", help: "The Core Data SQLite store to read.", isRequired: true),
-            .init(name: "--output", short: "-o", valueName: "file", help: "Where to write; '-' is stdout. A file appears only when complete.", defaultValue: "-"),
-            .init(name: "--format-version", valueName: "version", help: "1 (the DataExporter format) or 2.", allowedValues: ["1", "2"], defaultValue: "2"),
-            .init(name: "--mapping", valueName: "file", help: "Read entities and properties as this mapping file says (see 'tasks inspect')."),
-            .init(name: "--kinds", valueName: "list", help: "Export only these kinds (project,category,tag,task) and what they refer to."),
-            .init(name: "--entities", valueName: "list", help: "Export only these store entities and what they refer to."),
-            .init(name: "--exclude-entities", valueName: "list", help: "Never export these store entities; references to them are dropped (reported)."),
-            .init(name: "--project", valueName: "id|name", help: "Only tasks of this project (and the records they refer to)."),
-            .init(name: "--completed", help: "Only completed tasks (and the records they refer to)."),
-            .init(name: "--open", help: "Only open tasks (and the records they refer to)."),
-            .init(name: "--since", valueName: "date", help: "Only tasks created or modified at or after this date (YYYY-MM-DD or an RFC 3339 date-time)."),
-            .init(name: "--pretty", help: "Indent the JSON."),
-            .init(name: "--ndjson", help: "Write one JSON object per line: header, records, trailer with counts."),
-            .init(name: "--busy-timeout", valueName: "ms", help: "How long to wait for a writer's lock on the store.", defaultValue: "5000"),
-            .init(name: "--strict", help: "Fail (exit 65, nothing written) when anything could not be carried exactly."),
-            .init(name: "--json-summary", help: "Print the summary to stderr as JSON."),
-        ])
+        discussion: "Reads one committed state of the store (and its -wal), even while an app writes to it, without "
+            + "changing a byte of it, and writes records sorted by id. A summary and everything that could not be "
+            + "carried exactly go to stderr.",
+        positionals: [StoreArgument.positional],
+        options: [store, output, formatVersion, mapping, kinds, entities, excludedEntities, project, completed, open,
+                  since, pretty, ndjson, busyTimeout, strict, SharedOptions.jsonSummary])
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, for: description)
-        let store = try parsed.required("--store", for: description)
+    var store: String
+    var output: String
+    var formatVersion: Int
+    var mapping: MappingFile
+    var kinds: Set<RecordKind>?
+    var entities: [String]?
+    var excludedEntities: [String]
+    var project: String?
+    var completed: Bool
+    var open: Bool
+    var since: String?
+    var pretty: Bool
+    var ndjson: Bool
+    var busyTimeout: Int32
+    var strict: Bool
+    var jsonSummary: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        store = try StoreArgument.read(arguments, Self.store, acceptsPositional: true)
+        formatVersion = try arguments.value(Self.formatVersion)
+        pretty = arguments.flag(Self.pretty)
+        ndjson = arguments.flag(Self.ndjson)
+        mapping = try MappingFile(arguments, Self.mapping)
+        kinds = try SelectionOptions.kinds(arguments, Self.kinds)
+        entities = try arguments.optional(Self.entities)
+        excludedEntities = try arguments.optional(Self.excludedEntities) ?? []
+        project = try arguments.optional(Self.project)
+        completed = arguments.flag(Self.completed)
+        open = arguments.flag(Self.open)
+        since = try arguments.optional(Self.since)
+        strict = arguments.flag(Self.strict)
+        busyTimeout = try arguments.value(Self.busyTimeout)
+        output = try arguments.value(Self.output)
+        jsonSummary = arguments.flag(SharedOptions.jsonSummary)
+    }
+
+    func validate() throws(UsageError) {
+        if pretty && ndjson { throw UsageError("--pretty and --ndjson cannot be combined") }
+        if ndjson && formatVersion != 2 { throw UsageError("--ndjson needs --format-version 2") }
+        if completed && open { throw UsageError("--completed and --open cannot be combined") }
+    }
+
+    func run() throws -> Int32 {
         var options = ExportOptions()
-        options.writing.formatVersion = Int(parsed.value("--format-version") ?? "2")!
-        if parsed.flag("--pretty") && parsed.flag("--ndjson") {
-            throw UsageError("--pretty and --ndjson cannot be combined", command: description)
-        }
-        if parsed.flag("--ndjson") {
-            guard options.writing.formatVersion == 2 else { throw UsageError("--ndjson needs --format-version 2", command: description) }
-            options.writing.layout = .ndjson
-        } else if parsed.flag("--pretty") {
-            options.writing.layout = .pretty
-        }
-        if let mappingPath = parsed.value("--mapping") {
-            options.mapping = try StoreMapping(contentsOf: mappingPath)
-            options.mappingSource = mappingPath
-        }
-        options.selection = try selection(parsed)
-        options.strict = parsed.flag("--strict")
-        options.busyTimeout = try ImportCommand.busyTimeout(parsed, for: description)
+        options.writing.formatVersion = formatVersion
+        options.writing.layout = ndjson ? .ndjson : pretty ? .pretty : options.writing.layout
+        try mapping.load(into: &options.mapping, source: &options.mappingSource)
+        options.selection = try selection()
+        options.strict = strict
+        options.busyTimeout = busyTimeout
         if Console.showsProgress {
             let started = Date()
             options.progress = { done, total in
@@ -54,8 +98,6 @@ enum ExportCommand {
                 Console.progress("exporting: \(done)/\(total) tasks (\(Int(rate))/s)")
             }
         }
-        let output = parsed.value("--output") ?? "-"
-
         let summary: ExportSummary
         do {
             if output != "-" {
@@ -64,27 +106,26 @@ enum ExportCommand {
                 summary = try Exporter.export(store: store, to: FileDescriptorSink.standardOutput, options: options)
             }
         } catch let error as ExportStrictError {
-            printSummary(error.summary, json: parsed.flag("--json-summary"), wrote: false)
-            Console.error("Error: --strict: \(error.summary.findings.filter(\.isWarning).count) finding(s) mean data would not be carried exactly; nothing was written\n")
+            Self.printSummary(error.summary, json: jsonSummary, wrote: false)
+            Console.error("Error: --strict: \(error.summary.findings.filter(\.isWarning).count) finding(s) mean data "
+                + "would not be carried exactly; nothing was written\n")
             return ExitCode.dataError
         }
         if Console.showsProgress { Console.endProgress() }
-        printSummary(summary, json: parsed.flag("--json-summary"), wrote: true)
+        Self.printSummary(summary, json: jsonSummary, wrote: true)
         return ExitCode.ok
     }
 
     /// The records to export, from `--kinds`, `--entities`, `--exclude-entities` and the task filters.
-    static func selection(_ parsed: ParsedArguments) throws -> ExportSelection {
+    /// - Throws: `TaskInterchangeError.usage` when `--since` is not a date.
+    func selection() throws(TaskInterchangeError) -> ExportSelection {
         var selection = ExportSelection()
-        selection.kinds = try SelectionOptions.kinds(parsed, for: description)
-        selection.entities = SelectionOptions.list(parsed, "--entities").map(Set.init)
-        selection.excludedEntities = Set(SelectionOptions.list(parsed, "--exclude-entities") ?? [])
-        selection.project = parsed.value("--project")
-        if parsed.flag("--completed") && parsed.flag("--open") {
-            throw UsageError("--completed and --open cannot be combined", command: description)
-        }
-        selection.completion = parsed.flag("--completed") ? .completed : parsed.flag("--open") ? .open : nil
-        selection.since = try parsed.value("--since").map(ExportSelection.instant(from:))
+        selection.kinds = kinds
+        selection.entities = entities.map(Set.init)
+        selection.excludedEntities = Set(excludedEntities)
+        selection.project = project
+        selection.completion = completed ? .completed : open ? .open : nil
+        selection.since = try since.map { text throws(TaskInterchangeError) in try ExportSelection.instant(from: text) }
         return selection
     }
 
@@ -94,11 +135,12 @@ enum ExportCommand {
             return
         }
         for finding in summary.findings {
-            Console.error("\(finding.isWarning ? "warning" : "note"): \(finding.description)\(finding.count > 1 ? " [\(finding.count)]" : "")\n")
+            Console.error("\(finding.isWarning ? "warning" : "note"): "
+                + "\(finding.description)\(finding.count > 1 ? " [\(finding.count)]" : "")\n")
         }
         if wrote {
-            Console.error("Exported \(ReportRenderer.counts(summary.counts)) from \(summary.store) (format \(summary.formatVersion)) in \(String(format: "%.2f", summary.seconds)) s\n")
-            Console.error("  \(ReportRenderer.entityPlacement(typed: summary.entities, generic: summary.generic))\n")
+            Console.error("Exported \(ReportRenderer.counts(summary.counts)) from \(summary.store) (format "
+                + "\(summary.formatVersion)) in \(String(format: "%.2f", summary.seconds)) s\n")
         }
     }
 }

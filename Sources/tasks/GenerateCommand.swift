@@ -1,94 +1,35 @@
 import Foundation
 import TaskInterchange
 
-/// `tasks generate` (hidden, for `bench/run`): a deterministic synthetic store of any size in the Core Data layout.
-enum GenerateCommand {
+/// `tasks generate` (hidden, for `bench/run` and the README's examples): a deterministic synthetic store of any size
+/// in the Core Data layout.
+struct GenerateCommand: Command {
+    static let tasks = Option<Int>("--tasks", valueName: "count", help: "How many tasks.", isRequired: true)
+    static let output = SharedOptions.output("path", "The store to create; must not exist.", isRequired: true)
+    static let seed = Option<UInt64>("--seed", valueName: "number", help: "Random seed.", default: 1)
+
     static let description = CommandDescription(
         name: "generate",
-        abstract: "Create a synthetic task store for benchmarks (100 projects, 20 tags, 2 tags per task, 3 subtasks on every 10th task, notes on half, due dates on a third).",
-        options: [
-            .init(name: "--tasks", valueName: "count", help: "How many tasks.", isRequired: true),
-            .init(name: "--output", short: "-o", valueName: "path", help: "The store to create; must not exist.", isRequired: true),
-            .init(name: "--seed", valueName: "number", help: "Random seed.", defaultValue: "1"),
-        ])
+        abstract: "Create a synthetic task store for benchmarks (100 projects, 20 tags, 2 tags per task, 3 subtasks on "
+            + "every 10th task, notes on half, due dates on a third).",
+        options: [tasks, output, seed],
+        isHidden: true)
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, for: description)
-        let countText = try parsed.required("--tasks", for: description)
-        guard let count = Int(countText), count >= 0 else {
-            throw UsageError("The value '\(countText)' is invalid for '--tasks <count>'", command: description)
-        }
-        let output = try parsed.required("--output", for: description)
-        guard let seed = UInt64(parsed.value("--seed") ?? "1") else {
-            throw UsageError("The value '\(parsed.value("--seed")!)' is invalid for '--seed <number>'", command: description)
-        }
-        if FileManager.default.fileExists(atPath: output) {
-            throw TaskInterchangeError(.cannotCreate, "\(output): already exists")
-        }
-        let started = Date()
-        let result = try StoreImport.run(SyntheticArchive(tasks: count, seed: seed), into: output, options: StoreImportOptions())
-        Console.error("Generated \(ReportRenderer.counts(result.report.counts)) in \(output) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s\n")
-        return ExitCode.ok
-    }
-}
-
-/// Records made on the fly from a seed: the same seed always gives the same archive, and nothing is held in memory.
-struct SyntheticArchive: ArchiveSource {
     var tasks: Int
+    var output: String
     var seed: UInt64
-    static let projects = 100
-    static let tags = 20
 
-    /// A UUID from (kind, index, seed): stable, distinct, random-looking.
-    func uuid(_ kind: UInt64, _ index: Int) -> UUID {
-        var state = seed &* 0x9E37_79B9_7F4A_7C15 ^ kind << 56 ^ UInt64(index)
-        func mix() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        let (a, b) = (mix(), mix())
-        var bytes = withUnsafeBytes(of: a.bigEndian) { Array($0) } + withUnsafeBytes(of: b.bigEndian) { Array($0) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        tasks = try arguments.value(Self.tasks)
+        output = try arguments.value(Self.output)
+        seed = try arguments.value(Self.seed)
     }
 
-    func date(_ index: Int, _ salt: Int) -> Date {
-        // Spread over 2015–2025 with sub-second fractions, so dates exercise the lossless path.
-        Date(timeIntervalSinceReferenceDate: 441_763_200 + Double((index &* 7919 &+ salt &* 104_729) % 315_360_000) + Double(index % 1000) / 1024)
-    }
-
-    func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws {
-        let all = kinds ?? Set(RecordKind.allCases)
-        if all.contains(.project) {
-            for index in 0..<Self.projects {
-                try visitor.visitProject(ProjectRecord(id: uuid(1, index), name: "Project \(index)", createdAt: date(index, 1)), index: index)
-            }
-        }
-        if all.contains(.tag) {
-            for index in 0..<Self.tags { try visitor.visitTag(TagRecord(id: uuid(3, index), name: "tag-\(index)"), index: index) }
-        }
-        var subtaskCount = 0
-        if all.contains(.task) {
-            for index in 0..<tasks {
-                let first = index % Self.tags
-                let second = (first + 1 + (index / Self.tags) % (Self.tags - 1)) % Self.tags
-                var task = TaskRecord(
-                    id: uuid(4, index), title: "Task \(index): do the thing", notes: index % 2 == 0 ? "Notes for task \(index), with a little more text." : nil,
-                    isCompleted: index % 3 == 0, createdAt: date(index, 2), dueDate: index % 3 == 1 ? date(index, 3) : nil,
-                    priority: index % 4, projectId: uuid(1, index % Self.projects),
-                    tagIds: [uuid(3, first), uuid(3, second)].sorted { $0.uuidString < $1.uuidString })
-                if index % 10 == 0 {
-                    task.subtasks = (0..<3).map { SubtaskRecord(id: uuid(5, index * 3 + $0), title: "Step \($0 + 1)", isCompleted: $0 == 0) }
-                    subtaskCount += 3
-                }
-                try visitor.visitTask(task, index: index)
-            }
-        }
-        try visitor.visitEnd(header: ArchiveHeader(), counts: ArchiveCounts(projects: Self.projects, tags: Self.tags, tasks: tasks, subtasks: subtaskCount))
+    func run() throws -> Int32 {
+        let started = Date()
+        let result = try SyntheticArchive(tasks: tasks, seed: seed).makeStore(at: output)
+        Console.error("Generated \(ReportRenderer.counts(result.report.counts)) in \(output) in "
+            + "\(String(format: "%.2f", Date().timeIntervalSince(started))) s\n")
+        return ExitCode.ok
     }
 }

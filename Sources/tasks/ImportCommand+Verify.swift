@@ -3,13 +3,13 @@ import TaskInterchange
 
 /// `import --verify`: right after the commit, the store is compared with the file as `tasks verify` does.
 extension ImportCommand {
-    static let verifyOption = CommandDescription.Option(
-        name: "--verify", help: "After the commit, check that the store holds what the file holds (as 'tasks verify'); exit 1 when it does not (the import stays committed).")
+    static let verify = Flag(
+        "--verify", help: "After the commit, check that the store holds what the file holds (as 'tasks verify'); exit "
+            + "1 when it does not (the import stays committed).")
 
     /// The verification of a committed import, nil without `--verify` or with `--dry-run` (nothing was written).
-    static func verification(_ parsed: ParsedArguments, input: ArchiveInput, store: String,
-                             options: StoreImportOptions) throws -> GraphDiff? {
-        guard parsed.flag("--verify"), !options.dryRun else { return nil }
+    func verification(input: ArchiveInput, options: StoreImportOptions) throws -> GraphDiff? {
+        guard verify, !dryRun else { return nil }
         return try GraphComparison.verify(.input(input), against: .store(path: store, mapping: options.mapping))
     }
 

@@ -2,60 +2,109 @@ import Foundation
 import TaskInterchange
 
 /// `tasks import`: validate, then rebuild the graph in a store, all or nothing.
-enum ImportCommand {
+struct ImportCommand: Command {
+    static let store = SharedOptions.store("The target store; created when it does not exist.")
+    static let mode = Option<ImportMode>("--mode", valueName: "mode", help: "insert: every id must be new; upsert: "
+        + "update matching ids that changed; skip: keep existing; replace: remove the mapped entities' rows first; "
+        + "merge: like upsert, but the newer version of each record wins.", default: .insert)
+    static let dryRun = Flag("--dry-run", help: "Run the whole import on a private copy of the target and print its "
+        + "plan; the target is not written.")
+    static let keepIdentity = Flag("--keep-identity", help: "New stores only: take the archive's store UUID and every "
+        + "generic record's key (Z_PK), so object URIs and derived ids survive (a backup that restores to the same "
+        + "store).")
+    static let strict = Flag("--strict", help: "Fail, writing nothing, when the target has no place for some generic "
+        + "records or values.")
+    static let backup = Option<String>("--backup", valueName: "path", help: "Copy the target here (SQLite online "
+        + "backup) before writing.")
+    static let mapping = SharedOptions.mapping("How the target's entities map (see 'tasks inspect').")
+    static let modelFrom = Option<String>("--model-from", valueName: "store|model", help: "Create the new store with "
+        + "this store's schema and metadata (e.g. the empty store your app wrote), or those Core Data writes for a "
+        + "model (.xcdatamodeld, .xcdatamodel, .momd, .mom), so the app opens it without a migration.")
+    static let modelVersion = SharedOptions.modelVersion("With --model-from a model: the version to use (default: its "
+        + "current version).")
+    static let busyTimeout = SharedOptions.busyTimeout("How long to wait for another process's lock.")
+    static let kinds = SelectionOptions.kinds("Load only these kinds (project,category,tag,task); references to the "
+        + "rest link to the target's records with those ids, or are dropped (counted).")
+    static let entities = SelectionOptions.entities("Load only the records read from these store entities (the "
+        + "archive's source.entities); as --kinds otherwise.")
+
     static let description = CommandDescription(
         name: "import",
         abstract: "Validate an interchange file and import it into a store, all or nothing.",
-        discussion: "A path that does not exist gets a new store in Core Data's layout. An existing store is written in one transaction under Core Data's invariants; an invalid file writes nothing.",
-        positionals: [.init(name: "file", help: "The archive to import; '-' or nothing reads stdin (JSON or NDJSON).")],
-        options: [
-            .init(name: "--store", valueName: "path", help: "The target store; created when it does not exist.", isRequired: true),
-            .init(name: "--mode", valueName: "mode", help: "insert: every id must be new; upsert: update matching ids that changed; skip: keep existing; replace: remove the mapped entities' rows first; merge: like upsert, but the newer version of each record wins.",
-                  allowedValues: ImportMode.allCases.map(\.rawValue), defaultValue: "insert"),
-            .init(name: "--dry-run", help: "Run the whole import on a private copy of the target and print its plan; the target is not written."),
-            .init(name: "--backup", valueName: "path", help: "Copy the target here (SQLite online backup) before writing."),
-            .init(name: "--mapping", valueName: "file", help: "How the target's entities map (see 'tasks inspect')."),
-            .init(name: "--model-from", valueName: "store|model", help: "Create the new store with this store's schema and metadata (e.g. the empty store your app wrote), or those Core Data writes for a model (.xcdatamodeld, .xcdatamodel, .momd, .mom), so the app opens it without a migration."),
-            .init(name: "--model-version", valueName: "name", help: "With --model-from a model: the version to use (default: its current version)."),
-            .init(name: "--keep-identity",
-                  help: "New stores only: take the archive's store UUID and every generic record's key (Z_PK), so "
-                      + "object URIs and derived ids survive (a backup that restores to the same store)."),
-            .init(name: "--strict",
-                  help: "Fail, writing nothing, when the target has no place for some generic records or values."),
-            .init(name: "--busy-timeout", valueName: "ms", help: "How long to wait for another process's lock.", defaultValue: "5000"),
-            .init(name: "--json-summary", help: "Print the summary to stderr as JSON."),
-            verifyOption,
-        ] + SelectionOptions.importOptions + [
-            matchOption,
-            modifiedPropertyOption,
-        ])
+        discussion: "A path that does not exist gets a new store in Core Data's layout. An existing store is written "
+            + "in one transaction under Core Data's invariants; an invalid file writes nothing.",
+        positionals: [
+            ArchiveArgument.positional("The archive to import; '-' or nothing reads stdin (JSON or NDJSON).")
+        ],
+        options: [store, mode, dryRun, backup, mapping, modelFrom, modelVersion, keepIdentity, strict, busyTimeout,
+                  SharedOptions.jsonSummary, verify, kinds, entities, match, modifiedProperty])
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, for: description)
-        let store = try parsed.required("--store", for: description)
+    var store: String
+    var mode: ImportMode
+    var dryRun: Bool
+    var keepIdentity: Bool
+    var strict: Bool
+    var backup: String?
+    var mapping: MappingFile
+    var modelFrom: String?
+    var modelVersion: String?
+    var busyTimeout: Int32
+    var jsonSummary: Bool
+    var verify: Bool
+    var kinds: Set<RecordKind>?
+    var entities: [String]?
+    var match: MatchRule?
+    var modifiedProperty: String?
+    var input: ArchiveArgument
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        store = try StoreArgument.read(arguments, Self.store)
+        mode = try arguments.value(Self.mode)
+        dryRun = arguments.flag(Self.dryRun)
+        keepIdentity = arguments.flag(Self.keepIdentity)
+        strict = arguments.flag(Self.strict)
+        backup = try arguments.optional(Self.backup)
+        busyTimeout = try arguments.value(Self.busyTimeout)
+        mapping = try MappingFile(arguments, Self.mapping)
+        match = try Self.matchRule(arguments)
+        verify = arguments.flag(Self.verify)
+        kinds = try SelectionOptions.kinds(arguments, Self.kinds)
+        entities = try arguments.optional(Self.entities)
+        modifiedProperty = try arguments.optional(Self.modifiedProperty)
+        modelFrom = try arguments.optional(Self.modelFrom)
+        modelVersion = try arguments.optional(Self.modelVersion)
+        jsonSummary = arguments.flag(SharedOptions.jsonSummary)
+        input = ArchiveArgument(arguments)
+    }
+
+    func validate() throws(UsageError) {
+        try validateMergeOptions()
+        if verify && (kinds != nil || entities != nil) {
+            throw UsageError("--verify checks that the store holds the whole file; with --kinds or --entities it holds "
+                + "part of it")
+        }
+        if modelVersion != nil && modelFrom == nil {
+            throw UsageError("--model-version needs --model-from <model>")
+        }
+    }
+
+    func run() throws -> Int32 {
         var options = StoreImportOptions()
-        options.mode = ImportMode(rawValue: parsed.value("--mode") ?? "insert")!
-        options.dryRun = parsed.flag("--dry-run")
-        options.backupPath = parsed.value("--backup")
-        options.keepIdentity = parsed.flag("--keep-identity")
-        options.strict = parsed.flag("--strict")
-        options.busyTimeout = try busyTimeout(parsed, for: description)
-        if let mappingPath = parsed.value("--mapping") {
-            options.mapping = try StoreMapping(contentsOf: mappingPath)
-            options.mappingSource = mappingPath
+        options.mode = mode
+        options.dryRun = dryRun
+        options.keepIdentity = keepIdentity
+        options.strict = strict
+        options.backupPath = backup
+        options.busyTimeout = busyTimeout
+        try mapping.load(into: &options.mapping, source: &options.mappingSource)
+        options.match = match
+        options.kinds = kinds
+        options.entities = entities.map(Set.init)
+        if let modifiedProperty { options.modificationDates = ModificationDates(property: modifiedProperty) }
+        if let modelFrom {
+            options.template = try StoreTemplate(modelFrom: modelFrom, version: modelVersion)
         }
-        try applyMergeOptions(parsed, to: &options)
-        options.kinds = try SelectionOptions.kinds(parsed, for: description)
-        options.entities = SelectionOptions.list(parsed, "--entities").map(Set.init)
-        if parsed.flag("--verify") && (options.kinds != nil || options.entities != nil) {
-            throw UsageError("--verify checks that the store holds the whole file; with --kinds or --entities it holds part of it", command: description)
-        }
-        if let template = parsed.value("--model-from") {
-            options.template = try StoreTemplate(modelFrom: template, version: parsed.value("--model-version"))
-        } else if parsed.value("--model-version") != nil {
-            throw UsageError("--model-version needs --model-from <model>", command: description)
-        }
-        let input = try openInput(parsed.positionals.first)
+        let input = try input.open()
         let started = Date()
         if Console.showsProgress {
             options.progress = { done in
@@ -65,42 +114,28 @@ enum ImportCommand {
         }
         let result = try StoreImport.run(input, into: store, options: options)
         if Console.showsProgress { Console.endProgress() }
-        let verification = try verification(parsed, input: input, store: store, options: options)
+        let verification = try verification(input: input, options: options)
         let status = verification?.isEqual == false ? ExitCode.different : ExitCode.ok
-        if parsed.flag("--json-summary") {
-            Console.error(Console.json(Summary(store: store, dryRun: options.dryRun, mode: options.mode.rawValue, plan: result.plan,
-                                               warnings: result.warnings, createdStore: result.createdStore,
-                                               seconds: Date().timeIntervalSince(started),
-                                               verification: verification.map(VerificationSummary.init))))
+        let seconds = Date().timeIntervalSince(started)
+        if jsonSummary {
+            let summary = Summary(store: store, dryRun: options.dryRun, mode: options.mode.rawValue, plan: result.plan,
+                                  warnings: result.warnings, createdStore: result.createdStore, seconds: seconds,
+                                  verification: verification.map(VerificationSummary.init))
+            Console.error(Console.json(summary))
             return status
         }
         // Warnings about the archive (unknown members, say), as `validate` prints them, then those about the target.
         Console.error(ReportRenderer.text(result.report))
         for warning in result.warnings { Console.error("warning: \(warning)\n") }
         if options.dryRun {
-            Console.output("Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n" + ReportRenderer.plan(result.plan)
-                + decisionsText(result.plan))
+            Console.output("Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n"
+                + ReportRenderer.plan(result.plan) + Self.decisionsText(result.plan))
         } else {
-            Console.error("Imported \(ReportRenderer.counts(result.report.counts)) into \(store)\(result.createdStore ? " (new store)" : "") in \(String(format: "%.2f", Date().timeIntervalSince(started))) s\n")
+            Console.error(ReportRenderer.headline(result, store: store, seconds: seconds))
             Console.error(ReportRenderer.plan(result.plan))
         }
-        if let verification { Console.error(verificationText(verification)) }
+        if let verification { Console.error(Self.verificationText(verification)) }
         return status
-    }
-
-    /// `--busy-timeout` in milliseconds (5000 when absent).
-    static func busyTimeout(_ parsed: ParsedArguments, for description: CommandDescription) throws -> Int32 {
-        guard let timeout = parsed.value("--busy-timeout") else { return 5_000 }
-        guard let milliseconds = Int32(timeout), milliseconds >= 0 else {
-            throw UsageError("The value '\(timeout)' is invalid for '--busy-timeout <ms>' (expected milliseconds)", command: description)
-        }
-        return milliseconds
-    }
-
-    /// The archive named on the command line, or stdin for nothing or '-'.
-    static func openInput(_ argument: String?) throws -> ArchiveInput {
-        guard let argument, argument != "-" else { return try ArchiveInput.standardInput() }
-        return try ArchiveInput(path: argument)
     }
 
     struct Summary: Encodable {

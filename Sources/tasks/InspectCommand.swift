@@ -2,24 +2,37 @@ import Foundation
 import TaskInterchange
 
 /// `tasks inspect`: audits a store without changing a byte of it.
-enum InspectCommand {
+struct InspectCommand: Command {
+    static let store = SharedOptions.store("The Core Data SQLite store to inspect.")
+    static let mapping = SharedOptions.mapping("Use this mapping instead of detecting one.")
+    static let json = SharedOptions.json("Print a JSON object for scripts instead of text.")
+
     static let description = CommandDescription(
         name: "inspect",
-        abstract: "Describe a store: entities, columns, join tables, the mapping export would use, and integrity findings.",
-        discussion: "The store's files are left byte-identical. Save the printed mapping with --json, edit it, and pass it to export or import with --mapping.",
-        options: [
-            .init(name: "--store", valueName: "path", help: "The Core Data SQLite store to inspect.", isRequired: true),
-            .init(name: "--mapping", valueName: "file", help: "Use this mapping instead of detecting one."),
-            .init(name: "--json", help: "Print a JSON object for scripts instead of text."),
-        ])
+        abstract: "Describe a store: entities, columns, join tables, the mapping export would use, and integrity "
+            + "findings.",
+        summary: "Describe a store: entities, columns, join tables, mapping and integrity.",
+        discussion: "The store's files are left byte-identical. Save the printed mapping with --json, edit it, and "
+            + "pass it to export or import with --mapping.",
+        positionals: [StoreArgument.positional],
+        options: [store, mapping, json])
 
-    static func run(_ arguments: [String]) throws -> Int32 {
-        let parsed = try ParsedArguments(arguments, for: description)
-        let store = try parsed.required("--store", for: description)
-        let mapping = try parsed.value("--mapping").map { path throws(TaskInterchangeError) in try StoreMapping(contentsOf: path) }
+    var store: String
+    var mapping: MappingFile
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        store = try StoreArgument.read(arguments, Self.store, acceptsPositional: true)
+        mapping = try MappingFile(arguments, Self.mapping)
+        json = arguments.flag(Self.json)
+    }
+
+    func run() throws -> Int32 {
+        let mapping = try mapping.load()
         let snapshot = try StoreSnapshot(path: store)
-        let inspection = try StoreInspection(snapshot: snapshot, mapping: mapping, mappingSource: parsed.value("--mapping") ?? "mapping")
-        Console.output(parsed.flag("--json") ? Console.json(inspection) : text(inspection))
+        let inspection = try StoreInspection(snapshot: snapshot, mapping: mapping,
+                                             mappingSource: self.mapping.path ?? "mapping")
+        Console.output(json ? Console.json(inspection) : Self.text(inspection))
         return ExitCode.ok
     }
 
@@ -29,9 +42,11 @@ enum InspectCommand {
         for entity in inspection.entities {
             var line = "  \(entity.name) (Z_ENT \(entity.entityNumber)"
             if let superentity = entity.superentity { line += ", sub-entity of \(superentity)" }
-            line += ", table \(entity.table ?? "missing"), \(entity.count) row\(entity.count == 1 ? "" : "s"), Z_MAX \(entity.maxKey))"
+            line += ", table \(entity.table ?? "missing"), \(entity.count) row\(entity.count == 1 ? "" : "s"), Z_MAX "
+                + "\(entity.maxKey))"
             if let computed = entity.versionHash, let stored = entity.storedVersionHash {
-                line += computed == stored ? " version hash ✓" : " version hash ✗ (computed \(computed), stored \(stored))"
+                line += computed == stored ? " version hash ✓" : " version hash ✗ (computed \(computed), stored "
+                    + "\(stored))"
             }
             lines.append(line)
             if let model = inspection.model?.entity(named: entity.name) {
@@ -46,7 +61,8 @@ enum InspectCommand {
         if !inspection.joinTables.isEmpty {
             lines += ["", "Join tables:"]
             for join in inspection.joinTables {
-                lines.append("  \(join.table) (\(join.columns.joined(separator: ", "))): \(join.count) row\(join.count == 1 ? "" : "s")")
+                lines.append("  \(join.table) (\(join.columns.joined(separator: ", "))): \(join.count) "
+                    + "row\(join.count == 1 ? "" : "s")")
             }
         }
         lines += ["", "Mapping (save with --json and edit; pass with --mapping):"]
@@ -57,18 +73,21 @@ enum InspectCommand {
             }
             let fields = kind.fields.map { "\($0) ← \(mapping.property(for: $0) ?? "-")" }
             let relationships = kind.relationships.map { "\($0) ← \(mapping.relationship(for: $0) ?? "-")" }
-            lines.append("  \(kind.rawValue): \(mapping.entity) { \((fields + relationships).joined(separator: ", ")) }")
+            let members = (fields + relationships).joined(separator: ", ")
+            lines.append("  \(kind.rawValue): \(mapping.entity) { \(members) }")
         }
         let carried = inspection.extraRelationships.sorted { $0.key < $1.key }.flatMap { kind, properties in
             properties.sorted { $0.key < $1.key }.map { property, declaration in
-                "\(kind).\(property) → \(declaration.destination.rawValue)\(declaration.toMany ? (declaration.ordered ? " (ordered to-many)" : " (to-many)") : "")"
+                let shape = declaration.toMany ? (declaration.ordered ? " (ordered to-many)" : " (to-many)") : ""
+                return "\(kind).\(property) → \(declaration.destination.rawValue)\(shape)"
             }
         }
         if !carried.isEmpty { lines.append("  relationships carried under extra: " + carried.joined(separator: ", ")) }
         lines += ["", "Findings:"]
         if inspection.findings.isEmpty { lines.append("  none") }
         for finding in inspection.findings {
-            lines.append("  \(finding.isWarning ? "warning" : "note"): \(finding.description)\(finding.count > 1 ? " [\(finding.count)]" : "")")
+            lines.append("  \(finding.isWarning ? "warning" : "note"): "
+                + "\(finding.description)\(finding.count > 1 ? " [\(finding.count)]" : "")")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -87,11 +106,13 @@ enum InspectCommand {
             lines.append("    \(attribute.name): \(attribute.type) (\(notes.joined(separator: ", ")))")
         }
         for relationship in entity.relationships {
-            var text = "    \(relationship.name) → \(relationship.destination) \(relationship.isToMany ? (relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one")"
+            var text = "    \(relationship.name) → \(relationship.destination) "
+                + "\(relationship.isToMany ? (relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one")"
             text += ", inverse \(relationship.inverse ?? "none"), delete rule \(relationship.deleteRule)"
             lines.append(text)
         }
-        for constraint in entity.uniquenessConstraints { lines.append("    unique: \(constraint.joined(separator: ", "))") }
+        for constraint in entity.uniquenessConstraints { lines.append("    unique: "
+            + "\(constraint.joined(separator: ", "))") }
         for index in entity.fetchIndexes { lines.append("    fetch index: \(index.name)") }
         return lines
     }

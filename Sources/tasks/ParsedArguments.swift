@@ -1,11 +1,15 @@
-/// A command's arguments after parsing: option values, flags and positionals, in swift-argument-parser's manner
-/// (`--name value`, `--name=value`, `-o value`, `--` ends options).
-struct ParsedArguments {
-    var values: [String: String] = [:]
-    var flags: Set<String> = []
-    var positionals: [String] = []
+import Foundation
+import TaskInterchange
 
-    /// Parses `arguments` against a command's declared options.
+/// A command's arguments after parsing, in swift-argument-parser's manner (`--name value`, `--name=value`,
+/// `-o value`, `--` ends options): the given options' texts and the positionals, read back through the typed
+/// `Option` and `Flag` declarations, so each value is converted and checked in one place.
+struct ParsedArguments {
+    private var values: [String: String] = [:]
+    private var flags: Set<String> = []
+    private(set) var positionals: [String] = []
+
+    /// Parses `arguments` against a command's declared options and positionals.
     init(_ arguments: [String], for command: CommandDescription) throws(UsageError) {
         var index = 0
         var onlyPositionals = false
@@ -27,10 +31,11 @@ struct ParsedArguments {
                 inline = String(argument[argument.index(after: equals)...])
             }
             guard let option = command.option(named: name) else {
-                throw UsageError("Unknown option '\(name)'", command: command)
+                let names = command.options.map(\.name) + ["--help"]
+                throw UsageError("Unknown option '\(name)'" + Suggestion.phrase(for: name, among: names))
             }
-            if option.valueName == nil {
-                guard inline == nil else { throw UsageError("The option '\(name)' takes no value", command: command) }
+            guard let valueName = option.valueName else {
+                guard inline == nil else { throw UsageError("The option '\(name)' takes no value") }
                 flags.insert(option.name)
                 continue
             }
@@ -39,41 +44,61 @@ struct ParsedArguments {
                 value = inline
             } else {
                 guard index < arguments.count else {
-                    throw UsageError("Missing value for '\(name) <\(option.valueName!)>'", command: command)
+                    throw UsageError("Missing value for '\(name) <\(valueName)>'")
                 }
                 value = arguments[index]
                 index += 1
             }
             if let allowed = option.allowedValues, !allowed.contains(value) {
-                throw UsageError("The value '\(value)' is invalid for '\(name) <\(option.valueName!)>' (expected one of: \(allowed.joined(separator: ", ")))", command: command)
+                throw UsageError("The value '\(value)' is invalid for '\(name) <\(valueName)>' (expected one of: "
+                    + allowed.joined(separator: ", ") + ")" + Suggestion.phrase(for: value, among: allowed))
             }
-            guard values[option.name] == nil else { throw UsageError("The option '\(option.name)' was given twice", command: command) }
+            guard values[option.name] == nil else { throw UsageError("The option '\(option.name)' was given twice") }
             values[option.name] = value
         }
         if positionals.count > command.positionals.count {
-            throw UsageError("Unexpected argument '\(positionals[command.positionals.count])'", command: command)
+            let extra = positionals[command.positionals.count]
+            var message = "Unexpected argument '\(extra)'"
+            if command.option(named: "--store") != nil, values["--store"] == nil, Self.looksLikeStore(extra) {
+                message += ". Did you mean '--store \(extra)'?"
+            }
+            throw UsageError(message)
         }
     }
 
-    func value(_ name: String) -> String? { values[name] }
-    func flag(_ name: String) -> Bool { flags.contains(name) }
-
-    /// A required option's value.
-    func required(_ name: String, for command: CommandDescription) throws(UsageError) -> String {
-        guard let value = values[name] else {
-            let option = command.option(named: name)!
-            throw UsageError("Missing expected argument '\(name) <\(option.valueName ?? "value")>'", command: command)
+    /// An option's value: the given one, else its default.
+    /// - Throws: `UsageError` when the option is absent and has no default, or its text is not a valid value.
+    func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value {
+        guard let value = try optional(option) else {
+            throw UsageError("Missing expected argument '\(option.spec.name) <\(option.spec.valueName ?? "value")>'")
         }
         return value
     }
-}
 
-/// A usage mistake: printed with the command's usage line, exit 64.
-struct UsageError: Error {
-    var message: String
-    var command: CommandDescription?
-    init(_ message: String, command: CommandDescription?) {
-        self.message = message
-        self.command = command
+    /// An option's value: the given one, else its default, else nil.
+    /// - Throws: `UsageError` when the given text is not a valid value.
+    func optional<Value>(_ option: Option<Value>) throws(UsageError) -> Value? {
+        guard let text = values[option.spec.name] else { return option.defaultValue }
+        guard let value = option.convert(text) else {
+            let expected = option.expected.map { " (\($0))" } ?? ""
+            throw UsageError("The value '\(text)' is invalid for '\(option.spec.name) "
+                + "<\(option.spec.valueName ?? "value")>'"
+                + expected)
+        }
+        return value
+    }
+
+    /// True when the option was given (as opposed to taking its default).
+    func isGiven(_ option: some OptionDeclaration) -> Bool {
+        values[option.spec.name] != nil || flags.contains(option.spec.name)
+    }
+
+    /// True when the flag was given.
+    func flag(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
+
+    /// True when `path` names an SQLite file (by its header) or, when it is no readable file, ends like a store name.
+    static func looksLikeStore(_ path: String) -> Bool {
+        Database.isDatabaseFile(atPath: path)
+            || [".sqlite", ".sqlite3", ".db", ".store"].contains { path.lowercased().hasSuffix($0) }
     }
 }

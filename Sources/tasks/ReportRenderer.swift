@@ -1,20 +1,47 @@
+import Foundation
 import TaskInterchange
 
 /// Text forms of validation reports and import plans, for stderr.
 enum ReportRenderer {
+    /// Issues of one code that are listed on one line once there are this many of them.
+    static let groupThreshold = 3
+    /// Ids (or paths) named on a grouped line besides the first issue's.
+    static let groupExamples = 3
+
+    /// One line per issue, except that the issues of one code, when there are several, share one line: the first in
+    /// full, then how many there are in all and the next few ids (or paths, for issues about no id).
     static func text(_ report: ValidationReport) -> String {
+        var listed: [ValidationIssue.Code: [ValidationIssue]] = [:]
+        for issue in report.issues { listed[issue.code, default: []].append(issue) }
         var text = ""
+        var grouped: Set<ValidationIssue.Code> = []
+        var accounted = 0
         for issue in report.issues {
-            text += "\(issue.severity.rawValue): \(issue)\n"
+            let group = listed[issue.code] ?? []
+            guard group.count >= groupThreshold else {
+                text += "\(issue.severity.rawValue): \(issue)\n"
+                accounted += 1
+                continue
+            }
+            guard grouped.insert(issue.code).inserted else { continue }
+            let total = max(report.codeCounts[issue.code] ?? 0, group.count)
+            accounted += total
+            let others = group.dropFirst().prefix(groupExamples).map { $0.subject ?? $0.path }
+            let rest = total - 1 - others.count
+            let plural = issue.severity == .error ? "errors" : "warnings"
+            text += "\(issue.severity.rawValue): \(issue) [\(total) \(issue.code.rawValue) \(plural); also "
+                + others.joined(separator: ", ") + (rest > 0 ? " and \(rest) more" : "") + "]\n"
         }
-        if report.omittedCount > 0 {
-            text += "… and \(report.omittedCount) more issue\(report.omittedCount == 1 ? "" : "s") not listed\n"
+        let omitted = report.errorCount + report.warningCount - accounted
+        if omitted > 0 {
+            text += "… and \(omitted) more issue\(omitted == 1 ? "" : "s") not listed\n"
         }
         return text
     }
 
     static func counts(_ counts: ArchiveCounts) -> String {
-        "\(counts.projects) projects, \(counts.categories) categories, \(counts.tags) tags, \(counts.tasks) tasks, \(counts.subtasks) subtasks"
+        "\(counts.projects) projects, \(counts.categories) categories, \(counts.tags) tags, \(counts.tasks) tasks, "
+            + "\(counts.subtasks) subtasks"
             + (counts.entities > 0 ? ", \(counts.entities) entity records" : "")
     }
 
@@ -35,7 +62,9 @@ enum ReportRenderer {
             if operations.skipped > 0 { parts.append("\(operations.skipped) skipped") }
             if operations.deleted > 0 { parts.append("\(operations.deleted) deleted") }
             if operations.matched > 0 { parts.append("\(operations.matched) matched by name") }
-            if operations.conflicts > 0 { parts.append("\(operations.conflicts) conflict\(operations.conflicts == 1 ? "" : "s")") }
+            if operations.conflicts > 0 {
+                parts.append("\(operations.conflicts) conflict\(operations.conflicts == 1 ? "" : "s")")
+            }
             if let notLoaded = operations.notLoaded, notLoaded > 0 { parts.append("\(notLoaded) not loaded") }
             return "  \(kind.rawValue): \(parts.joined(separator: ", "))"
         }.joined(separator: "\n") + "\n" + plan.entities.sorted { $0.key < $1.key }.map { entity, operations in
@@ -44,5 +73,30 @@ enum ReportRenderer {
             if operations.skipped > 0 { parts.append("\(operations.skipped) skipped") }
             return "  \(entity) (generic): \(parts.joined(separator: ", "))\n"
         }.joined()
+    }
+
+    /// The first line of an import's summary: what happened. When every record was inserted, the counts; otherwise
+    /// how many records were inserted, updated, left unchanged, skipped or deleted, so a run that wrote nothing
+    /// says so.
+    static func headline(_ result: StoreImportResult, store: String, seconds: Double) -> String {
+        let place = "\(store)\(result.createdStore ? " (new store)" : "")"
+        let time = String(format: "%.2f", seconds)
+        let plan = result.plan
+        let kinds = StoreMapping.Kind.allCases
+        func total(_ count: (ImportPlan.Operations) -> Int) -> Int { kinds.reduce(0) { $0 + count(plan[$1]) } }
+        let inserted = total(\.inserted), updated = total(\.updated), unchanged = total(\.unchanged)
+        let skipped = total(\.skipped), deleted = total(\.deleted)
+        if updated + unchanged + skipped + deleted == 0 {
+            return "Imported \(counts(result.report.counts)) into \(place) in \(time) s\n"
+        }
+        let wrote = inserted + updated + deleted > 0
+        var parts = wrote ? ["\(inserted) inserted"] : []
+        if updated > 0 { parts.append("\(updated) updated") }
+        if unchanged > 0 { parts.append("\(unchanged) unchanged") }
+        if skipped > 0 { parts.append("\(skipped) skipped") }
+        if deleted > 0 { parts.append("\(deleted) deleted") }
+        let verb = wrote ? "Imported into" : "Nothing written to"
+        return "\(verb) \(place) in \(time) s: \(parts.joined(separator: ", ")) (the archive holds "
+            + "\(counts(result.report.counts)))\n"
     }
 }

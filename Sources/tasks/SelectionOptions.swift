@@ -3,26 +3,33 @@ import TaskInterchange
 
 /// The comma-separated lists `export` and `import` take to choose kinds and entities.
 enum SelectionOptions {
-    /// `--kinds` and `--entities` as import declares them.
-    static let importOptions: [CommandDescription.Option] = [
-        .init(name: "--kinds", valueName: "list", help: "Load only these kinds (project,category,tag,task); references to the rest link to the target's records with those ids, or are dropped (counted)."),
-        .init(name: "--entities", valueName: "list", help: "Load only the records read from these store entities (the archive's source.entities); as --kinds otherwise."),
-    ]
-
-    /// The values of a comma-separated list option, trimmed; nil when the option is absent.
-    static func list(_ parsed: ParsedArguments, _ name: String) -> [String]? {
-        parsed.value(name).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+    /// `--kinds <list>`; read with `kinds(_:_:)`, which names an unknown kind.
+    static func kinds(_ help: String) -> Option<String> {
+        Option("--kinds", valueName: "list", help: help)
     }
 
-    /// `--kinds` as record kinds.
-    static func kinds(_ parsed: ParsedArguments, for command: CommandDescription) throws -> Set<RecordKind>? {
-        guard let names = list(parsed, "--kinds") else { return nil }
-        return Set(try names.map { name in
+    /// `--entities <list>`.
+    static func entities(_ help: String) -> Option<[String]> {
+        Option("--entities", valueName: "list", help: help, convert: list)
+    }
+
+    /// The items of a comma-separated list, trimmed, empty ones left out.
+    @Sendable static func list(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// `--kinds` as record kinds; nil when the option is absent.
+    /// - Throws: `UsageError` naming the first unknown kind.
+    static func kinds(_ arguments: ParsedArguments, _ option: Option<String>) throws(UsageError) -> Set<RecordKind>? {
+        guard let text = try arguments.optional(option) else { return nil }
+        var kinds: Set<RecordKind> = []
+        for name in list(text) {
             guard let kind = RecordKind(rawValue: name) else {
-                throw UsageError("--kinds: unknown kind '\(name)' (expected \(RecordKind.allCases.map(\.rawValue).joined(separator: ", ")))",
-                                 command: command)
+                throw UsageError("--kinds: unknown kind '\(name)' (expected "
+                    + RecordKind.allCases.map(\.rawValue).joined(separator: ", ") + ")")
             }
-            return kind
-        })
+            kinds.insert(kind)
+        }
+        return kinds
     }
 }

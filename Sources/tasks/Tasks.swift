@@ -3,18 +3,10 @@ import TaskInterchange
 
 /// The `tasks` command: dispatches to a subcommand and maps every error to a message and an exit code.
 enum Tasks {
-    static let version = "0.1.0"
-
-    // Immutable after initialization; the closures are static functions.
-    nonisolated(unsafe) static let commands: [String: (description: CommandDescription, run: ([String]) throws -> Int32)] = [
-        "export": (ExportCommand.description, ExportCommand.run),
-        "import": (ImportCommand.description, ImportCommand.run),
-        "validate": (ValidateCommand.description, ValidateCommand.run),
-        "inspect": (InspectCommand.description, InspectCommand.run),
-        "generate": (GenerateCommand.description, GenerateCommand.run),
-        "model": (ModelCommand.description, ModelCommand.run),
-        "diff": (DiffCommand.description, DiffCommand.run),
-        "verify": (VerifyCommand.description, VerifyCommand.run),
+    /// Every subcommand, in the order `tasks --help` lists them; `model` has subcommands of its own.
+    static let commands: [any Subcommand.Type] = [
+        ExportCommand.self, ImportCommand.self, ValidateCommand.self, InspectCommand.self, GenerateCommand.self,
+        ModelCommand.self, DiffCommand.self, VerifyCommand.self,
     ]
 
     static let help = """
@@ -28,13 +20,10 @@ enum Tasks {
           -h, --help              Show help information.
 
         SUBCOMMANDS:
-          export                  Export a Core Data store to an interchange file.
-          import                  Validate an interchange file and import it into a store, all or nothing.
-          validate                Check an interchange file's structure and referential integrity.
-          inspect                 Describe a store: entities, columns, join tables, mapping and integrity.
-          model                   Read the app's model: hashes, identify a store's version, new stores, SwiftData code, lint.
-          diff                    Compare two graphs (archives or stores) record by record (exit 0 same, 1 different).
-          verify                  Check that a store holds what an interchange file holds (exit 0 yes, 1 no).
+
+        """ + commands.filter { !$0.description.isHidden }.map {
+            CommandDescription.row($0.description.name, $0.description.summary ?? $0.description.abstract)
+        }.joined() + """
 
           See 'tasks help <subcommand>' for detailed help.
 
@@ -50,21 +39,21 @@ enum Tasks {
             Console.output(help)
             return ExitCode.ok
         case "--version":
-            Console.output(version + "\n")
+            Console.output(ToolInfo.version + "\n")
             return ExitCode.ok
         case "help":
             guard arguments.count > 1 else {
                 Console.output(help)
                 return ExitCode.ok
             }
-            guard let command = commands[arguments[1]] else {
-                return report(UsageError("Unknown subcommand '\(arguments[1])'", command: nil))
+            guard let command = command(named: arguments[1]) else {
+                return report(unknownSubcommand(arguments[1]))
             }
             Console.output(command.description.help)
             return ExitCode.ok
         default:
-            guard let command = commands[first] else {
-                return report(UsageError("Unknown subcommand '\(first)'", command: nil))
+            guard let command = command(named: first) else {
+                return report(unknownSubcommand(first))
             }
             let rest = Array(arguments.dropFirst())
             if rest.contains("-h") || rest.contains("--help") {
@@ -72,13 +61,22 @@ enum Tasks {
                 return ExitCode.ok
             }
             do {
-                return try Cancellation.$current.withValue(SignalTrap.cancellation) { try command.run(rest) }
+                return try Cancellation.$current.withValue(SignalTrap.cancellation) { try command.main(rest) }
             } catch let error as TaskInterchangeError where error.kind == .usage {
                 return report(UsageError(error.message, command: command.description))
             } catch {
                 return report(error)
             }
         }
+    }
+
+    static func command(named name: String) -> (any Subcommand.Type)? {
+        commands.first { $0.description.name == name }
+    }
+
+    static func unknownSubcommand(_ name: String) -> UsageError {
+        let names = commands.filter { !$0.description.isHidden }.map { $0.description.name }
+        return UsageError("Unknown subcommand '\(name)'" + Suggestion.phrase(for: name, among: names))
     }
 
     /// Prints an error in swift-argument-parser's wording and returns its exit code.
@@ -101,7 +99,8 @@ enum Tasks {
             return ExitCode.code(for: error.kind)
         case let error as ArchiveValidationError:
             Console.error(ReportRenderer.text(error.report))
-            Console.error("Error: the archive is invalid (\(error.report.errorCount) error\(error.report.errorCount == 1 ? "" : "s")); nothing was written\n")
+            Console.error("Error: the archive is invalid (\(error.report.errorCount) "
+                + "error\(error.report.errorCount == 1 ? "" : "s")); nothing was written\n")
             return ExitCode.dataError
         case let error as ByteSinkError:
             Console.error("Error: \(error.description)\n")

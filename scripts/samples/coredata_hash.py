@@ -1,5 +1,5 @@
-"""Core Data model version hashes (NSStoreModelVersionHashes), after §6 of
-/work/shared/docs/coredata-store-format.md.
+"""Core Data model version hashes (NSStoreModelVersionHashes), as real stores' Z_METADATA holds them
+(verify_hashes.py reproduces the stored hashes of real stores with this code).
 
 H = SHA-256; integers little-endian; strings UTF-8 without terminator.
 

@@ -1,5 +1,5 @@
-"""Core Data SQLite schema naming for a new store, after §2–§4 and the naming rules of §6 of
-/work/shared/docs/coredata-store-format.md.
+"""Core Data SQLite schema naming for a new store: entity numbers, tables, columns, join tables and
+indexes named as Core Data names them in real stores.
 
 Handles what the `tasks` sample model needs and a little more: root entities only (no sub-entities), attributes,
 to-one relationships, ordered to-many with a to-one inverse (Z_FOK_), to-many without an inverse (hidden column) and
@@ -12,13 +12,13 @@ from typing import Dict, List, Optional, Tuple
 
 import coredata_hash as ch
 
-# Declared SQL type of each attribute type (§3).
+# Declared SQL type of each attribute type.
 DECLARED_TYPE = {
     ch.INTEGER16: "INTEGER", ch.INTEGER32: "INTEGER", ch.INTEGER64: "INTEGER", ch.BOOLEAN: "INTEGER",
     ch.DOUBLE: "FLOAT", ch.FLOAT: "FLOAT", ch.DECIMAL: "DECIMAL", ch.STRING: "VARCHAR", ch.DATE: "TIMESTAMP",
     ch.BINARY: "BLOB", ch.TRANSFORMABLE: "BLOB", ch.UUID: "BLOB", ch.URI: "VARCHAR",
 }
-# Column groups in the order the DDL lists them (§3: integers, then keys, timestamps, floats, varchars, blobs).
+# Column groups in the order the DDL lists them (integers, then keys, timestamps, floats, varchars, blobs).
 GROUP_ORDER = ["INTEGER", "KEY", "TIMESTAMP", "FLOAT", "DECIMAL", "VARCHAR", "BLOB"]
 
 
@@ -94,7 +94,7 @@ def layout(entities: List[ch.Entity]) -> Layout:
         if e.superentity:
             raise NotImplementedError("sub-entities")
     by_name = {e.name: e for e in entities}
-    # §2 / §6.1: roots sorted by name (byte order), numbered from 1 (no sub-entities here).
+    # Roots sorted by name (byte order), numbered from 1 (no sub-entities here).
     names = sorted(by_name, key=lambda n: n.encode())
     number = {n: i + 1 for i, n in enumerate(names)}
     tables = {n: Table("Z" + n.upper()) for n in names}
@@ -104,7 +104,7 @@ def layout(entities: List[ch.Entity]) -> Layout:
     join_of: Dict[Tuple[str, str], Tuple[JoinTable, str, str]] = {}
 
     def claim(entity: str, base: str) -> str:
-        # Within one table the first claimant keeps the bare name, later ones get 1, 2, … (§3).
+        # Within one table the first claimant keeps the bare name, later ones get 1, 2, ….
         seen = claimed[entity]
         n = seen.get(base)
         seen[base] = 0 if n is None else n + 1

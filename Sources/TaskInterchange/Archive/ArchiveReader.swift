@@ -109,6 +109,11 @@ extension ArchiveReader {
         /// Reads the whole input; malformed JSON ends in a malformed-json issue and no `visitEnd`.
         mutating func run() throws {
             do {
+                if Database.startsWithHeader(scanner.input.prefix(Database.fileHeader.count)) {
+                    try report(.malformedJSON, "$", Self.storeGivenAsArchive,
+                               at: JSONScanner.Location(line: 1, column: 1))
+                    return
+                }
                 try scanner.beginDocument()
                 if try scanner.peekKind() != .object {
                     try readNonObjectDocument()
@@ -126,6 +131,12 @@ extension ArchiveReader {
                 try report(.malformedJSON, path, error.message,
                            at: JSONScanner.Location(line: error.line, column: error.column))
             }
+        }
+
+        /// What an SQLite file given where an archive belongs is told: the likeliest mix-up, with the way out.
+        static var storeGivenAsArchive: String {
+            "this is a Core Data store (an SQLite database), not an interchange file; "
+                + "did you mean 'tasks inspect' or 'tasks export --store'?"
         }
 
         /// A document whose top level is an array, a string…: reported once, checked for syntax, then ended.

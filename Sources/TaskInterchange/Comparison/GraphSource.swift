@@ -40,7 +40,7 @@ public struct GraphSource: Sendable {
         }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         try? handle.close()
-        return header == Data("SQLite format 3\u{0}".utf8) ? .store(path: path, mapping: mapping) : .archive(path: path)
+        return Database.startsWithHeader(header) ? .store(path: path, mapping: mapping) : .archive(path: path)
     }
 
     /// An `ArchiveInput` handed to the reading thread. The input's bytes never change and the comparison waits for

@@ -30,13 +30,18 @@ final class PrivateDirectory {
         guard mkdir(path, 0o700) == 0 else {
             throw TaskInterchangeError(.io, "\(base): cannot create a private directory: \(String(cString: strerror(errno)))")
         }
-        lockDescriptor = open(path + "/" + Self.lockName, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard lockDescriptor >= 0 else {
+        // The lock file is created and locked under another name, then renamed: a sweep (another run's) that finds
+        // `lock` always finds it locked. Created as `lock` and then locked, it could be taken in between and the
+        // directory removed under a live run.
+        let pending = path + "/" + Self.lockName + ".pending"
+        lockDescriptor = open(pending, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX) == 0,
+              rename(pending, path + "/" + Self.lockName) == 0 else {
             let reason = String(cString: strerror(errno))
-            rmdir(path)
+            if lockDescriptor >= 0 { close(lockDescriptor) }
+            try? FileManager.default.removeItem(atPath: path)
             throw TaskInterchangeError(.io, "\(base): cannot create a private directory: \(reason)")
         }
-        flock(lockDescriptor, LOCK_EX)
     }
 
     deinit {
@@ -55,9 +60,8 @@ final class PrivateDirectory {
         }
     }
 
-    /// Removes private directories whose owner is gone (its lock can be taken, and is more than a few seconds old). A
-    /// directory without a lock file is one whose owner died between creating it and its lock; it is removed once it
-    /// is a minute old.
+    /// Removes private directories whose owner is gone (its lock can be taken). A directory without a lock file is
+    /// one being created, or whose owner died before its lock was in place; it is removed once it is a minute old.
     static func sweep(in base: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
         for name in names where isOurs(name) {
@@ -72,13 +76,7 @@ final class PrivateDirectory {
                 }
                 continue
             }
-            // A lock file made in the last seconds may belong to an owner that has not locked it yet (it creates the
-            // file, then locks it): only an older unlocked one is a dead owner's.
-            let lock = try? FileManager.default.attributesOfItem(atPath: directory + "/" + lockName)
-            let made = lock?[.modificationDate] as? Date
-            if flock(handle, LOCK_EX | LOCK_NB) == 0, let made, made.timeIntervalSinceNow < -10 {
-                try? FileManager.default.removeItem(atPath: directory)
-            }
+            if flock(handle, LOCK_EX | LOCK_NB) == 0 { try? FileManager.default.removeItem(atPath: directory) }
             close(handle)
         }
     }

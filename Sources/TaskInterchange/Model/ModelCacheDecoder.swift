@@ -151,7 +151,7 @@ struct ModelCacheDecoder {
 
     /// A property's flags. Core Data archives them packed in `_P` (0x2 optional, 0x4 read-only, 0x8 transient,
     /// 0x400 ordered, 0x80 "no version-hash modifier"); when `_P` is 0 or absent, the boolean keys `NSIsOptional`,
-    /// `NSIsReadOnly`, `NSIsTransient` and `NSIsOrdered` hold them instead (reference document §6).
+    /// `NSIsReadOnly`, `NSIsTransient` and `NSIsOrdered` hold them instead (older archives).
     struct Flags {
         var optional = false
         var readOnly = false

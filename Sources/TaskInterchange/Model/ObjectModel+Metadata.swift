@@ -1,7 +1,7 @@
 import Foundation
 
-/// The `Z_METADATA` plist of a new store for a model (reference document §2): what Core Data compares with the app's
-/// model when it opens the store.
+/// The `Z_METADATA` plist of a new store for a model (the binary plist in `Z_METADATA.Z_PLIST`): what Core Data
+/// compares with the app's model when it opens the store.
 extension ObjectModel {
     /// The first framework versions seen writing each optional key. Real stores show the digest at 977 and not at
     /// 865, the checksum at 1333 and not at 1251, the maximum framework version at 1523 and not at 1345; the exact

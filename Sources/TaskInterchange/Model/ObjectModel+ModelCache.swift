@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reading the model a store was last opened with, from its `Z_MODELCACHE` (reference document §2): raw DEFLATE of an
+/// Reading the model a store was last opened with, from its `Z_MODELCACHE` table (one row, one blob): raw DEFLATE of an
 /// `NSKeyedArchiver` archive of the `NSManagedObjectModel`. Stores written by frameworks up to 519 have no cache.
 extension ObjectModel {
     /// Decodes a `Z_MODELCACHE.Z_CONTENT` blob. Entities come in name order (byte-wise), each with only its own

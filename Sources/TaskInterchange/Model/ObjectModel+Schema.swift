@@ -1,5 +1,5 @@
-/// The SQLite schema Core Data creates for a model in a new store (reference document §2–§4 and §6, "Naming a new
-/// store's schema"). On the real stores we hold that carry a model cache, the schema made from the decoded model alone
+/// The SQLite schema Core Data creates for a model in a new store (system tables, entity tables, join tables, indexes
+/// and the names Core Data gives them). On the real stores we hold that carry a model cache, the schema made from the decoded model alone
 /// equals the store's own (see `SchemaFixtureTests`); `schemaCaveats` names what a model uses that no real store has
 /// confirmed.
 extension ObjectModel {

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Core Data's model version hashes (`NSStoreModelVersionHashes`), checksum and digest, computed as the reference
-/// document §6 describes (verified there on 157 entities of 20 real stores).
+/// Core Data's model version hashes (`NSStoreModelVersionHashes`), checksum and digest, computed from each entity's
+/// and property's hashed attributes (checked against the stored hashes of every real store with a model cache, see
+/// `ModelCacheFixtureTests`).
 ///
 /// Two rules come from reading decompiled Core Data and are **not verified against any real store** (no store we hold
 /// has a reflexive relationship or a composite attribute): a relationship that is its own inverse is hashed without

@@ -1,4 +1,4 @@
-/// Building the layout from a model, after §6 "Naming a new store's schema" of the reference document. Verified on
+/// Building the layout from a model with the names Core Data gives a new store's tables and columns. Verified on
 /// the real stores we hold (see `SchemaFixtureTests`); what none of them shows is listed in `caveats` when a model
 /// uses it.
 extension SchemaLayout {
@@ -15,7 +15,7 @@ extension SchemaLayout {
         for entity in model.entities where byName[entity.name] == nil { byName[entity.name] = entity }
         let names = Self.byteOrder(byName.keys)
 
-        // Numbering (§2, §6.1): roots in name order, each followed depth-first by its sub-entities in name order.
+        // Numbering, as `Z_PRIMARYKEY` shows it in real stores: roots in name order, each followed depth-first by its sub-entities in name order.
         var children: [String: [String]] = [:]
         for name in names {
             if let parent = byName[name]?.superentity, byName[parent] != nil { children[parent, default: []].append(name) }
@@ -107,11 +107,11 @@ extension SchemaLayout {
                                                           orderColumns: relationship.isOrdered ? ["Z_FOK_" + column.dropFirst(2)] : []))
                     continue
                 }
-                // R names the table. Between two entities the side visited first does (§6). On one entity §6 finds the
-                // choice irreproducible; the relationship whose name sorts last named it in both such real stores we hold.
+                // R names the table. Between two entities the side visited first does. On one entity no rule seen in real
+                // stores fixes the choice; the relationship whose name sorts last named it in both such real stores we hold.
                 var (r, i) = (relationship, inverse.relationship)
                 if inverse.declaredBy.name == name {
-                    caveats.append("\(name).\(relationship.name) and \(name).\(inverse.relationship.name) are a many-to-many pair on one entity: which of them names the join table is not reproducible (§6); take the name from a template store when there is one")
+                    caveats.append("\(name).\(relationship.name) and \(name).\(inverse.relationship.name) are a many-to-many pair on one entity: which of them names the join table is not reproducible; take the name from a template store when there is one")
                     if Self.byteOrder(r.name, i.name) { swap(&r, &i) }
                 }
                 guard let first = entityNumbers[i.destination], let second = entityNumbers[r.destination] else { continue }

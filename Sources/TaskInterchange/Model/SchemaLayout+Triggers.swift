@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `Z_DA_*` triggers that keep derived attributes up to date (§3). Only the shape seen in a real store is
+/// The `Z_DA_*` triggers that keep derived attributes up to date. Only the shape seen in a real store is
 /// generated — `count:(toMany)` over a to-many whose inverse is a to-one key (SampleModel2's `Book.pagesCount`,
 /// reproduced byte for byte); any other derivation is listed in `caveats`. The triggers call a function only Core Data
 /// registers, so plain SQLite cannot write to those tables (they never fire on `tasks`' own connections).

@@ -1,6 +1,5 @@
-/// The SQLite layout Core Data gives a model in a new store (reference document §2–§4 and §6, "Naming a new store's
-/// schema"): entity numbers, one table per root entity, join tables, indexes, derived-attribute triggers and the
-/// system tables, with every name Core Data would choose. Built by `init(model:)`; `statements` is the DDL.
+/// The SQLite layout Core Data gives a model in a new store: entity numbers, one table per root entity, join tables,
+/// indexes, derived-attribute triggers and the system tables, with every name Core Data would choose. Built by `init(model:)`; `statements` is the DDL.
 struct SchemaLayout: Sendable {
     /// How a column stores its value. The order of the cases is the order in which Core Data groups a table's
     /// columns; within a group columns keep the order in which they were claimed.
@@ -143,7 +142,7 @@ struct SchemaLayout: Sendable {
     /// What the layout could not reproduce with confidence, one sentence each.
     var caveats: [String] = []
 
-    /// The system tables' DDL, identical in every real store seen (§2).
+    /// The system tables' DDL, identical in every real store seen.
     static let systemTables = [
         "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
         "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",

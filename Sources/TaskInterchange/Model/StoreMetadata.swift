@@ -1,6 +1,6 @@
 import Foundation
 
-/// A store's metadata (`Z_METADATA.Z_PLIST`, reference document §2): what Core Data compares with the app's model on
+/// A store's metadata (`Z_METADATA.Z_PLIST`, a binary plist): what Core Data compares with the app's model on
 /// open. Only the keys Core Data defines are decoded; `keys` lists every key, the app's own included.
 public struct StoreMetadata: Sendable, Hashable {
     /// `NSStoreType` ("SQLite").

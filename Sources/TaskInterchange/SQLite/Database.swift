@@ -136,6 +136,23 @@ public final class Database {
                     message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
 
+    /// The 16 bytes every SQLite database file starts with.
+    package static let fileHeader = Array("SQLite format 3\u{0}".utf8)
+
+    /// True when `bytes` start with the SQLite header.
+    package static func startsWithHeader(_ bytes: some Sequence<UInt8>) -> Bool {
+        Array(bytes.prefix(fileHeader.count)) == fileHeader
+    }
+
+    /// True when `path` is a regular file that starts with the SQLite header (a FIFO or device is never opened).
+    package static func isDatabaseFile(atPath path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return startsWithHeader((try? handle.read(upToCount: fileHeader.count)) ?? Data())
+    }
+
     /// Quotes an identifier that may come from a store file, so it can never change the SQL around it.
     public static func quote(_ identifier: String) -> String {
         // Names almost never hold a quote; skipping the replacement keeps per-row statement lookups cheap.

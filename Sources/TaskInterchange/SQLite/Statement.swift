@@ -88,11 +88,6 @@ public final class Statement {
         sqlite3_reset(handle)
     }
 
-    /// Clears all bindings to NULL.
-    public func clearBindings() {
-        sqlite3_clear_bindings(handle)
-    }
-
     /// Advances to the next row; false when done.
     @discardableResult
     public func step() throws(SQLiteError) -> Bool {
@@ -117,11 +112,6 @@ public final class Statement {
 
     /// Number of result columns.
     public var columnCount: Int32 { sqlite3_column_count(handle) }
-
-    /// The name of a result column.
-    public func columnName(_ index: Int32) -> String {
-        String(cString: sqlite3_column_name(handle, index))
-    }
 
     /// The value of a result column of the current row; type checked first, so NULL never reaches a text read.
     public func value(at index: Int32) -> SQLValue {

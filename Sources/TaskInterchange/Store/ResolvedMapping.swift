@@ -23,8 +23,29 @@ struct ResolvedMapping {
         var tagColumn: String
     }
 
+    /// A property the mapping names that the entity does not have: the store was made by another version of the
+    /// app's model (one mapping serves them all), or the name is misspelled (`suggestion` then names the closest).
+    struct MissingProperty {
+        var kind: StoreMapping.Kind
+        /// The interchange field or reference (`dueDate`, `project`).
+        var field: String
+        var entity: String
+        var property: String
+        /// What is missing, for messages: "no relationship 'project' (no column ZPROJECT in ZTODOITEM)".
+        var detail: String
+        var suggestion: String?
+
+        /// "mapped to task.project, but this store's model version has no relationship 'project' (…); read as absent"
+        func message(_ whose: String, _ consequence: String) -> String {
+            "mapped to \(kind.rawValue).\(field), but \(whose) model version has \(detail); \(consequence)"
+                + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
+        }
+    }
+
     var mapping: StoreMapping
     var kinds: [StoreMapping.Kind: ResolvedKind]
+    /// Mapped properties the store's entities lack; read as absent, written nowhere, each reported.
+    var missing: [MissingProperty] = []
     var taskProjectColumn: String?
     var taskCategoryColumn: String?
     var tagJoin: TagJoin?
@@ -35,6 +56,7 @@ struct ResolvedMapping {
     init(_ mapping: StoreMapping, schema: StoreSchema, source: String) throws(TaskInterchangeError) {
         self.mapping = mapping
         var kinds: [StoreMapping.Kind: ResolvedKind] = [:]
+        var missing: [MissingProperty] = []
         func fail(_ path: String, _ message: String) -> TaskInterchangeError {
             TaskInterchangeError(.invalidData, "\(source): \(path): \(message)")
         }
@@ -42,7 +64,11 @@ struct ResolvedMapping {
             guard let kindMapping = mapping[kind] else { continue }
             let path = "$.kinds.\(kind.rawValue)"
             guard let entity = schema.entity(named: kindMapping.entity) else {
-                throw fail("\(path).entity", "no entity '\(kindMapping.entity)' in the store (it has: \(schema.entities.map(\.name).joined(separator: ", ")))")
+                let names = schema.entities.map(\.name)
+                let suggestion = Suggestion.closest(to: kindMapping.entity, among: names)
+                    .map { "; did you mean '\($0)'?" }
+                throw fail("\(path).entity", "no entity '\(kindMapping.entity)' in the store (it has: "
+                    + names.joined(separator: ", ") + ")" + (suggestion ?? ""))
             }
             guard let table = entity.table, let tableColumns = schema.columns(of: table) else {
                 throw fail("\(path).entity", "the entity '\(entity.name)' has no table Z\(entity.name.uppercased()) in the store")
@@ -53,7 +79,8 @@ struct ResolvedMapping {
                 guard let property = kindMapping.property(for: field) else { continue }
                 let column = "Z" + property.uppercased()
                 guard names.contains(column) else {
-                    throw fail("\(path).fields.\(field)", "the entity '\(entity.name)' has no property '\(property)' (no column \(column) in \(table))")
+                    missing.append(Self.missing(kind, field, entity, property, "property", column, table, names))
+                    continue
                 }
                 columns[field] = column
             }
@@ -70,7 +97,9 @@ struct ResolvedMapping {
                     throw fail("$.kinds.task.relationships.\(reference)", "maps to '\(relationship)' but no \(reference) entity is mapped")
                 }
                 guard names.contains(column) else {
-                    throw fail("$.kinds.task.relationships.\(reference)", "the entity '\(task.entity.name)' has no to-one relationship '\(relationship)' (no column \(column) in \(task.table))")
+                    missing.append(Self.missing(.task, reference, task.entity, relationship, "to-one relationship",
+                                                column, task.table, names))
+                    continue
                 }
                 if reference == "project" { taskProjectColumn = column } else { taskCategoryColumn = column }
                 task.usedColumns.insert(column)
@@ -83,11 +112,15 @@ struct ResolvedMapping {
                 guard let tag = kinds[.tag] else {
                     throw fail("$.kinds.task.relationships.tags", "maps to '\(relationship)' but no tag entity is mapped")
                 }
-                guard let join = StoreMapping.joinTables(linking: task.entity, to: tag.entity, in: schema)
-                    .first(where: { $0.relationship == relationship.lowercased() }) else {
-                    throw fail("$.kinds.task.relationships.tags", "no many-to-many join table for '\(task.entity.name).\(relationship)' ↔ '\(tag.entity.name)' in the store")
+                let joins = StoreMapping.joinTables(linking: task.entity, to: tag.entity, in: schema)
+                if let join = joins.first(where: { $0.relationship == relationship.lowercased() }) {
+                    tagJoin = TagJoin(table: join.table, taskColumn: join.sourceColumn, tagColumn: join.destinationColumn)
+                } else {
+                    let detail = "no many-to-many relationship '\(relationship)' to \(tag.entity.name) (no join table)"
+                    let suggestion = Suggestion.closest(to: relationship.lowercased(), among: joins.map(\.relationship))
+                    missing.append(MissingProperty(kind: .task, field: "tags", entity: task.entity.name,
+                                                   property: relationship, detail: detail, suggestion: suggestion))
                 }
-                tagJoin = TagJoin(table: join.table, taskColumn: join.sourceColumn, tagColumn: join.destinationColumn)
             }
             kinds[.task] = task
         }
@@ -98,19 +131,33 @@ struct ResolvedMapping {
                 }
                 let names = Set(schema.columns(of: subtask.table)?.map(\.name) ?? [])
                 let column = "Z" + relationship.uppercased()
-                guard names.contains(column) else {
-                    throw fail("$.kinds.subtask.relationships.task", "the entity '\(subtask.entity.name)' has no to-one relationship '\(relationship)' (no column \(column) in \(subtask.table))")
-                }
-                subtaskTaskColumn = column
-                subtask.usedColumns.insert(column)
                 let order = "Z_FOK_" + relationship.uppercased()
-                if names.contains(order) {
-                    subtaskOrderColumn = order
-                    subtask.usedColumns.insert(order)
+                if !names.contains(column) {
+                    missing.append(Self.missing(.subtask, "task", subtask.entity, relationship, "to-one relationship",
+                                                column, subtask.table, names))
+                } else {
+                    subtaskTaskColumn = column
+                    subtask.usedColumns.insert(column)
+                    if names.contains(order) {
+                        subtaskOrderColumn = order
+                        subtask.usedColumns.insert(order)
+                    }
                 }
             }
             kinds[.subtask] = subtask
         }
         self.kinds = kinds
+        self.missing = missing
+    }
+
+    /// A mapped property without its column; the suggestion is the closest property name the table has.
+    private static func missing(_ kind: StoreMapping.Kind, _ field: String, _ entity: StoreSchema.Entity,
+                                _ property: String, _ what: String, _ column: String, _ table: String,
+                                _ columns: Set<String>) -> MissingProperty {
+        let properties = columns.filter { $0.hasPrefix("Z") && !$0.hasPrefix("Z_") }.map { String($0.dropFirst()) }
+        let suggestion = Suggestion.closest(to: property.uppercased(), among: properties.sorted())
+        return MissingProperty(kind: kind, field: field, entity: entity.name, property: property,
+                               detail: "no \(what) '\(property)' (no column \(column) in \(table))",
+                               suggestion: suggestion.map { $0.lowercased() })
     }
 }

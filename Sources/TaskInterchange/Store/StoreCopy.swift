@@ -114,7 +114,7 @@ enum StoreCopy {
         }
         var header = [UInt8](repeating: 0, count: 100)
         let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 100, 0) }
-        guard count == 100, header.starts(with: Array("SQLite format 3\u{0}".utf8)) else {
+        guard count == 100, Database.startsWithHeader(header) else {
             throw TaskInterchangeError(.invalidData, count <= 0
                 ? "\(store): the file is empty, not an SQLite store"
                 : "\(store): not an SQLite database (the file does not start with the SQLite header; encrypted or another format?)")

@@ -21,6 +21,9 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
         case unmappedColumn = "unmapped-column"
         /// A relationship (join table or key column) the interchange has no field for.
         case unmappedRelationship = "unmapped-relationship"
+        /// A property the mapping names that this store's model version does not have (one mapping serves an app's
+        /// every model version); its values were read as absent.
+        case missingProperty = "missing-property"
         /// An entity with rows that no interchange kind reads.
         case unmappedEntity = "unmapped-entity"
         /// An entity whose table is missing (or is a view, which `tasks` never reads).

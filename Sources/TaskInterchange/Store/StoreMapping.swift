@@ -97,14 +97,26 @@ public struct StoreMapping: Sendable, Hashable, Codable {
         return (try? encoder.encode(self)) ?? Data()
     }
 
-    /// Reads a mapping file.
+    /// The file `tasks inspect --json` writes: the mapping is its `mapping` member.
+    private struct Inspection: Decodable {
+        var mapping: StoreMapping
+    }
+
+    /// Reads a mapping file: the mapping itself, or the file `tasks inspect --json` writes (its `mapping` member),
+    /// as it is.
     /// - Throws: `TaskInterchangeError` (`.noInput` when missing, `.invalidData` with a JSON path when malformed).
     public init(contentsOf path: String) throws(TaskInterchangeError) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TaskInterchangeError(.noInput, "\(path): no such mapping file")
         }
+        // An object with a `mapping` member and no `mappingVersion` of its own is an inspection.
+        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let isInspection = object?["mappingVersion"] == nil && object?["mapping"] is [String: Any]
+        let root = isInspection ? "$.mapping" : "$"
         do {
-            self = try JSONDecoder().decode(StoreMapping.self, from: data)
+            self = isInspection
+                ? try JSONDecoder().decode(Inspection.self, from: data).mapping
+                : try JSONDecoder().decode(StoreMapping.self, from: data)
         } catch let DecodingError.dataCorrupted(context) {
             throw TaskInterchangeError(.invalidData, "\(path): \(Self.jsonPath(context.codingPath)): \(context.debugDescription) \(context.underlyingError.map { "(\($0.localizedDescription))" } ?? "")")
         } catch let DecodingError.keyNotFound(key, context) {
@@ -117,18 +129,18 @@ public struct StoreMapping: Sendable, Hashable, Codable {
             throw TaskInterchangeError(.invalidData, "\(path): not a mapping file: \(error)")
         }
         guard mappingVersion == 1 else {
-            throw TaskInterchangeError(.invalidData, "\(path): $.mappingVersion: unsupported mapping version \(mappingVersion) (this tool reads 1)")
+            throw TaskInterchangeError(.invalidData, "\(path): \(root).mappingVersion: unsupported mapping version \(mappingVersion) (this tool reads 1)")
         }
         for name in kinds.keys where Kind(rawValue: name) == nil {
-            throw TaskInterchangeError(.invalidData, "\(path): $.kinds.\(name): unknown kind (expected one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw TaskInterchangeError(.invalidData, "\(path): \(root).kinds.\(name): unknown kind (expected one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         for kind in Kind.allCases {
             guard let mapping = self[kind] else { continue }
             for field in mapping.fields.keys where !kind.fields.contains(field) {
-                throw TaskInterchangeError(.invalidData, "\(path): $.kinds.\(kind.rawValue).fields.\(field): unknown field (expected one of \(kind.fields.joined(separator: ", ")))")
+                throw TaskInterchangeError(.invalidData, "\(path): \(root).kinds.\(kind.rawValue).fields.\(field): unknown field (expected one of \(kind.fields.joined(separator: ", ")))")
             }
             for reference in mapping.relationships.keys where !kind.relationships.contains(reference) {
-                throw TaskInterchangeError(.invalidData, "\(path): $.kinds.\(kind.rawValue).relationships.\(reference): unknown relationship (expected one of \(kind.relationships.isEmpty ? "none" : kind.relationships.joined(separator: ", ")))")
+                throw TaskInterchangeError(.invalidData, "\(path): \(root).kinds.\(kind.rawValue).relationships.\(reference): unknown relationship (expected one of \(kind.relationships.isEmpty ? "none" : kind.relationships.joined(separator: ", ")))")
             }
         }
     }

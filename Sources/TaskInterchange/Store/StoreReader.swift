@@ -56,6 +56,10 @@ public final class StoreReader {
         let chosen = mapping ?? StoreMapping(detectingFrom: schema, model: model)
         let resolved = try ResolvedMapping(chosen, schema: schema, source: mapping == nil ? "detected mapping" : mappingSource)
         self.resolved = resolved
+        for missing in resolved.missing {
+            log.add(.missingProperty, entity: missing.entity, property: missing.property,
+                    message: missing.message("this store's", "read as absent"))
+        }
         relationships = carryExtras ? StoreRelationships(resolved: resolved, schema: schema, model: model) : StoreRelationships()
         extras = carryExtras ? StoreExtras(resolved: resolved, schema: schema, model: model, relationships: relationships) : StoreExtras()
         let mapped = Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities))

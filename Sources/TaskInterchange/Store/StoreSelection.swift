@@ -200,7 +200,7 @@ final class StoreSelection {
         let known = schema.entities.map(\.name)
         for (option, names) in [("--entities", selection.entities ?? []), ("--exclude-entities", selection.excludedEntities)] {
             for name in names.sorted() where !known.contains(name) {
-                let near = known.first { $0.lowercased() == name.lowercased() }
+                let near = Suggestion.closest(to: name, among: known)
                 throw TaskInterchangeError(.usage, "\(option): the store has no entity '\(name)'"
                                            + (near.map { " (did you mean '\($0)'?)" } ?? "")
                                            + "; it has: \(known.joined(separator: ", "))")

@@ -123,7 +123,7 @@ public final class StoreWriter: ImportDestination {
         } catch let error as TaskInterchangeError {
             throw error
         } catch let error as SQLiteError {
-            if create && error.primaryCode != 5 {
+            if create && !error.isBusy {
                 throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: \(error.message)")
             }
             // A store that exists but cannot be opened for writing (a read-only mount, say) is an output problem.
@@ -147,6 +147,10 @@ public final class StoreWriter: ImportDestination {
 
     /// Checks the target can take tasks, loads its ids, and notes what the user should know.
     private func prepare() throws(TaskInterchangeError) {
+        for missing in resolved.missing {
+            warnings.append("\(missing.entity).\(missing.property): "
+                + missing.message("the target's", "the archive's values for it are not imported"))
+        }
         taskReferences = [(resolved.taskProjectColumn, StoreMapping.Kind.project), (resolved.taskCategoryColumn, .category)].map { column, kind in
             guard let column else { return (false, nil) }
             return (true, entityColumn(for: column, in: .task) == nil ? nil : resolved.kinds[kind]?.entity.number)

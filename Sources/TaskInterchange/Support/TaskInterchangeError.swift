@@ -1,3 +1,5 @@
+import CSQLite
+
 /// An error from the library, with a category that callers (the CLI) map to exit codes, and a message for people.
 public struct TaskInterchangeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is; each maps to one sysexits-style exit code in the CLI.
@@ -38,12 +40,12 @@ public struct TaskInterchangeError: Error, Sendable, Equatable, CustomStringConv
     static func sqlite(_ error: SQLiteError, path: String, doing action: String) -> TaskInterchangeError {
         let kind: Kind
         switch error.primaryCode {
-        case 5, 6: kind = .busy  // SQLITE_BUSY, SQLITE_LOCKED
-        case 11, 26: kind = .invalidData  // SQLITE_CORRUPT, SQLITE_NOTADB
-        case 9: kind = .cancelled  // SQLITE_INTERRUPT: the progress handler saw a cancellation
-        case 14: kind = .noInput  // SQLITE_CANTOPEN
-        case 8: kind = .cannotCreate  // SQLITE_READONLY
-        case 10, 13: kind = .io  // SQLITE_IOERR, SQLITE_FULL
+        case _ where error.isBusy: kind = .busy
+        case SQLITE_CORRUPT, SQLITE_NOTADB: kind = .invalidData
+        case SQLITE_INTERRUPT: kind = .cancelled  // the progress handler saw a cancellation
+        case SQLITE_CANTOPEN: kind = .noInput
+        case SQLITE_READONLY: kind = .cannotCreate
+        case SQLITE_IOERR, SQLITE_FULL: kind = .io
         default: kind = .invalidData
         }
         if kind == .cancelled { return Cancellation.cancelled }

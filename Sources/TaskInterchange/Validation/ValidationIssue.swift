@@ -68,16 +68,22 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
     public var line: Int?
     /// 1-based column (in bytes) of the offending value in the input, when known.
     public var column: Int?
+    /// The id the issue is about (the record's own, or the one it refers to), when there is one: what a report that
+    /// groups the issues of one code lists. Not part of the `--json` form, whose issues carry it in `message`.
+    public var subject: String?
+
+    private enum CodingKeys: String, CodingKey { case code, severity, path, message, line, column }
 
     /// Creates an issue.
     public init(_ code: Code, severity: Severity = .error, path: String, message: String, line: Int? = nil,
-                column: Int? = nil) {
+                column: Int? = nil, subject: String? = nil) {
         self.code = code
         self.severity = severity
         self.path = path
         self.message = message
         self.line = line
         self.column = column
+        self.subject = subject
     }
 
     /// `$.tasks[17].projectId (3:14): missing-project: …`

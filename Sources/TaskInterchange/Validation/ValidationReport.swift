@@ -12,6 +12,23 @@ public struct ValidationReport: Sendable, Hashable, Codable {
     public var counts: ArchiveCounts
     /// The export options that chose part of a store (`source.selection`); nil for a whole store.
     public var selection: String?
+    /// All issues found per code, including those past the cap (empty in a report decoded from JSON, which does not
+    /// carry it).
+    public var codeCounts: [ValidationIssue.Code: Int] = [:]
+
+    private enum CodingKeys: String, CodingKey { case issues, errorCount, warningCount, version, counts, selection }
+
+    /// Creates a report.
+    public init(issues: [ValidationIssue], errorCount: Int, warningCount: Int, version: Int?, counts: ArchiveCounts,
+                selection: String? = nil, codeCounts: [ValidationIssue.Code: Int] = [:]) {
+        self.issues = issues
+        self.errorCount = errorCount
+        self.warningCount = warningCount
+        self.version = version
+        self.counts = counts
+        self.selection = selection
+        self.codeCounts = codeCounts
+    }
 
     /// True when nothing blocks an import.
     public var isValid: Bool { errorCount == 0 }

@@ -27,6 +27,7 @@ public struct Validator: ArchiveVisitor {
     private var issues: [ValidationIssue] = []
     private var errorCount = 0
     private var warningCount = 0
+    private var codeCounts: [ValidationIssue.Code: Int] = [:]
     private var version: Int?
     private var projects: Set<UUID> = []
     private var categories: Set<UUID> = []
@@ -54,13 +55,14 @@ public struct Validator: ArchiveVisitor {
 
     /// The report so far; complete after the reader called `visitEnd` (or stopped on malformed input).
     public var report: ValidationReport {
-        ValidationReport(issues: issues, errorCount: errorCount, warningCount: warningCount, version: version, counts: counts,
-                         selection: selection)
+        ValidationReport(issues: issues, errorCount: errorCount, warningCount: warningCount, version: version,
+                         counts: counts, selection: selection, codeCounts: codeCounts)
     }
 
     public mutating func visitIssue(_ issue: ValidationIssue) {
         if issue.severity == .warning, !seenWarnings.insert(issue.description).inserted { return }
         if issue.severity == .error { errorCount += 1 } else { warningCount += 1 }
+        codeCounts[issue.code, default: 0] += 1
         if issue.code == .malformedJSON {
             // The reason reading stopped (a truncated file, say) must show even when the list is full: it goes first.
             issues.insert(issue, at: 0)
@@ -70,16 +72,23 @@ public struct Validator: ArchiveVisitor {
         }
     }
 
-    mutating func error(_ code: ValidationIssue.Code, _ path: String, _ message: String) {
-        visitIssue(ValidationIssue(code, path: path, message: message))
+    mutating func error(_ code: ValidationIssue.Code, _ path: String, _ message: String, about id: UUID) {
+        visitIssue(ValidationIssue(code, path: path, message: message, subject: id.uuidString))
+    }
+
+    mutating func error(_ code: ValidationIssue.Code, _ path: String, _ message: String,
+                                about text: String? = nil) {
+        visitIssue(ValidationIssue(code, path: path, message: message, subject: text))
     }
 
     private mutating func checkNew(_ id: UUID, kind: StoreMapping.Kind, inserted: Bool, path: String) {
         if !inserted {
-            error(.duplicateID, path + ".id", "\(kind.rawValue) id \(id.uuidString) appears more than once")
+            error(.duplicateID, path + ".id", "\(kind.rawValue) id \(id.uuidString) appears more than once", about: id)
         }
         if let existing, existing.existingIsError, !unloaded.contains(kind), existing.ids[kind]?.contains(id) == true {
-            error(.idExistsInStore, path + ".id", "\(kind.rawValue) \(id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
+            error(.idExistsInStore, path + ".id",
+                  "\(kind.rawValue) \(id.uuidString) already exists in the target store "
+                    + "(use --mode upsert, skip or replace)", about: id)
         }
     }
 
@@ -120,7 +129,8 @@ public struct Validator: ArchiveVisitor {
         for (position, tagId) in task.tagIds.enumerated() {
             let tagPath = path + ".tagIds[\(position)]"
             if !seenTags.insert(tagId).inserted {
-                error(.duplicateTagReference, tagPath, "tag \(tagId.uuidString) is listed twice on this task")
+                error(.duplicateTagReference, tagPath, "tag \(tagId.uuidString) is listed twice on this task",
+                      about: tagId)
             } else if !tags.contains(tagId) {
                 pending.append((.tag, tagId, tagPath))
             }
@@ -174,7 +184,7 @@ public struct Validator: ArchiveVisitor {
                 if seen.insert(text).inserted {
                     named.append((text, path + "[\(position)]"))
                 } else {
-                    error(.duplicateID, path + "[\(position)]", "\(text) is listed twice in this relationship")
+                    error(.duplicateID, path + "[\(position)]", "\(text) is listed twice in this relationship", about: text)
                 }
             }
             return named
@@ -210,18 +220,22 @@ public struct Validator: ArchiveVisitor {
         for reference in pending {
             switch reference.kind {
             case .project where !projects.contains(reference.id):
-                error(.missingProject, reference.path, "no project with id \(reference.id.uuidString) in the archive")
+                error(.missingProject, reference.path, "no project with id \(reference.id.uuidString) in the archive",
+                      about: reference.id)
             case .category where !categories.contains(reference.id):
-                error(.missingCategory, reference.path, "no category with id \(reference.id.uuidString) in the archive")
+                error(.missingCategory, reference.path, "no category with id \(reference.id.uuidString) in the archive",
+                      about: reference.id)
             case .tag where !tags.contains(reference.id):
-                error(.missingTag, reference.path, "no tag with id \(reference.id.uuidString) in the archive")
+                error(.missingTag, reference.path, "no tag with id \(reference.id.uuidString) in the archive",
+                      about: reference.id)
             default:
                 break
             }
         }
         pending = []
         for reference in pendingExtras where !ids(of: reference.kind).contains(reference.id) {
-            error(.missingReference, reference.path, "no \(reference.kind.rawValue) with id \(reference.id.uuidString) in the archive")
+            error(.missingReference, reference.path,
+                  "no \(reference.kind.rawValue) with id \(reference.id.uuidString) in the archive", about: reference.id)
         }
         pendingExtras = []
         resolveEntityReferences()

@@ -88,12 +88,12 @@ struct SchemaFixtureTests {
         #expect(ourMetadata.maximumFrameworkVersion == metadata.maximumFrameworkVersion)
         #expect(ourMetadata.autoVacuumLevel == "2" && ourMetadata.storeType == "SQLite" && ourMetadata.versionHashesVersion == 3)
 
-        // The known exception (§6): a many-to-many pair on one entity, whose table name no public rule fixes. Ours
+        // The known exception: a many-to-many pair on one entity, whose table name no public rule fixes. Ours
         // named both such pairs we hold right, and says the name is uncertain — for those two models only.
         let pairs = ["Bookmarks_V5": "BookmarkEntity.favoriteFolders and BookmarkEntity.favorites",
                      "EasyLife_1.5.0": "TodoItem.blockedBy and TodoItem.blocking"]
         let expected = pairs.first { name.hasPrefix($0.key + "__") }.map {
-            ["\($0.value) are a many-to-many pair on one entity: which of them names the join table is not reproducible (§6); take the name from a template store when there is one"]
+            ["\($0.value) are a many-to-many pair on one entity: which of them names the join table is not reproducible; take the name from a template store when there is one"]
         } ?? []
         #expect(model.schemaCaveats == expected, "\(name): caveats")
     }

@@ -71,7 +71,7 @@ struct SchemaTests {
         ] + SchemaLayout.systemTables)
         #expect(model.schemaCaveats == [
             "Student.friends is its own inverse: its join table's second column is named REFLEXIVE, which no real store we hold confirms",
-            "Student.mentees and Student.mentors are a many-to-many pair on one entity: which of them names the join table is not reproducible (§6); take the name from a template store when there is one",
+            "Student.mentees and Student.mentors are a many-to-many pair on one entity: which of them names the join table is not reproducible; take the name from a template store when there is one",
         ])
     }
 

@@ -38,7 +38,7 @@ struct VersionHashTests {
     }
 
     // The next tests pin two rules read from decompiled Core Data, not yet verified on any real store: the expected
-    // bytes are built here by hand from §6, independently of ObjectModel+VersionHashes.swift.
+    // bytes are built here by hand from the hashing rules, independently of ObjectModel+VersionHashes.swift.
 
     private static func u16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
     private static func u32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// Every help text, compared verbatim with the reviewed file beside the tests (`Fixtures/help/NAME.txt`). After an
+/// intended change, `TASKS_UPDATE_GOLDEN=1 swift test --filter HelpGoldenTests` rewrites them; review the diff.
+@Suite("Help texts (golden files)")
+struct HelpGoldenTests {
+    static let directory = TasksBinary.repository.appendingPathComponent("Tests/tasksTests/Fixtures/help")
+    static let commands = ["export", "import", "validate", "inspect", "diff", "verify", "generate", "model"]
+
+    /// Compares `text` with the golden file, or rewrites the file when asked to.
+    static func check(_ text: String, golden name: String) throws {
+        let url = directory.appendingPathComponent(name + ".txt")
+        if ProcessInfo.processInfo.environment["TASKS_UPDATE_GOLDEN"] == "1" {
+            try Data(text.utf8).write(to: url)
+            return
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        #expect(text == expected, "tasks \(name) --help differs from Fixtures/help/\(name).txt")
+    }
+
+    @Test("tasks --help is the golden text; with no arguments it goes to stderr with exit 64")
+    func top() throws {
+        let help = try TasksBinary.run(["--help"])
+        #expect(help.status == 0 && help.stderr.isEmpty)
+        try Self.check(help.stdout, golden: "tasks")
+        #expect(try TasksBinary.run(["help"]).stdout == help.stdout)
+        let bare = try TasksBinary.run([])
+        #expect(bare.status == 64 && bare.stdout.isEmpty && bare.stderr == help.stdout)
+    }
+
+    @Test("each command's help is the golden text, the same through --help, -h and 'tasks help'",
+          arguments: commands)
+    func command(_ name: String) throws {
+        let help = try TasksBinary.run([name, "--help"])
+        #expect(help.status == 0 && help.stderr.isEmpty)
+        try Self.check(help.stdout, golden: name)
+        #expect(try TasksBinary.run([name, "-h"]).stdout == help.stdout)
+        #expect(try TasksBinary.run(["help", name]).stdout == help.stdout)
+    }
+
+    @Test("the hidden generate command is left out of tasks --help; every other command is listed")
+    func listing() throws {
+        let help = try TasksBinary.run(["--help"]).stdout
+        #expect(!help.contains("generate"))
+        for name in Self.commands where name != "generate" { #expect(help.contains("\n  \(name) "), "\(name)") }
+    }
+
+    @Test("model subcommands' help is model's, which lists every subcommand's usage and options")
+    func modelSubcommands() throws {
+        let model = try TasksBinary.run(["model", "--help"]).stdout
+        for name in ["hashes", "identify", "new-store", "swiftdata", "lint"] {
+            #expect(try TasksBinary.run(["model", name, "--help"]).stdout == model)
+            #expect(model.contains("\n  tasks model \(name) "), "\(name)")
+        }
+    }
+}
