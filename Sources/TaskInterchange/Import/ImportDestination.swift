@@ -5,9 +5,23 @@ import Foundation
 ///
 /// The importer owns the ID maps (archive id → `ObjectKey`) and calls these methods in graph order: projects,
 /// categories and tags first, then each task with its links resolved through the maps, then the task's subtasks.
+///
+/// A destination for a fresh start (an empty context) implements only the five `insert` methods: every other
+/// requirement has a default (see `ImportDestination+Defaults.swift`) that suits an empty destination. Implement
+/// `existingKey`, the `update` methods and `removeSubtasks` to support the upsert, skip and merge modes, `count` and
+/// `removeAll` for replace, `link` for relationships carried under `extra`, `commit`/`rollback` to save and undo, and
+/// `contents` so a migration can verify what was written.
 public protocol ImportDestination {
     /// How the destination names an object (a primary key, a persistent identifier, an object reference).
     associatedtype ObjectKey: Hashable
+
+    /// Makes everything inserted so far permanent (saves the context); called once, after the last record.
+    mutating func commit() throws
+    /// Undoes everything this import wrote, committed or not: called when the import fails, is cancelled, or its
+    /// verification fails, so the destination is left as it was.
+    mutating func rollback() throws
+    /// The destination's graph read back as an archive, for verification; nil when it cannot be read back.
+    mutating func contents() throws -> Archive?
 
     /// The object that already carries `id`, if any.
     mutating func existingKey(of kind: StoreMapping.Kind, id: UUID) throws -> ObjectKey?

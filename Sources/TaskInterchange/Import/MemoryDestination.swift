@@ -124,6 +124,9 @@ public struct MemoryDestination: ImportDestination, Sendable {
         links[kind, default: [:]][key, default: [:]][relationship] = destinations
     }
 
+    /// The graph as an archive (see `archive`), for a migration's verification.
+    public func contents() -> Archive? { archive }
+
     /// The graph as an archive: records sorted by id, links turned back into ids (relationships under `extra`
     /// included, with their declarations in `source.relationships`).
     public var archive: Archive {
