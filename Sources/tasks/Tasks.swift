@@ -15,6 +15,7 @@ enum Tasks {
         "model": (ModelCommand.description, ModelCommand.run),
         "diff": (DiffCommand.description, DiffCommand.run),
         "verify": (VerifyCommand.description, VerifyCommand.run),
+        "migrate": (MigrateCommand.description, MigrateCommand.run),
     ]
 
     static let help = """
@@ -35,6 +36,7 @@ enum Tasks {
           model                   Read the app's model: hashes, identify a store's version, new stores, SwiftData code, lint.
           diff                    Compare two graphs (archives or stores) record by record (exit 0 same, 1 different).
           verify                  Check that a store holds what an interchange file holds (exit 0 yes, 1 no).
+          migrate                 Back up a legacy store, validate, migrate it into a new store, verify.
 
           See 'tasks help <subcommand>' for detailed help.
 

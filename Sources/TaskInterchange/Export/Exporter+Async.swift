@@ -10,6 +10,12 @@ extension Exporter {
     /// - Throws: as `export(store:toFile:options:)`; `TaskInterchangeError` of kind `.cancelled` when cancelled.
     public static func export(store: String, toFile path: String, options: ExportOptions = ExportOptions(),
                               progress: (@Sendable (ProgressEvent) -> Void)?) async throws -> ExportSummary {
+        try await BackgroundWork.run { try exportReporting(store: store, toFile: path, options: options, progress: progress) }
+    }
+
+    /// `export(store:toFile:options:)` with `progress` as `.exporting` events.
+    static func exportReporting(store: String, toFile path: String, options: ExportOptions,
+                                progress: (@Sendable (ProgressEvent) -> Void)?) throws -> ExportSummary {
         var options = options
         if let progress {
             let earlier = options.progress
@@ -18,12 +24,10 @@ extension Exporter {
                 progress(ProgressEvent(phase: .exporting, done: done, total: total))
             }
         }
-        return try await BackgroundWork.run { [options] in
-            progress?(ProgressEvent(phase: .exporting, done: 0, total: nil, bytes: 0))
-            let summary = try export(store: store, toFile: path, options: options)
-            progress?(ProgressEvent(phase: .exporting, done: summary.counts.tasks, total: summary.counts.tasks,
-                                    bytes: FileIdentity.size(of: path)))
-            return summary
-        }
+        progress?(ProgressEvent(phase: .exporting, done: 0, total: nil, bytes: 0))
+        let summary = try export(store: store, toFile: path, options: options)
+        progress?(ProgressEvent(phase: .exporting, done: summary.counts.tasks, total: summary.counts.tasks,
+                                bytes: FileIdentity.size(of: path)))
+        return summary
     }
 }
