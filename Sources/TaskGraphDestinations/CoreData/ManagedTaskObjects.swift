@@ -1,0 +1,137 @@
+#if canImport(CoreData)
+import CoreData
+import Foundation
+
+/// The seed model's objects in a Core Data store, read and written by key-value coding: any `NSManagedObject` of
+/// the entities Project, Category, Tag, Task and Subtask (with the attribute and relationship names of
+/// `samples/README.md`) works, whether the app generated classes for them or not. The subtasks relationship is an
+/// ordered one, so its order is kept by Core Data itself and `position` is the index in it.
+public enum ManagedTaskObjects {
+    /// A Project object.
+    public final class Project: TaskGraphProject {
+        /// The managed object.
+        public let object: NSManagedObject
+        init(_ object: NSManagedObject) { self.object = object }
+        /// `id`.
+        public var id: UUID { get { object.value(forKey: "id") as? UUID ?? UUID() } set { object.setValue(newValue, forKey: "id") } }
+        /// `name`.
+        public var name: String { get { object.value(forKey: "name") as? String ?? "" } set { object.setValue(newValue, forKey: "name") } }
+        /// `createdAt`.
+        public var createdAt: Date? {
+            get { object.value(forKey: "createdAt") as? Date }
+            set { object.setValue(newValue, forKey: "createdAt") }
+        }
+    }
+
+    /// A Category object.
+    public final class Category: TaskGraphCategory {
+        /// The managed object.
+        public let object: NSManagedObject
+        init(_ object: NSManagedObject) { self.object = object }
+        /// `id`.
+        public var id: UUID { get { object.value(forKey: "id") as? UUID ?? UUID() } set { object.setValue(newValue, forKey: "id") } }
+        /// `name`.
+        public var name: String { get { object.value(forKey: "name") as? String ?? "" } set { object.setValue(newValue, forKey: "name") } }
+        /// `color`.
+        public var color: String {
+            get { object.value(forKey: "color") as? String ?? "blue" }
+            set { object.setValue(newValue, forKey: "color") }
+        }
+    }
+
+    /// A Tag object.
+    public final class Tag: TaskGraphTag {
+        /// The managed object.
+        public let object: NSManagedObject
+        init(_ object: NSManagedObject) { self.object = object }
+        /// `id`.
+        public var id: UUID { get { object.value(forKey: "id") as? UUID ?? UUID() } set { object.setValue(newValue, forKey: "id") } }
+        /// `name`.
+        public var name: String { get { object.value(forKey: "name") as? String ?? "" } set { object.setValue(newValue, forKey: "name") } }
+    }
+
+    /// A Subtask object.
+    public final class Subtask: TaskGraphSubtask {
+        /// The managed object.
+        public let object: NSManagedObject
+        /// The index in its task's ordered subtasks.
+        public var position: Int
+        init(_ object: NSManagedObject, position: Int = 0) {
+            self.object = object
+            self.position = position
+        }
+        /// `id`.
+        public var id: UUID { get { object.value(forKey: "id") as? UUID ?? UUID() } set { object.setValue(newValue, forKey: "id") } }
+        /// `title`.
+        public var title: String {
+            get { object.value(forKey: "title") as? String ?? "" }
+            set { object.setValue(newValue, forKey: "title") }
+        }
+        /// `isCompleted`.
+        public var isCompleted: Bool {
+            get { object.value(forKey: "isCompleted") as? Bool ?? false }
+            set { object.setValue(newValue, forKey: "isCompleted") }
+        }
+    }
+
+    /// A Task object.
+    public final class Task: TaskGraphTask {
+        /// The managed object.
+        public let object: NSManagedObject
+        init(_ object: NSManagedObject) { self.object = object }
+        /// `id`.
+        public var id: UUID { get { object.value(forKey: "id") as? UUID ?? UUID() } set { object.setValue(newValue, forKey: "id") } }
+        /// `title`.
+        public var title: String {
+            get { object.value(forKey: "title") as? String ?? "" }
+            set { object.setValue(newValue, forKey: "title") }
+        }
+        /// `notes`.
+        public var notes: String? { get { object.value(forKey: "notes") as? String } set { object.setValue(newValue, forKey: "notes") } }
+        /// `isCompleted`.
+        public var isCompleted: Bool {
+            get { object.value(forKey: "isCompleted") as? Bool ?? false }
+            set { object.setValue(newValue, forKey: "isCompleted") }
+        }
+        /// `createdAt`.
+        public var createdAt: Date {
+            get { object.value(forKey: "createdAt") as? Date ?? Date(timeIntervalSinceReferenceDate: 0) }
+            set { object.setValue(newValue, forKey: "createdAt") }
+        }
+        /// `dueDate`.
+        public var dueDate: Date? {
+            get { object.value(forKey: "dueDate") as? Date }
+            set { object.setValue(newValue, forKey: "dueDate") }
+        }
+        /// `priority` (an Int16 attribute).
+        public var priority: Int {
+            get { (object.value(forKey: "priority") as? NSNumber)?.intValue ?? 0 }
+            set { object.setValue(NSNumber(value: newValue), forKey: "priority") }
+        }
+        /// `project`.
+        public var project: Project? {
+            get { (object.value(forKey: "project") as? NSManagedObject).map(Project.init) }
+            set { object.setValue(newValue?.object, forKey: "project") }
+        }
+        /// `category`.
+        public var category: Category? {
+            get { (object.value(forKey: "category") as? NSManagedObject).map(Category.init) }
+            set { object.setValue(newValue?.object, forKey: "category") }
+        }
+        /// `tags` (a to-many, unordered relationship).
+        public var tags: [Tag] {
+            get { ((object.value(forKey: "tags") as? NSSet)?.allObjects ?? []).compactMap { ($0 as? NSManagedObject).map(Tag.init) } }
+            set { object.setValue(NSSet(array: newValue.map(\.object)), forKey: "tags") }
+        }
+        /// `subtasks` (a to-many, ordered relationship).
+        public var subtasks: [Subtask] {
+            get {
+                ((object.value(forKey: "subtasks") as? NSOrderedSet)?.array ?? []).enumerated().compactMap { index, element in
+                    (element as? NSManagedObject).map { Subtask($0, position: index) }
+                }
+            }
+            set { object.setValue(NSOrderedSet(array: newValue.map(\.object)), forKey: "subtasks") }
+        }
+    }
+}
+#endif
