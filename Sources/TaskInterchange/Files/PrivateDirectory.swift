@@ -37,6 +37,8 @@ final class PrivateDirectory {
             throw TaskInterchangeError(.io, "\(base): cannot create a private directory: \(reason)")
         }
         flock(lockDescriptor, LOCK_EX)
+        // A byte in the lock file says the lock was taken: until then a sweep that gets the lock leaves it alone.
+        _ = write(lockDescriptor, "l", 1)
     }
 
     deinit {
@@ -55,6 +57,11 @@ final class PrivateDirectory {
         }
     }
 
+    private static func isMinuteOld(_ directory: String) -> Bool {
+        let modified = (try? FileManager.default.attributesOfItem(atPath: directory)[.modificationDate]) as? Date
+        return modified.map { $0.timeIntervalSinceNow < -60 } ?? false
+    }
+
     /// Removes private directories whose owner is gone (its lock can be taken). A directory without a lock file is
     /// one whose owner died between creating it and its lock; it is removed once it is a minute old.
     static func sweep(in base: String) {
@@ -65,13 +72,18 @@ final class PrivateDirectory {
             guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid() else { continue }
             let handle = open(directory + "/" + lockName, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             if handle < 0 {
-                let modified = (try? FileManager.default.attributesOfItem(atPath: directory)[.modificationDate]) as? Date
-                if errno == ENOENT, let modified, modified.timeIntervalSinceNow < -60 {
+                if errno == ENOENT, isMinuteOld(directory) {
                     try? FileManager.default.removeItem(atPath: directory)
                 }
                 continue
             }
-            if flock(handle, LOCK_EX | LOCK_NB) == 0 { try? FileManager.default.removeItem(atPath: directory) }
+            // An empty lock file may be one whose owner is between creating and locking it (in this process too:
+            // tests run in parallel); such a directory is removed only once it is a minute old.
+            var lockStatus = stat()
+            if flock(handle, LOCK_EX | LOCK_NB) == 0, fstat(handle, &lockStatus) == 0,
+               lockStatus.st_size > 0 || isMinuteOld(directory) {
+                try? FileManager.default.removeItem(atPath: directory)
+            }
             close(handle)
         }
     }
