@@ -35,12 +35,20 @@ enum BackgroundWork {
     }
 }
 
-/// A flag set once from any thread.
+/// A flag set once from any thread. (`NSLock.withLock` needs macOS 14/iOS 17; the library supports older systems.)
 final class CancellationFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
 
-    var isSet: Bool { lock.withLock { value } }
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 
-    func set() { lock.withLock { value = true } }
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
 }
