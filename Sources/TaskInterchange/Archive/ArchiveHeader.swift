@@ -43,6 +43,7 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
         private enum CodingKeys: String, CodingKey { case store, storeUUID, entities, relationships }
 
         /// Reads a source; `relationships` may be absent.
+        /// - Throws: `DecodingError` when a member has the wrong type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             store = try container.decode(String.self, forKey: .store)
@@ -52,6 +53,7 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
         }
 
         /// Writes a source, leaving out `relationships` when there are none.
+        /// - Throws: the encoder's error.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(store, forKey: .store)

@@ -87,6 +87,7 @@ public final class ArchiveInput {
     }
 
     /// Calls `body` with the bytes, which stay valid only during the call.
+    /// - Throws: what `body` throws.
     public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }

@@ -10,6 +10,7 @@ public struct ModificationDates: Sendable, Hashable {
     /// The property to read under `extra` (the mapping of the date); nil to detect it by name.
     public var property: String?
 
+    /// Creates the rule: `property` under `extra` when given, else the usual names.
     public init(property: String? = nil) {
         self.property = property
     }

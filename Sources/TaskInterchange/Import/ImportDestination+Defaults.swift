@@ -4,9 +4,11 @@ import Foundation
 /// nothing is found, counted, updated or removed; the modes that need those throw instead of guessing.
 extension ImportDestination {
     /// Nothing exists before a fresh start.
+    /// - Throws: nothing by default.
     public mutating func existingKey(of kind: StoreMapping.Kind, id: UUID) throws -> ObjectKey? { nil }
 
     /// Nothing exists before a fresh start.
+    /// - Throws: nothing by default.
     public mutating func count(of kind: StoreMapping.Kind) throws -> Int { 0 }
 
     /// - Throws: `TaskInterchangeError` of kind `.usage`: replace mode needs a destination that can remove objects.
@@ -49,12 +51,15 @@ extension ImportDestination {
     }
 
     /// Nothing to save: a destination that writes through needs no commit.
+    /// - Throws: nothing by default.
     public mutating func commit() throws {}
 
     /// Nothing to undo by default; a destination that saves as it goes must undo its saves here.
+    /// - Throws: nothing by default.
     public mutating func rollback() throws {}
 
     /// Not readable by default: a migration then skips its verification and says so.
+    /// - Throws: nothing by default.
     public mutating func contents() throws -> Archive? { nil }
 
     private static func unsupported(_ action: String) -> TaskInterchangeError {
