@@ -1,5 +1,5 @@
 /// A visitor that keeps everything a reader delivers: the records as an `Archive`, the issues, the declared counts.
-package struct ArchiveCollector: ArchiveVisitor {
+struct ArchiveCollector: ArchiveVisitor {
     /// The records read so far; the header is filled in at the end.
     package private(set) var archive = Archive(header: ArchiveHeader(format: nil, version: 0))
     /// Every issue, in the order reported.
@@ -10,38 +10,38 @@ package struct ArchiveCollector: ArchiveVisitor {
     package private(set) var isComplete = false
 
     /// Creates an empty collector.
-    package init() {}
+    init() {}
 
     /// True when an error-severity issue was reported.
-    package var hasErrors: Bool { issues.contains { $0.severity == .error } }
+    var hasErrors: Bool { issues.contains { $0.severity == .error } }
 
     /// Keeps the project.
-    package mutating func visitProject(_ project: ProjectRecord, index: Int) {
+    mutating func visitProject(_ project: ProjectRecord, index: Int) {
         archive.projects.append(project)
     }
 
     /// Keeps the category.
-    package mutating func visitCategory(_ category: CategoryRecord, index: Int) {
+    mutating func visitCategory(_ category: CategoryRecord, index: Int) {
         archive.categories.append(category)
     }
 
     /// Keeps the tag.
-    package mutating func visitTag(_ tag: TagRecord, index: Int) {
+    mutating func visitTag(_ tag: TagRecord, index: Int) {
         archive.tags.append(tag)
     }
 
     /// Keeps the task.
-    package mutating func visitTask(_ task: TaskRecord, index: Int) {
+    mutating func visitTask(_ task: TaskRecord, index: Int) {
         archive.tasks.append(task)
     }
 
     /// Keeps the issue.
-    package mutating func visitIssue(_ issue: ValidationIssue) {
+    mutating func visitIssue(_ issue: ValidationIssue) {
         issues.append(issue)
     }
 
     /// Keeps the header and the declared counts.
-    package mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {
+    mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {
         archive.header = header
         declaredCounts = counts
         isComplete = true

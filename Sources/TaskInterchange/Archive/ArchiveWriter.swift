@@ -9,11 +9,11 @@ import Foundation
 /// Version 1 is the `DataExporter` format (`version`, `exportDate`, `projects`, `tags`, `tasks`); what it cannot hold
 /// (categories, subtasks, notes, due dates, category links, project creation dates) is dropped and counted in
 /// `droppedFields`.
-package struct ArchiveWriter {
+struct ArchiveWriter {
     /// Where the text goes.
     var output: JSONWriter
     /// The options given at creation.
-    package let options: ArchiveWritingOptions
+    let options: ArchiveWritingOptions
     /// Records written so far (for version 1, only what the file holds: no categories or subtasks).
     package private(set) var counts = ArchiveCounts()
     /// Version 1 only: how many values of each kind were left out (`categories`, `task.subtasks`, `task.notes`,
@@ -40,7 +40,7 @@ package struct ArchiveWriter {
     /// Creates a writer; nothing is written until `begin(header:)`.
     ///
     /// - Throws: `ArchiveWritingError.unsupportedVersion` or `.ndjsonRequiresVersion2` for options it cannot honour.
-    package init(sink: any ByteSink, options: ArchiveWritingOptions = ArchiveWritingOptions()) throws(ArchiveWritingError) {
+    init(sink: any ByteSink, options: ArchiveWritingOptions = ArchiveWritingOptions()) throws(ArchiveWritingError) {
         guard options.formatVersion == 1 || options.formatVersion == 2 else {
             throw .unsupportedVersion(options.formatVersion)
         }
@@ -54,7 +54,7 @@ package struct ArchiveWriter {
     ///
     /// - Throws: `ArchiveWritingError.outOfOrder` when called twice, `.missingExportDate` (version 1 without a date),
     ///   `.unrepresentable` for an export date that cannot be written.
-    package mutating func begin(header: ArchiveHeader) throws {
+    mutating func begin(header: ArchiveHeader) throws {
         guard stage == .ready else { throw ArchiveWritingError.outOfOrder("begin(header:) may be called only once") }
         if options.formatVersion == 1 {
             guard let exportDate = header.exportDate else { throw ArchiveWritingError.missingExportDate }
@@ -75,7 +75,7 @@ package struct ArchiveWriter {
     /// Writes a project.
     ///
     /// - Throws: `ArchiveWritingError` (out of order, unrepresentable date) or the sink's error.
-    package mutating func write(project: ProjectRecord) throws {
+    mutating func write(project: ProjectRecord) throws {
         if let createdAt = project.createdAt, options.formatVersion == 2 {
             try checkLosslessDate(createdAt, "project \(project.id.uuidString): createdAt")
         }
@@ -94,7 +94,7 @@ package struct ArchiveWriter {
     /// Writes a category (version 1: counted in `droppedFields["categories"]`, not written).
     ///
     /// - Throws: `ArchiveWritingError.outOfOrder` or the sink's error.
-    package mutating func write(category: CategoryRecord) throws {
+    mutating func write(category: CategoryRecord) throws {
         try enterSection(.category)
         if options.formatVersion == 1 {
             droppedFields["categories", default: 0] += 1
@@ -108,7 +108,7 @@ package struct ArchiveWriter {
     /// Writes a tag.
     ///
     /// - Throws: `ArchiveWritingError.outOfOrder` or the sink's error.
-    package mutating func write(tag: TagRecord) throws {
+    mutating func write(tag: TagRecord) throws {
         try enterSection(.tag)
         counts.tags += 1
         if options.formatVersion == 1 { droppedFields["tag.extra", default: 0] += tag.extra?.count ?? 0 }
@@ -120,7 +120,7 @@ package struct ArchiveWriter {
     ///
     /// - Throws: `ArchiveWritingError` (out of order, unrepresentable date, version 1 priority outside Int16) or the
     ///   sink's error.
-    package mutating func write(task: TaskRecord) throws {
+    mutating func write(task: TaskRecord) throws {
         if options.formatVersion == 1 {
             try checkNumericDate(task.createdAt, "task \(task.id.uuidString): createdAt")
             guard Int16(exactly: task.priority) != nil else {
@@ -152,7 +152,7 @@ package struct ArchiveWriter {
     /// - Returns: the counts of what the file holds.
     /// - Throws: `ArchiveWritingError.outOfOrder` before `begin(header:)` or after `finish()`; the sink's error.
     @discardableResult
-    package mutating func finish() throws -> ArchiveCounts {
+    mutating func finish() throws -> ArchiveCounts {
         guard case .writing = stage else {
             throw ArchiveWritingError.outOfOrder(stage == .ready ? "finish() called before begin(header:)"
                                                  : "finish() called twice")

@@ -14,7 +14,7 @@ public struct Importer: Sendable {
     public var progress: (@Sendable (Int) -> Void)?
     /// What the target already holds (see `TargetComparison.find`): upsert and merge count unchanged records and do
     /// not write them; `--match` pairs; merge's target dates. Nil: every existing record is rewritten.
-    package var baseline: TargetComparison?
+    var baseline: TargetComparison?
     /// Pair archive records whose id the target lacks with target records by key (needs `baseline`).
     public var match: MatchRule?
     /// Where merge finds modification dates.

@@ -10,7 +10,7 @@ extension ObjectModel {
     /// - Throws: `ModelCacheError` — `.inflate` for bad DEFLATE, `.archive` for a bad archive, `.malformed` for an
     ///   inconsistent model (an unknown or cyclic superentity, a property without a name), `.unsupported` for a
     ///   model feature this reader cannot represent.
-    package init(modelCache: Data, inflateLimit: Int = RawInflate.defaultLimit) throws(ModelCacheError) {
+    init(modelCache: Data, inflateLimit: Int = RawInflate.defaultLimit) throws(ModelCacheError) {
         let inflated: Data
         do {
             inflated = try RawInflate.inflate(modelCache, limit: inflateLimit)
@@ -28,7 +28,7 @@ extension ObjectModel {
 
     /// Decodes an already inflated archive of an `NSManagedObjectModel`.
     /// - Throws: `ModelCacheError` — `.archive`, `.malformed` or `.unsupported`, as `init(modelCache:)`.
-    package init(keyedArchive: KeyedArchive) throws(ModelCacheError) {
+    init(keyedArchive: KeyedArchive) throws(ModelCacheError) {
         self = try ModelCacheDecoder(archive: keyedArchive).model()
     }
 

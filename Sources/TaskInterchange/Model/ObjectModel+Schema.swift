@@ -29,7 +29,7 @@ extension ObjectModel {
     /// - Parameter includingInternalTables: false leaves out Core Data's persistent-history and CloudKit tables
     ///   (names starting with `A`: `ACHANGE`, `ATRANSACTION`, `ANSCK…`) and their indexes and triggers.
     /// - Throws: `SQLiteError` when `sqlite_master` cannot be read.
-    package static func normalizedSchema(of database: Database, includingInternalTables: Bool = true) throws(SQLiteError) -> [String] {
+    static func normalizedSchema(of database: Database, includingInternalTables: Bool = true) throws(SQLiteError) -> [String] {
         try database.rows("SELECT tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL").compactMap { row -> String? in
             guard let table = row[0].string, let sql = row[1].string else { return nil }
             if !includingInternalTables && table.hasPrefix("A") { return nil }

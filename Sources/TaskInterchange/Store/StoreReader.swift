@@ -4,13 +4,13 @@ import Foundation
 /// could not carry exactly as findings.
 ///
 /// Not `Sendable`: it reads through one connection.
-package final class StoreReader {
+final class StoreReader {
     /// The store's schema as read from its system tables.
-    package let schema: StoreSchema
+    let schema: StoreSchema
     /// The mapping in use (given or detected).
-    package var mapping: StoreMapping { resolved.mapping }
+    var mapping: StoreMapping { resolved.mapping }
     /// What the reader noticed; complete once `read(into:)` returns.
-    package var findings: [StoreFinding] { log.findings }
+    var findings: [StoreFinding] { log.findings }
 
     let snapshot: StoreSnapshot
     let resolved: ResolvedMapping
@@ -30,7 +30,7 @@ package final class StoreReader {
     /// - Throws: `TaskInterchangeError.invalidData` when the store is not a Core Data store or the mapping does not fit it.
     /// - Parameter carryExtras: read the properties the interchange has no field for into each record's `extra`
     ///   (false for format version 1, which has no place for them: they are reported instead).
-    package init(snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping",
+    init(snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping",
                 carryExtras: Bool = true) throws(TaskInterchangeError) {
         self.snapshot = snapshot
         if snapshot.recoveredHotJournal { log.add(.hotJournal, entity: nil, message: StoreFinding.hotJournalMessage) }
@@ -45,7 +45,7 @@ package final class StoreReader {
     }
 
     /// The `source.relationships` declarations of the relationships carried under `extra`.
-    package var relationshipDeclarations: [String: [String: ExtraRelationship]] {
+    var relationshipDeclarations: [String: [String: ExtraRelationship]] {
         relationships.declarations
     }
 
@@ -53,7 +53,7 @@ package final class StoreReader {
     var storeUUID: String { schema.storeUUID ?? "" }
 
     /// The entity name read for each mapped kind, for the archive's `source`.
-    package var entityNames: [String: String] {
+    var entityNames: [String: String] {
         Dictionary(uniqueKeysWithValues: resolved.kinds.map { ($0.key.rawValue, $0.value.entity.name) })
     }
 
@@ -61,7 +61,7 @@ package final class StoreReader {
     /// (each sorted by id, subtasks nested in their task's order).
     /// - Throws: `TaskInterchangeError` for store failures; the visitor's own errors unchanged.
     /// - Parameter progress: called every 10,000 tasks with (tasks done, tasks in the store).
-    package func read(into visitor: inout some ArchiveVisitor, progress: (@Sendable (Int, Int) -> Void)? = nil) throws {
+    func read(into visitor: inout some ArchiveVisitor, progress: (@Sendable (Int, Int) -> Void)? = nil) throws {
         do {
             try survey()
             for kind in StoreMapping.Kind.allCases { indexes[kind] = try index(kind) }

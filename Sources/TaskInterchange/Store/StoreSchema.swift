@@ -2,61 +2,61 @@ import Foundation
 
 /// What a store file says about itself: its entities (from `Z_PRIMARYKEY`), their tables and columns, the join tables,
 /// and its UUID (from `Z_METADATA`).
-package struct StoreSchema: Sendable, Hashable {
+struct StoreSchema: Sendable, Hashable {
     /// One entity of the store's model.
-    package struct Entity: Sendable, Hashable {
+    struct Entity: Sendable, Hashable {
         /// The entity name exactly as in the model (`CDTask`, `TodoItem`).
-        package var name: String
+        var name: String
         /// `Z_ENT`.
-        package var number: Int64
+        var number: Int64
         /// The parent entity's number, 0 for a root.
-        package var superNumber: Int64
+        var superNumber: Int64
         /// `Z_MAX` as stored.
-        package var maxKey: Int64
+        var maxKey: Int64
         /// The table holding its rows (`Z` + uppercased root entity name), when it exists.
-        package var table: String?
+        var table: String?
         /// The name its table should have, whether or not it exists.
-        package var expectedTable: String
+        var expectedTable: String
         /// Numbers of this entity and all its sub-entities (the `Z_ENT` values its rows may carry).
-        package var numbersIncludingSubentities: [Int64]
+        var numbersIncludingSubentities: [Int64]
 
         /// Core Data's own bookkeeping entities (persistent history, CloudKit mirroring), not the app's data.
-        package var isInternal: Bool { number > 16_000 }
+        var isInternal: Bool { number > 16_000 }
     }
 
     /// One column of a table.
-    package struct Column: Sendable, Hashable {
+    struct Column: Sendable, Hashable {
         /// Column name (`ZTITLE`).
-        package var name: String
+        var name: String
         /// Declared type (`VARCHAR`, `INTEGER`, …).
-        package var declaredType: String
+        var declaredType: String
     }
 
     /// Entities in `Z_ENT` order.
-    package var entities: [Entity]
+    var entities: [Entity]
     /// Every user table's columns, by table name (system and join tables included).
-    package var tables: [String: [Column]]
+    var tables: [String: [Column]]
     /// `Z_UUID` from `Z_METADATA`, when present.
-    package var storeUUID: String?
+    var storeUUID: String?
     /// Names of views in the store (never read).
-    package var views: [String]
+    var views: [String]
     /// Names of triggers in the store (never run by `tasks`).
-    package var triggers: [String]
+    var triggers: [String]
     /// Names of indexes (Core Data names a foreign key's index `<TABLE>_<COLUMN>_INDEX`).
-    package var indexes: Set<String> = []
+    var indexes: Set<String> = []
 
     /// The entity with this name, compared exactly.
-    package func entity(named name: String) -> Entity? {
+    func entity(named name: String) -> Entity? {
         entities.first { $0.name == name }
     }
 
     /// The entity with this number.
-    package func entity(number: Int64) -> Entity? {
+    func entity(number: Int64) -> Entity? {
         entities.first { $0.number == number }
     }
 
     /// The columns of a table, or nil when the table does not exist.
-    package func columns(of table: String) -> [Column]? {
+    func columns(of table: String) -> [Column]? {
         tables[table]
     }
 }
@@ -64,7 +64,7 @@ package struct StoreSchema: Sendable, Hashable {
 extension StoreSchema {
     /// Reads the schema through `database`. Every name from the store is passed as a bound parameter or quoted.
     /// - Throws: `TaskInterchangeError.invalidData` when this is not a Core Data store.
-    package init(reading database: Database, path: String) throws(TaskInterchangeError) {
+    init(reading database: Database, path: String) throws(TaskInterchangeError) {
         do {
             let master = try database.rows("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger', 'index')")
             var tableNames: [String] = []

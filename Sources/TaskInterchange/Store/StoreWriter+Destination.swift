@@ -2,16 +2,16 @@ import Foundation
 
 /// The `ImportDestination` operations, as SQL on the Core Data layout.
 extension StoreWriter {
-    package func existingKey(of kind: StoreMapping.Kind, id: UUID) -> Int64? {
+    func existingKey(of kind: StoreMapping.Kind, id: UUID) -> Int64? {
         existing[kind]?[id]
     }
 
-    package func count(of kind: StoreMapping.Kind) throws -> Int {
+    func count(of kind: StoreMapping.Kind) throws -> Int {
         guard let resolvedKind = resolved.kinds[kind] else { return 0 }
         return Int(try database.scalar("SELECT count(*) FROM \(Database.quote(resolvedKind.table)) WHERE \(resolvedKind.entityFilter)")?.int64 ?? 0)
     }
 
-    package func removeAll() throws {
+    func removeAll() throws {
         try noteRemovingAll()
         if let join = resolved.tagJoin { try database.execute("DELETE FROM \(Database.quote(join.table))") }
         try removeJoinRows()
@@ -21,7 +21,7 @@ extension StoreWriter {
         for kind in existing.keys { existing[kind] = [:] }
     }
 
-    package func insert(_ project: ProjectRecord) throws -> Int64 {
+    func insert(_ project: ProjectRecord) throws -> Int64 {
         let rows = try statements(.project)
         let key = try allocateKey(.project)
         try rows.insertRow(key: key, id: project.id) { statement, slots, _ in
@@ -34,7 +34,7 @@ extension StoreWriter {
         return key
     }
 
-    package func update(_ project: ProjectRecord, at key: Int64) throws {
+    func update(_ project: ProjectRecord, at key: Int64) throws {
         try statements(.project).updateRow(key: key) { statement, slots, _ in
             statement.bind(project.name, at: slots[0])
             statement.bind(project.createdAt, at: slots[1])
@@ -43,7 +43,7 @@ extension StoreWriter {
         noteChanged(.project, key)
     }
 
-    package func insert(_ category: CategoryRecord) throws -> Int64 {
+    func insert(_ category: CategoryRecord) throws -> Int64 {
         let rows = try statements(.category)
         let key = try allocateKey(.category)
         try rows.insertRow(key: key, id: category.id) { statement, slots, _ in
@@ -56,7 +56,7 @@ extension StoreWriter {
         return key
     }
 
-    package func update(_ category: CategoryRecord, at key: Int64) throws {
+    func update(_ category: CategoryRecord, at key: Int64) throws {
         try statements(.category).updateRow(key: key) { statement, slots, _ in
             statement.bind(category.name, at: slots[0])
             statement.bind(category.color, at: slots[1])
@@ -65,7 +65,7 @@ extension StoreWriter {
         noteChanged(.category, key)
     }
 
-    package func insert(_ tag: TagRecord) throws -> Int64 {
+    func insert(_ tag: TagRecord) throws -> Int64 {
         let rows = try statements(.tag)
         let key = try allocateKey(.tag)
         try rows.insertRow(key: key, id: tag.id) { statement, slots, _ in statement.bind(tag.name, at: slots[0]) }
@@ -75,13 +75,13 @@ extension StoreWriter {
         return key
     }
 
-    package func update(_ tag: TagRecord, at key: Int64) throws {
+    func update(_ tag: TagRecord, at key: Int64) throws {
         try statements(.tag).updateRow(key: key) { statement, slots, _ in statement.bind(tag.name, at: slots[0]) }
         try writeExtras(tag.extra, of: .tag, key: key)
         noteChanged(.tag, key)
     }
 
-    package func insert(_ task: TaskRecord, links: TaskLinks<Int64>) throws -> Int64 {
+    func insert(_ task: TaskRecord, links: TaskLinks<Int64>) throws -> Int64 {
         let rows = try statements(.task)
         let key = try allocateKey(.task)
         try rows.insertRow(key: key, id: task.id) { statement, slots, references in
@@ -95,7 +95,7 @@ extension StoreWriter {
         return key
     }
 
-    package func update(_ task: TaskRecord, links: TaskLinks<Int64>, at key: Int64) throws {
+    func update(_ task: TaskRecord, links: TaskLinks<Int64>, at key: Int64) throws {
         try noteTaskLinks(of: key, changingTo: links)
         noteChanged(.task, key)
         try statements(.task).updateRow(key: key) { statement, slots, references in
@@ -110,7 +110,7 @@ extension StoreWriter {
         try writeExtras(task.extra, of: .task, key: key)
     }
 
-    package func insert(_ subtask: SubtaskRecord, of task: Int64, position: Int) throws -> Int64 {
+    func insert(_ subtask: SubtaskRecord, of task: Int64, position: Int) throws -> Int64 {
         let rows = try statements(.subtask)
         let key = try allocateKey(.subtask)
         try rows.insertRow(key: key, id: subtask.id) { statement, slots, references in
@@ -123,7 +123,7 @@ extension StoreWriter {
         return key
     }
 
-    package func update(_ subtask: SubtaskRecord, of task: Int64, position: Int, at key: Int64) throws {
+    func update(_ subtask: SubtaskRecord, of task: Int64, position: Int, at key: Int64) throws {
         try noteSubtask(key, movingTo: task)
         noteChanged(.subtask, key)
         try statements(.subtask).updateRow(key: key) { statement, slots, references in
@@ -132,7 +132,7 @@ extension StoreWriter {
         try writeExtras(subtask.extra, of: .subtask, key: key)
     }
 
-    package func removeSubtasks(of task: Int64, keeping: Set<Int64>) throws -> Int {
+    func removeSubtasks(of task: Int64, keeping: Set<Int64>) throws -> Int {
         guard let kind = resolved.kinds[.subtask], let column = resolved.subtaskTaskColumn else { return 0 }
         let select = try prepared("SELECT Z_PK, Z_ENT FROM \(Database.quote(kind.table)) WHERE \(Database.quote(column)) = ? AND \(kind.entityFilter)")
         select.reset()

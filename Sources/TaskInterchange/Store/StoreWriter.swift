@@ -6,12 +6,12 @@ import Foundation
 /// import recorded in the store's persistent history when it tracks one (`StoreWriter+History.swift`).
 ///
 /// Not `Sendable`: it owns a connection.
-package final class StoreWriter: ImportDestination {
+final class StoreWriter: ImportDestination {
     /// Primary keys (`Z_PK`) name objects in a store.
-    package typealias ObjectKey = Int64
+    typealias ObjectKey = Int64
 
     /// The target store's schema.
-    package let schema: StoreSchema
+    let schema: StoreSchema
     /// Things the user should know about the target (history tables it cannot write, repaired `Z_MAX`, ids it cannot keep).
     package internal(set) var warnings: [String] = []
 
@@ -57,7 +57,7 @@ package final class StoreWriter: ImportDestination {
     ///   does not fit, `.cannotCreate` when the file cannot be created).
     /// - Parameter template: with `create`, take the new store's schema and metadata from this template instead of the
     ///   built-in task manager model.
-    package init(path: String, create: Bool, template: StoreTemplate? = nil, mapping: StoreMapping? = nil,
+    init(path: String, create: Bool, template: StoreTemplate? = nil, mapping: StoreMapping? = nil,
                 mappingSource: String = "mapping", busyTimeout: Int32 = 5_000) throws(TaskInterchangeError) {
         self.path = path
         self.busyTimeout = busyTimeout
@@ -152,7 +152,7 @@ package final class StoreWriter: ImportDestination {
     }
 
     /// The ids already in the store, per kind (for validation before an import).
-    package var existingIDs: [StoreMapping.Kind: Set<UUID>] {
+    var existingIDs: [StoreMapping.Kind: Set<UUID>] {
         existing.mapValues { Set($0.keys) }
     }
 
@@ -167,7 +167,7 @@ package final class StoreWriter: ImportDestination {
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction, records what it changed in the store's persistent history
     /// when the store tracks it, and writes the new `Z_MAX` values before committing; any error rolls everything back.
     /// - Throws: `TaskInterchangeError.busy` when another process holds the store; `body`'s errors.
-    package func transaction<R>(_ body: () throws -> R) throws -> R {
+    func transaction<R>(_ body: () throws -> R) throws -> R {
         // What a rolled-back body recorded must not reach the next transaction's history.
         defer { history?.clear() }
         do {
@@ -206,7 +206,7 @@ package final class StoreWriter: ImportDestination {
     /// Copies the store, as it is before this writer changes anything, to a new file at `destination` (through a
     /// second, read-only connection and SQLite's online backup API); the file appears only when complete.
     /// - Throws: `.cannotCreate` (nothing is left at `destination`), `.cancelled`.
-    package func backup(to destination: String) throws(TaskInterchangeError) {
+    func backup(to destination: String) throws(TaskInterchangeError) {
         let temporary = try TemporaryFile(beside: destination)
         do {
             try StoreCopy.copyLocked(path, to: temporary.path, busyTimeout: busyTimeout)
