@@ -7,13 +7,20 @@ enum MigrateCommand {
     static let description = CommandDescription(
         name: "migrate",
         abstract: "Back up a legacy store, validate it, migrate it into a new store and verify the result.",
-        discussion: "Runs the stages an app runs with TaskInterchange's Migration, printing each: preparing backup, validating, migrating, verifying, then completed or failed. The backup is one committed state of the legacy store (its -wal included) in one SQLite file; the legacy store is not changed. On failure the new store is not left behind and the backup's path is printed. Exit 1 when the verification found differences.",
+        discussion: "Runs the stages an app runs with TaskInterchange's Migration, printing each: preparing backup, "
+            + "validating, migrating, verifying, then completed or failed. The backup is one committed state of the "
+            + "legacy store (its -wal included) in one SQLite file; the legacy store is not changed. On failure the "
+            + "new store is not left behind and the backup's path is printed. Exit 1 when the verification found "
+            + "differences.",
         options: [
             .init(name: "--from", valueName: "path", help: "The legacy Core Data store.", isRequired: true),
             .init(name: "--to", valueName: "path", help: "The new store; it must not exist.", isRequired: true),
-            .init(name: "--backup", valueName: "dir", help: "The directory for the backup (default: the legacy store's directory)."),
-            .init(name: "--mapping", valueName: "file", help: "How the legacy store's entities map (see 'tasks inspect')."),
-            .init(name: "--busy-timeout", valueName: "ms", help: "How long to wait for another process's lock.", defaultValue: "5000"),
+            .init(name: "--backup", valueName: "dir",
+                  help: "The directory for the backup (default: the legacy store's directory)."),
+            .init(name: "--mapping", valueName: "file",
+                  help: "How the legacy store's entities map (see 'tasks inspect')."),
+            .init(name: "--busy-timeout", valueName: "ms", help: "How long to wait for another process's lock.",
+                  defaultValue: "5000"),
         ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -42,7 +49,8 @@ enum MigrateCommand {
                 }
             }
             for finding in report.export.findings {
-                Console.error("\(finding.isWarning ? "warning" : "note"): \(finding)\(finding.count > 1 ? " [\(finding.count)]" : "")\n")
+                let count = finding.count > 1 ? " [\(finding.count)]" : ""
+                Console.error("\(finding.isWarning ? "warning" : "note"): \(finding)\(count)\n")
             }
             Console.error("Migrated \(ReportRenderer.counts(report.validation.counts)) from \(legacy) into \(target) "
                           + "in \(String(format: "%.2f", Date().timeIntervalSince(started))) s; verified; "

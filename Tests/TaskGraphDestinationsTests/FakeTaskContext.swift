@@ -73,7 +73,9 @@ final class FakeTaskContext: TaskGraphContext, @unchecked Sendable {
 
     init(fault: Fault = .none) { self.fault = fault }
 
-    var pendingCount: Int { pending.projects.count + pending.categories.count + pending.tags.count + pending.tasks.count }
+    var pendingCount: Int {
+        pending.projects.count + pending.categories.count + pending.tags.count + pending.tasks.count
+    }
 
     func makeProject() -> FakeProject { remember(FakeProject(), in: \.projects) }
     func makeCategory() -> FakeCategory { remember(FakeCategory(), in: \.categories) }
@@ -115,7 +117,9 @@ final class FakeTaskContext: TaskGraphContext, @unchecked Sendable {
         }
     }
 
-    func fetchAll() -> (projects: [FakeProject], categories: [FakeCategory], tags: [FakeTag], tasks: [FakeTask]) { saved }
+    func fetchAll() -> (projects: [FakeProject], categories: [FakeCategory], tags: [FakeTag], tasks: [FakeTask]) {
+        saved
+    }
 
     var savedCount: Int {
         saved.projects.count + saved.categories.count + saved.tags.count + saved.tasks.count

@@ -55,7 +55,9 @@ struct MigrationIntoContextTests {
         #expect(FileManager.default.fileExists(atPath: report.backupPath))
         #expect(try Data(contentsOf: URL(fileURLWithPath: store + "-wal")) == before, "the legacy store changed")
         // Each phase's events: first done 0, done never decreasing, last done == total.
-        let phases = events.progress.map(\.phase).reduce(into: [ProgressEvent.Phase]()) { if $0.last != $1 { $0.append($1) } }
+        let phases = events.progress.map(\.phase).reduce(into: [ProgressEvent.Phase]()) {
+            if $0.last != $1 { $0.append($1) }
+        }
         #expect(phases == [.backingUp, .exporting, .validating, .importing, .verifying])
         for phase in phases {
             let list = events.progress.filter { $0.phase == phase }
@@ -81,7 +83,7 @@ struct MigrationIntoContextTests {
         #expect(context.saveCalls == 0 && context.savedCount == 0)
     }
 
-    @Test("a failure at validating (a mapping that names no entity of the store): the backup stays, the context is untouched")
+    @Test("a failure at validating (a mapping naming no entity of the store): the backup stays, the context untouched")
     func failsValidating() async throws {
         let scratch = try Scratch()
         let store = try Self.sampleStore(in: scratch)
@@ -131,11 +133,12 @@ struct MigrationIntoContextTests {
         #expect(events.stages == [.preparingBackup, .validating, .migrating, .verifying, .failed])
         let verification = try #require(error?.verification)
         #expect(!verification.isEqual)
-        #expect(verification.records.allSatisfy { $0.fields.map(\.field) == ["notes"] }, "\(verification.records.prefix(2))")
+        #expect(verification.records.allSatisfy { $0.fields.map(\.field) == ["notes"] },
+                "\(verification.records.prefix(2))")
         #expect(context.savedCount == 0)
     }
 
-    @Test("cancelled at random points: either completed and verified, or failed with .cancelled and nothing in the context")
+    @Test("cancelled at random points: completed and verified, or failed with .cancelled and nothing in the context")
     func cancelledAtRandomPoints() async throws {
         let scratch = try Scratch()
         let store = scratch.file("generated.sqlite")

@@ -18,7 +18,8 @@ struct TaskGraphDestinationTests {
 
     /// A fresh directory, removed when the value goes away.
     final class Scratch {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tasks-graph-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tasks-graph-\(UUID().uuidString)").path
         init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
         deinit { try? FileManager.default.removeItem(atPath: path) }
         func file(_ name: String) -> String { path + "/" + name }

@@ -11,18 +11,20 @@ struct MigrateCommandTests {
         let backups = scratch.path("backups")
         try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: false)
         let walBefore = try scratch.bytes("TaskManager.sqlite-wal")
-        let run = try TasksBinary.run(["migrate", "--from", legacy, "--to", scratch.path("new.sqlite"), "--backup", backups])
+        let target = scratch.path("new.sqlite")
+        let run = try TasksBinary.run(["migrate", "--from", legacy, "--to", target, "--backup", backups])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.isEmpty)
         let lines = run.stderr.split(separator: "\n").map(String.init)
         #expect(Array(lines.prefix(5)) == ["migrate: preparing backup of \(legacy)", "migrate: validating",
-                                           "migrate: migrating into \(scratch.path("new.sqlite"))", "migrate: verifying",
+                                           "migrate: migrating into \(target)", "migrate: verifying",
                                            "migrate: completed"])
         let backup = try #require(try FileManager.default.contentsOfDirectory(atPath: backups).first)
         #expect(backup.hasPrefix("TaskManager-backup-") && backup.hasSuffix(".sqlite"))
-        #expect(lines.last?.hasPrefix("Migrated 5 projects, 4 categories, 10 tags, 44 tasks, 84 subtasks from \(legacy)") == true)
+        let counts = "5 projects, 4 categories, 10 tags, 44 tasks, 84 subtasks"
+        #expect(lines.last?.hasPrefix("Migrated \(counts) from \(legacy)") == true)
         #expect(lines.last?.hasSuffix("backup: \(backups)/\(backup)") == true, "\(run.stderr)")
-        let verify = try TasksBinary.run(["verify", "--store", scratch.path("new.sqlite"), TasksBinary.sample("TaskManager.v2.json")])
+        let verify = try TasksBinary.run(["verify", "--store", target, TasksBinary.sample("TaskManager.v2.json")])
         #expect(verify.status == 0, "\(verify.stdout)")
         #expect(try scratch.bytes("TaskManager.sqlite-wal") == walBefore, "the legacy store changed")
     }
@@ -46,11 +48,13 @@ struct MigrateCommandTests {
         let scratch = try Scratch()
         let legacy = try scratch.sampleStore()
         let mapping = scratch.path("mapping.json")
-        try Data(#"{"mappingVersion":1,"kinds":{"task":{"entity":"NoSuchEntity","fields":{}}}}"#.utf8).write(to: URL(fileURLWithPath: mapping))
-        let run = try TasksBinary.run(["migrate", "--from", legacy, "--to", scratch.path("new.sqlite"), "--mapping", mapping])
+        let json = #"{"mappingVersion":1,"kinds":{"task":{"entity":"NoSuchEntity","fields":{}}}}"#
+        try Data(json.utf8).write(to: URL(fileURLWithPath: mapping))
+        let target = scratch.path("new.sqlite")
+        let run = try TasksBinary.run(["migrate", "--from", legacy, "--to", target, "--mapping", mapping])
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains("migrate: validating\nmigrate: failed\nError: "), "\(run.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: scratch.path("new.sqlite")))
+        #expect(!FileManager.default.fileExists(atPath: target))
         let backup = try #require(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path)
             .first { $0.hasPrefix("TaskManager-backup-") })
         #expect(run.stderr.contains("the backup of \(legacy) is \(scratch.url.path)/\(backup)"), "\(run.stderr)")

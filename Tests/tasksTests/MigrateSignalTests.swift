@@ -14,7 +14,10 @@ struct MigrateSignalTests {
         try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: false)
         let arguments = ["migrate", "--from", fixture.store, "--to", target, "--backup", backups]
         let duration = try fixture.duration(arguments)
-        let names = { try Set(FileManager.default.contentsOfDirectory(atPath: fixture.scratch.url.path)).filter { !$0.hasPrefix("stderr-") } }
+        let names = {
+            try Set(FileManager.default.contentsOfDirectory(atPath: fixture.scratch.url.path))
+                .filter { !$0.hasPrefix("stderr-") }
+        }
         func reset() throws {
             for suffix in ["", "-wal", "-shm"] { unlink(target + suffix) }
             for name in try FileManager.default.contentsOfDirectory(atPath: backups) {
@@ -33,7 +36,8 @@ struct MigrateSignalTests {
             let wasStopped = SignalTests.check(outcome, signal: signal, label: label)
             if wasStopped { stopped += 1 }
             #expect(try names() == (wasStopped ? before : before.union(["new.sqlite"])), "\(label)")
-            #expect(try directorySnapshot(fixture.temporary) == temporaryBefore, "\(label): the temporary directory kept files")
+            #expect(try directorySnapshot(fixture.temporary) == temporaryBefore,
+                    "\(label): the temporary directory kept files")
             let kept = try FileManager.default.contentsOfDirectory(atPath: backups)
             #expect(kept.count <= 1 && kept.allSatisfy { $0.hasPrefix("source-backup-") && $0.hasSuffix(".sqlite") },
                     "\(label): \(kept)")

@@ -68,8 +68,10 @@ public final class ManagedTaskContext: TaskGraphContext {
         func all(_ kind: StoreMapping.Kind) throws -> [NSManagedObject] {
             try context.fetch(NSFetchRequest<NSManagedObject>(entityName: Self.entityName(kind)))
         }
-        return (try all(.project).map(ManagedTaskObjects.Project.init), try all(.category).map(ManagedTaskObjects.Category.init),
-                try all(.tag).map(ManagedTaskObjects.Tag.init), try all(.task).map(ManagedTaskObjects.Task.init))
+        return (try all(.project).map(ManagedTaskObjects.Project.init),
+                try all(.category).map(ManagedTaskObjects.Category.init),
+                try all(.tag).map(ManagedTaskObjects.Tag.init),
+                try all(.task).map(ManagedTaskObjects.Task.init))
     }
 
     /// The seed model's entity for each kind.

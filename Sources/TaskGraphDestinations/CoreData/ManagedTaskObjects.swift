@@ -13,9 +13,15 @@ public enum ManagedTaskObjects {
         public let object: NSManagedObject
         init(_ object: NSManagedObject) { self.object = object }
         /// `id`.
-        public var id: UUID { get { object.value(forKey: "id") as? UUID ?? UUID() } set { object.setValue(newValue, forKey: "id") } }
+        public var id: UUID {
+            get { object.value("id", or: UUID()) }
+            set { object.setValue(newValue, forKey: "id") }
+        }
         /// `name`.
-        public var name: String { get { object.value(forKey: "name") as? String ?? "" } set { object.setValue(newValue, forKey: "name") } }
+        public var name: String {
+            get { object.value("name", or: "") }
+            set { object.setValue(newValue, forKey: "name") }
+        }
         /// `createdAt`.
         public var createdAt: Date? {
             get { object.value(forKey: "createdAt") as? Date }
@@ -29,12 +35,18 @@ public enum ManagedTaskObjects {
         public let object: NSManagedObject
         init(_ object: NSManagedObject) { self.object = object }
         /// `id`.
-        public var id: UUID { get { object.value(forKey: "id") as? UUID ?? UUID() } set { object.setValue(newValue, forKey: "id") } }
+        public var id: UUID {
+            get { object.value("id", or: UUID()) }
+            set { object.setValue(newValue, forKey: "id") }
+        }
         /// `name`.
-        public var name: String { get { object.value(forKey: "name") as? String ?? "" } set { object.setValue(newValue, forKey: "name") } }
+        public var name: String {
+            get { object.value("name", or: "") }
+            set { object.setValue(newValue, forKey: "name") }
+        }
         /// `color`.
         public var color: String {
-            get { object.value(forKey: "color") as? String ?? "blue" }
+            get { object.value("color", or: "blue") }
             set { object.setValue(newValue, forKey: "color") }
         }
     }
@@ -45,9 +57,15 @@ public enum ManagedTaskObjects {
         public let object: NSManagedObject
         init(_ object: NSManagedObject) { self.object = object }
         /// `id`.
-        public var id: UUID { get { object.value(forKey: "id") as? UUID ?? UUID() } set { object.setValue(newValue, forKey: "id") } }
+        public var id: UUID {
+            get { object.value("id", or: UUID()) }
+            set { object.setValue(newValue, forKey: "id") }
+        }
         /// `name`.
-        public var name: String { get { object.value(forKey: "name") as? String ?? "" } set { object.setValue(newValue, forKey: "name") } }
+        public var name: String {
+            get { object.value("name", or: "") }
+            set { object.setValue(newValue, forKey: "name") }
+        }
     }
 
     /// A Subtask object.
@@ -61,15 +79,18 @@ public enum ManagedTaskObjects {
             self.position = position
         }
         /// `id`.
-        public var id: UUID { get { object.value(forKey: "id") as? UUID ?? UUID() } set { object.setValue(newValue, forKey: "id") } }
+        public var id: UUID {
+            get { object.value("id", or: UUID()) }
+            set { object.setValue(newValue, forKey: "id") }
+        }
         /// `title`.
         public var title: String {
-            get { object.value(forKey: "title") as? String ?? "" }
+            get { object.value("title", or: "") }
             set { object.setValue(newValue, forKey: "title") }
         }
         /// `isCompleted`.
         public var isCompleted: Bool {
-            get { object.value(forKey: "isCompleted") as? Bool ?? false }
+            get { object.value("isCompleted", or: false) }
             set { object.setValue(newValue, forKey: "isCompleted") }
         }
     }
@@ -80,22 +101,28 @@ public enum ManagedTaskObjects {
         public let object: NSManagedObject
         init(_ object: NSManagedObject) { self.object = object }
         /// `id`.
-        public var id: UUID { get { object.value(forKey: "id") as? UUID ?? UUID() } set { object.setValue(newValue, forKey: "id") } }
+        public var id: UUID {
+            get { object.value("id", or: UUID()) }
+            set { object.setValue(newValue, forKey: "id") }
+        }
         /// `title`.
         public var title: String {
-            get { object.value(forKey: "title") as? String ?? "" }
+            get { object.value("title", or: "") }
             set { object.setValue(newValue, forKey: "title") }
         }
         /// `notes`.
-        public var notes: String? { get { object.value(forKey: "notes") as? String } set { object.setValue(newValue, forKey: "notes") } }
+        public var notes: String? {
+            get { object.value(forKey: "notes") as? String }
+            set { object.setValue(newValue, forKey: "notes") }
+        }
         /// `isCompleted`.
         public var isCompleted: Bool {
-            get { object.value(forKey: "isCompleted") as? Bool ?? false }
+            get { object.value("isCompleted", or: false) }
             set { object.setValue(newValue, forKey: "isCompleted") }
         }
         /// `createdAt`.
         public var createdAt: Date {
-            get { object.value(forKey: "createdAt") as? Date ?? Date(timeIntervalSinceReferenceDate: 0) }
+            get { object.value("createdAt", or: Date(timeIntervalSinceReferenceDate: 0)) }
             set { object.setValue(newValue, forKey: "createdAt") }
         }
         /// `dueDate`.
@@ -120,18 +147,26 @@ public enum ManagedTaskObjects {
         }
         /// `tags` (a to-many, unordered relationship).
         public var tags: [Tag] {
-            get { ((object.value(forKey: "tags") as? NSSet)?.allObjects ?? []).compactMap { ($0 as? NSManagedObject).map(Tag.init) } }
+            get {
+                let objects = (object.value(forKey: "tags") as? NSSet)?.allObjects ?? []
+                return objects.compactMap { ($0 as? NSManagedObject).map(Tag.init) }
+            }
             set { object.setValue(NSSet(array: newValue.map(\.object)), forKey: "tags") }
         }
         /// `subtasks` (a to-many, ordered relationship).
         public var subtasks: [Subtask] {
             get {
-                ((object.value(forKey: "subtasks") as? NSOrderedSet)?.array ?? []).enumerated().compactMap { index, element in
+                let objects = (object.value(forKey: "subtasks") as? NSOrderedSet)?.array ?? []
+                return objects.enumerated().compactMap { index, element in
                     (element as? NSManagedObject).map { Subtask($0, position: index) }
                 }
             }
             set { object.setValue(NSOrderedSet(array: newValue.map(\.object)), forKey: "subtasks") }
         }
     }
+}
+extension NSManagedObject {
+    /// The attribute's value as `Value`, or `fallback` when it is nil or of another type.
+    func value<Value>(_ key: String, or fallback: Value) -> Value { value(forKey: key) as? Value ?? fallback }
 }
 #endif

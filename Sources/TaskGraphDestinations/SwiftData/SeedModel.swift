@@ -9,7 +9,9 @@ import SwiftData
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 public enum SeedModel {
     /// Every model type, for a `Schema` or a `ModelContainer`.
-    public static let types: [any PersistentModel.Type] = [Project.self, Category.self, Tag.self, Task.self, Subtask.self]
+    public static let types: [any PersistentModel.Type] = [
+        Project.self, Category.self, Tag.self, Task.self, Subtask.self,
+    ]
 
     /// A project.
     @Model public final class Project: TaskGraphProject {
@@ -86,7 +88,8 @@ public enum SeedModel {
         /// Its tags.
         public var tags: [SeedModel.Tag] = []
         /// Its subtasks; sort by `position` for their order.
-        @Relationship(deleteRule: .cascade, inverse: \SeedModel.Subtask.task) public var subtasks: [SeedModel.Subtask] = []
+        @Relationship(deleteRule: .cascade, inverse: \SeedModel.Subtask.task)
+        public var subtasks: [SeedModel.Subtask] = []
 
         /// An empty task; the adapter sets its properties.
         public init() {

@@ -9,8 +9,11 @@ import TaskInterchange
 /// and used on the migration's own thread, as SwiftData requires of a context.
 ///
 /// ```swift
-/// let container = try ModelContainer(for: Schema(SeedModel.types), configurations: ModelConfiguration(url: newStoreURL))
-/// let report = try await migration.run(into: { TaskGraphDestination(context: SeedModelContext(container: container)) })
+/// let container = try ModelContainer(for: Schema(SeedModel.types),
+///                                     configurations: ModelConfiguration(url: newStoreURL))
+/// let report = try await migration.run(into: {
+///     TaskGraphDestination(context: SeedModelContext(container: container))
+/// })
 /// ```
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
 public final class SeedModelContext: TaskGraphContext {
@@ -56,11 +59,16 @@ public final class SeedModelContext: TaskGraphContext {
         for start in stride(from: 0, to: all.count, by: Self.deleteChunk) {
             let chunk = Array(all[start..<min(start + Self.deleteChunk, all.count)])
             switch kind {
-            case .project: try context.delete(model: SeedModel.Project.self, where: #Predicate { chunk.contains($0.id) })
-            case .category: try context.delete(model: SeedModel.Category.self, where: #Predicate { chunk.contains($0.id) })
-            case .tag: try context.delete(model: SeedModel.Tag.self, where: #Predicate { chunk.contains($0.id) })
-            case .task: try context.delete(model: SeedModel.Task.self, where: #Predicate { chunk.contains($0.id) })
-            case .subtask: try context.delete(model: SeedModel.Subtask.self, where: #Predicate { chunk.contains($0.id) })
+            case .project:
+                try context.delete(model: SeedModel.Project.self, where: #Predicate { chunk.contains($0.id) })
+            case .category:
+                try context.delete(model: SeedModel.Category.self, where: #Predicate { chunk.contains($0.id) })
+            case .tag:
+                try context.delete(model: SeedModel.Tag.self, where: #Predicate { chunk.contains($0.id) })
+            case .task:
+                try context.delete(model: SeedModel.Task.self, where: #Predicate { chunk.contains($0.id) })
+            case .subtask:
+                try context.delete(model: SeedModel.Subtask.self, where: #Predicate { chunk.contains($0.id) })
             }
         }
         try context.save()
@@ -70,8 +78,10 @@ public final class SeedModelContext: TaskGraphContext {
     /// - Throws: SwiftData's fetch error.
     public func fetchAll() throws -> (projects: [SeedModel.Project], categories: [SeedModel.Category],
                                       tags: [SeedModel.Tag], tasks: [SeedModel.Task]) {
-        (try context.fetch(FetchDescriptor<SeedModel.Project>()), try context.fetch(FetchDescriptor<SeedModel.Category>()),
-         try context.fetch(FetchDescriptor<SeedModel.Tag>()), try context.fetch(FetchDescriptor<SeedModel.Task>()))
+        (try context.fetch(FetchDescriptor<SeedModel.Project>()),
+         try context.fetch(FetchDescriptor<SeedModel.Category>()),
+         try context.fetch(FetchDescriptor<SeedModel.Tag>()),
+         try context.fetch(FetchDescriptor<SeedModel.Task>()))
     }
 }
 #endif

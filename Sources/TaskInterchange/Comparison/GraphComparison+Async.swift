@@ -2,7 +2,8 @@ extension GraphComparison {
     /// Compares `a` with `b` as `compare(_:_:options:)` does, on a background queue: the caller's actor is never
     /// blocked, and cancelling the calling task stops both readers.
     /// - Throws: as `compare(_:_:options:)`; `.cancelled` when cancelled.
-    public static func compare(_ a: GraphSource, _ b: GraphSource, options: Options = Options()) async throws -> GraphDiff {
+    public static func compare(_ a: GraphSource, _ b: GraphSource,
+                               options: Options = Options()) async throws -> GraphDiff {
         try await BackgroundWork.run { try compare(a, b, options: options) }
     }
 

@@ -7,7 +7,8 @@ struct ProgressVisitor<Inner: ArchiveVisitor>: ArchiveVisitor {
     private var tasks = 0
     private var total: Int?
 
-    init(_ inner: Inner, phase: ProgressEvent.Phase, total: Int? = nil, progress: (@Sendable (ProgressEvent) -> Void)?) {
+    init(_ inner: Inner, phase: ProgressEvent.Phase, total: Int? = nil,
+         progress: (@Sendable (ProgressEvent) -> Void)?) {
         self.inner = inner
         self.phase = phase
         self.total = total
@@ -15,7 +16,9 @@ struct ProgressVisitor<Inner: ArchiveVisitor>: ArchiveVisitor {
         progress?(ProgressEvent(phase: phase, done: 0, total: total, bytes: 0))
     }
 
-    mutating func visitProject(_ project: ProjectRecord, index: Int) throws { try inner.visitProject(project, index: index) }
+    mutating func visitProject(_ project: ProjectRecord, index: Int) throws {
+        try inner.visitProject(project, index: index)
+    }
     mutating func visitCategory(_ category: CategoryRecord, index: Int) throws {
         try inner.visitCategory(category, index: index)
     }

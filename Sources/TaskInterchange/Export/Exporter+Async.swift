@@ -10,7 +10,9 @@ extension Exporter {
     /// - Throws: as `export(store:toFile:options:)`; `TaskInterchangeError` of kind `.cancelled` when cancelled.
     public static func export(store: String, toFile path: String, options: ExportOptions = ExportOptions(),
                               progress: (@Sendable (ProgressEvent) -> Void)?) async throws -> ExportSummary {
-        try await BackgroundWork.run { try exportReporting(store: store, toFile: path, options: options, progress: progress) }
+        try await BackgroundWork.run {
+            try exportReporting(store: store, toFile: path, options: options, progress: progress)
+        }
     }
 
     /// `export(store:toFile:options:)` with `progress` as `.exporting` events.

@@ -46,8 +46,8 @@ extension ImportDestination {
     ///   place for; nothing is dropped silently.
     public mutating func link(_ kind: StoreMapping.Kind, _ key: ObjectKey, relationship: String,
                               _ declaration: ExtraRelationship, to destinations: [ObjectKey], replacing: Bool) throws {
-        throw TaskInterchangeError(.invalidData, "\(kind.rawValue).\(relationship): the archive carries this relationship "
-                                   + "under extra, and the destination \(Self.self) has no place for it")
+        throw TaskInterchangeError(.invalidData, "\(kind.rawValue).\(relationship): the archive carries this "
+                                   + "relationship under extra, and the destination \(Self.self) has no place for it")
     }
 
     /// Nothing to save: a destination that writes through needs no commit.

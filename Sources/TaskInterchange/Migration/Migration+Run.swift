@@ -33,8 +33,9 @@ extension Migration {
     /// caller's actor is never blocked, and cancelling the calling task stops the migration at its next checkpoint
     /// and leaves no store at `path`. `events` is called from that queue.
     /// - Throws: `MigrationError`.
-    public func run(intoStore path: String, events: (@Sendable (Event) -> Void)? = nil) async throws -> MigrationReport {
-        try await BackgroundWork.run { try run(intoStore: path, events: events) }
+    public func run(intoStore path: String,
+                    events: (@Sendable (Event) -> Void)? = nil) async throws -> MigrationReport {
+        try await Self.startingInBackground(events: events) { try run(intoStore: path, events: events) }
     }
 
     /// Migrates into the destination `makeDestination` creates (an app's SwiftData or Core Data context), on a
@@ -46,7 +47,7 @@ extension Migration {
         into makeDestination: @escaping @Sendable () throws -> Destination,
         events: (@Sendable (Event) -> Void)? = nil
     ) async throws -> MigrationReport {
-        try await BackgroundWork.run { try run(into: makeDestination(), events: events) }
+        try await Self.startingInBackground(events: events) { try run(into: makeDestination(), events: events) }
     }
 
     /// Migrates into `destination` on the calling thread (see `run(into:events:)`).
@@ -66,5 +67,20 @@ extension Migration {
         }, undo: {
             if written { try? destination.rollback() }
         })
+    }
+
+    /// Runs `work` on the background queue. A task cancelled before the work started (or a destination that could
+    /// not be made) fails as the first stage does, so callers always get `MigrationError` and a `failed` event.
+    private static func startingInBackground(events: (@Sendable (Event) -> Void)?,
+                                             _ work: @escaping @Sendable () throws -> MigrationReport)
+        async throws -> MigrationReport {
+        do {
+            return try await BackgroundWork.run(work)
+        } catch let error as MigrationError {
+            throw error
+        } catch {
+            events?(.stage(.failed))
+            throw MigrationError(stage: .preparingBackup, backupPath: nil, underlying: error)
+        }
     }
 }

@@ -80,7 +80,8 @@ extension Migration {
     func makeBackup(in directory: PrivateDirectory,
                     progress: (@Sendable (ProgressEvent) -> Void)?) throws -> String {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: backupDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: backupDirectory, isDirectory: &isDirectory),
+              isDirectory.boolValue else {
             throw TaskInterchangeError(.cannotCreate, "\(backupDirectory): the backup directory does not exist")
         }
         progress?(ProgressEvent(phase: .backingUp, done: 0, total: 1, bytes: 0))

@@ -15,7 +15,8 @@ public struct MigrationError: Error, @unchecked Sendable, CustomStringConvertibl
     /// The stage, the error, and the backup's location.
     public var description: String {
         let backup = backupPath.map { "; the backup of the legacy store is \($0)" } ?? "; no backup was made"
-        return "migration failed while \(stage.rawValue): \(Self.describe(underlying)); the destination is unchanged\(backup)"
+        return "migration failed while \(stage.rawValue): \(Self.describe(underlying)); "
+            + "the destination is unchanged\(backup)"
     }
 
     static func describe(_ error: any Error) -> String {

@@ -58,8 +58,9 @@ struct AsyncEntryPointTests {
     }
 
     /// Runs `work` in a task cancelled after a random delay within `limit` nanoseconds (its uncancelled duration).
-    static func cancelled<Result: Sendable>(within limit: UInt64,
-                                            _ work: @escaping @Sendable () async throws -> Result) async -> Swift.Result<Result, any Error> {
+    static func cancelled<Result: Sendable>(
+        within limit: UInt64, _ work: @escaping @Sendable () async throws -> Result
+    ) async -> Swift.Result<Result, any Error> {
         let task = Task { try await work() }
         try? await Task.sleep(nanoseconds: UInt64.random(in: 0...limit))
         task.cancel()
@@ -73,7 +74,9 @@ struct AsyncEntryPointTests {
         let directory = try TemporaryDirectory()
         let store = try Self.store(in: directory)
         let timed = directory.path("timed.json")
-        let limit = try await Self.duration { _ = try await Exporter.export(store: store, toFile: timed, progress: nil) }
+        let limit = try await Self.duration {
+            _ = try await Exporter.export(store: store, toFile: timed, progress: nil)
+        }
         try FileManager.default.removeItem(atPath: timed)
         let before = try Self.snapshot(directory)
         var outcomes = [0, 0]
@@ -128,7 +131,7 @@ struct AsyncEntryPointTests {
         #expect(cancellations > 0, "no round was cancelled midway")
     }
 
-    @Test("import into an existing store cancelled at random points: its files byte for byte as before, or all imported")
+    @Test("import into an existing store cancelled at random points: its files as before, byte for byte, or all imported")
     func importIntoExistingCancelled() async throws {
         let directory = try TemporaryDirectory()
         let target = try Self.store(in: directory, seed: 1)
@@ -139,7 +142,8 @@ struct AsyncEntryPointTests {
         var completed = false
         // About the time of an import into a new store: most rounds stop midway.
         let limit = try await Self.duration {
-            _ = try await StoreImport.run(archiveAt: archivePath, into: directory.path("timed.sqlite"), options: StoreImportOptions())
+            _ = try await StoreImport.run(archiveAt: archivePath, into: directory.path("timed.sqlite"),
+                                          options: StoreImportOptions())
         }
         try FileManager.default.removeItem(atPath: directory.path("timed.sqlite"))
         for _ in 0..<6 where !completed {
@@ -173,7 +177,7 @@ struct AsyncEntryPointTests {
         #expect(try Self.snapshot(directory) == before)
     }
 
-    @Test("progress: one phase per call, first done 0, never decreasing, every 10,000 tasks, last done == total with bytes")
+    @Test("progress: one phase per call, from done 0, never decreasing, every 10,000 tasks, to done == total with bytes")
     func progressOrderedAndComplete() async throws {
         let directory = try TemporaryDirectory()
         let store = try Self.store(in: directory)
@@ -195,7 +199,8 @@ struct AsyncEntryPointTests {
             #expect(events.allSatisfy { $0.phase == phase })
             #expect(events.first?.done == 0)
             #expect(zip(events, events.dropFirst()).allSatisfy { $0.done <= $1.done }, "\(phase): \(events)")
-            #expect(events.map(\.done).filter { $0 > 0 && $0 < Self.tasks } == Array(stride(from: 10_000, to: Self.tasks, by: 10_000)), "\(phase): \(events)")
+            let between = events.map(\.done).filter { $0 > 0 && $0 < Self.tasks }
+            #expect(between == Array(stride(from: 10_000, to: Self.tasks, by: 10_000)), "\(phase): \(events)")
             let last = try #require(events.last)
             #expect(last.done == Self.tasks && last.total == Self.tasks && last.fraction == 1)
             #expect(last.bytes == FileIdentity.size(of: archivePath), "\(phase)")

@@ -14,8 +14,8 @@ struct MigrationTests {
     static func sampleStore(in directory: TemporaryDirectory) throws -> String {
         let store = directory.path("TaskManager.sqlite")
         for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(atPath: repository.appendingPathComponent("samples/TaskManager.sqlite").path + suffix,
-                                             toPath: store + suffix)
+            let sample = repository.appendingPathComponent("samples/TaskManager.sqlite").path
+            try FileManager.default.copyItem(atPath: sample + suffix, toPath: store + suffix)
         }
         return store
     }
@@ -72,7 +72,9 @@ struct MigrationTests {
         let all: [Migration.Stage] = [.preparingBackup, .validating, .migrating, .verifying]
         #expect(events.stages == Array(all.prefix { $0 != stage }) + [stage, .failed])
         #expect(error?.stage == stage)
-        for suffix in ["", "-wal", "-shm", "-journal"] { #expect(!FileManager.default.fileExists(atPath: target + suffix)) }
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            #expect(!FileManager.default.fileExists(atPath: target + suffix))
+        }
         #expect(try Self.files(directory).allSatisfy { !$0.hasPrefix(".") }, "a temporary file was left")
         if expectsBackup {
             let backup = try #require(error?.backupPath)
@@ -87,9 +89,11 @@ struct MigrationTests {
     @Test("failed at preparing backup (the backup directory is missing): no backup, no store")
     func failsPreparingBackup() async throws {
         let directory = try TemporaryDirectory()
-        let migration = Migration(legacyStore: try Self.sampleStore(in: directory), backupDirectory: directory.path("none"))
-        let error = try await expectFailure(at: .preparingBackup, migration: migration, target: directory.path("new.sqlite"),
-                                            events: Events(), directory: directory, backup: false)
+        let legacy = try Self.sampleStore(in: directory)
+        let migration = Migration(legacyStore: legacy, backupDirectory: directory.path("none"))
+        let error = try await expectFailure(at: .preparingBackup, migration: migration,
+                                            target: directory.path("new.sqlite"), events: Events(),
+                                            directory: directory, backup: false)
         #expect((error?.underlying as? TaskInterchangeError)?.kind == .cannotCreate)
     }
 
@@ -99,8 +103,8 @@ struct MigrationTests {
         let target = directory.path("new.sqlite")
         try Data("mine".utf8).write(to: URL(fileURLWithPath: target))
         let error = await #expect(throws: MigrationError.self) {
-            _ = try await Migration(legacyStore: try Self.sampleStore(in: directory), backupDirectory: directory.url.path)
-                .run(intoStore: target)
+            let legacy = try Self.sampleStore(in: directory)
+            _ = try await Migration(legacyStore: legacy, backupDirectory: directory.url.path).run(intoStore: target)
         }
         #expect(error?.stage == .preparingBackup && error?.backupPath == nil)
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data("mine".utf8))
@@ -119,7 +123,8 @@ struct MigrationTests {
     func stoppedWhileMigratingOrVerifying() async throws {
         for stage in [Migration.Stage.migrating, .verifying] {
             let directory = try TemporaryDirectory()
-            let migration = Migration(legacyStore: try Self.sampleStore(in: directory), backupDirectory: directory.url.path)
+            let legacy = try Self.sampleStore(in: directory)
+            let migration = Migration(legacyStore: legacy, backupDirectory: directory.url.path)
             let error = try await expectFailure(at: stage, migration: migration, target: directory.path("new.sqlite"),
                                                 events: Events(stopAt: stage), directory: directory, backup: true)
             #expect((error?.underlying as? TaskInterchangeError)?.kind == .cancelled, "\(stage)")
