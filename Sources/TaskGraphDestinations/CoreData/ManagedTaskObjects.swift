@@ -7,8 +7,8 @@ import Foundation
 /// `samples/README.md`) works, whether the app generated classes for them or not. The subtasks relationship is an
 /// ordered one, so its order is kept by Core Data itself and `position` is the index in it.
 public enum ManagedTaskObjects {
-    /// A Project object.
-    public final class Project: TaskGraphProject {
+    /// A managed object of the seed's model, with its `id`.
+    public class Object {
         /// The managed object.
         public let object: NSManagedObject
         init(_ object: NSManagedObject) { self.object = object }
@@ -17,11 +17,19 @@ public enum ManagedTaskObjects {
             get { object.value("id", or: UUID()) }
             set { object.setValue(newValue, forKey: "id") }
         }
+    }
+
+    /// An object with a `name`.
+    public class Named: Object {
         /// `name`.
         public var name: String {
             get { object.value("name", or: "") }
             set { object.setValue(newValue, forKey: "name") }
         }
+    }
+
+    /// A Project object.
+    public final class Project: Named, TaskGraphProject {
         /// `createdAt`.
         public var createdAt: Date? {
             get { object.value(forKey: "createdAt") as? Date }
@@ -30,20 +38,7 @@ public enum ManagedTaskObjects {
     }
 
     /// A Category object.
-    public final class Category: TaskGraphCategory {
-        /// The managed object.
-        public let object: NSManagedObject
-        init(_ object: NSManagedObject) { self.object = object }
-        /// `id`.
-        public var id: UUID {
-            get { object.value("id", or: UUID()) }
-            set { object.setValue(newValue, forKey: "id") }
-        }
-        /// `name`.
-        public var name: String {
-            get { object.value("name", or: "") }
-            set { object.setValue(newValue, forKey: "name") }
-        }
+    public final class Category: Named, TaskGraphCategory {
         /// `color`.
         public var color: String {
             get { object.value("color", or: "blue") }
@@ -52,36 +47,15 @@ public enum ManagedTaskObjects {
     }
 
     /// A Tag object.
-    public final class Tag: TaskGraphTag {
-        /// The managed object.
-        public let object: NSManagedObject
-        init(_ object: NSManagedObject) { self.object = object }
-        /// `id`.
-        public var id: UUID {
-            get { object.value("id", or: UUID()) }
-            set { object.setValue(newValue, forKey: "id") }
-        }
-        /// `name`.
-        public var name: String {
-            get { object.value("name", or: "") }
-            set { object.setValue(newValue, forKey: "name") }
-        }
-    }
+    public final class Tag: Named, TaskGraphTag {}
 
     /// A Subtask object.
-    public final class Subtask: TaskGraphSubtask {
-        /// The managed object.
-        public let object: NSManagedObject
+    public final class Subtask: Object, TaskGraphSubtask {
         /// The index in its task's ordered subtasks.
         public var position: Int
         init(_ object: NSManagedObject, position: Int = 0) {
-            self.object = object
             self.position = position
-        }
-        /// `id`.
-        public var id: UUID {
-            get { object.value("id", or: UUID()) }
-            set { object.setValue(newValue, forKey: "id") }
+            super.init(object)
         }
         /// `title`.
         public var title: String {
@@ -96,15 +70,7 @@ public enum ManagedTaskObjects {
     }
 
     /// A Task object.
-    public final class Task: TaskGraphTask {
-        /// The managed object.
-        public let object: NSManagedObject
-        init(_ object: NSManagedObject) { self.object = object }
-        /// `id`.
-        public var id: UUID {
-            get { object.value("id", or: UUID()) }
-            set { object.setValue(newValue, forKey: "id") }
-        }
+    public final class Task: Object, TaskGraphTask {
         /// `title`.
         public var title: String {
             get { object.value("title", or: "") }
@@ -136,29 +102,29 @@ public enum ManagedTaskObjects {
             set { object.setValue(NSNumber(value: newValue), forKey: "priority") }
         }
         /// `project`.
-        public var project: Project? {
-            get { (object.value(forKey: "project") as? NSManagedObject).map(Project.init) }
+        public var project: ManagedTaskObjects.Project? {
+            get { (object.value(forKey: "project") as? NSManagedObject).map(ManagedTaskObjects.Project.init) }
             set { object.setValue(newValue?.object, forKey: "project") }
         }
         /// `category`.
-        public var category: Category? {
-            get { (object.value(forKey: "category") as? NSManagedObject).map(Category.init) }
+        public var category: ManagedTaskObjects.Category? {
+            get { (object.value(forKey: "category") as? NSManagedObject).map(ManagedTaskObjects.Category.init) }
             set { object.setValue(newValue?.object, forKey: "category") }
         }
         /// `tags` (a to-many, unordered relationship).
-        public var tags: [Tag] {
+        public var tags: [ManagedTaskObjects.Tag] {
             get {
                 let objects = (object.value(forKey: "tags") as? NSSet)?.allObjects ?? []
-                return objects.compactMap { ($0 as? NSManagedObject).map(Tag.init) }
+                return objects.compactMap { ($0 as? NSManagedObject).map(ManagedTaskObjects.Tag.init) }
             }
             set { object.setValue(NSSet(array: newValue.map(\.object)), forKey: "tags") }
         }
         /// `subtasks` (a to-many, ordered relationship).
-        public var subtasks: [Subtask] {
+        public var subtasks: [ManagedTaskObjects.Subtask] {
             get {
                 let objects = (object.value(forKey: "subtasks") as? NSOrderedSet)?.array ?? []
                 return objects.enumerated().compactMap { index, element in
-                    (element as? NSManagedObject).map { Subtask($0, position: index) }
+                    (element as? NSManagedObject).map { ManagedTaskObjects.Subtask($0, position: index) }
                 }
             }
             set { object.setValue(NSOrderedSet(array: newValue.map(\.object)), forKey: "subtasks") }
