@@ -27,23 +27,25 @@ final class PrivateDirectory {
         let base = FileManager.default.temporaryDirectory.path
         Self.sweep(in: base)
         path = base + "/" + Self.prefix + purpose.rawValue + "-" + UUID().uuidString
+        LivePaths.shared.insert(path)
         guard mkdir(path, 0o700) == 0 else {
+            LivePaths.shared.remove(path)
             throw TaskInterchangeError(.io, "\(base): cannot create a private directory: \(String(cString: strerror(errno)))")
         }
         lockDescriptor = open(path + "/" + Self.lockName, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard lockDescriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             rmdir(path)
+            LivePaths.shared.remove(path)
             throw TaskInterchangeError(.io, "\(base): cannot create a private directory: \(reason)")
         }
         flock(lockDescriptor, LOCK_EX)
-        // A byte in the lock file says the lock was taken: until then a sweep that gets the lock leaves it alone.
-        _ = write(lockDescriptor, "l", 1)
     }
 
     deinit {
         try? FileManager.default.removeItem(atPath: path)
         close(lockDescriptor)
+        LivePaths.shared.remove(path)
     }
 
     /// A path inside the directory.
@@ -57,33 +59,24 @@ final class PrivateDirectory {
         }
     }
 
-    private static func isMinuteOld(_ directory: String) -> Bool {
-        let modified = (try? FileManager.default.attributesOfItem(atPath: directory)[.modificationDate]) as? Date
-        return modified.map { $0.timeIntervalSinceNow < -60 } ?? false
-    }
-
     /// Removes private directories whose owner is gone (its lock can be taken). A directory without a lock file is
     /// one whose owner died between creating it and its lock; it is removed once it is a minute old.
     static func sweep(in base: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
         for name in names where isOurs(name) {
             let directory = base + "/" + name
+            if LivePaths.shared.contains(directory) { continue }
             var status = stat()
             guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid() else { continue }
             let handle = open(directory + "/" + lockName, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             if handle < 0 {
-                if errno == ENOENT, isMinuteOld(directory) {
+                let modified = (try? FileManager.default.attributesOfItem(atPath: directory)[.modificationDate]) as? Date
+                if errno == ENOENT, let modified, modified.timeIntervalSinceNow < -60 {
                     try? FileManager.default.removeItem(atPath: directory)
                 }
                 continue
             }
-            // An empty lock file may be one whose owner is between creating and locking it (in this process too:
-            // tests run in parallel); such a directory is removed only once it is a minute old.
-            var lockStatus = stat()
-            if flock(handle, LOCK_EX | LOCK_NB) == 0, fstat(handle, &lockStatus) == 0,
-               lockStatus.st_size > 0 || isMinuteOld(directory) {
-                try? FileManager.default.removeItem(atPath: directory)
-            }
+            if flock(handle, LOCK_EX | LOCK_NB) == 0 { try? FileManager.default.removeItem(atPath: directory) }
             close(handle)
         }
     }

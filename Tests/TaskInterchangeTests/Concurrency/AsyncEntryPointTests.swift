@@ -74,8 +74,12 @@ struct AsyncEntryPointTests {
         let directory = try TemporaryDirectory()
         let store = try Self.store(in: directory)
         let timed = directory.path("timed.json")
-        let limit = try await Self.duration {
-            _ = try await Exporter.export(store: store, toFile: timed, progress: nil)
+        // Half the quicker of two runs: a first run can be slowed by cold caches or a busy machine.
+        var limit = UInt64.max
+        for _ in 0..<2 {
+            limit = min(limit, try await Self.duration {
+                _ = try await Exporter.export(store: store, toFile: timed, progress: nil)
+            } / 2)
         }
         try FileManager.default.removeItem(atPath: timed)
         let before = try Self.snapshot(directory)
@@ -108,7 +112,7 @@ struct AsyncEntryPointTests {
         let timed = directory.path("timed.sqlite")
         let limit = try await Self.duration {
             _ = try await StoreImport.run(archiveAt: archivePath, into: timed, options: StoreImportOptions())
-        }
+        } / 2
         try FileManager.default.removeItem(atPath: timed)
         let before = try Self.snapshot(directory)
         var cancellations = 0
