@@ -32,14 +32,19 @@ final class PrivateDirectory {
             LivePaths.shared.remove(path)
             throw TaskInterchangeError(.io, "\(base): cannot create a private directory: \(String(cString: strerror(errno)))")
         }
-        lockDescriptor = open(path + "/" + Self.lockName, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard lockDescriptor >= 0 else {
+        // The lock file gets its name only once it is locked: a sweep in another process never finds it unlocked
+        // (a directory without one is left alone for a minute).
+        let pending = path + "/" + Self.lockName + "-pending"
+        lockDescriptor = open(pending, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX) == 0,
+              rename(pending, path + "/" + Self.lockName) == 0 else {
+            // The descriptor (if any) is closed by `deinit`, which runs for an initializer that throws from here.
             let reason = String(cString: strerror(errno))
+            unlink(pending)
             rmdir(path)
             LivePaths.shared.remove(path)
             throw TaskInterchangeError(.io, "\(base): cannot create a private directory: \(reason)")
         }
-        flock(lockDescriptor, LOCK_EX)
     }
 
     deinit {

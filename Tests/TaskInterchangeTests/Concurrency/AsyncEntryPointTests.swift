@@ -50,21 +50,59 @@ struct AsyncEntryPointTests {
         var events: [ProgressEvent] { lock.withLock { list } }
     }
 
-    /// How long `work` takes uncancelled, in nanoseconds.
-    static func duration(_ work: () async throws -> Void) async throws -> UInt64 {
-        let started = DispatchTime.now().uptimeNanoseconds
-        try await work()
-        return DispatchTime.now().uptimeNanoseconds - started
+    /// Cancels a task at its `at`-th cancellation check: at a random point of the work itself, however the test's
+    /// own task is scheduled (on a busy machine a sleeping test task can wake only after the work has finished).
+    /// The check only calls `Task.cancel()`; the work stops through the task's cancellation.
+    final class Trigger: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        private var task: Task<Void, Never>?
+        private let at: Int
+        init(at: Int) { self.at = at }
+        var checks: Int { lock.withLock { count } }
+        func attach(_ task: Task<Void, Never>) { lock.withLock { self.task = task } }
+        func check() -> Bool {
+            lock.withLock {
+                count += 1
+                if count >= at { task?.cancel() }
+            }
+            return false
+        }
     }
 
-    /// Runs `work` in a task cancelled after a random delay within `limit` nanoseconds (its uncancelled duration).
+    /// How many cancellation checks `work` makes when it runs to the end.
+    static func checks(_ work: () async throws -> Void) async throws -> Int {
+        let counter = Trigger(at: .max)
+        try await Cancellation.$current.withValue(Cancellation(counter.check)) { try await work() }
+        return counter.checks
+    }
+
+    /// Runs `work` in a task cancelled at a random one of its first `limit` cancellation checks.
     static func cancelled<Result: Sendable>(
-        within limit: UInt64, _ work: @escaping @Sendable () async throws -> Result
+        within limit: Int, _ work: @escaping @Sendable () async throws -> Result
     ) async -> Swift.Result<Result, any Error> {
-        let task = Task { try await work() }
-        try? await Task.sleep(nanoseconds: UInt64.random(in: 0...limit))
-        task.cancel()
-        return await task.result
+        let trigger = Trigger(at: Int.random(in: 1...max(1, limit)))
+        let outcome = Box<Result>()
+        let task = Task {
+            await Cancellation.$current.withValue(Cancellation(trigger.check)) {
+                do {
+                    outcome.set(.success(try await work()))
+                } catch {
+                    outcome.set(.failure(error))
+                }
+            }
+        }
+        trigger.attach(task)
+        await task.value
+        return outcome.get()
+    }
+
+    /// A result handed out of a task.
+    final class Box<Value: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: Swift.Result<Value, any Error>?
+        func set(_ result: Swift.Result<Value, any Error>) { lock.withLock { value = result } }
+        func get() -> Swift.Result<Value, any Error> { lock.withLock { value! } }
     }
 
     static func isCancellation(_ error: any Error) -> Bool { (error as? TaskInterchangeError)?.kind == .cancelled }
@@ -74,13 +112,7 @@ struct AsyncEntryPointTests {
         let directory = try TemporaryDirectory()
         let store = try Self.store(in: directory)
         let timed = directory.path("timed.json")
-        // Half the quicker of two runs: a first run can be slowed by cold caches or a busy machine.
-        var limit = UInt64.max
-        for _ in 0..<2 {
-            limit = min(limit, try await Self.duration {
-                _ = try await Exporter.export(store: store, toFile: timed, progress: nil)
-            } / 2)
-        }
+        let limit = try await Self.checks { _ = try await Exporter.export(store: store, toFile: timed, progress: nil) }
         try FileManager.default.removeItem(atPath: timed)
         let before = try Self.snapshot(directory)
         var outcomes = [0, 0]
@@ -110,9 +142,9 @@ struct AsyncEntryPointTests {
         let archivePath = directory.path("in.json")
         _ = try Exporter.export(store: try Self.store(in: directory), toFile: archivePath)
         let timed = directory.path("timed.sqlite")
-        let limit = try await Self.duration {
+        let limit = try await Self.checks {
             _ = try await StoreImport.run(archiveAt: archivePath, into: timed, options: StoreImportOptions())
-        } / 2
+        }
         try FileManager.default.removeItem(atPath: timed)
         let before = try Self.snapshot(directory)
         var cancellations = 0
@@ -144,8 +176,8 @@ struct AsyncEntryPointTests {
         try FileManager.default.removeItem(atPath: directory.path("store-2.sqlite"))
         let before = try Self.snapshot(directory)
         var completed = false
-        // About the time of an import into a new store: most rounds stop midway.
-        let limit = try await Self.duration {
+        // Stops drawn over the checks of an import into a new store: most rounds stop midway.
+        let limit = try await Self.checks {
             _ = try await StoreImport.run(archiveAt: archivePath, into: directory.path("timed.sqlite"),
                                           options: StoreImportOptions())
         }
