@@ -71,6 +71,9 @@ final class FakeTaskContext: TaskGraphContext, @unchecked Sendable {
     /// The most tasks ever pending at once: what batching bounds.
     private(set) var mostPendingTasks = 0
 
+    /// Called at every `save()`, before it saves (a test cancels the migration from here).
+    var onSave: (() -> Void)?
+
     init(fault: Fault = .none) { self.fault = fault }
 
     var pendingCount: Int {
@@ -95,6 +98,7 @@ final class FakeTaskContext: TaskGraphContext, @unchecked Sendable {
     }
 
     func save() throws {
+        onSave?()
         saveCalls += 1
         if fault == .failingSave(saveCalls) { throw SaveFailed() }
         if fault == .dropsNotes { for task in pending.tasks { task.notes = nil } }

@@ -138,37 +138,58 @@ struct MigrationIntoContextTests {
         #expect(context.savedCount == 0)
     }
 
-    @Test("cancelled at random points: completed and verified, or failed with .cancelled and nothing in the context")
+    /// Cancels a task at the `at`-th point it is told of: a migration event or a save of the context.
+    final class Canceller: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        private var task: Task<MigrationReport, any Error>?
+        let at: Int
+        init(at: Int) { self.at = at }
+        var points: Int { lock.withLock { count } }
+        func attach(_ task: Task<MigrationReport, any Error>) { lock.withLock { self.task = task } }
+        func tick() {
+            lock.withLock {
+                count += 1
+                if count >= at { task?.cancel() }
+            }
+        }
+    }
+
+    /// A migration of `store` into a fresh fake context, with `canceller` told of every event and save.
+    static func migration(of store: String, backups: String, context: FakeTaskContext,
+                          canceller: Canceller) -> Task<MigrationReport, any Error> {
+        context.onSave = canceller.tick
+        let task = Task {
+            try await Migration(legacyStore: store, backupDirectory: backups).run(into: {
+                TaskGraphDestination(context: context, batchSize: 500)
+            }, events: { _ in canceller.tick() })
+        }
+        canceller.attach(task)
+        return task
+    }
+
+    @Test("cancelled at a random event or save: failed with .cancelled, nothing in the context, no partial backup")
     func cancelledAtRandomPoints() async throws {
         let scratch = try Scratch()
         let store = scratch.file("generated.sqlite")
         _ = try StoreImport.run(SyntheticArchive(tasks: 20_000, seed: 7), into: store, options: StoreImportOptions())
-        var outcomes = (completed: 0, cancelled: 0)
-        for round in 0..<6 {
+        let counting = Canceller(at: .max)
+        _ = try await Self.migration(of: store, backups: scratch.path, context: FakeTaskContext(), canceller: counting).value
+        // The last point is the `completed` event, after which nothing can be taken back.
+        let points = counting.points
+        #expect(points > 40, "\(points)")
+        for round in 0..<8 {
             let backups = scratch.file("backups-\(round)")
             try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: false)
             let context = FakeTaskContext()
-            let task = Task {
-                try await Migration(legacyStore: store, backupDirectory: backups).run(into: {
-                    TaskGraphDestination(context: context, batchSize: 500)
-                })
-            }
-            try await Task.sleep(nanoseconds: UInt64.random(in: 0...400_000_000))
-            task.cancel()
-            switch await task.result {
-            case .success(let report):
-                outcomes.completed += 1
-                #expect(report.verification?.isEqual == true && context.saved.tasks.count == 20_000)
-            case .failure(let error):
-                outcomes.cancelled += 1
-                let failure = try #require(error as? MigrationError)
-                #expect((failure.underlying as? TaskInterchangeError)?.kind == .cancelled, "\(failure)")
-                #expect(context.savedCount == 0 && context.pendingCount == 0, "round \(round): \(failure.stage)")
-                // Only a complete backup is ever in the directory.
-                #expect(try Self.files(backups).allSatisfy { $0.hasSuffix(".sqlite") && !$0.hasPrefix(".") })
-            }
+            let canceller = Canceller(at: Int.random(in: 1..<points))
+            let result = await Self.migration(of: store, backups: backups, context: context, canceller: canceller).result
+            let failure = try #require(result.failureAsMigrationError, "round \(round) at \(canceller.at) completed")
+            #expect((failure.underlying as? TaskInterchangeError)?.kind == .cancelled, "\(failure)")
+            #expect(context.savedCount == 0 && context.pendingCount == 0, "at \(canceller.at): \(failure.stage)")
+            // A backup is complete or absent: no temporary file.
+            #expect(try Self.files(backups).allSatisfy { $0.hasSuffix(".sqlite") && !$0.hasPrefix(".") })
         }
-        #expect(outcomes.completed + outcomes.cancelled == 6)
     }
 
     @Test("a generated store of 100k tasks (tasks generate's records) migrates into the fake context, verified")
@@ -187,5 +208,13 @@ struct MigrationIntoContextTests {
         #expect(context.saveCalls == 100)
         #expect(context.mostPendingTasks == 1_000)
         print("migration of 100k generated tasks into the fake context: \(String(format: "%.2f", seconds)) s")
+    }
+}
+
+extension Result {
+    /// The failure, when it is a `MigrationError`.
+    var failureAsMigrationError: MigrationError? {
+        if case .failure(let error) = self { return error as? MigrationError }
+        return nil
     }
 }
