@@ -6,7 +6,7 @@ enum Tasks {
     /// Every subcommand, in the order `tasks --help` lists them; `model` has subcommands of its own.
     static let commands: [any Subcommand.Type] = [
         ExportCommand.self, ImportCommand.self, ValidateCommand.self, InspectCommand.self, GenerateCommand.self,
-        ModelCommand.self, DiffCommand.self, VerifyCommand.self,
+        ModelCommand.self, DiffCommand.self, VerifyCommand.self, MigrateCommand.self,
     ]
 
     static let help = """

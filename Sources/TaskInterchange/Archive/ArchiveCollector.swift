@@ -1,37 +1,37 @@
 /// A visitor that keeps everything a reader delivers: the records as an `Archive`, the issues, the declared counts.
-public struct ArchiveCollector: ArchiveVisitor {
+struct ArchiveCollector: ArchiveVisitor {
     /// The records read so far; the header is filled in at the end.
-    public private(set) var archive = Archive(header: ArchiveHeader(format: nil, version: 0))
+    package private(set) var archive = Archive(header: ArchiveHeader(format: nil, version: 0))
     /// Every issue, in the order reported.
-    public private(set) var issues: [ValidationIssue] = []
+    package private(set) var issues: [ValidationIssue] = []
     /// The counts the file declares (nil when it has none).
-    public private(set) var declaredCounts: ArchiveCounts?
+    package private(set) var declaredCounts: ArchiveCounts?
     /// True once the reader reached the end (it does not for malformed JSON).
-    public private(set) var isComplete = false
+    package private(set) var isComplete = false
 
     /// Creates an empty collector.
-    public init() {}
+    init() {}
 
     /// True when an error-severity issue was reported.
-    public var hasErrors: Bool { issues.contains { $0.severity == .error } }
+    var hasErrors: Bool { issues.contains { $0.severity == .error } }
 
     /// Keeps the project.
-    public mutating func visitProject(_ project: ProjectRecord, index: Int) {
+    mutating func visitProject(_ project: ProjectRecord, index: Int) {
         archive.projects.append(project)
     }
 
     /// Keeps the category.
-    public mutating func visitCategory(_ category: CategoryRecord, index: Int) {
+    mutating func visitCategory(_ category: CategoryRecord, index: Int) {
         archive.categories.append(category)
     }
 
     /// Keeps the tag.
-    public mutating func visitTag(_ tag: TagRecord, index: Int) {
+    mutating func visitTag(_ tag: TagRecord, index: Int) {
         archive.tags.append(tag)
     }
 
     /// Keeps the task.
-    public mutating func visitTask(_ task: TaskRecord, index: Int) {
+    mutating func visitTask(_ task: TaskRecord, index: Int) {
         archive.tasks.append(task)
     }
 
@@ -41,12 +41,12 @@ public struct ArchiveCollector: ArchiveVisitor {
     }
 
     /// Keeps the issue.
-    public mutating func visitIssue(_ issue: ValidationIssue) {
+    mutating func visitIssue(_ issue: ValidationIssue) {
         issues.append(issue)
     }
 
     /// Keeps the header and the declared counts.
-    public mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {
+    mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {
         archive.header = header
         declaredCounts = counts
         isComplete = true

@@ -51,6 +51,7 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
         private enum CodingKeys: String, CodingKey { case store, storeUUID, entities, relationships, model, selection }
 
         /// Reads a source; `relationships`, `model` and `selection` may be absent.
+        /// - Throws: `DecodingError` when a member has the wrong type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             store = try container.decode(String.self, forKey: .store)
@@ -63,6 +64,7 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
 
         /// Writes a source, leaving out `relationships` and `model` when there are none and `selection` for a whole
         /// store.
+        /// - Throws: the encoder's error.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(store, forKey: .store)

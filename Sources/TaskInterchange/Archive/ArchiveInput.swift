@@ -87,6 +87,7 @@ public final class ArchiveInput {
     }
 
     /// Calls `body` with the bytes, which stay valid only during the call.
+    /// - Throws: what `body` throws.
     public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
@@ -103,7 +104,9 @@ public final class ArchiveInput {
         guard fileType == S_IFREG else { return try readToEnd(descriptor, name: name) }
         let size = Int(status.st_size)
         if size == 0 { return (nil, 0, false) }
-        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
+        // MAP_FAILED is (void *)-1, spelled out: not every platform's Swift overlay defines the constant.
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0),
+              mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
             // Some file systems cannot map; reading is slower but works.
             return try readToEnd(descriptor, name: name)
         }

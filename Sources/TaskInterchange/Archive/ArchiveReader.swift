@@ -10,12 +10,12 @@ import Foundation
 /// id; an archive with errors must not be imported. A record without a usable id is reported and not delivered.
 ///
 /// NDJSON is recognised when the first object has a `type` member (`"header"` on line 1).
-public struct ArchiveReader: Sendable {
+package struct ArchiveReader: Sendable {
     /// What to deliver.
-    public var options: ArchiveReadingOptions
+    package var options: ArchiveReadingOptions
 
     /// Creates a reader.
-    public init(options: ArchiveReadingOptions = ArchiveReadingOptions()) {
+    package init(options: ArchiveReadingOptions = ArchiveReadingOptions()) {
         self.options = options
     }
 
@@ -24,7 +24,7 @@ public struct ArchiveReader: Sendable {
     /// - Throws: only what the visitor throws; input problems are reported through `visitIssue`.
     /// - Parameter consumed: called every 16 MB or so with how many bytes have been read for good, so a caller can
     ///   release the memory of a mapped input behind the reader.
-    public func read<Visitor: ArchiveVisitor>(_ bytes: UnsafeRawBufferPointer, into visitor: inout Visitor,
+    package func read<Visitor: ArchiveVisitor>(_ bytes: UnsafeRawBufferPointer, into visitor: inout Visitor,
                                              consumed: ((Int) -> Void)? = nil) throws {
         // Moved in and back out, so the parser's visitor is uniquely referenced and its collections are not copied on
         // the first mutation.

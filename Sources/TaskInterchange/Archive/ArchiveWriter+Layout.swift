@@ -130,7 +130,7 @@ extension ArchiveWriter {
     mutating func appendLosslessDate(_ date: Date) {
         var storage = output.storage
         storage.append(UInt8(ascii: "\""))
-        // Checked by the public methods before anything of the record was written.
+        // Checked by the package methods before anything of the record was written.
         try? LosslessDate.append(date.timeIntervalSinceReferenceDate, to: &storage)
         storage.append(UInt8(ascii: "\""))
     }

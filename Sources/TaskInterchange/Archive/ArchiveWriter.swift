@@ -9,16 +9,16 @@ import Foundation
 /// Version 1 is the `DataExporter` format (`version`, `exportDate`, `projects`, `tags`, `tasks`); what it cannot hold
 /// (categories, subtasks, notes, due dates, category links, project creation dates) is dropped and counted in
 /// `droppedFields`.
-public struct ArchiveWriter {
+struct ArchiveWriter {
     /// Where the text goes.
     var output: JSONWriter
     /// The options given at creation.
-    public let options: ArchiveWritingOptions
+    let options: ArchiveWritingOptions
     /// Records written so far (for version 1, only what the file holds: no categories or subtasks).
-    public internal(set) var counts = ArchiveCounts()
+    package internal(set) var counts = ArchiveCounts()
     /// Version 1 only: how many values of each kind were left out (`categories`, `task.subtasks`, `task.notes`,
     /// `task.dueDate`, `task.categoryId`, `project.createdAt`), so a caller can warn.
-    public internal(set) var droppedFields: [String: Int] = [:]
+    package internal(set) var droppedFields: [String: Int] = [:]
 
     /// Open objects and arrays, for separators and indentation (a few bits per level, see `Levels`).
     var levels = Levels()
@@ -42,7 +42,7 @@ public struct ArchiveWriter {
     /// Creates a writer; nothing is written until `begin(header:)`.
     ///
     /// - Throws: `ArchiveWritingError.unsupportedVersion` or `.ndjsonRequiresVersion2` for options it cannot honour.
-    public init(sink: any ByteSink, options: ArchiveWritingOptions = ArchiveWritingOptions()) throws(ArchiveWritingError) {
+    init(sink: any ByteSink, options: ArchiveWritingOptions = ArchiveWritingOptions()) throws(ArchiveWritingError) {
         guard options.formatVersion == 1 || options.formatVersion == 2 else {
             throw .unsupportedVersion(options.formatVersion)
         }
@@ -56,7 +56,7 @@ public struct ArchiveWriter {
     ///
     /// - Throws: `ArchiveWritingError.outOfOrder` when called twice, `.missingExportDate` (version 1 without a date),
     ///   `.unrepresentable` for an export date that cannot be written.
-    public mutating func begin(header: ArchiveHeader) throws {
+    mutating func begin(header: ArchiveHeader) throws {
         guard stage == .ready else { throw ArchiveWritingError.outOfOrder("begin(header:) may be called only once") }
         if options.formatVersion == 1 {
             guard let exportDate = header.exportDate else { throw ArchiveWritingError.missingExportDate }
@@ -77,7 +77,7 @@ public struct ArchiveWriter {
     /// Writes a project.
     ///
     /// - Throws: `ArchiveWritingError` (out of order, unrepresentable date) or the sink's error.
-    public mutating func write(project: ProjectRecord) throws {
+    mutating func write(project: ProjectRecord) throws {
         if let createdAt = project.createdAt, options.formatVersion == 2 {
             try checkLosslessDate(createdAt, "project \(project.id.uuidString): createdAt")
         }
@@ -96,7 +96,7 @@ public struct ArchiveWriter {
     /// Writes a category (version 1: counted in `droppedFields["categories"]`, not written).
     ///
     /// - Throws: `ArchiveWritingError.outOfOrder` or the sink's error.
-    public mutating func write(category: CategoryRecord) throws {
+    mutating func write(category: CategoryRecord) throws {
         try enterSection(.category)
         if options.formatVersion == 1 {
             droppedFields["categories", default: 0] += 1
@@ -110,7 +110,7 @@ public struct ArchiveWriter {
     /// Writes a tag.
     ///
     /// - Throws: `ArchiveWritingError.outOfOrder` or the sink's error.
-    public mutating func write(tag: TagRecord) throws {
+    mutating func write(tag: TagRecord) throws {
         try enterSection(.tag)
         counts.tags += 1
         if options.formatVersion == 1 { droppedFields["tag.extra", default: 0] += tag.extra?.count ?? 0 }
@@ -122,7 +122,7 @@ public struct ArchiveWriter {
     ///
     /// - Throws: `ArchiveWritingError` (out of order, unrepresentable date, version 1 priority outside Int16) or the
     ///   sink's error.
-    public mutating func write(task: TaskRecord) throws {
+    mutating func write(task: TaskRecord) throws {
         if options.formatVersion == 1 {
             try checkNumericDate(task.createdAt, "task \(task.id.uuidString): createdAt")
             guard Int16(exactly: task.priority) != nil else {
@@ -154,7 +154,7 @@ public struct ArchiveWriter {
     /// - Returns: the counts of what the file holds.
     /// - Throws: `ArchiveWritingError.outOfOrder` before `begin(header:)` or after `finish()`; the sink's error.
     @discardableResult
-    public mutating func finish() throws -> ArchiveCounts {
+    mutating func finish() throws -> ArchiveCounts {
         guard case .writing = stage else {
             throw ArchiveWritingError.outOfOrder(stage == .ready ? "finish() called before begin(header:)"
                                                  : "finish() called twice")

@@ -23,6 +23,7 @@ public struct ExtraRelationship: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey { case destination, toMany, ordered, inverse }
 
     /// Reads a declaration; `ordered` and `inverse` may be absent.
+    /// - Throws: `DecodingError` when a member is missing or has the wrong type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         destination = try container.decode(StoreMapping.Kind.self, forKey: .destination)

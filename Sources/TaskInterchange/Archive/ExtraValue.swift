@@ -14,6 +14,8 @@ public enum ExtraValue: Sendable, Hashable {
 }
 
 extension ExtraValue: Codable {
+    /// Decodes a JSON value: null, a boolean, an integer, a double, a string, or an array of strings.
+    /// - Throws: `DecodingError` for any other JSON value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -31,6 +33,8 @@ extension ExtraValue: Codable {
         }
     }
 
+    /// Encodes the value as the JSON value it stands for.
+    /// - Throws: the encoder's error.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

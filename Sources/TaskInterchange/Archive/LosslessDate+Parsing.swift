@@ -5,7 +5,7 @@ extension LosslessDate {
     /// and Foundation's `.iso8601` style.
     ///
     /// - Throws: `LosslessDateError.malformed` with the reason, or `.outOfRange`.
-    public static func date(from text: String) throws(LosslessDateError) -> Date {
+    package static func date(from text: String) throws(LosslessDateError) -> Date {
         var text = text
         let result = text.withUTF8 { bytes in
             Result { () throws(LosslessDateError) -> Double in try parse(UnsafeRawBufferPointer(bytes)) }

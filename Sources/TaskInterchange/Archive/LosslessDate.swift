@@ -12,14 +12,14 @@ import Foundation
 /// - −0.0 is `2001-01-01T00:00:00-00:00` (RFC 3339's "unknown offset"), so even the sign bit survives.
 ///
 /// NaN, infinities and instants more than 1e17 s from 2001 cannot be written.
-public enum LosslessDate {
+package enum LosslessDate {
     /// The largest distance from 2001-01-01, in seconds, that can be written (about 3.17 billion years).
-    public static let maximumMagnitude: Double = 1e17
+    package static let maximumMagnitude: Double = 1e17
 
     /// The lossless text of `date`.
     ///
     /// - Throws: `LosslessDateError.notFinite` or `.outOfRange`.
-    public static func string(from date: Date) throws(LosslessDateError) -> String {
+    package static func string(from date: Date) throws(LosslessDateError) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(32)
         try append(date.timeIntervalSinceReferenceDate, to: &bytes)

@@ -1,5 +1,5 @@
 /// A date that cannot be written as a lossless ISO-8601 string, or a string that is not one.
-public enum LosslessDateError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum LosslessDateError: Error, Sendable, Hashable, CustomStringConvertible {
     /// NaN or an infinity.
     case notFinite(Double)
     /// More than `LosslessDate.maximumMagnitude` seconds from 2001-01-01.
@@ -8,7 +8,7 @@ public enum LosslessDateError: Error, Sendable, Hashable, CustomStringConvertibl
     case malformed(String)
 
     /// What is wrong, for people.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFinite(let seconds):
             return "\(seconds) is not a point in time"

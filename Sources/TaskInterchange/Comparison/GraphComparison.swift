@@ -18,6 +18,7 @@ public enum GraphComparison {
         /// A's format carries are compared (a version 1 file has no categories, subtasks, notes or due dates).
         public var bMayHoldMore: Bool
 
+        /// Creates options: up to `detailLimit` records listed; `bMayHoldMore` as for `verify`.
         public init(detailLimit: Int = 1000, bMayHoldMore: Bool = false) {
             self.detailLimit = detailLimit
             self.bMayHoldMore = bMayHoldMore
@@ -44,6 +45,7 @@ public enum GraphComparison {
 
     /// Verifies that store (or archive) `target` holds what `file` holds: `compare(file, target)` with
     /// `bMayHoldMore`.
+    /// - Throws: as `compare(_:_:options:)`.
     public static func verify(_ file: GraphSource, against target: GraphSource, detailLimit: Int = 1000) throws -> GraphDiff {
         try compare(file, target, options: Options(detailLimit: detailLimit, bMayHoldMore: true))
     }

@@ -20,6 +20,7 @@ public struct GraphDiff: Sendable, Hashable, Codable {
         /// Records in both whose content differs.
         public var changed: Int
 
+        /// Creates a kind's totals.
         public init(kind: StoreMapping.Kind, countA: Int = 0, countB: Int = 0, onlyInA: Int = 0, onlyInB: Int = 0, changed: Int = 0) {
             self.kind = kind
             self.countA = countA
@@ -48,6 +49,7 @@ public struct GraphDiff: Sendable, Hashable, Codable {
     /// Differences counted but not listed (over the detail limit).
     public var omittedCount: Int { differenceCount - records.count }
 
+    /// Creates a comparison result (`GraphComparison` makes them).
     public init(nameA: String, nameB: String, bMayHoldMore: Bool = false, kinds: [KindSummary] = [],
                 records: [RecordDifference] = [], differenceCount: Int = 0) {
         self.nameA = nameA
@@ -76,10 +78,12 @@ public struct RecordDifference: Sendable, Hashable, Codable {
     public var label: String
     /// For a subtask, the task it belongs to.
     public var taskId: UUID?
+    /// What differs.
     public var change: Change
     /// For `changed`: each field that differs, in field order.
     public var fields: [FieldDifference]
 
+    /// Creates a record difference.
     public init(kind: StoreMapping.Kind, id: UUID, label: String, taskId: UUID? = nil, change: Change,
                 fields: [FieldDifference] = []) {
         self.kind = kind
@@ -105,6 +109,7 @@ public struct FieldDifference: Sendable, Hashable, Codable {
 
     /// The field: `title`, `createdAt`, `projectId`, `tagIds`, `subtasks`, or `extra.<property>`.
     public var field: String
+    /// What differs.
     public var change: Change
     /// A's value (`value` changes): JSON's types, dates as lossless ISO-8601 text, ids as strings.
     public var old: ExtraValue?

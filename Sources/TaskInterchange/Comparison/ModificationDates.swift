@@ -14,6 +14,7 @@ public struct ModificationDates: Sendable, Hashable {
     /// that property's value.
     public var mappedProperties: Set<String> = []
 
+    /// Creates the rule: `property` under `extra` when given, else the usual names.
     public init(property: String? = nil) {
         self.property = property
     }

@@ -24,9 +24,11 @@ final class RecordChannel: @unchecked Sendable {
     /// Runs `produce` on a new thread; whatever it throws is handed to the consumer after the items before it.
     static func start(_ produce: @escaping @Sendable (RecordChannel) throws -> Void) -> RecordChannel {
         let channel = RecordChannel()
+        // The reader stops when the comparison's caller is cancelled: its check goes with it to the new thread.
+        let cancellation = Cancellation.current
         let thread = Thread {
             do {
-                try produce(channel)
+                try Cancellation.$current.withValue(cancellation) { try produce(channel) }
                 channel.finish(nil)
             } catch {
                 channel.finish(error)

@@ -4,27 +4,27 @@ import Foundation
 /// records in id order: which records the target already holds exactly (upsert and merge leave them unwritten: no
 /// `Z_OPT` bump, no history entry, no page), which archive records match a target record by key (`--match`), and the
 /// modification dates of target records that differ (`--mode merge`).
-public struct TargetComparison: Sendable, Hashable {
+struct TargetComparison: Sendable, Hashable {
     /// Unchanged records by kind. A task is listed only when its subtasks are unchanged too; its subtasks are then
     /// listed as well.
-    public var ids: [StoreMapping.Kind: Set<UUID>] = [:]
+    var ids: [StoreMapping.Kind: Set<UUID>] = [:]
     /// Archive id → the id of the target record it matches, for archive records whose id the target lacks.
-    public var matches: [StoreMapping.Kind: [UUID: UUID]] = [:]
+    var matches: [StoreMapping.Kind: [UUID: UUID]] = [:]
     /// Target records that differ from the archive's (or are matched), by id: their modification date, nil when they
     /// have none.
-    public var targetDates: [UUID: Date?] = [:]
+    var targetDates: [UUID: Date?] = [:]
 
-    public init(ids: [StoreMapping.Kind: Set<UUID>] = [:]) {
+    init(ids: [StoreMapping.Kind: Set<UUID>] = [:]) {
         self.ids = ids
     }
 
     /// True when the record of `kind` with `id` is unchanged.
-    public func contains(_ kind: StoreMapping.Kind, _ id: UUID) -> Bool {
+    func contains(_ kind: StoreMapping.Kind, _ id: UUID) -> Bool {
         ids[kind]?.contains(id) ?? false
     }
 
     /// The target id an archive record matches, if `--match` paired it.
-    public func match(_ kind: StoreMapping.Kind, _ id: UUID) -> UUID? {
+    func match(_ kind: StoreMapping.Kind, _ id: UUID) -> UUID? {
         matches[kind]?[id]
     }
 
@@ -33,7 +33,7 @@ public struct TargetComparison: Sendable, Hashable {
     /// - Returns: nil when the archive's records are not in id order (then nothing is known: every existing record is
     ///   rewritten, as before, and nothing is matched).
     /// - Throws: what reading either side throws.
-    public static func find(_ source: some ArchiveSource, in target: GraphSource, match: MatchRule? = nil,
+    static func find(_ source: some ArchiveSource, in target: GraphSource, match: MatchRule? = nil,
                             dates: ModificationDates = ModificationDates()) throws -> TargetComparison? {
         var finder = Finder(target: GraphComparison.Cursor(source: target, side: 1), match: match, dates: dates)
         defer { finder.target.channel.cancel() }

@@ -46,6 +46,13 @@ struct FileIdentity: Hashable {
         return type != S_IFREG && type != S_IFDIR
     }
 
+    /// The size of a regular file in bytes; nil when there is none at `path` or it is not a regular file.
+    static func size(of path: String) -> Int64? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int64(status.st_size)
+    }
+
     /// Refuses an output path that names the store being read or written, one of its sidecars, or an input file.
     /// - Throws: `.usage` before anything is written.
     static func checkOutput(_ output: String, option: String, store: String?, inputs: [String] = []) throws(TaskInterchangeError) {

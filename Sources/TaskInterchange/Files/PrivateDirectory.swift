@@ -27,19 +27,22 @@ final class PrivateDirectory {
         let base = FileManager.default.temporaryDirectory.path
         Self.sweep(in: base)
         path = base + "/" + Self.prefix + purpose.rawValue + "-" + UUID().uuidString
+        LivePaths.shared.insert(path)
         guard mkdir(path, 0o700) == 0 else {
+            LivePaths.shared.remove(path)
             throw TaskInterchangeError(.io, "\(base): cannot create a private directory: \(String(cString: strerror(errno)))")
         }
-        // The lock file is created and locked under another name, then renamed: a sweep (another run's) that finds
-        // `lock` always finds it locked. Created as `lock` and then locked, it could be taken in between and the
-        // directory removed under a live run.
-        let pending = path + "/" + Self.lockName + ".pending"
+        // The lock file gets its name only once it is locked: a sweep in another process never finds it unlocked
+        // (a directory without one is left alone for a minute).
+        let pending = path + "/" + Self.lockName + "-pending"
         lockDescriptor = open(pending, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX) == 0,
               rename(pending, path + "/" + Self.lockName) == 0 else {
+            // The descriptor (if any) is closed by `deinit`, which runs for an initializer that throws from here.
             let reason = String(cString: strerror(errno))
-            if lockDescriptor >= 0 { close(lockDescriptor) }
-            try? FileManager.default.removeItem(atPath: path)
+            unlink(pending)
+            rmdir(path)
+            LivePaths.shared.remove(path)
             throw TaskInterchangeError(.io, "\(base): cannot create a private directory: \(reason)")
         }
     }
@@ -47,6 +50,7 @@ final class PrivateDirectory {
     deinit {
         try? FileManager.default.removeItem(atPath: path)
         close(lockDescriptor)
+        LivePaths.shared.remove(path)
     }
 
     /// A path inside the directory.
@@ -61,11 +65,12 @@ final class PrivateDirectory {
     }
 
     /// Removes private directories whose owner is gone (its lock can be taken). A directory without a lock file is
-    /// one being created, or whose owner died before its lock was in place; it is removed once it is a minute old.
+    /// one whose owner died between creating it and its lock; it is removed once it is a minute old.
     static func sweep(in base: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
         for name in names where isOurs(name) {
             let directory = base + "/" + name
+            if LivePaths.shared.contains(directory) { continue }
             var status = stat()
             guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid() else { continue }
             let handle = open(directory + "/" + lockName, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)

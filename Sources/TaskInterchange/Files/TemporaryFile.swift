@@ -27,8 +27,10 @@ final class TemporaryFile {
         let directory = url.deletingLastPathComponent().path
         Self.sweep(beside: output)
         path = directory + "/." + url.lastPathComponent + Self.marker + UUID().uuidString
+        LivePaths.shared.insert(path)
         descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
+            LivePaths.shared.remove(path)
             throw TaskInterchangeError(.cannotCreate, "\(output): cannot create: \(String(cString: strerror(errno)))")
         }
         flock(descriptor, LOCK_EX)
@@ -37,6 +39,7 @@ final class TemporaryFile {
     deinit {
         if !isPlaced { Self.remove(path) }
         close(descriptor)
+        LivePaths.shared.remove(path)
     }
 
     /// Flushes the file to disk (regular files only).
@@ -74,6 +77,7 @@ final class TemporaryFile {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasPrefix(prefix) && UUID(uuidString: String(name.dropFirst(prefix.count))) != nil {
             let candidate = directory + "/" + name
+            if LivePaths.shared.contains(candidate) { continue }
             let handle = open(candidate, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             guard handle >= 0 else { continue }
             // Taking the lock proves its owner is gone; the file is removed while the lock is held. An empty file may

@@ -2,10 +2,13 @@
 public protocol ArchiveSource {
     /// Streams the records of `kinds` (all when nil) to `visitor`, then calls its `visitEnd`; the generic `entities`
     /// section's records come with the tasks (`RecordKind.deliversEntities`).
+    /// - Throws: what the visitor throws, and the source's own reading errors.
     func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws
 }
 
 extension Archive: ArchiveSource {
+    /// Streams the records of `kinds` (all when nil) to `visitor`, in array order.
+    /// - Throws: what the visitor throws.
     public func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws {
         try visitor.visitHeader(header)
         if kinds?.contains(.project) ?? true {

@@ -5,42 +5,74 @@ import Foundation
 ///
 /// The importer owns the ID maps (archive id → `ObjectKey`) and calls these methods in graph order: projects,
 /// categories and tags first, then each task with its links resolved through the maps, then the task's subtasks.
+///
+/// A destination for a fresh start (an empty context) implements only the five `insert` methods: every other
+/// requirement has a default (see `ImportDestination+Defaults.swift`) that suits an empty destination. Implement
+/// `existingKey`, the `update` methods and `removeSubtasks` to support the upsert, skip and merge modes, `count` and
+/// `removeAll` for replace, `link` for relationships carried under `extra`, `commit`/`rollback` to save and undo, and
+/// `contents` so a migration can verify what was written.
 public protocol ImportDestination {
     /// How the destination names an object (a primary key, a persistent identifier, an object reference).
     associatedtype ObjectKey: Hashable
 
+    /// Makes everything inserted so far permanent (saves the context); called once, after the last record.
+    /// - Throws: the destination's error when it cannot save; the import then rolls back.
+    mutating func commit() throws
+    /// Undoes everything this import wrote, committed or not: called when the import fails, is cancelled, or its
+    /// verification fails, so the destination is left as it was.
+    /// - Throws: the destination's error when it cannot undo (the destination may then hold part of the import).
+    mutating func rollback() throws
+    /// The destination's graph read back as an archive, for verification; nil when it cannot be read back.
+    /// - Throws: the destination's error when it cannot be read.
+    mutating func contents() throws -> Archive?
+
     /// The object that already carries `id`, if any.
+    /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func existingKey(of kind: StoreMapping.Kind, id: UUID) throws -> ObjectKey?
     /// How many objects of a kind exist (for the replace plan).
+    /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func count(of kind: StoreMapping.Kind) throws -> Int
     /// Removes every object of the interchange's kinds (replace mode).
+    /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func removeAll() throws
 
     /// Inserts a project.
+    /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func insert(_ project: ProjectRecord) throws -> ObjectKey
     /// Overwrites an existing project's fields.
+    /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func update(_ project: ProjectRecord, at key: ObjectKey) throws
     /// Inserts a category.
+    /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func insert(_ category: CategoryRecord) throws -> ObjectKey
     /// Overwrites an existing category's fields.
+    /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func update(_ category: CategoryRecord, at key: ObjectKey) throws
     /// Inserts a tag.
+    /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func insert(_ tag: TagRecord) throws -> ObjectKey
     /// Overwrites an existing tag's fields.
+    /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func update(_ tag: TagRecord, at key: ObjectKey) throws
     /// Inserts a task (without its subtasks) with its links.
+    /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func insert(_ task: TaskRecord, links: TaskLinks<ObjectKey>) throws -> ObjectKey
     /// Overwrites an existing task's fields and replaces its links.
+    /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func update(_ task: TaskRecord, links: TaskLinks<ObjectKey>, at key: ObjectKey) throws
     /// Inserts a subtask at `position` of `task`'s ordered subtasks.
+    /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func insert(_ subtask: SubtaskRecord, of task: ObjectKey, position: Int) throws -> ObjectKey
     /// Overwrites an existing subtask and moves it to `position` of `task`.
+    /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func update(_ subtask: SubtaskRecord, of task: ObjectKey, position: Int, at key: ObjectKey) throws
     /// Removes the subtasks of `task` that are not in `keeping`; returns how many were removed.
+    /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func removeSubtasks(of task: ObjectKey, keeping: Set<ObjectKey>) throws -> Int
     /// Sets a relationship the interchange has no field for (declared in the archive's `source.relationships`) on the
     /// object at `key` to `destinations`, in order, once every record exists. `replacing` is true for an object that
     /// existed before the import: its current destinations for this relationship are dropped first.
+    /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func link(_ kind: StoreMapping.Kind, _ key: ObjectKey, relationship: String, _ declaration: ExtraRelationship,
                        to destinations: [ObjectKey], replacing: Bool) throws
 

@@ -14,7 +14,7 @@ public struct Importer: Sendable {
     public var progress: (@Sendable (Int) -> Void)?
     /// What the target already holds (see `TargetComparison.find`): upsert and merge count unchanged records and do
     /// not write them; `--match` pairs; merge's target dates. Nil: every existing record is rewritten.
-    public var baseline: TargetComparison?
+    var baseline: TargetComparison?
     /// Pair archive records whose id the target lacks with target records by key (needs `baseline`).
     public var match: MatchRule?
     /// Where merge finds modification dates.
@@ -51,6 +51,7 @@ public struct Importer: Sendable {
 
     /// Imports and, in the same passes, feeds every record to `validator` (saving a separate validation pass). The
     /// caller must check `validator.report` before committing: the importer itself stops only at what it cannot write.
+    /// - Throws: as `run(_:into:)`.
     public func run<Destination: ImportDestination>(_ source: some ArchiveSource, into destination: inout Destination,
                                                      validatingWith validator: inout Validator) throws -> ImportPlan {
         var optional: Validator? = validator

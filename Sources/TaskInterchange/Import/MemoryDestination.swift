@@ -39,14 +39,17 @@ public struct MemoryDestination: ImportDestination, Sendable {
     /// Creates an empty graph.
     public init() {}
 
+    /// The key of the object with `id`, if any.
     public func existingKey(of kind: StoreMapping.Kind, id: UUID) -> Int? {
         keys[kind]?[id]
     }
 
+    /// How many objects of `kind` exist.
     public func count(of kind: StoreMapping.Kind) -> Int {
         keys[kind]?.count ?? 0
     }
 
+    /// Removes everything.
     public mutating func removeAll() {
         self = MemoryDestination()
     }
@@ -57,30 +60,37 @@ public struct MemoryDestination: ImportDestination, Sendable {
         return nextKey
     }
 
+    /// Inserts a project.
     public mutating func insert(_ project: ProjectRecord) -> Int {
         let key = newKey(.project, project.id)
         projects[key] = project
         return key
     }
 
+    /// Overwrites a project.
     public mutating func update(_ project: ProjectRecord, at key: Int) { projects[key] = project }
 
+    /// Inserts a category.
     public mutating func insert(_ category: CategoryRecord) -> Int {
         let key = newKey(.category, category.id)
         categories[key] = category
         return key
     }
 
+    /// Overwrites a category.
     public mutating func update(_ category: CategoryRecord, at key: Int) { categories[key] = category }
 
+    /// Inserts a tag.
     public mutating func insert(_ tag: TagRecord) -> Int {
         let key = newKey(.tag, tag.id)
         tags[key] = tag
         return key
     }
 
+    /// Overwrites a tag.
     public mutating func update(_ tag: TagRecord, at key: Int) { tags[key] = tag }
 
+    /// Inserts a task with its links.
     public mutating func insert(_ task: TaskRecord, links: TaskLinks<Int>) -> Int {
         let key = newKey(.task, task.id)
         var record = task
@@ -89,18 +99,21 @@ public struct MemoryDestination: ImportDestination, Sendable {
         return key
     }
 
+    /// Overwrites a task and its links.
     public mutating func update(_ task: TaskRecord, links: TaskLinks<Int>, at key: Int) {
         var record = task
         record.subtasks = []
         tasks[key] = StoredTask(record: record, links: links, subtasks: tasks[key]?.subtasks ?? [])
     }
 
+    /// Inserts a subtask at `position` of `task`.
     public mutating func insert(_ subtask: SubtaskRecord, of task: Int, position: Int) -> Int {
         let key = newKey(.subtask, subtask.id)
         place(key, subtask, task: task, position: position)
         return key
     }
 
+    /// Overwrites a subtask and moves it to `position` of `task`.
     public mutating func update(_ subtask: SubtaskRecord, of task: Int, position: Int, at key: Int) {
         if let previous = subtasks[key]?.task { tasks[previous]?.subtasks.removeAll { $0 == key } }
         place(key, subtask, task: task, position: position)
@@ -114,6 +127,7 @@ public struct MemoryDestination: ImportDestination, Sendable {
         tasks[task]?.subtasks = list
     }
 
+    /// Removes the subtasks of `task` not in `keeping`; returns how many.
     public mutating func removeSubtasks(of task: Int, keeping: Set<Int>) -> Int {
         let doomed = (tasks[task]?.subtasks ?? []).filter { !keeping.contains($0) }
         for key in doomed {
@@ -124,11 +138,15 @@ public struct MemoryDestination: ImportDestination, Sendable {
         return doomed.count
     }
 
+    /// Records a relationship carried under `extra`.
     public mutating func link(_ kind: StoreMapping.Kind, _ key: Int, relationship: String, _ declaration: ExtraRelationship,
                               to destinations: [Int], replacing: Bool) {
         declarations[kind.rawValue, default: [:]][relationship] = declaration
         links[kind, default: [:]][key, default: [:]][relationship] = destinations
     }
+
+    /// The graph as an archive (see `archive`), for a migration's verification.
+    public func contents() -> Archive? { archive }
 
     /// The graph as an archive: records sorted by id, links turned back into ids (relationships under `extra`
     /// included, with their declarations in `source.relationships`; generic records with theirs in `source.model`).

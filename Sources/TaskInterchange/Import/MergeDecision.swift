@@ -3,6 +3,7 @@ import Foundation
 /// One record a merge had to decide about: an archive record matched to a target record by key, or an existing
 /// record whose two versions differ (which one was kept, and the dates that decided it).
 public struct MergeDecision: Sendable, Hashable, Codable {
+    /// What was decided.
     public enum Kind: String, Sendable, Hashable, Codable {
         /// `--match` paired the archive record with a target record.
         case match
@@ -10,12 +11,17 @@ public struct MergeDecision: Sendable, Hashable, Codable {
         case conflict
     }
 
+    /// One side of a merge.
     public enum Side: String, Sendable, Hashable, Codable {
+        /// The archive's version.
         case archive
+        /// The target store's version.
         case target
     }
 
+    /// A match or a conflict.
     public var kind: Kind
+    /// The record's kind.
     public var recordKind: StoreMapping.Kind
     /// The archive record's id.
     public var id: UUID
@@ -28,6 +34,7 @@ public struct MergeDecision: Sendable, Hashable, Codable {
     /// The target record's, if it has one.
     public var targetModifiedAt: String?
 
+    /// Creates a decision; dates are kept in their lossless text form.
     public init(kind: Kind, recordKind: StoreMapping.Kind, id: UUID, targetId: UUID, winner: Side? = nil,
                 archiveModifiedAt: Date? = nil, targetModifiedAt: Date? = nil) {
         self.kind = kind

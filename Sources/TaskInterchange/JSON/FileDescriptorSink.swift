@@ -8,22 +8,22 @@ import Darwin
 ///
 /// Writing to a pipe whose reader has gone raises `SIGPIPE`, which ends the process unless the program ignores that
 /// signal; a program that does gets `ByteSinkError` with `EPIPE` instead. The library leaves that choice to the program.
-public struct FileDescriptorSink: ByteSink, Sendable {
+package struct FileDescriptorSink: ByteSink, Sendable {
     /// Standard output (descriptor 1).
-    public static let standardOutput = FileDescriptorSink(fileDescriptor: 1)
+    package static let standardOutput = FileDescriptorSink(fileDescriptor: 1)
 
     /// The descriptor written to.
-    public let fileDescriptor: Int32
+    package let fileDescriptor: Int32
 
     /// Creates a sink for `fileDescriptor`, which must stay open while the sink is used.
-    public init(fileDescriptor: Int32) {
+    package init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
     }
 
     /// Writes every byte, retrying after interrupted and partial writes.
     ///
     /// - Throws: `ByteSinkError` with the `errno` of the first failing `write(2)`.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {

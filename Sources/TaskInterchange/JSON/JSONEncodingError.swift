@@ -1,10 +1,10 @@
 /// A value that JSON text cannot represent.
-public enum JSONEncodingError: Error, Sendable, Hashable, CustomStringConvertible {
+enum JSONEncodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// NaN or an infinity: JSON numbers are finite.
     case nonFiniteNumber(Double)
 
     /// `cannot write nan as a JSON number: JSON numbers must be finite`
-    public var description: String {
+    var description: String {
         switch self {
         case .nonFiniteNumber(let value):
             return "cannot write \(value) as a JSON number: JSON numbers must be finite"

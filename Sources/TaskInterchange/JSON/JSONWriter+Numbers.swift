@@ -1,6 +1,6 @@
 extension JSONWriter {
     /// Appends an integer in decimal.
-    public mutating func appendInteger(_ value: Int) {
+    mutating func appendInteger(_ value: Int) {
         if value < 0 {
             appendByte(UInt8(ascii: "-"))
             // `magnitude` also covers Int.min, whose negation does not fit in Int.
@@ -14,7 +14,7 @@ extension JSONWriter {
     ///
     /// - Throws: `JSONEncodingError.nonFiniteNumber` for NaN and infinities, which JSON cannot express; nothing is
     ///   written then.
-    public mutating func appendDouble(_ value: Double) throws(JSONEncodingError) {
+    mutating func appendDouble(_ value: Double) throws(JSONEncodingError) {
         guard value.isFinite else { throw .nonFiniteNumber(value) }
         var text = value.description
         text.withUTF8 { appendRaw(UnsafeRawBufferPointer($0)) }

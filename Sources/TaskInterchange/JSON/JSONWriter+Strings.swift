@@ -3,7 +3,7 @@ extension JSONWriter {
     ///
     /// Only `"`, `\` and control characters below U+0020 are escaped; `/` and non-ASCII characters are written as
     /// UTF-8, which Swift strings always hold validly.
-    public mutating func appendString(_ string: String) {
+    mutating func appendString(_ string: String) {
         var string = string
         // `withUTF8` only copies when the string is not already contiguous UTF-8 (bridged strings); native ones are.
         string.withUTF8 { appendQuoted(UnsafeRawBufferPointer($0)) }

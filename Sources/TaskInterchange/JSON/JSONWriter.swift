@@ -3,19 +3,19 @@
 /// The writer knows tokens, not structure: callers place commas, colons and brackets themselves (see `ArchiveWriter`).
 /// Nothing is written to the sink until the buffer passes `flushThreshold` or `flush()` is called, so callers must call
 /// `flush()` at the end. Like a file handle, copies of a writer share one buffer and one sink.
-public struct JSONWriter {
+struct JSONWriter {
     /// The buffer size after which `flushIfNeeded()` writes to the sink.
-    public static let defaultFlushThreshold = 256 * 1024
+    static let defaultFlushThreshold = 256 * 1024
 
     /// The pending bytes.
     let storage: Storage
     /// Where full buffers go.
     let sink: any ByteSink
     /// The buffer size that triggers a write in `flushIfNeeded()`.
-    public let flushThreshold: Int
+    let flushThreshold: Int
 
     /// Creates a writer that sends its output to `sink`.
-    public init(sink: any ByteSink, flushThreshold: Int = JSONWriter.defaultFlushThreshold) {
+    init(sink: any ByteSink, flushThreshold: Int = JSONWriter.defaultFlushThreshold) {
         self.sink = sink
         self.flushThreshold = max(1, flushThreshold)
         // A little slack above the threshold, so the record that crosses it rarely makes the buffer grow.
@@ -23,53 +23,53 @@ public struct JSONWriter {
     }
 
     /// How many bytes are buffered and not yet written to the sink.
-    public var bufferedByteCount: Int { storage.count }
+    var bufferedByteCount: Int { storage.count }
 
     /// Writes the buffer to the sink when it holds at least `flushThreshold` bytes.
     ///
     /// - Throws: whatever the sink throws, such as `ByteSinkError`.
-    public mutating func flushIfNeeded() throws {
+    mutating func flushIfNeeded() throws {
         if storage.count >= flushThreshold { try flush() }
     }
 
     /// Writes everything buffered to the sink.
     ///
     /// - Throws: whatever the sink throws, such as `ByteSinkError`.
-    public mutating func flush() throws {
+    mutating func flush() throws {
         guard storage.count > 0 else { return }
         try sink.write(UnsafeRawBufferPointer(start: storage.base, count: storage.count))
         storage.count = 0
     }
 
     /// Appends one byte as is.
-    public mutating func appendByte(_ byte: UInt8) {
+    mutating func appendByte(_ byte: UInt8) {
         storage.append(byte)
     }
 
     /// Appends fixed text (punctuation, keys, literals) as is, without escaping.
-    public mutating func appendRaw(_ text: StaticString) {
+    mutating func appendRaw(_ text: StaticString) {
         storage.append(UnsafeRawPointer(text.utf8Start), count: text.utf8CodeUnitCount)
     }
 
     /// Appends bytes as is, without escaping; they must already be valid JSON text.
-    public mutating func appendRaw(_ bytes: UnsafeRawBufferPointer) {
+    mutating func appendRaw(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
         storage.append(base, count: bytes.count)
     }
 
     /// Appends `count` spaces, for indentation.
-    public mutating func appendSpaces(_ count: Int) {
+    mutating func appendSpaces(_ count: Int) {
         storage.reserve(count)
         for _ in 0..<count { storage.appendReserved(UInt8(ascii: " ")) }
     }
 
     /// Appends `true` or `false`.
-    public mutating func appendBool(_ value: Bool) {
+    mutating func appendBool(_ value: Bool) {
         appendRaw(value ? "true" : "false")
     }
 
     /// Appends `null`.
-    public mutating func appendNull() {
+    mutating func appendNull() {
         appendRaw("null")
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 extension KeyedArchive {
     /// One property-list value of an archive, with `CF$UID` references kept as `.reference`.
-    public enum Value: Sendable, Hashable {
+    enum Value: Sendable, Hashable {
         /// A string.
         case string(String)
         /// An integer (unsigned values beyond `Int64.max` become `.real`).
@@ -23,13 +23,13 @@ extension KeyedArchive {
         case reference(Int)
 
         /// The string, when this is one.
-        public var string: String? {
+        var string: String? {
             if case .string(let value) = self { return value }
             return nil
         }
 
         /// The value as an integer: integers, booleans (0/1) and integral reals.
-        public var integer: Int64? {
+        var integer: Int64? {
             switch self {
             case .integer(let value): return value
             case .bool(let value): return value ? 1 : 0
@@ -39,7 +39,7 @@ extension KeyedArchive {
         }
 
         /// The value as a boolean: booleans and integers (non-zero is true).
-        public var bool: Bool? {
+        var bool: Bool? {
             switch self {
             case .bool(let value): return value
             case .integer(let value): return value != 0
@@ -48,13 +48,13 @@ extension KeyedArchive {
         }
 
         /// The dictionary, when this is one.
-        public var dictionary: [String: Value]? {
+        var dictionary: [String: Value]? {
             if case .dictionary(let value) = self { return value }
             return nil
         }
 
         /// The array, when this is one.
-        public var array: [Value]? {
+        var array: [Value]? {
             if case .array(let value) = self { return value }
             return nil
         }

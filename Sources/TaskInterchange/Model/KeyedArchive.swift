@@ -7,23 +7,23 @@ import Foundation
 ///
 /// The input is untrusted: a reference outside `$objects`, a reference to a reference, nesting beyond the depth
 /// budget or a cycle in `tree(_:)` is an error, never a crash or a hang.
-public struct KeyedArchive: Sendable {
+struct KeyedArchive: Sendable {
     /// The default nesting budget for conversion and for `tree(_:)`. Keyed archives are flat (objects refer to each
     /// other instead of nesting), so real archives stay below 10.
-    public static let defaultDepthLimit = 64
+    static let defaultDepthLimit = 64
 
     /// `$objects`: index 0 is the `$null` placeholder.
-    public let objects: [Value]
+    let objects: [Value]
     /// `$top`: the archive's root keys (`root` for `NSKeyedArchiver.archivedData(withRootObject:)`).
-    public let top: [String: Value]
+    let top: [String: Value]
     /// `$archiver`.
-    public let archiver: String
+    let archiver: String
     /// `$version` (100000 for every archive Foundation writes).
-    public let version: Int64?
+    let version: Int64?
 
     /// Reads an archive from binary (or XML) property-list data.
     /// - Throws: `KeyedArchiveError` — `.notAPropertyList`, `.notAKeyedArchive`, `.tooDeep` or `.malformed`.
-    public init(data: Data, depthLimit: Int = defaultDepthLimit) throws(KeyedArchiveError) {
+    init(data: Data, depthLimit: Int = defaultDepthLimit) throws(KeyedArchiveError) {
         let plist: Any
         do {
             plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
@@ -54,7 +54,7 @@ public struct KeyedArchive: Sendable {
 
     /// The object a `$top` key refers to (`root` by default), resolved; nil for an archived nil.
     /// - Throws: `KeyedArchiveError.malformed` when the key is absent, `.badReference` for a dangling reference.
-    public func topObject(_ key: String = "root") throws(KeyedArchiveError) -> Value? {
+    func topObject(_ key: String = "root") throws(KeyedArchiveError) -> Value? {
         guard let value = top[key] else { throw .malformed("$top has no \(key) key") }
         return try resolve(value)
     }
@@ -63,7 +63,7 @@ public struct KeyedArchive: Sendable {
     /// value is returned as it is (archives inline plain values such as integers and booleans).
     /// - Throws: `KeyedArchiveError.badReference` for an index outside `$objects`; `.malformed` when the object is
     ///   itself a reference (real archives never chain references).
-    public func resolve(_ value: Value) throws(KeyedArchiveError) -> Value? {
+    func resolve(_ value: Value) throws(KeyedArchiveError) -> Value? {
         guard case .reference(let index) = value else { return value }
         guard index >= 0, index < objects.count else { throw .badReference(index: index, objectCount: objects.count) }
         let object = objects[index]
@@ -75,7 +75,7 @@ public struct KeyedArchive: Sendable {
     /// The fields of an archived object (a dictionary with a `$class`), after resolving `value`; nil for `$null`.
     /// `context` names the value in error messages ("entity Book's NSProperties").
     /// - Throws: `KeyedArchiveError.malformed` when the value is not an object.
-    public func object(_ value: Value, _ context: @autoclosure () -> String) throws(KeyedArchiveError) -> [String: Value]? {
+    func object(_ value: Value, _ context: @autoclosure () -> String) throws(KeyedArchiveError) -> [String: Value]? {
         guard let resolved = try resolve(value) else { return nil }
         guard case .dictionary(let fields) = resolved, fields["$class"] != nil else {
             throw .malformed("\(context()) is \(resolved.kindName), not an archived object")
@@ -85,7 +85,7 @@ public struct KeyedArchive: Sendable {
 
     /// The class hierarchy of an archived object, most specific first (`$classes`, or just `$classname`).
     /// - Throws: `KeyedArchiveError.malformed` when `$class` does not lead to a class description.
-    public func classNames(of fields: [String: Value]) throws(KeyedArchiveError) -> [String] {
+    func classNames(of fields: [String: Value]) throws(KeyedArchiveError) -> [String] {
         guard let reference = fields["$class"] else { throw .malformed("an archived object has no $class") }
         guard case .dictionary(let description)? = try resolve(reference), let name = description["$classname"]?.string else {
             throw .malformed("an object's $class is not a class description")
@@ -96,14 +96,14 @@ public struct KeyedArchive: Sendable {
 
     /// The class name of an archived object.
     /// - Throws: `KeyedArchiveError.malformed` when `$class` does not lead to a class description.
-    public func className(of fields: [String: Value]) throws(KeyedArchiveError) -> String {
+    func className(of fields: [String: Value]) throws(KeyedArchiveError) -> String {
         try classNames(of: fields)[0]
     }
 
     /// A string value: a plain string, or an `NSString`/`NSMutableString` object (`NS.string`); nil for `$null` or
     /// an absent value. `context` names the value in error messages.
     /// - Throws: `KeyedArchiveError.malformed` for anything else.
-    public func string(_ value: Value?, _ context: @autoclosure () -> String) throws(KeyedArchiveError) -> String? {
+    func string(_ value: Value?, _ context: @autoclosure () -> String) throws(KeyedArchiveError) -> String? {
         guard let value, let resolved = try resolve(value) else { return nil }
         switch resolved {
         case .string(let string):
@@ -120,7 +120,7 @@ public struct KeyedArchive: Sendable {
     /// The elements of an archived array, set or ordered set (`NS.objects`), unresolved; empty for `$null` or an
     /// absent value. `context` names the value in error messages.
     /// - Throws: `KeyedArchiveError.malformed` when the value is not a collection object.
-    public func elements(_ value: Value?, _ context: @autoclosure () -> String) throws(KeyedArchiveError) -> [Value] {
+    func elements(_ value: Value?, _ context: @autoclosure () -> String) throws(KeyedArchiveError) -> [Value] {
         guard let value, let resolved = try resolve(value) else { return [] }
         if case .array(let inline) = resolved { return inline }
         guard case .dictionary(let fields) = resolved, fields["$class"] != nil, case .array(let elements)? = fields["NS.objects"] else {
@@ -133,7 +133,7 @@ public struct KeyedArchive: Sendable {
     /// `NSDictionary`'s parallel `NS.keys`/`NS.objects` and Core Data's `NSKnownKeysDictionary1`. `context` names the
     /// value in error messages.
     /// - Throws: `KeyedArchiveError.malformed` when the value is not a dictionary object.
-    public func entries(_ value: Value?, _ context: @autoclosure () -> String) throws(KeyedArchiveError) -> [(key: Value, value: Value)] {
+    func entries(_ value: Value?, _ context: @autoclosure () -> String) throws(KeyedArchiveError) -> [(key: Value, value: Value)] {
         guard let value, let fields = try object(value, context()) else { return [] }
         if case .array(let keys)? = fields["NS.keys"], case .array(let values)? = fields["NS.objects"] {
             guard keys.count == values.count else {
@@ -167,7 +167,7 @@ public struct KeyedArchive: Sendable {
     /// - Throws: `KeyedArchiveError.cyclicReference` when a reference leads back to an object being expanded,
     ///   `.tooDeep` beyond `depthLimit`, `.tooLarge` beyond `nodeLimit` values (shared objects are expanded once per
     ///   use, so a small hostile archive could otherwise expand exponentially), `.badReference` for a dangling one.
-    public func tree(_ value: Value, depthLimit: Int = defaultDepthLimit, nodeLimit: Int = 100_000) throws(KeyedArchiveError) -> Value {
+    func tree(_ value: Value, depthLimit: Int = defaultDepthLimit, nodeLimit: Int = 100_000) throws(KeyedArchiveError) -> Value {
         var path: Set<Int> = []
         var budget = nodeLimit
         return try expand(value, depth: 0, limit: depthLimit, path: &path, budget: &budget, nodeLimit: nodeLimit)

@@ -1,5 +1,5 @@
 /// Why data could not be read as an `NSKeyedArchiver` archive, or an archived object not as expected.
-public enum KeyedArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
+enum KeyedArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The data is not a property list; the text is Foundation's reason.
     case notAPropertyList(String)
     /// A property list, but not a keyed archive (no `$objects` array, no `$top` dictionary, another archiver).
@@ -16,7 +16,7 @@ public enum KeyedArchiveError: Error, Sendable, Hashable, CustomStringConvertibl
     case malformed(String)
 
     /// What is wrong, for people.
-    public var description: String {
+    var description: String {
         switch self {
         case .notAPropertyList(let reason):
             return "not a property list (\(reason))"

@@ -1,5 +1,5 @@
 /// Why a store's model cache (`Z_MODELCACHE`) could not be read as an `ObjectModel`.
-public enum ModelCacheError: Error, Sendable, Hashable, CustomStringConvertible {
+enum ModelCacheError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The blob is not valid raw DEFLATE.
     case inflate(RawInflateError)
     /// The inflated data is not a keyed archive, or an archived object is not shaped as expected.
@@ -11,7 +11,7 @@ public enum ModelCacheError: Error, Sendable, Hashable, CustomStringConvertible 
     case unsupported(String)
 
     /// What is wrong, for people.
-    public var description: String {
+    var description: String {
         switch self {
         case .inflate(let error): return "the model cache cannot be inflated: \(error)"
         case .archive(let error): return "the model cache is not a readable archive: \(error)"

@@ -1,9 +1,9 @@
 /// One way a model version differs from the model a store was made with: what Core Data's "missing source managed
 /// object model" (error 134130) leaves unsaid. Differences are computed from version hashes where that is all the
 /// store keeps, and property by property where the store has a model cache.
-public struct ModelDifference: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct ModelDifference: Sendable, Hashable, Codable, CustomStringConvertible {
     /// What happened, seen from the store's model to the version's.
-    public enum Kind: String, Sendable, Hashable, Codable {
+    package enum Kind: String, Sendable, Hashable, Codable {
         /// In the version, not in the store.
         case added
         /// In the store, not in the version.
@@ -18,16 +18,16 @@ public struct ModelDifference: Sendable, Hashable, Codable, CustomStringConverti
     }
 
     /// The entity (the store's name for it).
-    public var entity: String
+    package var entity: String
     /// The property, or nil for the entity itself.
-    public var property: String?
+    package var property: String?
     /// What kind of difference.
-    public var kind: Kind
+    package var kind: Kind
     /// What differs, for people.
-    public var detail: String
+    package var detail: String
 
     /// Creates a difference.
-    public init(entity: String, property: String? = nil, kind: Kind, detail: String) {
+    package init(entity: String, property: String? = nil, kind: Kind, detail: String) {
         self.entity = entity
         self.property = property
         self.kind = kind
@@ -35,7 +35,7 @@ public struct ModelDifference: Sendable, Hashable, Codable, CustomStringConverti
     }
 
     /// `Entity.property: kind: detail`.
-    public var description: String {
+    package var description: String {
         "\(entity)\(property.map { "." + $0 } ?? ""): \(kind.rawValue): \(detail)"
     }
 

@@ -2,39 +2,39 @@ import Foundation
 
 /// Each version's entity version hashes as a store's `Z_METADATA` keeps them (base64), with the checksum and digest:
 /// what `tasks model hashes` prints.
-public struct ModelHashReport: Sendable, Encodable {
+package struct ModelHashReport: Sendable, Encodable {
     /// One version.
-    public struct Version: Sendable, Encodable {
+    package struct Version: Sendable, Encodable {
         /// The version's name.
-        public var name: String
+        package var name: String
         /// True for the model's current version.
-        public var current: Bool
+        package var current: Bool
         /// `NSStoreModelVersionIdentifiers`.
-        public var versionIdentifiers: [String]
+        package var versionIdentifiers: [String]
         /// Entity name → base64 of its 32-byte hash.
-        public var entities: [String: String]
+        package var entities: [String: String]
         /// `NSStoreModelVersionChecksumKey`.
-        public var checksum: String
+        package var checksum: String
         /// `NSStoreModelVersionHashesDigest`.
-        public var digest: String
+        package var digest: String
         /// For a `.momd`: whether the hashes equal those the model compiler wrote in `VersionInfo.plist` (nil when it
         /// has none for this version).
-        public var compiledHashesAgree: Bool?
+        package var compiledHashesAgree: Bool?
     }
 
     /// The model, as named.
-    public var model: String
+    package var model: String
     /// What kind of model it is.
-    public var kind: String
+    package var kind: String
     /// The current version's name.
-    public var current: String?
+    package var current: String?
     /// Every version of the model, reported or not.
-    public var allVersions: [String]
+    package var allVersions: [String]
     /// The versions reported.
-    public var versions: [Version]
+    package var versions: [Version]
 
     /// The report for `versions` of `source` (all of them by default).
-    public init(source: ModelSource, versions: [ModelSource.Version]? = nil) {
+    package init(source: ModelSource, versions: [ModelSource.Version]? = nil) {
         model = source.path
         kind = source.kind.rawValue
         current = source.currentVersionName

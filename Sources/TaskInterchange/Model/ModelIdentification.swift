@@ -2,52 +2,52 @@
 /// (what Core Data compares on open). Versions with identical hashes (the hash ignores delete rules, class names and
 /// transformer names) are reported as tied and told apart by the store's model version identifiers when those differ.
 /// When no version matches, the closest one and how it differs — the diagnosis Core Data's error 134130 lacks.
-public struct ModelIdentification: Sendable, Encodable {
+package struct ModelIdentification: Sendable, Encodable {
     /// How one version compares with the store.
-    public struct Candidate: Sendable, Encodable {
+    package struct Candidate: Sendable, Encodable {
         /// The version's name.
-        public var name: String
+        package var name: String
         /// Its entities whose hash equals the stored one.
-        public var matchingEntities: Int
+        package var matchingEntities: Int
         /// Its entities.
-        public var entities: Int
+        package var entities: Int
         /// Its model version identifiers.
-        public var versionIdentifiers: [String]
+        package var versionIdentifiers: [String]
         /// True when every hash equals the store's (and the entity sets are the same).
-        public var matches: Bool
+        package var matches: Bool
     }
 
     /// The store, as named.
-    public var store: String
+    package var store: String
     /// The model, as named.
-    public var model: String
+    package var model: String
     /// The store's entity count (in its stored hashes).
-    public var storeEntities: Int
+    package var storeEntities: Int
     /// The store's `NSStoreModelVersionIdentifiers`.
-    public var storeVersionIdentifiers: [String]
+    package var storeVersionIdentifiers: [String]
     /// True when the store has a model cache (so differences are explained property by property).
-    public var storeHasModelCache: Bool
+    package var storeHasModelCache: Bool
     /// The version that made the store: the one match, or the tied match the version identifiers single out; nil
     /// when none matches or a tie cannot be broken.
-    public var version: String?
+    package var version: String?
     /// Every matching version when more than one matches.
-    public var tied: [String]
+    package var tied: [String]
     /// How a tie was broken, or why it could not be.
-    public var tieBreak: String?
+    package var tieBreak: String?
     /// When none matches: the version with the fewest differences.
-    public var closest: String?
+    package var closest: String?
     /// The closest version's differences from the store.
-    public var differences: [ModelDifference]
+    package var differences: [ModelDifference]
     /// Every version, in the model's order.
-    public var candidates: [Candidate]
+    package var candidates: [Candidate]
 
     /// True when at least one version's hashes equal the store's.
-    public var matched: Bool { candidates.contains { $0.matches } }
+    package var matched: Bool { candidates.contains { $0.matches } }
 
     /// Compares every version of `source` with a store's metadata (and model cache, when it has one).
     /// - Parameters:
     ///   - storeModel: the store's model cache, for property-level differences.
-    public init(store: String, metadata: StoreMetadata, storeModel: ObjectModel?, source: ModelSource) {
+    package init(store: String, metadata: StoreMetadata, storeModel: ObjectModel?, source: ModelSource) {
         self.store = store
         self.model = source.path
         storeEntities = metadata.versionHashes.count
@@ -114,7 +114,7 @@ public struct ModelIdentification: Sendable, Encodable {
 
     /// Reads the store (through a read-only snapshot) and compares it with every version of `source`.
     /// - Throws: `TaskInterchangeError` when the store cannot be read or has no metadata.
-    public init(storePath: String, source: ModelSource) throws(TaskInterchangeError) {
+    package init(storePath: String, source: ModelSource) throws(TaskInterchangeError) {
         let snapshot = try StoreSnapshot(path: storePath)
         guard let metadata = try StoreMetadata(of: snapshot) else {
             throw TaskInterchangeError(.invalidData, "\(storePath): has no Z_METADATA, so no model version hashes to compare")
@@ -134,7 +134,7 @@ public struct ModelIdentification: Sendable, Encodable {
 
     /// Like the synthesized encoding, except that `version`, `closest` and `tieBreak` are written as null when
     /// absent: scripts test `"version"`.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(store, forKey: .store)
         try container.encode(model, forKey: .model)

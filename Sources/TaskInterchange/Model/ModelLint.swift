@@ -1,10 +1,10 @@
 /// The audit checklist for moving a Core Data model to SwiftData (and, with `cloudKit`, to CloudKit sync): each
 /// finding has a stable code, a severity and the place (entity, property) it is about.
-public struct ModelLint: Sendable {
+package struct ModelLint: Sendable {
     /// One finding.
-    public struct Finding: Sendable, Hashable, Encodable, CustomStringConvertible {
+    package struct Finding: Sendable, Hashable, Encodable, CustomStringConvertible {
         /// How much it matters.
-        public enum Severity: String, Sendable, Hashable, Encodable {
+        package enum Severity: String, Sendable, Hashable, Encodable {
             /// Breaks the move (CloudKit refuses the model, or SwiftData cannot express it).
             case error
             /// Needs work in the app.
@@ -14,35 +14,35 @@ public struct ModelLint: Sendable {
         }
 
         /// A stable code (`ML001`…).
-        public var code: String
+        package var code: String
         /// The severity.
-        public var severity: Severity
+        package var severity: Severity
         /// The entity.
-        public var entity: String
+        package var entity: String
         /// The property, or nil for the entity.
-        public var property: String?
+        package var property: String?
         /// What and what to do.
-        public var message: String
+        package var message: String
 
         /// `CODE severity Entity.property: message`.
-        public var description: String {
+        package var description: String {
             "\(code) \(severity.rawValue) \(entity)\(property.map { "." + $0 } ?? ""): \(message)"
         }
     }
 
     /// The model linted.
-    public let model: ObjectModel
+    package let model: ObjectModel
     /// Whether CloudKit's rules apply.
-    public let cloudKit: Bool
+    package let cloudKit: Bool
 
     /// Creates a linter.
-    public init(model: ObjectModel, cloudKit: Bool = false) {
+    package init(model: ObjectModel, cloudKit: Bool = false) {
         self.model = model
         self.cloudKit = cloudKit
     }
 
     /// Every finding, entity by entity in name order, entity findings first.
-    public var findings: [Finding] {
+    package var findings: [Finding] {
         var result: [Finding] = []
         let configured = Set(model.configurations.values.flatMap { $0 })
         for entity in model.entities {

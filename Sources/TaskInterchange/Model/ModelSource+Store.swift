@@ -5,7 +5,7 @@ extension ModelSource {
     /// Reads the model cached in a store (through a read-only snapshot).
     /// - Throws: `TaskInterchangeError` — `.invalidData` when the store keeps no model cache (frameworks up to 519
     ///   wrote none) or it cannot be decoded; the store's own errors when it cannot be read.
-    public init(storePath: String) throws(TaskInterchangeError) {
+    package init(storePath: String) throws(TaskInterchangeError) {
         let snapshot = try StoreSnapshot(path: storePath)
         guard let model = try ObjectModel(modelCacheOf: snapshot) else {
             throw TaskInterchangeError(.invalidData, "\(storePath): the store keeps no model cache (Z_MODELCACHE); pass the app's model instead")

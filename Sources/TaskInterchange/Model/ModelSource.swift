@@ -3,34 +3,34 @@ import Foundation
 /// A Core Data model as the developer has it: an `.xcdatamodeld` folder (one `.xcdatamodel` per version and
 /// `.xccurrentversion`), a single `.xcdatamodel`, or compiled: a `.momd` folder (one `.mom` per version and
 /// `VersionInfo.plist`) or a single `.mom`. Every version is read into the same `ObjectModel` the model cache gives.
-public struct ModelSource: Sendable {
+package struct ModelSource: Sendable {
     /// The kind of file or folder read.
-    public enum Kind: String, Sendable, Codable {
+    package enum Kind: String, Sendable, Codable {
         case xcdatamodeld, xcdatamodel, momd, mom
         /// A store's model cache (`Z_MODELCACHE`).
         case store
     }
 
     /// One version of the model.
-    public struct Version: Sendable {
+    package struct Version: Sendable {
         /// The version's name: its file name without `.xcdatamodel` or `.mom`.
-        public var name: String
+        package var name: String
         /// The model.
-        public var model: ObjectModel
+        package var model: ObjectModel
         /// The file it was read from.
-        public var path: String
+        package var path: String
     }
 
     /// The path given.
-    public var path: String
+    package var path: String
     /// What it is.
-    public var kind: Kind
+    package var kind: Kind
     /// Every version, in name order with numbers compared by value ("Model", "Model 2", "Model 10").
-    public var versions: [Version]
+    package var versions: [Version]
     /// The current version's name (`.xccurrentversion` or `VersionInfo.plist`; the only version of a single model).
-    public var currentVersionName: String?
+    package var currentVersionName: String?
     /// For a `.momd`: version name → entity name → the hash the model compiler wrote in `VersionInfo.plist`.
-    public var compiledVersionHashes: [String: [String: [UInt8]]] = [:]
+    package var compiledVersionHashes: [String: [String: [UInt8]]] = [:]
 
     /// The largest model file read (real `contents` files and `.mom`s are kilobytes).
     static let maximumFileSize = 64 << 20
@@ -38,7 +38,7 @@ public struct ModelSource: Sendable {
     /// Reads a model.
     /// - Throws: `TaskInterchangeError` — `.noInput` when the path does not exist or holds no version, `.invalidData`
     ///   (naming the file, and line and column for XML) when a file is not a model, `.io` when a file cannot be read.
-    public init(path: String) throws(TaskInterchangeError) {
+    package init(path: String) throws(TaskInterchangeError) {
         var trimmed = path
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         self.path = trimmed
@@ -104,7 +104,7 @@ public struct ModelSource: Sendable {
 
     /// The version called `name` (with or without its `.xcdatamodel`/`.mom` extension), or the current one for nil.
     /// - Throws: `TaskInterchangeError.invalidData` naming the versions there are when there is no such version.
-    public func version(named name: String?) throws(TaskInterchangeError) -> Version {
+    package func version(named name: String?) throws(TaskInterchangeError) -> Version {
         guard let name else {
             if let current = currentVersionName, let version = versions.first(where: { $0.name == current }) { return version }
             guard versions.count == 1 else {
@@ -121,7 +121,7 @@ public struct ModelSource: Sendable {
     }
 
     /// True when `path` names something `init(path:)` reads (by its extension), as opposed to a store.
-    public static func isModelPath(_ path: String) -> Bool {
+    package static func isModelPath(_ path: String) -> Bool {
         var trimmed = path
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         return ["xcdatamodeld", "xcdatamodel", "momd", "mom"].contains(URL(fileURLWithPath: trimmed).pathExtension)

@@ -13,14 +13,14 @@ extension ObjectModel {
         /// One indexed property.
         public struct Element: Sendable, Hashable, Codable {
             /// The property's name.
-            public var property: String
+            public package(set) var property: String
             /// Ascending or descending order.
-            public var ascending = true
+            public package(set) var ascending = true
             /// The index kind.
-            public var kind: Kind = .binary
+            public package(set) var kind: Kind = .binary
 
             /// Creates an element.
-            public init(_ property: String, ascending: Bool = true, kind: Kind = .binary) {
+            package init(_ property: String, ascending: Bool = true, kind: Kind = .binary) {
                 self.property = property
                 self.ascending = ascending
                 self.kind = kind
@@ -28,14 +28,14 @@ extension ObjectModel {
         }
 
         /// The index name.
-        public var name: String
+        public package(set) var name: String
         /// The indexed properties, in index order.
-        public var elements: [Element]
+        public package(set) var elements: [Element]
         /// The partial-index predicate's format, for an index on some rows only.
-        public var partialIndexPredicate: String?
+        public package(set) var partialIndexPredicate: String?
 
         /// Creates a fetch index.
-        public init(_ name: String, elements: [Element], partialIndexPredicate: String? = nil) {
+        package init(_ name: String, elements: [Element], partialIndexPredicate: String? = nil) {
             self.name = name
             self.elements = elements
             self.partialIndexPredicate = partialIndexPredicate

@@ -20,7 +20,7 @@ extension ObjectModel {
     /// - Parameters:
     ///   - storeType: `NSStoreType`.
     ///   - frameworkVersion: `NSPersistenceFrameworkVersion`, the Core Data build the store claims to come from.
-    public func metadataPlist(storeType: String = "SQLite", frameworkVersion: Int) -> [UInt8] {
+    package func metadataPlist(storeType: String = "SQLite", frameworkVersion: Int) -> [UInt8] {
         var plist: [String: Any] = [
             "NSStoreType": storeType,
             "NSStoreModelVersionHashes": versionHashes.mapValues { Data($0) },

@@ -10,7 +10,7 @@ extension ObjectModel {
     /// - Throws: `ModelCacheError` — `.inflate` for bad DEFLATE, `.archive` for a bad archive, `.malformed` for an
     ///   inconsistent model (an unknown or cyclic superentity, a property without a name), `.unsupported` for a
     ///   model feature this reader cannot represent.
-    public init(modelCache: Data, inflateLimit: Int = RawInflate.defaultLimit) throws(ModelCacheError) {
+    init(modelCache: Data, inflateLimit: Int = RawInflate.defaultLimit) throws(ModelCacheError) {
         let inflated: Data
         do {
             inflated = try RawInflate.inflate(modelCache, limit: inflateLimit)
@@ -28,20 +28,20 @@ extension ObjectModel {
 
     /// Decodes an already inflated archive of an `NSManagedObjectModel`.
     /// - Throws: `ModelCacheError` — `.archive`, `.malformed` or `.unsupported`, as `init(modelCache:)`.
-    public init(keyedArchive: KeyedArchive) throws(ModelCacheError) {
+    init(keyedArchive: KeyedArchive) throws(ModelCacheError) {
         self = try ModelCacheDecoder(archive: keyedArchive).model()
     }
 
     /// The model cached in a store, or nil when the store has no `Z_MODELCACHE` table, no row or a NULL blob.
     /// - Throws: `TaskInterchangeError` — `.invalidData` when the cache cannot be decoded (the message names the
     ///   store and says why), or the classified SQLite error when the store cannot be read.
-    public init?(modelCacheOf snapshot: StoreSnapshot) throws(TaskInterchangeError) {
+    package init?(modelCacheOf snapshot: StoreSnapshot) throws(TaskInterchangeError) {
         try self.init(modelCacheIn: snapshot.database, path: snapshot.path)
     }
 
     /// The model cached in the store open as `database`; `path` only names the store in messages.
     /// - Throws: `TaskInterchangeError`, as `init(modelCacheOf:)`.
-    public init?(modelCacheIn database: Database, path: String) throws(TaskInterchangeError) {
+    package init?(modelCacheIn database: Database, path: String) throws(TaskInterchangeError) {
         let content: SQLValue?
         do {
             let tables = try database.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_MODELCACHE'")

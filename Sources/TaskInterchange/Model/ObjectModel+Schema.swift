@@ -13,7 +13,7 @@ extension ObjectModel {
     /// `sqlite_master`: each root entity's table followed by the join tables its entities name, then every table's
     /// indexes, then derived-attribute triggers, then `Z_PRIMARYKEY`, `Z_METADATA` and `Z_MODELCACHE`.
     /// Persistent-history and CloudKit tables (`A…`) are not part of it: Core Data adds them only when those are on.
-    public func schemaStatements() -> [String] {
+    package func schemaStatements() -> [String] {
         SchemaLayout(model: self).statements
     }
 
@@ -29,7 +29,7 @@ extension ObjectModel {
     /// - Parameter includingInternalTables: false leaves out Core Data's persistent-history and CloudKit tables
     ///   (names starting with `A`: `ACHANGE`, `ATRANSACTION`, `ANSCK…`) and their indexes and triggers.
     /// - Throws: `SQLiteError` when `sqlite_master` cannot be read.
-    public static func normalizedSchema(of database: Database, includingInternalTables: Bool = true) throws(SQLiteError) -> [String] {
+    static func normalizedSchema(of database: Database, includingInternalTables: Bool = true) throws(SQLiteError) -> [String] {
         try database.rows("SELECT tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL").compactMap { row -> String? in
             guard let table = row[0].string, let sql = row[1].string else { return nil }
             if !includingInternalTables && table.hasPrefix("A") { return nil }

@@ -17,46 +17,46 @@ public struct ObjectModel: Sendable, Hashable, Codable {
     /// One attribute.
     public struct Attribute: Sendable, Hashable, Codable {
         /// Property name.
-        public var name: String
+        public package(set) var name: String
         /// Its type.
-        public var type: AttributeType
+        public package(set) var type: AttributeType
         /// May be nil.
-        public var isOptional = false
+        public package(set) var isOptional = false
         /// Not stored.
-        public var isTransient = false
+        public package(set) var isTransient = false
         /// Read-only.
-        public var isReadOnly = false
+        public package(set) var isReadOnly = false
         /// The version hash modifier, when set.
-        public var versionHashModifier: String?
+        public package(set) var versionHashModifier: String?
         /// "Allows External Storage".
-        public var allowsExternalStorage = false
+        public package(set) var allowsExternalStorage = false
         /// Kept in persistent history after a delete.
-        public var preservesValueInHistoryOnDeletion = false
+        public package(set) var preservesValueInHistoryOnDeletion = false
         /// For a derived attribute, the derivation expression's predicate format (and its filter's, if any).
-        public var derivation: String?
+        public package(set) var derivation: String?
         /// The derivation's filtering predicate format.
-        public var derivationFilter: String?
+        public package(set) var derivationFilter: String?
         /// The default value, as text, where the model has one.
-        public var defaultValue: String?
+        public package(set) var defaultValue: String?
         /// The value transformer's name, for transformable attributes.
-        public var valueTransformerName: String?
+        public package(set) var valueTransformerName: String?
         /// `NSAttributeValueClassName` (`NSString`, `NSNumber`, a custom class for transformables).
-        public var valueClassName: String?
+        public package(set) var valueClassName: String?
         /// The renaming identifier that lightweight migration matches properties by, when it differs from the name.
-        public var renamingIdentifier: String?
+        public package(set) var renamingIdentifier: String?
         /// The model marks the attribute as indexed (the old per-attribute index flag).
-        public var isIndexed = false
+        public package(set) var isIndexed = false
         /// A composite attribute's elements (type `.composite`, iOS 17+); empty for every other attribute.
-        public var elements: [Attribute] = []
+        public package(set) var elements: [Attribute] = []
         /// The validation minimum (a number, a length or a date), as the model writes it.
-        public var minValue: String?
+        public package(set) var minValue: String?
         /// The validation maximum, as the model writes it.
-        public var maxValue: String?
+        public package(set) var maxValue: String?
         /// The model's user info.
-        public var userInfo: [String: String] = [:]
+        public package(set) var userInfo: [String: String] = [:]
 
         /// Creates an attribute.
-        public init(_ name: String, _ type: AttributeType, optional: Bool = false) {
+        package init(_ name: String, _ type: AttributeType, optional: Bool = false) {
             self.name = name
             self.type = type
             self.isOptional = optional
@@ -66,37 +66,37 @@ public struct ObjectModel: Sendable, Hashable, Codable {
     /// One relationship.
     public struct Relationship: Sendable, Hashable, Codable {
         /// Property name.
-        public var name: String
+        public package(set) var name: String
         /// Destination entity name.
-        public var destination: String
+        public package(set) var destination: String
         /// Inverse relationship name, when there is one.
-        public var inverse: String?
+        public package(set) var inverse: String?
         /// Maximum count as archived: 1 for to-one, 0 for unbounded (an archived −1 stays −1).
-        public var maxCount: Int
+        public package(set) var maxCount: Int
         /// Minimum count.
-        public var minCount = 0
+        public package(set) var minCount = 0
         /// May be empty/nil.
-        public var isOptional = true
+        public package(set) var isOptional = true
         /// An ordered to-many.
-        public var isOrdered = false
+        public package(set) var isOrdered = false
         /// Not stored.
-        public var isTransient = false
+        public package(set) var isTransient = false
         /// Read-only.
-        public var isReadOnly = false
+        public package(set) var isReadOnly = false
         /// The version hash modifier, when set.
-        public var versionHashModifier: String?
+        public package(set) var versionHashModifier: String?
         /// Delete rule.
-        public var deleteRule: DeleteRule = .nullify
+        public package(set) var deleteRule: DeleteRule = .nullify
         /// The renaming identifier that lightweight migration matches by, when it differs from the name.
-        public var renamingIdentifier: String?
+        public package(set) var renamingIdentifier: String?
         /// The model's user info.
-        public var userInfo: [String: String] = [:]
+        public package(set) var userInfo: [String: String] = [:]
 
         /// True for a to-one relationship.
         public var isToMany: Bool { maxCount != 1 }
 
         /// Creates a relationship.
-        public init(_ name: String, to destination: String, inverse: String?, toMany: Bool, ordered: Bool = false,
+        package init(_ name: String, to destination: String, inverse: String?, toMany: Bool, ordered: Bool = false,
                     deleteRule: DeleteRule = .nullify) {
             self.name = name
             self.destination = destination
@@ -110,32 +110,32 @@ public struct ObjectModel: Sendable, Hashable, Codable {
     /// One entity.
     public struct Entity: Sendable, Hashable, Codable {
         /// Entity name.
-        public var name: String
+        public package(set) var name: String
         /// Parent entity name.
-        public var superentity: String?
+        public package(set) var superentity: String?
         /// Abstract entities have no instances of their own.
-        public var isAbstract = false
+        public package(set) var isAbstract = false
         /// The version hash modifier, when set.
-        public var versionHashModifier: String?
+        public package(set) var versionHashModifier: String?
         /// Its own attributes (not inherited ones).
-        public var attributes: [Attribute]
+        public package(set) var attributes: [Attribute]
         /// Its own relationships.
-        public var relationships: [Relationship]
+        public package(set) var relationships: [Relationship]
         /// Uniqueness constraints, each a list of property names.
-        public var uniquenessConstraints: [[String]] = []
+        public package(set) var uniquenessConstraints: [[String]] = []
         /// The managed object class name (`NSClassNameForEntity`), when the model names one.
-        public var className: String?
+        public package(set) var className: String?
         /// The renaming identifier that lightweight migration matches by, when it differs from the name.
-        public var renamingIdentifier: String?
+        public package(set) var renamingIdentifier: String?
         /// Names of its own fetched properties: they have no storage and no part in the version hash.
-        public var fetchedProperties: [String] = []
+        public package(set) var fetchedProperties: [String] = []
         /// Its fetch indexes (`Z_<Entity>_<name>` indexes in the store).
-        public var fetchIndexes: [FetchIndex] = []
+        public package(set) var fetchIndexes: [FetchIndex] = []
         /// The model's user info.
-        public var userInfo: [String: String] = [:]
+        public package(set) var userInfo: [String: String] = [:]
 
         /// Creates an entity.
-        public init(_ name: String, superentity: String? = nil, attributes: [Attribute], relationships: [Relationship] = []) {
+        package init(_ name: String, superentity: String? = nil, attributes: [Attribute], relationships: [Relationship] = []) {
             self.name = name
             self.superentity = superentity
             self.attributes = attributes
@@ -144,14 +144,14 @@ public struct ObjectModel: Sendable, Hashable, Codable {
     }
 
     /// Entities, in any order.
-    public var entities: [Entity]
+    public package(set) var entities: [Entity]
     /// `NSStoreModelVersionIdentifiers`.
-    public var versionIdentifiers: [String] = [""]
+    public package(set) var versionIdentifiers: [String] = [""]
     /// Configuration name → its entities' names (a model source's; the model cache keeps none).
-    public var configurations: [String: [String]] = [:]
+    public package(set) var configurations: [String: [String]] = [:]
 
     /// Creates a model.
-    public init(entities: [Entity]) {
+    package init(entities: [Entity]) {
         self.entities = entities
     }
 

@@ -2,15 +2,15 @@ import CZlib
 import Foundation
 
 /// Inflates raw DEFLATE data (no zlib or gzip header), the form of `Z_MODELCACHE.Z_CONTENT`.
-public enum RawInflate {
+enum RawInflate {
     /// The default cap on inflated size. Real model caches inflate to tens of kilobytes; the cap only stops a
     /// corrupt or hostile blob from exhausting memory (DEFLATE can expand about 1000×).
-    public static let defaultLimit = 256 * 1024 * 1024
+    static let defaultLimit = 256 * 1024 * 1024
 
     /// Inflates `input`, which must be exactly one raw DEFLATE stream.
     /// - Parameter limit: the largest inflated size accepted, in bytes.
     /// - Throws: `RawInflateError` — `.truncated`, `.corrupt`, `.tooLarge`, `.trailingData` or `.zlib`.
-    public static func inflate(_ input: Data, limit: Int = defaultLimit) throws(RawInflateError) -> Data {
+    static func inflate(_ input: Data, limit: Int = defaultLimit) throws(RawInflateError) -> Data {
         guard !input.isEmpty else { throw .truncated }
         // zlib counts input in 32-bit units; larger blobs are not model caches.
         guard input.count <= Int(UInt32.max) else { throw .zlib(code: Z_BUF_ERROR, message: "more than 4 GiB of compressed input") }

@@ -1,5 +1,5 @@
 /// Why raw DEFLATE data could not be inflated.
-public enum RawInflateError: Error, Sendable, Hashable, CustomStringConvertible {
+enum RawInflateError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The input ends before the final DEFLATE block does (including empty input).
     case truncated
     /// The input is not valid DEFLATE; the text is zlib's reason.
@@ -12,7 +12,7 @@ public enum RawInflateError: Error, Sendable, Hashable, CustomStringConvertible 
     case zlib(code: Int32, message: String)
 
     /// What is wrong, for people.
-    public var description: String {
+    var description: String {
         switch self {
         case .truncated:
             return "the compressed data ends before the end of the DEFLATE stream (truncated)"

@@ -2,35 +2,35 @@ import Foundation
 
 /// A store's metadata (`Z_METADATA.Z_PLIST`, a binary plist): what Core Data compares with the app's model on
 /// open. Only the keys Core Data defines are decoded; `keys` lists every key, the app's own included.
-public struct StoreMetadata: Sendable, Hashable {
+package struct StoreMetadata: Sendable, Hashable {
     /// `NSStoreType` ("SQLite").
-    public var storeType: String?
+    package var storeType: String?
     /// `NSStoreModelVersionHashes`: entity name → 32-byte version hash.
-    public var versionHashes: [String: [UInt8]] = [:]
+    package var versionHashes: [String: [UInt8]] = [:]
     /// `NSStoreModelVersionHashesVersion` (3 in every store seen).
-    public var versionHashesVersion: Int?
+    package var versionHashesVersion: Int?
     /// `NSStoreModelVersionIdentifiers`, in stored order (numbers are given as text).
-    public var versionIdentifiers: [String] = []
+    package var versionIdentifiers: [String] = []
     /// `NSPersistenceFrameworkVersion`: the Core Data build that wrote the store.
-    public var frameworkVersion: Int?
+    package var frameworkVersion: Int?
     /// `NSPersistenceMaximumFrameworkVersion`, in newer stores.
-    public var maximumFrameworkVersion: Int?
+    package var maximumFrameworkVersion: Int?
     /// `NSStoreModelVersionChecksumKey`: base64 of SHA-256 over the entity hashes in name order.
-    public var checksum: String?
+    package var checksum: String?
     /// `NSStoreModelVersionHashesDigest`: base64 of SHA-512 over each entity name and hash in name order.
-    public var digest: String?
+    package var digest: String?
     /// `_NSAutoVacuumLevel` ("2").
-    public var autoVacuumLevel: String?
+    package var autoVacuumLevel: String?
     /// Every key of the plist, in byte order.
-    public var keys: [String] = []
+    package var keys: [String] = []
 
     /// Creates empty metadata.
-    public init() {}
+    package init() {}
 
     /// Decodes a `Z_PLIST` (a binary or XML property list).
     /// - Throws: `StoreMetadataError` — `.notAPropertyList`, `.notADictionary`, or `.malformed` when a known key
     ///   holds the wrong kind of value (such as a version hash that is not 32 bytes).
-    public init(plist: Data) throws(StoreMetadataError) {
+    package init(plist: Data) throws(StoreMetadataError) {
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: plist, options: [], format: nil)
@@ -80,13 +80,13 @@ public struct StoreMetadata: Sendable, Hashable {
     /// The metadata of a store, or nil when `Z_METADATA` is absent, empty or its plist NULL.
     /// - Throws: `TaskInterchangeError` — `.invalidData` when the plist cannot be decoded, or the classified SQLite
     ///   error when the store cannot be read.
-    public init?(of snapshot: StoreSnapshot) throws(TaskInterchangeError) {
+    package init?(of snapshot: StoreSnapshot) throws(TaskInterchangeError) {
         try self.init(in: snapshot.database, path: snapshot.path)
     }
 
     /// The metadata of the store open as `database`; `path` only names the store in messages.
     /// - Throws: `TaskInterchangeError`, as `init(of:)`.
-    public init?(in database: Database, path: String) throws(TaskInterchangeError) {
+    package init?(in database: Database, path: String) throws(TaskInterchangeError) {
         let plist: SQLValue?
         do {
             let tables = try database.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'")

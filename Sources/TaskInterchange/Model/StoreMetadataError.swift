@@ -1,5 +1,5 @@
 /// Why a store's `Z_METADATA.Z_PLIST` could not be read.
-public enum StoreMetadataError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum StoreMetadataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The data is not a property list (or nests absurdly deep).
     case notAPropertyList(String)
     /// A property list whose root is not a dictionary.
@@ -8,7 +8,7 @@ public enum StoreMetadataError: Error, Sendable, Hashable, CustomStringConvertib
     case malformed(String)
 
     /// What is wrong, for people.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notAPropertyList(let reason): return "the store metadata is not a property list (\(reason))"
         case .notADictionary: return "the store metadata is not a dictionary"

@@ -8,21 +8,21 @@ import Foundation
 /// Classes keep the entity's name and properties keep theirs, so SwiftData finds the store's tables and columns.
 /// Nesting every class in its version's enum is also what lets an entity keep a name such as `Task` or `Predicate`:
 /// the class is `Schema.Task` (entity "Task"), and the app refers to it through a typealias with another name.
-public struct SwiftDataGenerator: Sendable {
+package struct SwiftDataGenerator: Sendable {
     /// One generated file.
-    public struct File: Sendable, Hashable {
+    package struct File: Sendable, Hashable {
         /// The file name.
-        public var name: String
+        package var name: String
         /// Its Swift source.
-        public var contents: String
+        package var contents: String
     }
 
     /// Generated files and what the user should know.
-    public struct Output: Sendable {
+    package struct Output: Sendable {
         /// The files, in name order.
-        public var files: [File]
+        package var files: [File]
         /// Renamings and stages that need code, one sentence each.
-        public var notes: [String]
+        package var notes: [String]
     }
 
     /// The versions, oldest first.
@@ -39,7 +39,7 @@ public struct SwiftDataGenerator: Sendable {
     /// A generator for `versions` (oldest first); `currentVersion` names the version the short names point to (the
     /// last one when nil or not among `versions`). `allVersions` (the model's, when only some are generated) numbers
     /// each `VersionedSchema` by its place among them.
-    public init(versions: [ModelSource.Version], currentVersion: String?, modelName: String? = nil, allVersions: [String]? = nil) {
+    package init(versions: [ModelSource.Version], currentVersion: String?, modelName: String? = nil, allVersions: [String]? = nil) {
         self.versions = versions
         let order = allVersions ?? versions.map(\.name)
         numbers = versions.enumerated().map { index, version in (order.firstIndex(of: version.name) ?? index) + 1 }
@@ -62,7 +62,7 @@ public struct SwiftDataGenerator: Sendable {
     }
 
     /// Every file (none without versions).
-    public func files() -> Output {
+    package func files() -> Output {
         guard let current else { return Output(files: [], notes: []) }
         var files: [File] = []
         var notes: [String] = []
@@ -129,7 +129,7 @@ public struct SwiftDataGenerator: Sendable {
     /// Writes `files` into a new directory at `directory`, built beside it and renamed into place when complete.
     /// - Throws: `TaskInterchangeError.cannotCreate` when the directory exists, its parent does not, or a file
     ///   cannot be written (nothing is left behind).
-    public static func write(_ files: [File], to directory: String) throws(TaskInterchangeError) {
+    package static func write(_ files: [File], to directory: String) throws(TaskInterchangeError) {
         let manager = FileManager.default
         let url = URL(fileURLWithPath: directory)
         let parent = url.deletingLastPathComponent().path

@@ -4,9 +4,9 @@ import Foundation
 /// A connection to an SQLite database, opened defensively.
 ///
 /// Not `Sendable`: SQLite connections are used from one thread at a time, and statements borrow the handle.
-public final class Database {
+package final class Database {
     /// How to open a database file.
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         /// Read-only; the file must exist. `immutable` tells SQLite the file cannot change (no locks, no sidecars).
         case readOnly(immutable: Bool)
         /// Read-write; the file must exist.
@@ -17,13 +17,13 @@ public final class Database {
 
     let handle: OpaquePointer
     /// The path this connection was opened on.
-    public let path: String
+    package let path: String
     /// The busy timeout in milliseconds, read by the busy handler.
     private let busyTimeout: UnsafeMutablePointer<Int32>
 
     /// Opens the database at `path`.
     /// - Throws: `SQLiteError` when SQLite cannot open it.
-    public init(path: String, mode: Mode, busyTimeout: Int32 = 5_000) throws(SQLiteError) {
+    package init(path: String, mode: Mode, busyTimeout: Int32 = 5_000) throws(SQLiteError) {
         var flags = SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         var uri = "file:" + Database.percentEncodedPath(path)
         switch mode {
@@ -82,18 +82,18 @@ public final class Database {
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Prepares a statement.
-    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+    package func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         try Statement(database: self, sql: sql)
     }
 
     /// Runs one or more statements that take no parameters.
-    public func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else { throw error(code: code, sql: sql) }
     }
 
     /// Runs a query and returns every row as values (for small results: schema, counts).
-    public func rows(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
+    package func rows(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> [[SQLValue]] {
         let statement = try prepare(sql)
         try statement.bind(arguments)
         var result: [[SQLValue]] = []
@@ -105,7 +105,7 @@ public final class Database {
     }
 
     /// Runs a query and returns the first column of the first row, or nil when there is no row.
-    public func scalar(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> SQLValue? {
+    package func scalar(_ sql: String, _ arguments: [SQLValue] = []) throws(SQLiteError) -> SQLValue? {
         let statement = try prepare(sql)
         try statement.bind(arguments)
         guard try statement.step() else { return nil }
@@ -114,7 +114,7 @@ public final class Database {
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT` (joining a transaction already begun on this connection); any
     /// error rolls back and is rethrown.
-    public func inTransaction<R>(_ body: () throws -> R) throws -> R {
+    package func inTransaction<R>(_ body: () throws -> R) throws -> R {
         if !isInTransaction { try execute("BEGIN IMMEDIATE") }
         do {
             let result = try body()
@@ -128,7 +128,7 @@ public final class Database {
     }
 
     /// The number of rows changed by the last statement.
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
 
     /// Builds an error from a result code and the connection's current message.
     func error(code: Int32, sql: String?) -> SQLiteError {
@@ -154,7 +154,7 @@ public final class Database {
     }
 
     /// Quotes an identifier that may come from a store file, so it can never change the SQL around it.
-    public static func quote(_ identifier: String) -> String {
+    package static func quote(_ identifier: String) -> String {
         // Names almost never hold a quote; skipping the replacement keeps per-row statement lookups cheap.
         guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
         return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""

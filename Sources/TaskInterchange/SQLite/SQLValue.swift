@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value stored in or bound to an SQLite column.
-public enum SQLValue: Sendable, Hashable {
+package enum SQLValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
@@ -9,7 +9,7 @@ public enum SQLValue: Sendable, Hashable {
     case blob([UInt8])
 
     /// The value as an integer, when it is one (or a real with an integral value).
-    public var int64: Int64? {
+    package var int64: Int64? {
         switch self {
         case .integer(let value): return value
         case .real(let value) where value.rounded() == value && abs(value) < 9.2e18: return Int64(value)
@@ -18,7 +18,7 @@ public enum SQLValue: Sendable, Hashable {
     }
 
     /// The value as a Double, when it is numeric.
-    public var double: Double? {
+    package var double: Double? {
         switch self {
         case .integer(let value): return Double(value)
         case .real(let value): return value
@@ -27,11 +27,11 @@ public enum SQLValue: Sendable, Hashable {
     }
 
     /// The value as text, when it is text.
-    public var string: String? {
+    package var string: String? {
         if case .text(let value) = self { return value }
         return nil
     }
 
     /// True for SQL NULL.
-    public var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 }

@@ -1,29 +1,29 @@
 import CSQLite
 
 /// An error reported by SQLite, with the result code, SQLite's message and the SQL that failed.
-public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The extended result code.
-    public var code: Int32
+    package var code: Int32
     /// SQLite's own message.
-    public var message: String
+    package var message: String
     /// The statement that failed, when there was one.
-    public var sql: String?
+    package var sql: String?
 
     /// Creates an error from its parts.
-    public init(code: Int32, message: String, sql: String? = nil) {
+    package init(code: Int32, message: String, sql: String? = nil) {
         self.code = code
         self.message = message
         self.sql = sql
     }
 
     /// The primary result code (the low byte of the extended code).
-    public var primaryCode: Int32 { code & 0xFF }
+    package var primaryCode: Int32 { code & 0xFF }
 
     /// True when the database was locked by another connection (`SQLITE_BUSY` or `SQLITE_LOCKED`).
-    public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+    package var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
 
     /// `SQLite error 19: UNIQUE constraint failed: … - while executing INSERT …`
-    public var description: String {
+    package var description: String {
         var text = "SQLite error \(code): \(message)"
         if let sql { text += " - while executing `\(sql)`" }
         return text

@@ -3,10 +3,10 @@ import CSQLite
 /// A prepared statement; finalized when the last reference goes away.
 ///
 /// Not `Sendable`: it belongs to the connection that prepared it.
-public final class Statement {
+package final class Statement {
     let handle: OpaquePointer
     /// The SQL this statement was prepared from.
-    public let sql: String
+    package let sql: String
     unowned let database: Database
 
     init(database: Database, sql: String) throws(SQLiteError) {
@@ -25,14 +25,14 @@ public final class Statement {
     }
 
     /// Binds values to the positional parameters, starting at 1.
-    public func bind(_ values: [SQLValue]) throws(SQLiteError) {
+    package func bind(_ values: [SQLValue]) throws(SQLiteError) {
         for (offset, value) in values.enumerated() {
             try bind(value, at: Int32(offset + 1))
         }
     }
 
     /// Binds one value to a parameter index (1-based).
-    public func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
+    package func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
         let code: Int32
         switch value {
         case .null: code = sqlite3_bind_null(handle, index)
@@ -48,17 +48,17 @@ public final class Statement {
     }
 
     /// Binds an integer without boxing it in `SQLValue` (hot paths).
-    public func bind(_ value: Int64, at index: Int32) {
+    package func bind(_ value: Int64, at index: Int32) {
         sqlite3_bind_int64(handle, index, value)
     }
 
     /// Binds a Double (hot paths).
-    public func bind(_ value: Double, at index: Int32) {
+    package func bind(_ value: Double, at index: Int32) {
         sqlite3_bind_double(handle, index, value)
     }
 
     /// Binds text from its UTF-8 bytes without a C-string copy (hot paths); an empty string stays text, not NULL.
-    public func bind(_ value: String, at index: Int32) {
+    package func bind(_ value: String, at index: Int32) {
         var text = value
         text.withUTF8 { bytes in
             let empty: StaticString = ""
@@ -68,29 +68,29 @@ public final class Statement {
     }
 
     /// Binds raw bytes as a BLOB (hot paths).
-    public func bind(blob bytes: UnsafeRawBufferPointer, at index: Int32) {
+    package func bind(blob bytes: UnsafeRawBufferPointer, at index: Int32) {
         sqlite3_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), SQLITE_TRANSIENT)
     }
 
     /// Binds NULL.
-    public func bindNull(at index: Int32) {
+    package func bindNull(at index: Int32) {
         sqlite3_bind_null(handle, index)
     }
 
     /// Runs a statement that returns no rows with its current bindings, then resets it.
-    public func run() throws(SQLiteError) {
+    package func run() throws(SQLiteError) {
         defer { sqlite3_reset(handle) }
         while try step() {}
     }
 
     /// Resets the statement so it can run again; keeps the bindings.
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
     }
 
     /// Advances to the next row; false when done.
     @discardableResult
-    public func step() throws(SQLiteError) -> Bool {
+    package func step() throws(SQLiteError) -> Bool {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
@@ -103,7 +103,7 @@ public final class Statement {
     }
 
     /// Runs the statement to completion with the given bindings.
-    public func execute(_ values: [SQLValue] = []) throws(SQLiteError) {
+    package func execute(_ values: [SQLValue] = []) throws(SQLiteError) {
         reset()
         try bind(values)
         while try step() {}
@@ -111,10 +111,10 @@ public final class Statement {
     }
 
     /// Number of result columns.
-    public var columnCount: Int32 { sqlite3_column_count(handle) }
+    package var columnCount: Int32 { sqlite3_column_count(handle) }
 
     /// The value of a result column of the current row; type checked first, so NULL never reaches a text read.
-    public func value(at index: Int32) -> SQLValue {
+    package func value(at index: Int32) -> SQLValue {
         switch sqlite3_column_type(handle, index) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
@@ -125,27 +125,27 @@ public final class Statement {
     }
 
     /// True when the column of the current row is NULL.
-    public func isNull(at index: Int32) -> Bool {
+    package func isNull(at index: Int32) -> Bool {
         sqlite3_column_type(handle, index) == SQLITE_NULL
     }
 
     /// The column's storage class of the current row (`SQLITE_INTEGER` …).
-    public func columnType(at index: Int32) -> Int32 {
+    package func columnType(at index: Int32) -> Int32 {
         sqlite3_column_type(handle, index)
     }
 
     /// The integer value of a column (0 for NULL).
-    public func int64(at index: Int32) -> Int64 {
+    package func int64(at index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)
     }
 
     /// The double value of a column (0 for NULL).
-    public func double(at index: Int32) -> Double {
+    package func double(at index: Int32) -> Double {
         sqlite3_column_double(handle, index)
     }
 
     /// The text of a column, or nil for NULL.
-    public func text(at index: Int32) -> String? {
+    package func text(at index: Int32) -> String? {
         guard sqlite3_column_type(handle, index) != SQLITE_NULL,
               let pointer = sqlite3_column_text(handle, index) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
@@ -153,7 +153,7 @@ public final class Statement {
     }
 
     /// The bytes of a column (text or blob), or nil for NULL.
-    public func blob(at index: Int32) -> [UInt8]? {
+    package func blob(at index: Int32) -> [UInt8]? {
         guard sqlite3_column_type(handle, index) != SQLITE_NULL else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
         guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return [] }
@@ -161,7 +161,7 @@ public final class Statement {
     }
 
     /// Calls `body` with the raw bytes of a column without copying; the buffer is valid only inside `body`.
-    public func withBytes<R>(at index: Int32, _ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
+    package func withBytes<R>(at index: Int32, _ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
         guard sqlite3_column_type(handle, index) != SQLITE_NULL else { return try body(nil) }
         let pointer = sqlite3_column_blob(handle, index)
         let count = Int(sqlite3_column_bytes(handle, index))

@@ -65,9 +65,17 @@ public struct StoreInspection: Sendable, Codable {
     /// Integrity and export findings.
     public var findings: [StoreFinding]
 
+    /// Audits the store at `path`, read as one committed state through a private snapshot (the store's files are not
+    /// changed, and it may be in use).
+    /// - Throws: `TaskInterchangeError` when the store cannot be read (`.noInput`, `.invalidData` for a file that is
+    ///   not an SQLite store, `.busy` when a writer holds it past `busyTimeout` milliseconds, `.cancelled`).
+    public init(store path: String, mapping: StoreMapping? = nil, busyTimeout: Int32 = 5_000) throws {
+        try self.init(snapshot: StoreSnapshot(path: path, busyTimeout: busyTimeout), mapping: mapping)
+    }
+
     /// Audits a store.
     /// - Throws: `TaskInterchangeError` when the store cannot be read.
-    public init(snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping") throws {
+    package init(snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping") throws {
         let reader = try StoreReader(snapshot: snapshot, mapping: mapping, mappingSource: mappingSource)
         let database = snapshot.database
         let schema = reader.schema

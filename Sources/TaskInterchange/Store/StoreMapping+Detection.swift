@@ -36,7 +36,7 @@ extension StoreMapping {
 
     /// Guesses the mapping from entity and column names; with the store's `model`, property names are spelled exactly
     /// as the model has them (columns keep only the upper case).
-    public init(detectingFrom schema: StoreSchema, model: ObjectModel? = nil) {
+    init(detectingFrom schema: StoreSchema, model: ObjectModel? = nil) {
         var chosen: [Kind: StoreSchema.Entity] = [:]
         var taken: Set<String> = []
         for kind in Kind.allCases {

@@ -48,6 +48,7 @@ public struct StoreMapping: Sendable, Hashable, Codable {
         private enum CodingKeys: String, CodingKey { case entity, fields, relationships }
 
         /// Reads a kind mapping; `relationships` may be left out for kinds that have none.
+        /// - Throws: `DecodingError` when a member has the wrong type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             entity = try container.decode(String.self, forKey: .entity)

@@ -4,13 +4,13 @@ import Foundation
 /// could not carry exactly as findings.
 ///
 /// Not `Sendable`: it reads through one connection.
-public final class StoreReader {
+final class StoreReader {
     /// The store's schema as read from its system tables.
-    public let schema: StoreSchema
+    let schema: StoreSchema
     /// The mapping in use (given or detected).
-    public var mapping: StoreMapping { resolved.mapping }
+    var mapping: StoreMapping { resolved.mapping }
     /// What the reader noticed; complete once `read(into:)` returns.
-    public var findings: [StoreFinding] { log.findings }
+    var findings: [StoreFinding] { log.findings }
 
     let snapshot: StoreSnapshot
     let resolved: ResolvedMapping
@@ -44,7 +44,7 @@ public final class StoreReader {
     ///   (false for format version 1, which has no place for them: they are reported instead).
     /// - Parameter selection: which records to carry (all by default).
     /// - Parameter model: the app's model, for a store without a model cache (its cache is used when nil).
-    public init(snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping",
+    init(snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping",
                 carryExtras: Bool = true, selection: ExportSelection = ExportSelection(),
                 model given: ObjectModel? = nil) throws(TaskInterchangeError) {
         self.snapshot = snapshot
@@ -76,7 +76,7 @@ public final class StoreReader {
     }
 
     /// The `source.relationships` declarations of the relationships carried under `extra`.
-    public var relationshipDeclarations: [String: [String: ExtraRelationship]] {
+    var relationshipDeclarations: [String: [String: ExtraRelationship]] {
         relationships.declarations
     }
 
@@ -84,7 +84,7 @@ public final class StoreReader {
     var storeUUID: String { schema.storeUUID ?? "" }
 
     /// The entity name read for each mapped kind, for the archive's `source`.
-    public var entityNames: [String: String] {
+    var entityNames: [String: String] {
         Dictionary(uniqueKeysWithValues: resolved.kinds.map { ($0.key.rawValue, $0.value.entity.name) })
     }
 
@@ -92,7 +92,7 @@ public final class StoreReader {
     /// (each sorted by id, subtasks nested in their task's order).
     /// - Throws: `TaskInterchangeError` for store failures; the visitor's own errors unchanged.
     /// - Parameter progress: called every 10,000 tasks with (tasks done, tasks in the store).
-    public func read(into visitor: inout some ArchiveVisitor, progress: (@Sendable (Int, Int) -> Void)? = nil) throws {
+    func read(into visitor: inout some ArchiveVisitor, progress: (@Sendable (Int, Int) -> Void)? = nil) throws {
         do {
             try survey()
             if !requested.isEverything { try select() }

@@ -2,61 +2,61 @@ import Foundation
 
 /// What a store file says about itself: its entities (from `Z_PRIMARYKEY`), their tables and columns, the join tables,
 /// and its UUID (from `Z_METADATA`).
-public struct StoreSchema: Sendable, Hashable {
+struct StoreSchema: Sendable, Hashable {
     /// One entity of the store's model.
-    public struct Entity: Sendable, Hashable {
+    struct Entity: Sendable, Hashable {
         /// The entity name exactly as in the model (`CDTask`, `TodoItem`).
-        public var name: String
+        var name: String
         /// `Z_ENT`.
-        public var number: Int64
+        var number: Int64
         /// The parent entity's number, 0 for a root.
-        public var superNumber: Int64
+        var superNumber: Int64
         /// `Z_MAX` as stored.
-        public var maxKey: Int64
+        var maxKey: Int64
         /// The table holding its rows (`Z` + uppercased root entity name), when it exists.
-        public var table: String?
+        var table: String?
         /// The name its table should have, whether or not it exists.
-        public var expectedTable: String
+        var expectedTable: String
         /// Numbers of this entity and all its sub-entities (the `Z_ENT` values its rows may carry).
-        public var numbersIncludingSubentities: [Int64]
+        var numbersIncludingSubentities: [Int64]
 
         /// Core Data's own bookkeeping entities (persistent history, CloudKit mirroring), not the app's data.
-        public var isInternal: Bool { number > 16_000 }
+        var isInternal: Bool { number > 16_000 }
     }
 
     /// One column of a table.
-    public struct Column: Sendable, Hashable {
+    struct Column: Sendable, Hashable {
         /// Column name (`ZTITLE`).
-        public var name: String
+        var name: String
         /// Declared type (`VARCHAR`, `INTEGER`, …).
-        public var declaredType: String
+        var declaredType: String
     }
 
     /// Entities in `Z_ENT` order.
-    public var entities: [Entity]
+    var entities: [Entity]
     /// Every user table's columns, by table name (system and join tables included).
-    public var tables: [String: [Column]]
+    var tables: [String: [Column]]
     /// `Z_UUID` from `Z_METADATA`, when present.
-    public var storeUUID: String?
+    var storeUUID: String?
     /// Names of views in the store (never read).
-    public var views: [String]
+    var views: [String]
     /// Names of triggers in the store (never run by `tasks`).
-    public var triggers: [String]
+    var triggers: [String]
     /// Names of indexes (Core Data names a foreign key's index `<TABLE>_<COLUMN>_INDEX`).
-    public var indexes: Set<String> = []
+    var indexes: Set<String> = []
 
     /// The entity with this name, compared exactly.
-    public func entity(named name: String) -> Entity? {
+    func entity(named name: String) -> Entity? {
         entities.first { $0.name == name }
     }
 
     /// The entity with this number.
-    public func entity(number: Int64) -> Entity? {
+    func entity(number: Int64) -> Entity? {
         entities.first { $0.number == number }
     }
 
     /// The columns of a table, or nil when the table does not exist.
-    public func columns(of table: String) -> [Column]? {
+    func columns(of table: String) -> [Column]? {
         tables[table]
     }
 }
@@ -64,7 +64,7 @@ public struct StoreSchema: Sendable, Hashable {
 extension StoreSchema {
     /// Reads the schema through `database`. Every name from the store is passed as a bound parameter or quoted.
     /// - Throws: `TaskInterchangeError.invalidData` when this is not a Core Data store.
-    public init(reading database: Database, path: String) throws(TaskInterchangeError) {
+    init(reading database: Database, path: String) throws(TaskInterchangeError) {
         do {
             let master = try database.rows("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger', 'index')")
             var tableNames: [String] = []

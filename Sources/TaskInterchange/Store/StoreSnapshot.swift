@@ -5,22 +5,22 @@ import Foundation
 /// an export takes holds no lock on the store and never changes its files.
 ///
 /// Not `Sendable`: it owns a connection.
-public final class StoreSnapshot {
+package final class StoreSnapshot {
     /// The connection to read through.
-    public let database: Database
+    package let database: Database
     /// The path the user gave.
-    public let path: String
+    package let path: String
     /// True when the store had committed data in its `-wal`.
-    public let readFromCopy: Bool
+    package let readFromCopy: Bool
     /// True when a crashed writer had left a hot journal, whose transaction was rolled back in the private copy.
-    public let recoveredHotJournal: Bool
+    package let recoveredHotJournal: Bool
     private let directory: PrivateDirectory
 
     /// Takes a snapshot of the store at `path`.
     /// - Parameter busyTimeout: how long to wait for a writer's lock, in milliseconds.
     /// - Throws: `TaskInterchangeError` (`.noInput` when missing, `.invalidData` when not an SQLite database, `.busy`
     ///   when a writer held its lock past the timeout, `.cancelled`).
-    public init(path: String, busyTimeout: Int32 = 5_000) throws(TaskInterchangeError) {
+    package init(path: String, busyTimeout: Int32 = 5_000) throws(TaskInterchangeError) {
         self.path = path
         directory = try PrivateDirectory(purpose: .snapshot)
         let copy = try StoreCopy.copy(path, into: directory, busyTimeout: busyTimeout)

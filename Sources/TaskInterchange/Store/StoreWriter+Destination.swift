@@ -2,16 +2,16 @@ import Foundation
 
 /// The `ImportDestination` operations, as SQL on the Core Data layout.
 extension StoreWriter {
-    public func existingKey(of kind: StoreMapping.Kind, id: UUID) -> Int64? {
+    func existingKey(of kind: StoreMapping.Kind, id: UUID) -> Int64? {
         existing[kind]?[id]
     }
 
-    public func count(of kind: StoreMapping.Kind) throws -> Int {
+    func count(of kind: StoreMapping.Kind) throws -> Int {
         guard let resolvedKind = resolved.kinds[kind] else { return 0 }
         return Int(try database.scalar("SELECT count(*) FROM \(Database.quote(resolvedKind.table)) WHERE \(resolvedKind.entityFilter)")?.int64 ?? 0)
     }
 
-    public func removeAll() throws {
+    func removeAll() throws {
         try noteRemovingAll()
         if let join = resolved.tagJoin { try database.execute("DELETE FROM \(Database.quote(join.table))") }
         try removeJoinRows()
@@ -21,7 +21,7 @@ extension StoreWriter {
         for kind in existing.keys { existing[kind] = [:] }
     }
 
-    public func insert(_ project: ProjectRecord) throws -> Int64 {
+    func insert(_ project: ProjectRecord) throws -> Int64 {
         let rows = try statements(.project)
         let key = try allocateKey(.project)
         let (modifiedAt, extra) = modification(project.modifiedAt, project.extra, of: .project)
@@ -36,7 +36,7 @@ extension StoreWriter {
         return key
     }
 
-    public func update(_ project: ProjectRecord, at key: Int64) throws {
+    func update(_ project: ProjectRecord, at key: Int64) throws {
         let (modifiedAt, extra) = modification(project.modifiedAt, project.extra, of: .project)
         try statements(.project).updateRow(key: key) { statement, slots, _ in
             statement.bind(project.name, at: slots[0])
@@ -47,7 +47,7 @@ extension StoreWriter {
         noteChanged(.project, key)
     }
 
-    public func insert(_ category: CategoryRecord) throws -> Int64 {
+    func insert(_ category: CategoryRecord) throws -> Int64 {
         let rows = try statements(.category)
         let key = try allocateKey(.category)
         try rows.insertRow(key: key, id: category.id) { statement, slots, _ in
@@ -60,7 +60,7 @@ extension StoreWriter {
         return key
     }
 
-    public func update(_ category: CategoryRecord, at key: Int64) throws {
+    func update(_ category: CategoryRecord, at key: Int64) throws {
         try statements(.category).updateRow(key: key) { statement, slots, _ in
             statement.bind(category.name, at: slots[0])
             statement.bind(category.color, at: slots[1])
@@ -69,7 +69,7 @@ extension StoreWriter {
         noteChanged(.category, key)
     }
 
-    public func insert(_ tag: TagRecord) throws -> Int64 {
+    func insert(_ tag: TagRecord) throws -> Int64 {
         let rows = try statements(.tag)
         let key = try allocateKey(.tag)
         try rows.insertRow(key: key, id: tag.id) { statement, slots, _ in statement.bind(tag.name, at: slots[0]) }
@@ -79,13 +79,13 @@ extension StoreWriter {
         return key
     }
 
-    public func update(_ tag: TagRecord, at key: Int64) throws {
+    func update(_ tag: TagRecord, at key: Int64) throws {
         try statements(.tag).updateRow(key: key) { statement, slots, _ in statement.bind(tag.name, at: slots[0]) }
         try writeExtras(tag.extra, of: .tag, key: key)
         noteChanged(.tag, key)
     }
 
-    public func insert(_ task: TaskRecord, links: TaskLinks<Int64>) throws -> Int64 {
+    func insert(_ task: TaskRecord, links: TaskLinks<Int64>) throws -> Int64 {
         let rows = try statements(.task)
         let key = try allocateKey(.task)
         let (modifiedAt, extra) = modification(task.modifiedAt, task.extra, of: .task)
@@ -100,7 +100,7 @@ extension StoreWriter {
         return key
     }
 
-    public func update(_ task: TaskRecord, links: TaskLinks<Int64>, at key: Int64) throws {
+    func update(_ task: TaskRecord, links: TaskLinks<Int64>, at key: Int64) throws {
         try noteTaskLinks(of: key, changingTo: links)
         noteChanged(.task, key)
         let (modifiedAt, extra) = modification(task.modifiedAt, task.extra, of: .task)
@@ -116,7 +116,7 @@ extension StoreWriter {
         try writeExtras(extra, of: .task, key: key)
     }
 
-    public func insert(_ subtask: SubtaskRecord, of task: Int64, position: Int) throws -> Int64 {
+    func insert(_ subtask: SubtaskRecord, of task: Int64, position: Int) throws -> Int64 {
         let rows = try statements(.subtask)
         let key = try allocateKey(.subtask)
         try rows.insertRow(key: key, id: subtask.id) { statement, slots, references in
@@ -129,7 +129,7 @@ extension StoreWriter {
         return key
     }
 
-    public func update(_ subtask: SubtaskRecord, of task: Int64, position: Int, at key: Int64) throws {
+    func update(_ subtask: SubtaskRecord, of task: Int64, position: Int, at key: Int64) throws {
         try noteSubtask(key, movingTo: task)
         noteChanged(.subtask, key)
         try statements(.subtask).updateRow(key: key) { statement, slots, references in
@@ -138,7 +138,7 @@ extension StoreWriter {
         try writeExtras(subtask.extra, of: .subtask, key: key)
     }
 
-    public func removeSubtasks(of task: Int64, keeping: Set<Int64>) throws -> Int {
+    func removeSubtasks(of task: Int64, keeping: Set<Int64>) throws -> Int {
         guard let kind = resolved.kinds[.subtask], let column = resolved.subtaskTaskColumn else { return 0 }
         let select = try prepared("SELECT Z_PK, Z_ENT FROM \(Database.quote(kind.table)) WHERE \(Database.quote(column)) = ? AND \(kind.entityFilter)")
         select.reset()

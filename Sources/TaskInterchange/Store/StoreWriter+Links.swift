@@ -22,7 +22,7 @@ extension StoreWriter {
         var orderColumn: String?
     }
 
-    public func link(_ kind: StoreMapping.Kind, _ key: Int64, relationship: String, _ declaration: ExtraRelationship,
+    func link(_ kind: StoreMapping.Kind, _ key: Int64, relationship: String, _ declaration: ExtraRelationship,
                      to destinations: [Int64], replacing: Bool) throws {
         let cacheKey = "\(kind.rawValue).\(relationship)"
         if linkTargets[cacheKey] == nil { linkTargets[cacheKey] = .some(linkTarget(kind, relationship, declaration)) }

@@ -6,14 +6,14 @@ import Foundation
 /// import recorded in the store's persistent history when it tracks one (`StoreWriter+History.swift`).
 ///
 /// Not `Sendable`: it owns a connection.
-public final class StoreWriter: ImportDestination {
+final class StoreWriter: ImportDestination {
     /// Primary keys (`Z_PK`) name objects in a store.
-    public typealias ObjectKey = Int64
+    typealias ObjectKey = Int64
 
     /// The target store's schema.
-    public internal(set) var schema: StoreSchema
+    var schema: StoreSchema
     /// Things the user should know about the target (history tables it cannot write, repaired `Z_MAX`, ids it cannot keep).
-    public internal(set) var warnings: [String] = []
+    package internal(set) var warnings: [String] = []
 
     let database: Database
     let path: String
@@ -79,7 +79,7 @@ public final class StoreWriter: ImportDestination {
     ///   does not fit, `.cannotCreate` when the file cannot be created).
     /// - Parameter template: with `create`, take the new store's schema and metadata from this template instead of the
     ///   built-in task manager model.
-    public init(path: String, create: Bool, template: StoreTemplate? = nil, mapping: StoreMapping? = nil,
+    init(path: String, create: Bool, template: StoreTemplate? = nil, mapping: StoreMapping? = nil,
                 mappingSource: String = "mapping", busyTimeout: Int32 = 5_000) throws(TaskInterchangeError) {
         self.path = path
         self.busyTimeout = busyTimeout
@@ -178,7 +178,7 @@ public final class StoreWriter: ImportDestination {
     }
 
     /// The ids already in the store, per kind (for validation before an import).
-    public var existingIDs: [StoreMapping.Kind: Set<UUID>] {
+    var existingIDs: [StoreMapping.Kind: Set<UUID>] {
         existing.mapValues { Set($0.keys) }
     }
 
@@ -204,7 +204,7 @@ public final class StoreWriter: ImportDestination {
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction, records what it changed in the store's persistent history
     /// when the store tracks it, and writes the new `Z_MAX` values before committing; any error rolls everything back.
     /// - Throws: `TaskInterchangeError.busy` when another process holds the store; `body`'s errors.
-    public func transaction<R>(_ body: () throws -> R) throws -> R {
+    func transaction<R>(_ body: () throws -> R) throws -> R {
         // What a rolled-back body recorded must not reach the next transaction's history.
         defer { history?.clear() }
         do {
@@ -243,7 +243,7 @@ public final class StoreWriter: ImportDestination {
     /// Copies the store, as it is before this writer changes anything, to a new file at `destination` (through a
     /// second, read-only connection and SQLite's online backup API); the file appears only when complete.
     /// - Throws: `.cannotCreate` (nothing is left at `destination`), `.cancelled`.
-    public func backup(to destination: String) throws(TaskInterchangeError) {
+    func backup(to destination: String) throws(TaskInterchangeError) {
         let temporary = try TemporaryFile(beside: destination)
         do {
             try StoreCopy.copyLocked(path, to: temporary.path, busyTimeout: busyTimeout)

@@ -20,6 +20,9 @@ public struct Cancellation: Sendable {
         Task.isCancelled || current.isRequestedCheck()
     }
 
+    /// This check's own answer, without the current task's cancellation (for work moved to another thread).
+    func isRequestedNow() -> Bool { isRequestedCheck() }
+
     /// Throws when work should stop.
     static func checkpoint() throws(TaskInterchangeError) {
         if isRequested { throw cancelled }

@@ -1,7 +1,7 @@
 /// The tool's name and version, as written into archives' `generator`.
-public enum ToolInfo {
+package enum ToolInfo {
     /// `tasks`.
-    public static let name = "tasks"
+    package static let name = "tasks"
     /// The release version.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 }

@@ -2,10 +2,10 @@ import Foundation
 
 extension UUID {
     /// The RFC 4122 URL namespace, used for ids derived from Core Data object URIs.
-    public static let urlNamespace = UUID(uuidString: "6BA7B811-9DAD-11D1-80B4-00C04FD430C8")!
+    static let urlNamespace = UUID(uuidString: "6BA7B811-9DAD-11D1-80B4-00C04FD430C8")!
 
     /// A version-5 (SHA-1, name-based) UUID: the same name always gives the same id.
-    public init(nameBased name: String, namespace: UUID = UUID.urlNamespace) {
+    init(nameBased name: String, namespace: UUID = UUID.urlNamespace) {
         let namespaceBytes = withUnsafeBytes(of: namespace.uuid) { Array($0) }
         var digest = SHA1.hash(namespaceBytes + Array(name.utf8))
         digest[6] = (digest[6] & 0x0F) | 0x50
@@ -16,7 +16,7 @@ extension UUID {
 
     /// The id `tasks` gives a store row that has no usable UUID: derived from its object URI
     /// `x-coredata://<store UUID>/<Entity>/p<Z_PK>`, so every export of the same store gives the same id.
-    public static func derived(storeUUID: String, entity: String, primaryKey: Int64) -> UUID {
+    static func derived(storeUUID: String, entity: String, primaryKey: Int64) -> UUID {
         UUID(nameBased: "x-coredata://\(storeUUID)/\(entity)/p\(primaryKey)")
     }
 

@@ -59,6 +59,7 @@ public struct Validator: ArchiveVisitor {
                          counts: counts, selection: selection, codeCounts: codeCounts)
     }
 
+    /// Records a reader's issue.
     public mutating func visitIssue(_ issue: ValidationIssue) {
         if issue.severity == .warning, !seenWarnings.insert(issue.description).inserted { return }
         if issue.severity == .error { errorCount += 1 } else { warningCount += 1 }
@@ -92,24 +93,28 @@ public struct Validator: ArchiveVisitor {
         }
     }
 
+    /// Checks a project.
     public mutating func visitProject(_ project: ProjectRecord, index: Int) {
         counts.projects += 1
         checkNew(project.id, kind: .project, inserted: projects.insert(project.id).inserted, path: "$.projects[\(index)]")
         checkExtra(project.extra, of: .project, path: "$.projects[\(index)]")
     }
 
+    /// Checks a category.
     public mutating func visitCategory(_ category: CategoryRecord, index: Int) {
         counts.categories += 1
         checkNew(category.id, kind: .category, inserted: categories.insert(category.id).inserted, path: "$.categories[\(index)]")
         checkExtra(category.extra, of: .category, path: "$.categories[\(index)]")
     }
 
+    /// Checks a tag.
     public mutating func visitTag(_ tag: TagRecord, index: Int) {
         counts.tags += 1
         checkNew(tag.id, kind: .tag, inserted: tags.insert(tag.id).inserted, path: "$.tags[\(index)]")
         checkExtra(tag.extra, of: .tag, path: "$.tags[\(index)]")
     }
 
+    /// Checks a task, its references and its subtasks.
     public mutating func visitTask(_ task: TaskRecord, index: Int) {
         let path = "$.tasks[\(index)]"
         counts.tasks += 1
@@ -142,6 +147,7 @@ public struct Validator: ArchiveVisitor {
         }
     }
 
+    /// Checks the header members.
     public mutating func visitHeader(_ header: ArchiveHeader) {
         relationships = header.source?.relationships ?? [:]
         checkModel(of: header)

@@ -1,0 +1,31 @@
+extension StoreImport {
+    /// Imports the archive file at `archivePath` into the store at `path`, as `run(_:into:options:)` does, on a
+    /// background queue: the caller's actor is never blocked.
+    ///
+    /// Cancelling the calling task stops the import at its next checkpoint (every 1,024 tasks, SQLite's progress
+    /// handler, a lock wait): the transaction rolls back, a new store is never moved into place, every temporary file
+    /// is removed, and this throws `.cancelled`. `progress` receives `.importing` events (from any thread): the first
+    /// with `done` 0, one every 10,000 tasks, the last with every task and the archive's size in bytes.
+    /// `options.progress` is replaced.
+    /// - Throws: as `run(_:into:options:)`; `.noInput` when the archive file cannot be read.
+    public static func run(archiveAt archivePath: String, into path: String, options: StoreImportOptions,
+                           progress: (@Sendable (ProgressEvent) -> Void)? = nil) async throws -> StoreImportResult {
+        try await BackgroundWork.run {
+            try reporting(ArchiveInput(path: archivePath), into: path, options: options, progress: progress)
+        }
+    }
+
+    /// `run(_:into:options:)` with `progress` as `.importing` events.
+    static func reporting(_ input: ArchiveInput, into path: String, options: StoreImportOptions,
+                          progress: (@Sendable (ProgressEvent) -> Void)?) throws -> StoreImportResult {
+        var options = options
+        if let progress {
+            options.progress = { done in progress(ProgressEvent(phase: .importing, done: done, total: nil)) }
+        }
+        progress?(ProgressEvent(phase: .importing, done: 0, total: nil, bytes: 0))
+        let result = try run(input, into: path, options: options)
+        let tasks = result.report.counts.tasks
+        progress?(ProgressEvent(phase: .importing, done: tasks, total: tasks, bytes: Int64(input.count)))
+        return result
+    }
+}

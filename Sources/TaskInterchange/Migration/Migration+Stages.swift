@@ -1,0 +1,114 @@
+import Foundation
+
+extension Migration {
+    /// The stages in order around the destination-specific steps. `migrate` must leave the destination as it was
+    /// when it throws; `undo` takes back what it wrote once it has returned.
+    func perform(events: (@Sendable (Event) -> Void)?,
+                 checkDestination: () throws -> Void,
+                 migrate: (ArchiveInput, ValidationReport, (@Sendable (ProgressEvent) -> Void)?) throws -> ImportPlan,
+                 verify: (ArchiveInput) throws -> GraphDiff?,
+                 undo: () -> Void) throws -> MigrationReport {
+        var progress: (@Sendable (ProgressEvent) -> Void)?
+        if let events { progress = { event in events(.progress(event)) } }
+        var stage = Stage.preparingBackup
+        var backupPath: String?
+        var migrated = false
+        var failedVerification: GraphDiff?
+        func enter(_ next: Stage) throws {
+            try Cancellation.checkpoint()
+            stage = next
+            events?(.stage(next))
+        }
+        do {
+            events?(.stage(stage))
+            try checkDestination()
+            let directory = try PrivateDirectory(purpose: .export)
+            let backup = try makeBackup(in: directory, progress: progress)
+            backupPath = backup
+            try enter(.validating)
+            var exportOptions = ExportOptions()
+            exportOptions.mapping = mapping
+            exportOptions.mappingSource = mappingSource
+            exportOptions.sourceName = legacyStore
+            exportOptions.busyTimeout = busyTimeout
+            let archivePath = directory.file("archive.json")
+            let export = try Exporter.exportReporting(store: backup, toFile: archivePath, options: exportOptions,
+                                                      progress: progress)
+            let validation = try Validator.validate(archiveAt: archivePath, progress: progress)
+            guard validation.isValid else { throw ArchiveValidationError(report: validation) }
+            let input = try ArchiveInput(path: archivePath)
+            try enter(.migrating)
+            let plan = try migrate(input, validation, progress)
+            migrated = true
+            try enter(.verifying)
+            progress?(ProgressEvent(phase: .verifying, done: 0, total: validation.counts.tasks))
+            let verification = try verify(input)
+            if let verification, !verification.isEqual {
+                failedVerification = verification
+                throw TaskInterchangeError(.invalidData, "the destination does not hold what the archive holds "
+                                           + "(\(verification.differenceCount) differing records)")
+            }
+            progress?(ProgressEvent(phase: .verifying, done: validation.counts.tasks, total: validation.counts.tasks))
+            try Cancellation.checkpoint()
+            events?(.stage(.completed))
+            return MigrationReport(backupPath: backup, export: export, validation: validation, plan: plan,
+                                   verification: verification)
+        } catch {
+            if migrated { undo() }
+            events?(.stage(.failed))
+            throw MigrationError(stage: stage, backupPath: backupPath, underlying: error,
+                                 verification: failedVerification)
+        }
+    }
+
+    /// A new store's path must be free, in an existing directory, and name neither the legacy store nor its sidecars.
+    func checkNewStore(_ path: String) throws {
+        try FileIdentity.checkOutput(path, option: "--to", store: legacyStore)
+        if access(path, F_OK) == 0 {
+            throw TaskInterchangeError(.cannotCreate, "\(path): already exists; a migration creates a new store "
+                                       + "(remove it or choose another path)")
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw TaskInterchangeError(.cannotCreate, "\(path): the directory \(directory) does not exist")
+        }
+    }
+
+    /// Copies one committed state of the legacy store (its `-wal` included; its files untouched) through a private
+    /// snapshot into a new file in `backupDirectory`, which appears only when complete. Returns its path.
+    func makeBackup(in directory: PrivateDirectory,
+                    progress: (@Sendable (ProgressEvent) -> Void)?) throws -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: backupDirectory, isDirectory: &isDirectory),
+              isDirectory.boolValue else {
+            throw TaskInterchangeError(.cannotCreate, "\(backupDirectory): the backup directory does not exist")
+        }
+        progress?(ProgressEvent(phase: .backingUp, done: 0, total: 1, bytes: 0))
+        let snapshot = try StoreCopy.copy(legacyStore, into: directory, busyTimeout: busyTimeout)
+        let path = backupDirectory + "/" + Self.backupName(for: legacyStore, at: Date())
+        try FileIdentity.checkOutput(path, option: "--backup", store: legacyStore)
+        let temporary = try TemporaryFile(beside: path)
+        do {
+            try StoreCopy.copyLocked(snapshot.path, to: temporary.path, busyTimeout: busyTimeout)
+        } catch {
+            let failure = TaskInterchangeError.sqlite(error, path: path, doing: "cannot write the backup")
+            throw failure.kind == .cancelled ? failure : TaskInterchangeError(.cannotCreate, failure.message)
+        }
+        try temporary.synchronize(naming: path)
+        try temporary.place(at: path, replacing: false)
+        progress?(ProgressEvent(phase: .backingUp, done: 1, total: 1, bytes: FileIdentity.size(of: path)))
+        return path
+    }
+
+    /// `<store name without extension>-backup-<UTC yyyyMMdd-HHmmss>.sqlite`: sorts by time, names its source.
+    static func backupName(for store: String, at date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let stamp = String(format: "%04d%02d%02d-%02d%02d%02d", parts.year!, parts.month!, parts.day!,
+                           parts.hour!, parts.minute!, parts.second!)
+        let stem = URL(fileURLWithPath: store).deletingPathExtension().lastPathComponent
+        return "\(stem)-backup-\(stamp).sqlite"
+    }
+}

@@ -1,0 +1,60 @@
+/// The whole in-app migration in one call: a backup of the legacy store, validation, the import into the
+/// destination, and its verification, reported stage by stage for a progress view.
+///
+/// ```swift
+/// let migration = Migration(legacyStore: legacyURL.path, backupDirectory: backupsURL.path)
+/// let report = try await migration.run(into: { try SwiftDataTaskDestination(container: container) }) { event in
+///     if case .stage(let stage) = event { print(stage) }
+/// }
+/// ```
+///
+/// - The backup is one committed state of the legacy store, taken while the app may still write to it (its `-wal`
+///   included), as one self-contained SQLite file in `backupDirectory`; the legacy store's files are not changed.
+/// - Everything after it reads the backup, so what is migrated is exactly what the backup holds.
+/// - On failure or cancellation the destination is left as it was (a new store is removed; a destination's
+///   `rollback()` undoes what was written), the backup stays, and `MigrationError` says at which stage and where
+///   the backup is.
+public struct Migration: Sendable {
+    /// Where the migration is; `completed` and `failed` end it.
+    public enum Stage: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Copying the legacy store to the backup file.
+        case preparingBackup
+        /// Exporting the backup and validating the archive.
+        case validating
+        /// Writing the graph into the destination.
+        case migrating
+        /// Comparing the destination with the archive.
+        case verifying
+        /// Everything succeeded.
+        case completed
+        /// A stage failed; the destination is as it was.
+        case failed
+    }
+
+    /// What a migration reports as it runs, in order: each stage as it starts, with progress events between.
+    public enum Event: Sendable, Hashable {
+        /// A stage started (or, for `completed` and `failed`, the migration ended).
+        case stage(Stage)
+        /// Progress within the current stage.
+        case progress(ProgressEvent)
+    }
+
+    /// The legacy Core Data store (its `-wal` and `-shm` beside it).
+    public var legacyStore: String
+    /// The directory the backup is written to (it must exist).
+    public var backupDirectory: String
+    /// How the legacy store's entities map to the interchange; detected when nil.
+    public var mapping: StoreMapping?
+    /// How to name the mapping in errors (its file path).
+    public var mappingSource = "mapping"
+    /// For a store destination: create it with this template's schema and metadata instead of the built-in model.
+    public var template: StoreTemplate?
+    /// How long to wait for another process's lock on a store, in milliseconds.
+    public var busyTimeout: Int32 = 5_000
+
+    /// Creates a migration of `legacyStore` that backs it up into `backupDirectory`.
+    public init(legacyStore: String, backupDirectory: String) {
+        self.legacyStore = legacyStore
+        self.backupDirectory = backupDirectory
+    }
+}

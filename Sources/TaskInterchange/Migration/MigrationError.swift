@@ -1,0 +1,29 @@
+/// A migration failed: the stage it failed in, where the backup is, and the error itself. The destination is as
+/// it was before the migration.
+public struct MigrationError: Error, @unchecked Sendable, CustomStringConvertible {
+    /// The stage that failed (never `completed` or `failed`).
+    public var stage: Migration.Stage
+    /// The backup of the legacy store, when it was made before the failure.
+    public var backupPath: String?
+    /// What went wrong: `TaskInterchangeError` (`.cancelled` when cancelled), `ArchiveValidationError`, a verification
+    /// failure (`TaskInterchangeError` of kind `.invalidData` with `verification` set), or the destination's error.
+    /// The library's errors are values, hence the unchecked `Sendable`.
+    public var underlying: any Error
+    /// For a failed verification, the differences found.
+    public var verification: GraphDiff?
+
+    /// The stage, the error, and the backup's location.
+    public var description: String {
+        let backup = backupPath.map { "; the backup of the legacy store is \($0)" } ?? "; no backup was made"
+        return "migration failed while \(stage.rawValue): \(Self.describe(underlying)); "
+            + "the destination is unchanged\(backup)"
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as TaskInterchangeError: return error.message
+        case let error as ArchiveValidationError: return "the archive is invalid (\(error.report.errorCount) errors)"
+        default: return String(describing: error)
+        }
+    }
+}

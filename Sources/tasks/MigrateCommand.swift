@@ -1,0 +1,86 @@
+import Foundation
+import TaskInterchange
+
+/// `tasks migrate`: the in-app migration from the command line — backup, validate, migrate, verify — printing each
+/// stage as it starts.
+struct MigrateCommand: Command {
+    static let from = Option<String>("--from", valueName: "path", help: "The legacy Core Data store.", isRequired: true)
+    static let to = Option<String>("--to", valueName: "path", help: "The new store; it must not exist.", isRequired: true)
+    static let backup = Option<String>("--backup", valueName: "dir",
+                                       help: "The directory for the backup (default: the legacy store's directory).")
+    static let mapping = SharedOptions.mapping("How the legacy store's entities map (see 'tasks inspect').")
+    static let busyTimeout = SharedOptions.busyTimeout("How long to wait for another process's lock.")
+
+    static let description = CommandDescription(
+        name: "migrate",
+        abstract: "Back up a legacy store, validate it, migrate it into a new store and verify the result.",
+        discussion: "Runs the stages an app runs with TaskInterchange's Migration, printing each: preparing backup, "
+            + "validating, migrating, verifying, then completed or failed. The backup is one committed state of the "
+            + "legacy store (its -wal included) in one SQLite file; the legacy store is not changed. On failure the "
+            + "new store is not left behind and the backup's path is printed. Exit 1 when the verification found "
+            + "differences.",
+        options: [from, to, backup, mapping, busyTimeout])
+
+    var legacy: String
+    var target: String
+    var backupDirectory: String?
+    var mapping: MappingFile
+    var busyTimeout: Int32
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        legacy = try arguments.value(Self.from)
+        target = try arguments.value(Self.to)
+        backupDirectory = try arguments.optional(Self.backup)
+        mapping = try MappingFile(arguments, Self.mapping)
+        busyTimeout = try arguments.value(Self.busyTimeout)
+    }
+
+    func run() throws -> Int32 {
+        let legacy = legacy, target = target
+        let directory = backupDirectory ?? URL(fileURLWithPath: legacy).deletingLastPathComponent().path
+        var migration = Migration(legacyStore: legacy, backupDirectory: directory)
+        migration.busyTimeout = busyTimeout
+        try mapping.load(into: &migration.mapping, source: &migration.mappingSource)
+        let started = Date()
+        let showsProgress = Console.showsProgress
+        do {
+            let report = try migration.run(intoStore: target) { event in
+                switch event {
+                case .stage(let stage):
+                    if showsProgress { Console.endProgress() }
+                    Console.error("migrate: \(Self.text(for: stage, legacy: legacy, target: target))\n")
+                case .progress(let progress) where showsProgress && progress.done > 0:
+                    Console.progress("\(progress.phase.rawValue): \(progress.done) tasks")
+                case .progress:
+                    break
+                }
+            }
+            for finding in report.export.findings {
+                let count = finding.count > 1 ? " [\(finding.count)]" : ""
+                Console.error("\(finding.isWarning ? "warning" : "note"): \(finding)\(count)\n")
+            }
+            Console.error("Migrated \(ReportRenderer.counts(report.validation.counts)) from \(legacy) into \(target) "
+                          + "in \(String(format: "%.2f", Date().timeIntervalSince(started))) s; verified; "
+                          + "backup: \(report.backupPath)\n")
+            return ExitCode.ok
+        } catch let error as MigrationError {
+            if let verification = error.verification { Console.error(DiffRenderer.text(verification, limit: 20)) }
+            let status = Tasks.report(error.underlying)
+            Console.error("\(target) is as it was before the migration; "
+                          + (error.backupPath.map { "the backup of \(legacy) is \($0)\n" } ?? "no backup was made\n"))
+            return error.verification == nil ? status : ExitCode.different
+        }
+    }
+
+    /// A stage as the command prints it.
+    static func text(for stage: Migration.Stage, legacy: String, target: String) -> String {
+        switch stage {
+        case .preparingBackup: return "preparing backup of \(legacy)"
+        case .validating: return "validating"
+        case .migrating: return "migrating into \(target)"
+        case .verifying: return "verifying"
+        case .completed: return "completed"
+        case .failed: return "failed"
+        }
+    }
+}

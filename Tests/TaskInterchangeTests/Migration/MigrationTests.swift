@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import TaskInterchange
+
+/// `Migration.run(intoStore:)`: the stage sequence on success and on a failure at each stage, with what is left.
+@Suite("Migration into a store")
+struct MigrationTests {
+    static let repository: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    static func sampleStore(in directory: TemporaryDirectory) throws -> String {
+        let store = directory.path("TaskManager.sqlite")
+        for suffix in ["", "-wal", "-shm"] {
+            let sample = repository.appendingPathComponent("samples/TaskManager.sqlite").path
+            try FileManager.default.copyItem(atPath: sample + suffix, toPath: store + suffix)
+        }
+        return store
+    }
+
+    /// Records events and, at a chosen stage, asks the migration to stop (through the bound cancellation check).
+    final class Events: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [Migration.Stage] = []
+        private var stopRequested = false
+        let stopAt: Migration.Stage?
+        init(stopAt: Migration.Stage? = nil) { self.stopAt = stopAt }
+        func record(_ event: Migration.Event) {
+            guard case .stage(let stage) = event else { return }
+            lock.withLock {
+                list.append(stage)
+                if stage == stopAt { stopRequested = true }
+            }
+        }
+        var stages: [Migration.Stage] { lock.withLock { list } }
+        var shouldStop: Bool { lock.withLock { stopRequested } }
+    }
+
+    static func files(_ directory: TemporaryDirectory) throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: directory.url.path))
+    }
+
+    @Test("success: the five stages; the new store holds the legacy store's graph; the backup exports the same graph")
+    func success() async throws {
+        let directory = try TemporaryDirectory()
+        let legacy = try Self.sampleStore(in: directory)
+        let target = directory.path("new.sqlite")
+        let events = Events()
+        let report = try await Migration(legacyStore: legacy, backupDirectory: directory.url.path)
+            .run(intoStore: target, events: events.record)
+        #expect(events.stages == [.preparingBackup, .validating, .migrating, .verifying, .completed])
+        #expect(report.verification?.isEqual == true && report.validation.counts.tasks == 44)
+        #expect(try await GraphComparison.compare(.store(path: legacy), .store(path: target)).isEqual)
+        #expect(try await GraphComparison.compare(.store(path: legacy), .store(path: report.backupPath)).isEqual)
+        // One self-contained file: the 4 tasks that live only in the legacy store's -wal are in it, with no sidecar.
+        #expect(!FileManager.default.fileExists(atPath: report.backupPath + "-wal"))
+        #expect(report.backupPath.hasPrefix(directory.url.path + "/TaskManager-backup-"))
+    }
+
+    /// Runs a migration that fails, and checks what every failure must leave: the stages up to `stage` then
+    /// `failed`, no new store, and the backup (when one was made) in place and named in the message.
+    func expectFailure(at stage: Migration.Stage, migration: Migration, target: String, events: Events,
+                       directory: TemporaryDirectory, backup expectsBackup: Bool) async throws -> MigrationError? {
+        let error = await #expect(throws: MigrationError.self) {
+            let check = Cancellation { events.shouldStop }
+            _ = try await Cancellation.$current.withValue(check) {
+                try await migration.run(intoStore: target, events: events.record)
+            }
+        }
+        let all: [Migration.Stage] = [.preparingBackup, .validating, .migrating, .verifying]
+        #expect(events.stages == Array(all.prefix { $0 != stage }) + [stage, .failed])
+        #expect(error?.stage == stage)
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            #expect(!FileManager.default.fileExists(atPath: target + suffix))
+        }
+        #expect(try Self.files(directory).allSatisfy { !$0.hasPrefix(".") }, "a temporary file was left")
+        if expectsBackup {
+            let backup = try #require(error?.backupPath)
+            #expect(FileManager.default.fileExists(atPath: backup))
+            #expect(String(describing: error!).contains(backup))
+        } else {
+            #expect(error?.backupPath == nil)
+        }
+        return error
+    }
+
+    @Test("failed at preparing backup (the backup directory is missing): no backup, no store")
+    func failsPreparingBackup() async throws {
+        let directory = try TemporaryDirectory()
+        let legacy = try Self.sampleStore(in: directory)
+        let migration = Migration(legacyStore: legacy, backupDirectory: directory.path("none"))
+        let error = try await expectFailure(at: .preparingBackup, migration: migration,
+                                            target: directory.path("new.sqlite"), events: Events(),
+                                            directory: directory, backup: false)
+        #expect((error?.underlying as? TaskInterchangeError)?.kind == .cannotCreate)
+    }
+
+    @Test("failed at preparing backup (the new store exists): it is left as it was")
+    func failsWhenTargetExists() async throws {
+        let directory = try TemporaryDirectory()
+        let target = directory.path("new.sqlite")
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: target))
+        let error = await #expect(throws: MigrationError.self) {
+            let legacy = try Self.sampleStore(in: directory)
+            _ = try await Migration(legacyStore: legacy, backupDirectory: directory.url.path).run(intoStore: target)
+        }
+        #expect(error?.stage == .preparingBackup && error?.backupPath == nil)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data("mine".utf8))
+    }
+
+    @Test("failed at validating (the mapping names no entity of the store): the backup stays")
+    func failsValidating() async throws {
+        let directory = try TemporaryDirectory()
+        var migration = Migration(legacyStore: try Self.sampleStore(in: directory), backupDirectory: directory.url.path)
+        migration.mapping = StoreMapping(kinds: [.task: StoreMapping.KindMapping(entity: "NoSuchEntity", fields: [:])])
+        _ = try await expectFailure(at: .validating, migration: migration, target: directory.path("new.sqlite"),
+                                    events: Events(), directory: directory, backup: true)
+    }
+
+    @Test("stopped while migrating or verifying: .cancelled, no new store, the backup stays")
+    func stoppedWhileMigratingOrVerifying() async throws {
+        for stage in [Migration.Stage.migrating, .verifying] {
+            let directory = try TemporaryDirectory()
+            let legacy = try Self.sampleStore(in: directory)
+            let migration = Migration(legacyStore: legacy, backupDirectory: directory.url.path)
+            let error = try await expectFailure(at: stage, migration: migration, target: directory.path("new.sqlite"),
+                                                events: Events(stopAt: stage), directory: directory, backup: true)
+            #expect((error?.underlying as? TaskInterchangeError)?.kind == .cancelled, "\(stage)")
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// `tasks migrate`: the stages printed, the exit codes, and what is left on success and on failure.
+@Suite("tasks migrate")
+struct MigrateCommandTests {
+    @Test("success: the five stages on stderr, nothing on stdout, a verified new store and the backup in --backup")
+    func success() throws {
+        let scratch = try Scratch()
+        let legacy = try scratch.sampleStore()
+        let backups = scratch.path("backups")
+        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: false)
+        let walBefore = try scratch.bytes("TaskManager.sqlite-wal")
+        let target = scratch.path("new.sqlite")
+        let run = try TasksBinary.run(["migrate", "--from", legacy, "--to", target, "--backup", backups])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(Array(lines.prefix(5)) == ["migrate: preparing backup of \(legacy)", "migrate: validating",
+                                           "migrate: migrating into \(target)", "migrate: verifying",
+                                           "migrate: completed"])
+        let backup = try #require(try FileManager.default.contentsOfDirectory(atPath: backups).first)
+        #expect(backup.hasPrefix("TaskManager-backup-") && backup.hasSuffix(".sqlite"))
+        let counts = "5 projects, 4 categories, 10 tags, 44 tasks, 84 subtasks"
+        #expect(lines.last?.hasPrefix("Migrated \(counts) from \(legacy)") == true)
+        #expect(lines.last?.hasSuffix("backup: \(backups)/\(backup)") == true, "\(run.stderr)")
+        let verify = try TasksBinary.run(["verify", "--store", target, TasksBinary.sample("TaskManager.v2.json")])
+        #expect(verify.status == 0, "\(verify.stdout)")
+        #expect(try scratch.bytes("TaskManager.sqlite-wal") == walBefore, "the legacy store changed")
+    }
+
+    @Test("the new store exists: exit 73, stages preparing backup then failed, the file untouched, no backup")
+    func targetExists() throws {
+        let scratch = try Scratch()
+        let legacy = try scratch.sampleStore()
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: scratch.path("new.sqlite")))
+        let run = try TasksBinary.run(["migrate", "--from", legacy, "--to", scratch.path("new.sqlite")])
+        #expect(run.status == 73, "\(run.stderr)")
+        #expect(run.stderr.contains("migrate: preparing backup of \(legacy)\nmigrate: failed\nError: "))
+        #expect(run.stderr.contains("already exists") && run.stderr.contains("no backup was made"))
+        #expect(try scratch.bytes("new.sqlite") == Data("mine".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+                == ["TaskManager.sqlite", "TaskManager.sqlite-shm", "TaskManager.sqlite-wal", "new.sqlite"])
+    }
+
+    @Test("a failure while validating (the mapping names no entity): exit 65, no new store, the backup's path printed")
+    func failsValidating() throws {
+        let scratch = try Scratch()
+        let legacy = try scratch.sampleStore()
+        let mapping = scratch.path("mapping.json")
+        let json = #"{"mappingVersion":1,"kinds":{"task":{"entity":"NoSuchEntity","fields":{}}}}"#
+        try Data(json.utf8).write(to: URL(fileURLWithPath: mapping))
+        let target = scratch.path("new.sqlite")
+        let run = try TasksBinary.run(["migrate", "--from", legacy, "--to", target, "--mapping", mapping])
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("migrate: validating\nmigrate: failed\nError: "), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: target))
+        let backup = try #require(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path)
+            .first { $0.hasPrefix("TaskManager-backup-") })
+        #expect(run.stderr.contains("the backup of \(legacy) is \(scratch.url.path)/\(backup)"), "\(run.stderr)")
+    }
+
+    @Test("usage: --to missing is exit 64; the overview lists migrate")
+    func usage() throws {
+        let scratch = try Scratch()
+        let run = try TasksBinary.run(["migrate", "--from", try scratch.sampleStore()])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("Usage: tasks migrate"), "\(run.stderr)")
+        #expect(try TasksBinary.run(["--help"]).stdout.contains("  migrate "))
+    }
+}
