@@ -141,6 +141,7 @@ struct ExportCommand: Command {
         if wrote {
             Console.error("Exported \(ReportRenderer.counts(summary.counts)) from \(summary.store) (format "
                 + "\(summary.formatVersion)) in \(String(format: "%.2f", summary.seconds)) s\n")
+            Console.error("  \(ReportRenderer.entityPlacement(typed: summary.entities, generic: summary.generic))\n")
         }
     }
 }

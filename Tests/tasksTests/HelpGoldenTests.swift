@@ -6,7 +6,7 @@ import Testing
 @Suite("Help texts (golden files)")
 struct HelpGoldenTests {
     static let directory = TasksBinary.repository.appendingPathComponent("Tests/tasksTests/Fixtures/help")
-    static let commands = ["export", "import", "validate", "inspect", "diff", "verify", "generate", "model"]
+    static let commands = ["export", "import", "validate", "inspect", "diff", "verify", "generate", "model", "migrate"]
 
     /// Compares `text` with the golden file, or rewrites the file when asked to.
     static func check(_ text: String, golden name: String) throws {
