@@ -9,9 +9,9 @@ extension ImportCommand {
             + "has is that record (its references follow). Needs an archive sorted by id, as exports are.")
     static let modifiedProperty = Option<String>(
         "--modified-property", valueName: "name",
-        help: "--mode merge: the property under extra that holds a record's modification date (default: modifiedAt, "
-            + "then lastModified, updatedAt, modifiedAt, modificationDate). Both dated: the newer wins, a tie keeps "
-            + "the target's; one dated: that one; neither: the archive's.")
+        help: "--mode merge: for a record without modifiedAt, the property under extra that holds its modification "
+            + "date (default: the first of lastModified, updatedAt, modifiedAt, modificationDate). Both dated: the "
+            + "newer wins, a tie keeps the target's; one dated: that one; neither: the archive's.")
 
     /// `--match`'s rule, parsed by the library (which names what it cannot read).
     static func matchRule(_ arguments: ParsedArguments) throws(UsageError) -> MatchRule? {

@@ -218,4 +218,20 @@ struct ExportSelectionTests {
         let upsert = try TasksBinary.run(["import", "--store", store, "--mode", "upsert", scratch.path("out.json")])
         #expect(upsert.status == 0, "\(upsert.stderr)")
     }
+
+    @Test("--since also keeps tasks whose mapped modification date is recent; --project with its entity excluded is refused")
+    func sinceModified() throws {
+        let scratch = try Scratch()
+        let store = try scratch.sampleStore()
+        let recent = try LosslessDate.date(from: "2026-05-09T00:00:00Z").timeIntervalSinceReferenceDate
+        try Database(path: store, mode: .readWrite).execute(
+            "ALTER TABLE ZTASK ADD COLUMN ZDATEMODIFIED TIMESTAMP; UPDATE ZTASK SET ZDATEMODIFIED = \(recent) WHERE Z_PK <= 3")
+        let result = try export(["--since", "2026-01-01"], scratch)
+        #expect(records(result.archive, "tasks").count == 3)
+        #expect(records(result.archive, "tasks").allSatisfy { $0["modifiedAt"] as? String == "2026-05-09T00:00:00Z" })
+        let refused = try TasksBinary.run(["export", "--store", store, "--exclude-entities", "Project",
+                                           "--project", "Archive 1999"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("--project keeps a project that --exclude-entities excludes"))
+    }
 }

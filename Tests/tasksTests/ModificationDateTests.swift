@@ -81,4 +81,29 @@ struct ModificationDateTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("warning: Task.modifiedAt: the target maps no property to this field; \(expected) values not imported"))
     }
+
+    @Test("a second upsert writes nothing when the target cannot hold the dates, or had them under extra before")
+    func quietSecondUpsert() throws {
+        let scratch = try Scratch()
+        let store = try storeWithUpdatedAt(scratch)
+        #expect(try TasksBinary.run(["export", "--store", store, "-o", scratch.path("a.json")]).status == 0)
+        // Edited as text, so sections and records keep the export's order (merge compares in that order).
+        let exported = String(decoding: try scratch.bytes("a.json"), as: UTF8.self)
+        let legacy = exported.replacingOccurrences(of: #""modifiedAt":("[^"]*")"#, with: #""extra":{"updatedAt":$1}"#,
+                                                   options: .regularExpression)
+        #expect(legacy != exported)
+        try Data(legacy.utf8).write(to: scratch.url.appendingPathComponent("old.json"))
+        let plain = try Scratch()
+        let without = try plain.sampleStore()
+        for (target, archive) in [(without, "a.json"), (store, "old.json")] {
+            #expect(try TasksBinary.run(["import", "--store", target, "--mode", "upsert", scratch.path(archive)]).status == 0)
+            let before = try Data(contentsOf: URL(fileURLWithPath: target))
+            for mode in ["upsert", "merge"] {
+                let again = try TasksBinary.run(["import", "--store", target, "--mode", mode, scratch.path(archive)])
+                #expect(again.status == 0, "\(again.stderr)")
+                #expect(!again.stderr.contains("updated"), "\(archive) \(mode): \(again.stderr)")
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
+        }
+    }
 }

@@ -1,18 +1,18 @@
 import Foundation
 
 /// Where a record's modification date comes from, for `--mode merge`: its `modifiedAt` field (which a store's mapped
-/// modification property fills), else a date carried under `extra` — the first of `lastModified`, `updatedAt`,
-/// `modifiedAt`, `modificationDate` (any case) that the record has. A named `property` overrides that: the date is the
-/// one under `extra` by that name, or `modifiedAt` when the target maps that very property to it.
+/// modification property fills), else a date carried under `extra`: the one named by `property`, or the first of
+/// `lastModified`, `updatedAt`, `modifiedAt`, `modificationDate` (any case) that the record has.
 public struct ModificationDates: Sendable, Hashable {
     /// Property names tried, in order, when none is given.
     public static let detectedNames = ["lastModified", "updatedAt", "modifiedAt", "modificationDate"]
 
-    /// The property that holds the date (`--modified-property`); nil to use `modifiedAt` or detect it by name.
+    /// The property under `extra` that holds the date of a record without `modifiedAt` (`--modified-property`); nil
+    /// to detect it by name.
     public var property: String?
-    /// The target's properties mapped to `modifiedAt` (lowercased): when `property` is one of them, `modifiedAt` is
-    /// that property's value.
-    public var mappedProperties: Set<String> = []
+    /// The target's properties mapped to `modifiedAt` (lowercased; empty when it maps none), nil when not known.
+    /// Comparisons with the target see an archive record as the target would store it (`asStored`).
+    public var mappedProperties: Set<String>?
 
     /// Creates the rule: `property` under `extra` when given, else the usual names.
     public init(property: String? = nil) {
@@ -30,9 +30,21 @@ public struct ModificationDates: Sendable, Hashable {
     }
 
     private func date(_ field: Date?, _ extra: [String: ExtraValue]?) -> Date? {
-        guard let property else { return field ?? date(in: extra) }
-        if let date = date(in: extra) { return date }
-        return mappedProperties.contains(property.lowercased()) ? field : nil
+        field ?? date(in: extra)
+    }
+
+    /// A record's `modifiedAt` and `extra` as the target would store them: taken from under `extra` when the target
+    /// maps the property that holds it (an archive written before `modifiedAt` was a field), dropped when it maps none.
+    func asStored(_ modifiedAt: Date?, _ extra: [String: ExtraValue]?) -> (Date?, [String: ExtraValue]?) {
+        guard let mappedProperties else { return (modifiedAt, extra) }
+        guard !mappedProperties.isEmpty else { return (nil, extra) }
+        guard modifiedAt == nil, var extra,
+              let name = extra.keys.first(where: { mappedProperties.contains($0.lowercased()) }),
+              case .string(let text)? = extra[name], let date = try? LosslessDate.date(from: text) else {
+            return (modifiedAt, extra)
+        }
+        extra[name] = nil
+        return (date, extra.isEmpty ? nil : extra)
     }
 
     /// A date under `extra`: lossless ISO-8601 text (as exports write dates) or seconds since 2001.

@@ -122,6 +122,8 @@ struct TargetComparison: Sendable, Hashable {
         }
 
         mutating func visitProject(_ project: ProjectRecord, index: Int) throws {
+            var project = project
+            (project.modifiedAt, project.extra) = dates.asStored(project.modifiedAt, project.extra)
             guard case .project(let other)? = try counterpart(.init(kind: .project, id: GraphKey(project.id))) else {
                 if match?.kinds.contains(.project) == true { unmatched[.project, default: []].append(.project(project)) }
                 return
@@ -150,6 +152,8 @@ struct TargetComparison: Sendable, Hashable {
         }
 
         mutating func visitTask(_ task: TaskRecord, index: Int) throws {
+            var task = task
+            (task.modifiedAt, task.extra) = dates.asStored(task.modifiedAt, task.extra)
             guard case .task(let other)? = try counterpart(.init(kind: .task, id: GraphKey(task.id))), builder != nil else { return }
             let before = builder!.differenceCount
             // Subtask changes are counted by the builder, not returned with the task's own fields.

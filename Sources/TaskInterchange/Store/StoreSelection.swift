@@ -58,6 +58,9 @@ final class StoreSelection {
             var conditions: [String] = []
             var arguments: [SQLValue] = []
             if let project = selection.project {
+                guard !excluded.contains(.project) else {
+                    throw TaskInterchangeError(.usage, "--project keeps a project that --exclude-entities excludes")
+                }
                 let projects = try Self.projectKeys(project, reader: reader)
                 roots[.project, default: []].formUnion(projects)
                 guard let column = resolved.taskProjectColumn else {
@@ -74,7 +77,8 @@ final class StoreSelection {
                 conditions.append("ifnull(\(Database.quote(column)), 0) \(completion == .completed ? "<>" : "=") 0")
             }
             if let since = selection.since {
-                let columns = [task.columns["createdAt"]].compactMap { $0 } + Self.modificationColumns(task, reader.schema)
+                // The properties mapped to createdAt and modifiedAt: what the export itself writes as those dates.
+                let columns = [task.columns["createdAt"], task.columns["modifiedAt"]].compactMap { $0 }
                 guard !columns.isEmpty else {
                     throw TaskInterchangeError(.usage, "--since: the task entity '\(task.entity.name)' has no creation "
                                                + "or modification date in this store")
@@ -187,12 +191,6 @@ final class StoreSelection {
             throw TaskInterchangeError(.usage, "--project: \(found.count) projects are named '\(text)' "
                                        + "(p\(found.sorted().map(String.init).joined(separator: ", p"))); give its id")
         }
-    }
-
-    /// The task table's columns holding a modification date (`lastModified`, `updatedAt`, … in any case).
-    private static func modificationColumns(_ task: ResolvedMapping.ResolvedKind, _ schema: StoreSchema) -> [String] {
-        let names = Set(ModificationDates.detectedNames.map { "Z" + $0.uppercased() })
-        return (schema.columns(of: task.table) ?? []).map(\.name).filter(names.contains)
     }
 
     /// Every entity named by the selection exists in the store.

@@ -81,7 +81,15 @@ struct MergeTests {
         #expect(try StoreImport.run(incoming, into: path, options: options).plan.decisions.first?.winner == .archive)
         incoming.tasks[0].modifiedAt = Date(timeIntervalSinceReferenceDate: 400)
         #expect(try StoreImport.run(incoming, into: path, options: options).plan.decisions.first?.winner == .target)
-        // A property the store does not have: the target is undated, so the dated archive wins.
+        // A named property is only where a record without modifiedAt keeps its date: the target's mapped
+        // lastModified (500) still dates it, so an older archive never overwrites it.
+        options.modificationDates = ModificationDates(property: "editedAt")
+        #expect(try StoreImport.run(incoming, into: path, options: options).plan.decisions.first?.winner == .target)
+        options.modificationDates = ModificationDates(property: "modifiedAt")
+        #expect(try StoreImport.run(incoming, into: path, options: options).plan.decisions.first?.winner == .target)
+        // An archive that keeps its date under extra by that name: it is read there.
+        incoming.tasks[0].modifiedAt = nil
+        incoming.tasks[0].extra = ["editedAt": Self.stamp(700)]
         options.modificationDates = ModificationDates(property: "editedAt")
         #expect(try StoreImport.run(incoming, into: path, options: options).plan.decisions.first?.winner == .archive)
     }
