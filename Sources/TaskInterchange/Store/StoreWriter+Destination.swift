@@ -172,14 +172,11 @@ extension StoreWriter {
     /// A record's modification date, and its extras without the value that held it: archives written before
     /// `modifiedAt` was a field carry the date under `extra`, by the store property's name.
     func modification(_ date: Date?, _ extra: [String: ExtraValue]?, of kind: StoreMapping.Kind) -> (Date?, [String: ExtraValue]?) {
-        // Columns keep only the upper case of a property's name, so the extra's name matches in any case.
-        guard date == nil, var extra, let property = resolved.mapping[kind]?.property(for: "modifiedAt")?.uppercased(),
-              let name = extra.keys.first(where: { $0.uppercased() == property }),
-              case .string(let text)? = extra[name], let legacy = try? LosslessDate.date(from: text) else {
-            return (date, extra)
-        }
-        extra[name] = nil
-        return (legacy, extra.isEmpty ? nil : extra)
+        // Without a mapped property the date stays, to be counted as not imported.
+        guard let property = resolved.mapping[kind]?.property(for: "modifiedAt") else { return (date, extra) }
+        var dates = ModificationDates()
+        dates.mappedProperties = [property.lowercased()]
+        return dates.asStored(date, extra)
     }
 
     /// Binds a modification date, or counts it when the target maps no property to `modifiedAt`.
