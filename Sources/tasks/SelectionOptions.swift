@@ -24,9 +24,9 @@ enum SelectionOptions {
         guard let text = try arguments.optional(option) else { return nil }
         var kinds: Set<RecordKind> = []
         for name in list(text) {
-            guard let kind = RecordKind(rawValue: name) else {
+            guard let kind = RecordKind(rawValue: name), RecordKind.sections.contains(kind) else {
                 throw UsageError("--kinds: unknown kind '\(name)' (expected "
-                    + RecordKind.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+                    + RecordKind.sections.map(\.rawValue).joined(separator: ", ") + ")")
             }
             kinds.insert(kind)
         }

@@ -7,6 +7,7 @@ extension ArchiveCounts {
             case .category: return categories
             case .tag: return tags
             case .task: return tasks
+            case .subtask: return subtasks
             }
         }
         set {
@@ -15,6 +16,7 @@ extension ArchiveCounts {
             case .category: categories = newValue
             case .tag: tags = newValue
             case .task: tasks = newValue
+            case .subtask: subtasks = newValue
             }
         }
     }

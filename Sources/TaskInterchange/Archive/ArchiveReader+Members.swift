@@ -78,45 +78,6 @@ extension ArchiveReader {
         static let packedNames = ArchiveReader.packedTable(TrailerMember.self)
     }
 
-    /// Members of a project.
-    enum ProjectMember: Int, Member {
-        case id, name, createdAt, type, extra, modifiedAt
-        static let names: [StaticString] = ["id", "name", "createdAt", "type", "extra", "modifiedAt"]
-        static let packedNames = ArchiveReader.packedTable(ProjectMember.self)
-    }
-
-    /// Members of a category.
-    enum CategoryMember: Int, Member {
-        case id, name, color, type, extra
-        static let names: [StaticString] = ["id", "name", "color", "type", "extra"]
-        static let packedNames = ArchiveReader.packedTable(CategoryMember.self)
-    }
-
-    /// Members of a tag.
-    enum TagMember: Int, Member {
-        case id, name, type, extra
-        static let names: [StaticString] = ["id", "name", "type", "extra"]
-        static let packedNames = ArchiveReader.packedTable(TagMember.self)
-    }
-
-    /// Members of a task.
-    enum TaskMember: Int, Member {
-        case id, title, notes, isCompleted, createdAt, dueDate, priority, projectId, categoryId, tagIds, subtasks, type, extra,
-             modifiedAt
-        static let names: [StaticString] = [
-            "id", "title", "notes", "isCompleted", "createdAt", "dueDate", "priority", "projectId", "categoryId",
-            "tagIds", "subtasks", "type", "extra", "modifiedAt",
-        ]
-        static let packedNames = ArchiveReader.packedTable(TaskMember.self)
-    }
-
-    /// Members of a subtask.
-    enum SubtaskMember: Int, Member {
-        case id, title, isCompleted, extra
-        static let names: [StaticString] = ["id", "title", "isCompleted", "extra"]
-        static let packedNames = ArchiveReader.packedTable(SubtaskMember.self)
-    }
-
     /// A set of members as bits.
     struct MemberSet {
         /// One bit per raw value.
@@ -181,32 +142,10 @@ extension ArchiveReader {
         init<M: Member>(_: M.Type) {
             names = M.packedNames
         }
+
+        /// A tracker for an object whose members are `names`.
+        init(names: [PackedName]) {
+            self.names = names
+        }
     }
-}
-
-// Member sets used for every record, computed once: building them per record would allocate (variadic arguments).
-extension ArchiveReader.ProjectMember {
-    static let version1 = ArchiveReader.MemberSet(Self.id, .name)
-    static let required = version1
-}
-
-extension ArchiveReader.CategoryMember {
-    static let required = ArchiveReader.MemberSet(Self.id, .name, .color)
-}
-
-extension ArchiveReader.TagMember {
-    static let version1 = ArchiveReader.MemberSet(Self.id, .name)
-    static let required = version1
-}
-
-extension ArchiveReader.TaskMember {
-    static let version1 = ArchiveReader.MemberSet(Self.id, .title, .isCompleted, .createdAt, .priority, .projectId,
-                                                  .tagIds)
-    static let requiredInVersion1 = ArchiveReader.MemberSet(Self.id, .title, .isCompleted, .createdAt, .priority,
-                                                            .tagIds)
-    static let required = requiredInVersion1.union(ArchiveReader.MemberSet(Self.subtasks))
-}
-
-extension ArchiveReader.SubtaskMember {
-    static let required = ArchiveReader.MemberSet(Self.id, .title, .isCompleted)
 }

@@ -46,8 +46,8 @@ extension ArchiveReader.Parser {
                     }
                     try deliverHeader()
                     try readEntityRecord(entity: nil, at: location)
-                case let type? where Self.recordTypes[type] != nil:
-                    try readNDJSONRecord(Self.recordTypes[type]!, at: location, isFirst: ordinal == 0,
+                case let type? where RecordKind(recordType: type) != nil:
+                    try readNDJSONRecord(RecordKind(recordType: type)!, at: location, isFirst: ordinal == 0,
                                          afterTrailer: countsAtTrailer != nil)
                 case let type?:
                     try report(.unknownField, "$", "NDJSON: unknown line type \"\(type)\" is ignored", at: location,

@@ -1,19 +1,16 @@
 import Foundation
 
 extension ArchiveReader.Parser {
-    typealias ProjectMember = ArchiveReader.ProjectMember
-    typealias CategoryMember = ArchiveReader.CategoryMember
-    typealias TagMember = ArchiveReader.TagMember
-    typealias TaskMember = ArchiveReader.TaskMember
-    typealias SubtaskMember = ArchiveReader.SubtaskMember
+    typealias RecordMembers = ArchiveReader.RecordMembers
 
     /// Reads one record of `kind` at `index` and delivers it when its id is usable.
     mutating func readRecord(_ kind: RecordKind, index: Int) throws {
         switch kind {
-        case .project: try readProject(index: index)
-        case .category: try readCategory(index: index)
-        case .tag: try readTag(index: index)
+        case .project: try readSectionRecord(ProjectRecord.self, .project, index: index)
+        case .category: try readSectionRecord(CategoryRecord.self, .category, index: index)
+        case .tag: try readSectionRecord(TagRecord.self, .tag, index: index)
         case .task: try readTask(index: index)
+        case .subtask: preconditionFailure("subtasks have no section")
         }
     }
 
@@ -38,16 +35,19 @@ extension ArchiveReader.Parser {
         }
     }
 
-    /// The members allowed in a record: version 1 knows fewer, and only NDJSON lines carry `type`.
-    private func allowed<M: ArchiveReader.Member>(_: M.Type, version1: MemberSet, type: M) -> MemberSet {
-        let typeBit = MemberSet(bits: 1 << UInt32(type.rawValue))
-        var allowed = rules == .version1 ? version1 : MemberSet.all(M.self).subtracting(typeBit)
-        if isNDJSON { allowed = allowed.union(typeBit) }
-        return allowed
+    /// The id a record has until its `id` member is read (a record without one is not delivered).
+    static var noID: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+
+    /// A record being read: what `nextOwnMember` and `endRecord` keep between members.
+    struct RecordReading {
+        var tracker: MemberTracker
+        let start: JSONScanner.Location
+        let allowed: MemberSet
+        var id: UUID?
     }
 
     /// Opens a record object, or reports that the element is not one and skips it (returning nil).
-    private mutating func beginRecord(_ path: @autoclosure () -> String) throws -> JSONScanner.Location? {
+    private mutating func beginRecord(_ members: RecordMembers, _ path: @autoclosure () -> String) throws -> RecordReading? {
         let kind = try scanner.peekKind()
         let location = scanner.location
         guard kind == .object else {
@@ -55,140 +55,85 @@ extension ArchiveReader.Parser {
             return nil
         }
         try scanner.beginObject()
-        return location
+        // Version 1 knows fewer members, and only NDJSON lines carry `type`.
+        var allowed = rules == .version1 ? members.version1 : members.all.subtracting(members.typeBit)
+        if isNDJSON && members.all.contains(rawValue: RecordMembers.type) { allowed = allowed.union(members.typeBit) }
+        return RecordReading(tracker: MemberTracker(names: members.packedNames), start: location, allowed: allowed)
     }
 
-    private mutating func readProject(index: Int) throws {
-        // Paths are only built when an issue is reported.
-        let kind = RecordKind.project
-        guard let start = try beginRecord(Self.recordPath(kind, index)) else { return }
-        var tracker = MemberTracker(ProjectMember.self)
-        var id: UUID?
-        var name: String?
-        var createdAt: Date?
-        var modifiedAt: Date?
-        var extra: [String: ExtraValue]?
-        let allowed = allowed(ProjectMember.self, version1: ProjectMember.version1, type: .type)
-        while let member = try nextMember(ProjectMember.self, allowed: allowed, in: Self.recordPath(kind, index), tracker: &tracker) {
+    /// Reads members up to the next one of the kind's own (returned by position), reading `id`, the fields (as the
+    /// kind's table says) and `extra` into `record` on the way; nil after the object's end.
+    private mutating func nextOwnMember<Record: TypedRecord>(_ members: RecordMembers, _ reading: inout RecordReading,
+                                                              into record: inout Record,
+                                                              in path: @autoclosure () -> String) throws -> Int? {
+        while let member = try nextMember(allowed: reading.allowed, in: path(), tracker: &reading.tracker) {
             switch member {
-            case .id: id = try readUUID(Self.recordPath(kind, index) + ".id")
-            case .name: name = try readString(Self.recordPath(kind, index) + ".name")
-            case .createdAt: createdAt = try readDate(Self.recordPath(kind, index) + ".createdAt", nullable: true)
-            case .modifiedAt: modifiedAt = try readDate(Self.recordPath(kind, index) + ".modifiedAt", nullable: true)
-            case .type: try scanner.skipValue()
-            case .extra: extra = try readExtra(Self.recordPath(kind, index) + ".extra")
+            case RecordMembers.type: try scanner.skipValue()
+            case RecordMembers.id: reading.id = try readUUID(path() + ".id")
+            case members.extra: record.extra = try readExtra(path() + ".extra")
+            case RecordMembers.firstField..<members.fieldsEnd:
+                let field = Record.layout[member - RecordMembers.firstField]
+                try readField(field, into: &record, JSONPath.member(path(), field.name))
+            default: return member - members.fieldsEnd
             }
         }
-        try reportMissing(ProjectMember.self, required: ProjectMember.required, seen: tracker.seen,
-                          in: Self.recordPath(kind, index), at: start)
-        guard let uuid = id else { return }
-        var project = ProjectRecord(id: uuid, name: name ?? "", createdAt: createdAt)
-        project.extra = extra
-        project.modifiedAt = modifiedAt
-        try visitor.visitProject(project, index: index)
+        return nil
     }
 
-    private mutating func readCategory(index: Int) throws {
-        // Paths are only built when an issue is reported.
-        let kind = RecordKind.category
-        guard let start = try beginRecord(Self.recordPath(kind, index)) else { return }
-        var tracker = MemberTracker(CategoryMember.self)
-        var id: UUID?
-        var name: String?
-        var color: String?
-        var extra: [String: ExtraValue]?
-        let allowed = allowed(CategoryMember.self, version1: MemberSet(), type: .type)
-        while let member = try nextMember(CategoryMember.self, allowed: allowed, in: Self.recordPath(kind, index), tracker: &tracker) {
-            switch member {
-            case .id: id = try readUUID(Self.recordPath(kind, index) + ".id")
-            case .name: name = try readString(Self.recordPath(kind, index) + ".name")
-            case .color: color = try readString(Self.recordPath(kind, index) + ".color")
-            case .type: try scanner.skipValue()
-            case .extra: extra = try readExtra(Self.recordPath(kind, index) + ".extra")
-            }
-        }
-        try reportMissing(CategoryMember.self, required: CategoryMember.required,
-                          seen: tracker.seen, in: Self.recordPath(kind, index), at: start)
-        guard let uuid = id else { return }
-        var category = CategoryRecord(id: uuid, name: name ?? "", color: color ?? CategoryRecord.defaultColor)
-        category.extra = extra
-        try visitor.visitCategory(category, index: index)
+    /// Reports the required members the record lacks; the record with its id, or nil without a usable id.
+    private mutating func endRecord<Record: TypedRecord>(_ members: RecordMembers, _ reading: RecordReading,
+                                                         _ record: Record, in path: @autoclosure () -> String) throws -> Record? {
+        let required = rules == .version1 ? members.requiredInVersion1 : members.required
+        try reportMissing(names: members.names, required: required, seen: reading.tracker.seen, in: path(),
+                          at: reading.start)
+        guard let id = reading.id else { return nil }
+        var record = record
+        record.id = id
+        return record
     }
 
-    private mutating func readTag(index: Int) throws {
-        // Paths are only built when an issue is reported.
-        let kind = RecordKind.tag
-        guard let start = try beginRecord(Self.recordPath(kind, index)) else { return }
-        var tracker = MemberTracker(TagMember.self)
-        var id: UUID?
-        var name: String?
-        var extra: [String: ExtraValue]?
-        let allowed = allowed(TagMember.self, version1: TagMember.version1, type: .type)
-        while let member = try nextMember(TagMember.self, allowed: allowed, in: Self.recordPath(kind, index), tracker: &tracker) {
-            switch member {
-            case .id: id = try readUUID(Self.recordPath(kind, index) + ".id")
-            case .name: name = try readString(Self.recordPath(kind, index) + ".name")
-            case .type: try scanner.skipValue()
-            case .extra: extra = try readExtra(Self.recordPath(kind, index) + ".extra")
+    /// Reads one field's value into `record`; a value of the wrong type is reported and leaves the field as it was.
+    private mutating func readField<Record: TypedRecord>(_ field: FieldLayout, into record: inout Record,
+                                                        _ path: @autoclosure () -> String) throws {
+        switch field.shape {
+        case .text, .textOrDefault: if let value = try readString(path()) { record[field] = value }
+        case .optionalText: record[field] = try readString(path(), nullable: true)
+        case .flag: if let value = try readBool(path()) { record[field] = value }
+        case .date: if let value = try readDate(path()) { record[field] = value }
+        case .optionalDate: record[field] = try readDate(path(), nullable: true)
+        case .level:
+            if let value = try readInteger(path(), in: Int64(Int16.min)...Int64(Int16.max), rangeName: "the Int16 range") {
+                record[field] = value
             }
         }
-        try reportMissing(TagMember.self, required: TagMember.required, seen: tracker.seen, in: Self.recordPath(kind, index),
-                          at: start)
-        guard let uuid = id else { return }
-        var tag = TagRecord(id: uuid, name: name ?? "")
-        tag.extra = extra
-        try visitor.visitTag(tag, index: index)
+    }
+
+    /// A project, category or tag: members only from its table.
+    private mutating func readSectionRecord<Record: SectionRecord>(_: Record.Type, _ members: RecordMembers,
+                                                                   index: Int) throws {
+        // Paths are only built when an issue is reported.
+        let kind = Record.kind
+        guard var reading = try beginRecord(members, Self.recordPath(kind, index)) else { return }
+        var record = Record(blank: Self.noID)
+        while try nextOwnMember(members, &reading, into: &record, in: Self.recordPath(kind, index)) != nil {}
+        guard let record = try endRecord(members, reading, record, in: Self.recordPath(kind, index)) else { return }
+        try record.deliver(to: &visitor, index: index)
     }
 
     private mutating func readTask(index: Int) throws {
         // Paths are only built when an issue is reported.
-        let kind = RecordKind.task
-        guard let start = try beginRecord(Self.recordPath(kind, index)) else { return }
-        var tracker = MemberTracker(TaskMember.self)
-        var id: UUID?
-        var title: String?
-        var notes: String?
-        var isCompleted: Bool?
-        var createdAt: Date?
-        var dueDate: Date?
-        var modifiedAt: Date?
-        var priority: Int?
-        var projectId: UUID?
-        var categoryId: UUID?
-        var tagIds: [UUID] = []
-        var subtasks: [SubtaskRecord] = []
-        var extra: [String: ExtraValue]?
-        let allowed = allowed(TaskMember.self, version1: TaskMember.version1, type: .type)
-        while let member = try nextMember(TaskMember.self, allowed: allowed, in: Self.recordPath(kind, index), tracker: &tracker) {
-            switch member {
-            case .id: id = try readUUID(Self.recordPath(kind, index) + ".id")
-            case .title: title = try readString(Self.recordPath(kind, index) + ".title")
-            case .notes: notes = try readString(Self.recordPath(kind, index) + ".notes", nullable: true)
-            case .isCompleted: isCompleted = try readBool(Self.recordPath(kind, index) + ".isCompleted")
-            case .createdAt: createdAt = try readDate(Self.recordPath(kind, index) + ".createdAt")
-            case .dueDate: dueDate = try readDate(Self.recordPath(kind, index) + ".dueDate", nullable: true)
-            case .modifiedAt: modifiedAt = try readDate(Self.recordPath(kind, index) + ".modifiedAt", nullable: true)
-            case .priority:
-                priority = try readInteger(Self.recordPath(kind, index) + ".priority", in: Int64(Int16.min)...Int64(Int16.max),
-                                           rangeName: "the Int16 range")
-            case .projectId: projectId = try readUUID(Self.recordPath(kind, index) + ".projectId", nullable: true)
-            case .categoryId: categoryId = try readUUID(Self.recordPath(kind, index) + ".categoryId", nullable: true)
-            case .tagIds: tagIds = try readTagIds(Self.recordPath(kind, index) + ".tagIds")
-            case .subtasks: subtasks = try readSubtasks(Self.recordPath(kind, index) + ".subtasks")
-            case .type: try scanner.skipValue()
-            case .extra: extra = try readExtra(Self.recordPath(kind, index) + ".extra")
+        let members = RecordMembers.task
+        guard var reading = try beginRecord(members, Self.recordPath(.task, index)) else { return }
+        var task = TaskRecord(blank: Self.noID)
+        while let own = try nextOwnMember(members, &reading, into: &task, in: Self.recordPath(.task, index)) {
+            switch RecordMembers.TaskMember(rawValue: own)! {
+            case .projectId: task.projectId = try readUUID(Self.recordPath(.task, index) + ".projectId", nullable: true)
+            case .categoryId: task.categoryId = try readUUID(Self.recordPath(.task, index) + ".categoryId", nullable: true)
+            case .tagIds: task.tagIds = try readTagIds(Self.recordPath(.task, index) + ".tagIds")
+            case .subtasks: task.subtasks = try readSubtasks(Self.recordPath(.task, index) + ".subtasks")
             }
         }
-        let required = rules == .version1 ? TaskMember.requiredInVersion1 : TaskMember.required
-        try reportMissing(TaskMember.self, required: required, seen: tracker.seen, in: Self.recordPath(kind, index), at: start)
-        guard let uuid = id else { return }
-        var task = TaskRecord(id: uuid, title: title ?? "", notes: notes,
-                              isCompleted: isCompleted ?? false,
-                              createdAt: createdAt ?? Date(timeIntervalSinceReferenceDate: 0),
-                              dueDate: dueDate, priority: priority ?? 0, projectId: projectId,
-                              categoryId: categoryId, tagIds: tagIds, subtasks: subtasks)
-        task.extra = extra
-        task.modifiedAt = modifiedAt
+        guard let task = try endRecord(members, reading, task, in: Self.recordPath(.task, index)) else { return }
         if index % 1_024 == 1_023 { try Cancellation.checkpoint() }
         try visitor.visitTask(task, index: index)
     }
@@ -229,25 +174,10 @@ extension ArchiveReader.Parser {
     }
 
     private mutating func readSubtask(_ path: @autoclosure () -> String) throws -> SubtaskRecord? {
-        guard let start = try beginRecord(path()) else { return nil }
-        var tracker = MemberTracker(SubtaskMember.self)
-        var id: UUID?
-        var title: String?
-        var isCompleted: Bool?
-        var extra: [String: ExtraValue]?
-        let allowed = rules == .version1 ? SubtaskMember.required : MemberSet.all(SubtaskMember.self)
-        while let member = try nextMember(SubtaskMember.self, allowed: allowed, in: path(), tracker: &tracker) {
-            switch member {
-            case .id: id = try readUUID(path() + ".id")
-            case .title: title = try readString(path() + ".title")
-            case .isCompleted: isCompleted = try readBool(path() + ".isCompleted")
-            case .extra: extra = try readExtra(path() + ".extra")
-            }
-        }
-        try reportMissing(SubtaskMember.self, required: SubtaskMember.required, seen: tracker.seen, in: path(), at: start)
-        guard let uuid = id else { return nil }
-        var subtask = SubtaskRecord(id: uuid, title: title ?? "", isCompleted: isCompleted ?? false)
-        subtask.extra = extra
-        return subtask
+        let members = RecordMembers.subtask
+        guard var reading = try beginRecord(members, path()) else { return nil }
+        var subtask = SubtaskRecord(blank: Self.noID)
+        while try nextOwnMember(members, &reading, into: &subtask, in: path()) != nil {}
+        return try endRecord(members, reading, subtask, in: path())
     }
 }

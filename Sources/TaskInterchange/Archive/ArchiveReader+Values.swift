@@ -8,6 +8,12 @@ extension ArchiveReader.Parser {
     /// object's end. Repeated and unknown names are reported and their values skipped on the way.
     mutating func nextMember<M: ArchiveReader.Member>(_: M.Type, allowed: MemberSet, in path: @autoclosure () -> String,
                                                       tracker: inout MemberTracker) throws -> M? {
+        try nextMember(allowed: allowed, in: path(), tracker: &tracker).map { M(rawValue: $0)! }
+    }
+
+    /// `nextMember(_:allowed:in:tracker:)` for members known by position in `tracker.names`.
+    mutating func nextMember(allowed: MemberSet, in path: @autoclosure () -> String,
+                             tracker: inout MemberTracker) throws -> Int? {
         while try scanner.nextMember() {
             let location = scanner.location
             // Member names are short and plain: packed while scanned, matched with two comparisons.
@@ -26,7 +32,7 @@ extension ArchiveReader.Parser {
                 }
                 tracker.seen.insert(rawValue: rawValue)
                 tracker.hint = rawValue + 1
-                return M(rawValue: rawValue)
+                return rawValue
             }
             let unknownName = name ?? packed?.string ?? ""
             if rules == .version1, packed.flatMap({ Self.lookUp($0, in: tracker.names, hint: 0) }) != nil {
@@ -67,10 +73,15 @@ extension ArchiveReader.Parser {
     mutating func reportMissing<M: ArchiveReader.Member>(_: M.Type, required: MemberSet, seen: MemberSet,
                                                          in path: @autoclosure () -> String,
                                                          at location: JSONScanner.Location) throws {
+        try reportMissing(names: M.names.map { "\($0)" }, required: required, seen: seen, in: path(), at: location)
+    }
+
+    /// `reportMissing(_:required:seen:in:at:)` for members known by position in `names`.
+    mutating func reportMissing(names: [String], required: MemberSet, seen: MemberSet,
+                                in path: @autoclosure () -> String, at location: JSONScanner.Location) throws {
         let missing = required.subtracting(seen)
         guard missing.bits != 0 else { return }
-        for member in M.allCases where missing.contains(member) {
-            let name = "\(M.names[member.rawValue])"
+        for (position, name) in names.enumerated() where missing.contains(rawValue: position) {
             try report(.missingField, JSONPath.member(path(), name), "missing required member \"\(name)\"",
                        at: location)
         }

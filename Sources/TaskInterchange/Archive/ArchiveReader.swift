@@ -36,11 +36,6 @@ package struct ArchiveReader: Sendable {
 }
 
 extension ArchiveReader {
-    /// NDJSON `type` values of records.
-    static let recordTypes: [String: RecordKind] = [
-        "project": .project, "category": .category, "tag": .tag, "task": .task,
-    ]
-
     /// The state of one read.
     struct Parser<Visitor: ArchiveVisitor> {
         /// Which rules apply to dates, record fields and required members.
@@ -120,7 +115,7 @@ extension ArchiveReader {
                     return
                 }
                 if let type = detectRecordType(stoppingAtSections: true),
-                   type == "header" || type == "trailer" || Self.recordTypes[type] != nil {
+                   type == "header" || type == "trailer" || RecordKind(recordType: type) != nil {
                     try readNDJSON()
                 } else {
                     try readDocument()
@@ -159,9 +154,6 @@ extension ArchiveReader {
         static func recordPath(_ kind: RecordKind, _ index: Int) -> String {
             "$.\(kind.sectionName)[\(index)]"
         }
-
-        /// NDJSON `type` values of records.
-        static var recordTypes: [String: RecordKind] { ArchiveReader.recordTypes }
 
         /// Sends an issue to the visitor.
         mutating func report(_ code: ValidationIssue.Code, _ path: String, _ message: String,

@@ -7,7 +7,7 @@ public struct ArchiveReadingOptions: Sendable, Hashable {
     public var maximumDepth: Int
 
     /// Creates options.
-    public init(kinds: Set<RecordKind> = Set(RecordKind.allCases), maximumDepth: Int = 64) {
+    public init(kinds: Set<RecordKind> = Set(RecordKind.sections), maximumDepth: Int = 64) {
         self.kinds = kinds
         self.maximumDepth = maximumDepth
     }

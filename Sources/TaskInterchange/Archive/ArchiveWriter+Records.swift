@@ -92,77 +92,24 @@ extension ArchiveWriter {
         close()
     }
 
-    /// `{id, name, createdAt?, modifiedAt?}`.
-    mutating func writeProject(_ project: ProjectRecord) {
-        beginRecord(type: "\"project\"")
-        key("id")
-        appendUUID(project.id)
-        key("name")
-        output.appendString(project.name)
-        if let createdAt = project.createdAt {
-            key("createdAt")
-            appendLosslessDate(createdAt)
-        }
-        if let modifiedAt = project.modifiedAt {
-            key("modifiedAt")
-            appendLosslessDate(modifiedAt)
-        }
-        writeExtra(project.extra)
-        close()
+    /// A project, category or tag: `id`, its fields, `extra` (version 2).
+    mutating func writeRecord<Record: TypedRecord>(_ record: Record) {
+        openRecord(record)
+        closeRecord(record.extra)
     }
 
-    /// `{id, name, color}`.
-    mutating func writeCategory(_ category: CategoryRecord) {
-        beginRecord(type: "\"category\"")
-        key("id")
-        appendUUID(category.id)
-        key("name")
-        output.appendString(category.name)
-        key("color")
-        output.appendString(category.color)
-        writeExtra(category.extra)
-        close()
-    }
-
-    /// `{id, name}`, the same in both versions.
-    mutating func writeTag(_ tag: TagRecord) {
-        beginRecord(type: "\"tag\"")
-        key("id")
-        appendUUID(tag.id)
-        key("name")
-        output.appendString(tag.name)
-        if options.formatVersion >= 2 { writeExtra(tag.extra) }
-        close()
-    }
-
-    /// `{id, title, notes?, isCompleted, createdAt, dueDate?, modifiedAt?, priority, projectId?, categoryId?, tagIds, subtasks}`.
+    /// `{id, title, …fields, projectId?, categoryId?, tagIds, subtasks, extra?}`; version 1:
+    /// `{id, title, isCompleted, createdAt, priority, projectId?, tagIds}`.
     mutating func writeTask(_ task: TaskRecord) {
-        beginRecord(type: "\"task\"")
-        key("id")
-        appendUUID(task.id)
-        key("title")
-        output.appendString(task.title)
-        if let notes = task.notes {
-            key("notes")
-            output.appendString(notes)
-        }
-        key("isCompleted")
-        output.appendBool(task.isCompleted)
-        key("createdAt")
-        appendLosslessDate(task.createdAt)
-        if let dueDate = task.dueDate {
-            key("dueDate")
-            appendLosslessDate(dueDate)
-        }
-        if let modifiedAt = task.modifiedAt {
-            key("modifiedAt")
-            appendLosslessDate(modifiedAt)
-        }
-        key("priority")
-        output.appendInteger(task.priority)
+        openRecord(task)
         if let projectId = task.projectId {
             key("projectId")
             appendUUID(projectId)
+        }
+        guard options.formatVersion >= 2 else {
+            writeTagIds(task.tagIds)
+            close()
+            return
         }
         if let categoryId = task.categoryId {
             key("categoryId")
@@ -172,55 +119,91 @@ extension ArchiveWriter {
         key("subtasks")
         openArray(breaksLines: false)
         for subtask in task.subtasks {
+            openRecord(subtask)
+            closeRecord(subtask.extra)
+        }
+        close()
+        closeRecord(task.extra)
+    }
+
+    /// Opens a record and writes its `id` and fields, as its kind's table lists them: those version 1 has, with
+    /// dates as seconds since 2001 (`JSONEncoder`'s default `deferredToDate`), in a version 1 file.
+    private mutating func openRecord<Record: TypedRecord>(_ record: Record) {
+        if Record.kind == .subtask {
+            // Inside its task, also on an NDJSON line: no `type`.
             element()
             openObject(breaksLines: false)
-            key("id")
-            appendUUID(subtask.id)
-            key("title")
-            output.appendString(subtask.title)
-            key("isCompleted")
-            output.appendBool(subtask.isCompleted)
-            writeExtra(subtask.extra)
-            close()
+        } else {
+            beginRecord(type: Record.kind.quotedName)
         }
-        close()
-        writeExtra(task.extra)
+        key("id")
+        appendUUID(record.id)
+        let version1 = options.formatVersion == 1
+        for field in Record.layout where !version1 || field.inVersion1 {
+            switch field.shape {
+            case .text, .textOrDefault:
+                key(field.member)
+                output.appendString(record[field, as: String.self])
+            case .optionalText:
+                guard let text = record[field, as: String?.self] else { continue }
+                key(field.member)
+                output.appendString(text)
+            case .flag:
+                key(field.member)
+                output.appendBool(record[field, as: Bool.self])
+            case .date:
+                key(field.member)
+                appendDate(record[field, as: Date.self], version1: version1)
+            case .optionalDate:
+                guard let date = record[field, as: Date?.self] else { continue }
+                key(field.member)
+                appendDate(date, version1: version1)
+            case .level:
+                key(field.member)
+                output.appendInteger(record[field, as: Int.self])
+            }
+        }
+    }
+
+    /// Writes `extra` (version 2 only) and closes the record.
+    private mutating func closeRecord(_ extra: [String: ExtraValue]?) {
+        if options.formatVersion >= 2 { writeExtra(extra) }
         close()
     }
 
-    /// Version 1 `ProjectExport {id, name}`.
-    mutating func writeProjectV1(_ project: ProjectRecord) {
-        element()
-        openObject(breaksLines: false)
-        key("id")
-        appendUUID(project.id)
-        key("name")
-        output.appendString(project.name)
-        close()
+    private mutating func appendDate(_ date: Date, version1: Bool) {
+        guard version1 else { return appendLosslessDate(date) }
+        // Checked finite by `checkFields`.
+        try? output.appendDouble(date.timeIntervalSinceReferenceDate)
     }
 
-    /// Version 1 `TaskExport {id, title, isCompleted, createdAt, priority, projectId?, tagIds}`, dates as seconds
-    /// since 2001 (`JSONEncoder`'s default `deferredToDate`).
-    mutating func writeTaskV1(_ task: TaskRecord) {
-        element()
-        openObject(breaksLines: false)
-        key("id")
-        appendUUID(task.id)
-        key("title")
-        output.appendString(task.title)
-        key("isCompleted")
-        output.appendBool(task.isCompleted)
-        key("createdAt")
-        // Checked finite by write(task:).
-        try? output.appendDouble(task.createdAt.timeIntervalSinceReferenceDate)
-        key("priority")
-        output.appendInteger(task.priority)
-        if let projectId = task.projectId {
-            key("projectId")
-            appendUUID(projectId)
+    /// Before anything of the record is written: every date it has must be writable (lossless text in version 2, a
+    /// finite number in version 1) and a version 1 level must fit its Int16; version 1 counts the fields it drops.
+    mutating func checkFields<Record: TypedRecord>(of record: Record) throws(ArchiveWritingError) {
+        let version1 = options.formatVersion == 1
+        func what(_ field: FieldLayout) -> String { "\(Record.kind.rawValue) \(record.id.uuidString): \(field.name)" }
+        for field in Record.layout {
+            var date: Date?
+            var isPresent = true
+            switch field.shape {
+            case .date: date = record[field, as: Date.self]
+            case .optionalDate:
+                date = record[field, as: Date?.self]
+                isPresent = date != nil
+            case .optionalText: isPresent = record[field, as: String?.self] != nil
+            case .level:
+                let value = record[field, as: Int.self]
+                if version1, field.inVersion1, Int16(exactly: value) == nil {
+                    throw .unrepresentable("\(what(field)) \(value) does not fit the Int16 of format version 1")
+                }
+            case .text, .textOrDefault, .flag: break
+            }
+            if version1 && !field.inVersion1 {
+                if isPresent { droppedFields["\(Record.kind.rawValue).\(field.name)", default: 0] += 1 }
+            } else if let date {
+                if version1 { try checkNumericDate(date, what(field)) } else { try checkLosslessDate(date, what(field)) }
+            }
         }
-        writeTagIds(task.tagIds)
-        close()
     }
 
     /// `{projects, categories, tags, tasks, subtasks}` on one line.

@@ -78,18 +78,11 @@ struct ArchiveWriter {
     ///
     /// - Throws: `ArchiveWritingError` (out of order, unrepresentable date) or the sink's error.
     mutating func write(project: ProjectRecord) throws {
-        if let createdAt = project.createdAt, options.formatVersion == 2 {
-            try checkLosslessDate(createdAt, "project \(project.id.uuidString): createdAt")
-        }
+        try checkFields(of: project)
         try enterSection(.project)
         counts.projects += 1
-        if options.formatVersion == 1 {
-            if project.createdAt != nil { droppedFields["project.createdAt", default: 0] += 1 }
-            droppedFields["project.extra", default: 0] += project.extra?.count ?? 0
-            writeProjectV1(project)
-        } else {
-            writeProject(project)
-        }
+        if options.formatVersion == 1 { droppedFields["project.extra", default: 0] += project.extra?.count ?? 0 }
+        writeRecord(project)
         try endRecord()
     }
 
@@ -103,7 +96,7 @@ struct ArchiveWriter {
             return
         }
         counts.categories += 1
-        writeCategory(category)
+        writeRecord(category)
         try endRecord()
     }
 
@@ -114,7 +107,7 @@ struct ArchiveWriter {
         try enterSection(.tag)
         counts.tags += 1
         if options.formatVersion == 1 { droppedFields["tag.extra", default: 0] += tag.extra?.count ?? 0 }
-        writeTag(tag)
+        writeRecord(tag)
         try endRecord()
     }
 
@@ -123,29 +116,17 @@ struct ArchiveWriter {
     /// - Throws: `ArchiveWritingError` (out of order, unrepresentable date, version 1 priority outside Int16) or the
     ///   sink's error.
     mutating func write(task: TaskRecord) throws {
-        if options.formatVersion == 1 {
-            try checkNumericDate(task.createdAt, "task \(task.id.uuidString): createdAt")
-            guard Int16(exactly: task.priority) != nil else {
-                throw ArchiveWritingError.unrepresentable(
-                    "task \(task.id.uuidString): priority \(task.priority) does not fit the Int16 of format version 1")
-            }
-        } else {
-            try checkLosslessDate(task.createdAt, "task \(task.id.uuidString): createdAt")
-            if let dueDate = task.dueDate { try checkLosslessDate(dueDate, "task \(task.id.uuidString): dueDate") }
-        }
+        try checkFields(of: task)
         try enterSection(.task)
         counts.tasks += 1
         if options.formatVersion == 1 {
-            if task.notes != nil { droppedFields["task.notes", default: 0] += 1 }
-            if task.dueDate != nil { droppedFields["task.dueDate", default: 0] += 1 }
             if task.categoryId != nil { droppedFields["task.categoryId", default: 0] += 1 }
             if !task.subtasks.isEmpty { droppedFields["task.subtasks", default: 0] += task.subtasks.count }
             droppedFields["task.extra", default: 0] += task.extra?.count ?? 0
-            writeTaskV1(task)
         } else {
             counts.subtasks += task.subtasks.count
-            writeTask(task)
         }
+        writeTask(task)
         try endRecord()
     }
 
@@ -208,7 +189,7 @@ struct ArchiveWriter {
         let first = through.map { $0.order + 1 } ?? 0
         if sectionIsOpen { close() }
         sectionIsOpen = false
-        for section in RecordKind.allCases where section.order >= first && section.order <= kind.order {
+        for section in RecordKind.sections where section.order >= first && section.order <= kind.order {
             // Version 1 has no categories array.
             if section == .category && options.formatVersion == 1 { continue }
             key(section.staticSectionName)
@@ -227,7 +208,7 @@ struct ArchiveWriter {
         try output.flushIfNeeded()
     }
 
-    private func checkLosslessDate(_ date: Date, _ what: @autoclosure () -> String) throws(ArchiveWritingError) {
+    func checkLosslessDate(_ date: Date, _ what: @autoclosure () -> String) throws(ArchiveWritingError) {
         let seconds = date.timeIntervalSinceReferenceDate
         guard seconds.isFinite && seconds.magnitude <= LosslessDate.maximumMagnitude else {
             let reason = seconds.isFinite ? LosslessDateError.outOfRange(seconds) : .notFinite(seconds)
@@ -235,7 +216,7 @@ struct ArchiveWriter {
         }
     }
 
-    private func checkNumericDate(_ date: Date, _ what: @autoclosure () -> String) throws(ArchiveWritingError) {
+    func checkNumericDate(_ date: Date, _ what: @autoclosure () -> String) throws(ArchiveWritingError) {
         let seconds = date.timeIntervalSinceReferenceDate
         guard seconds.isFinite else {
             throw .unrepresentable("\(what()): \(LosslessDateError.notFinite(seconds))")

@@ -2,47 +2,17 @@ import Foundation
 
 /// Field-by-field comparison of two records with the same id.
 extension DiffBuilder {
-    func compare(_ a: ProjectRecord, _ b: ProjectRecord) -> [FieldDifference] {
+    /// A project, category, tag or subtask: its fields, as its kind's table lists them, then `extra`.
+    func compare<Record: TypedRecord>(_ a: Record, _ b: Record) -> [FieldDifference] {
         var fields: [FieldDifference] = []
-        text("name", a.name, b.name, into: &fields)
-        if !ignores("createdAt", of: .project) { date("createdAt", a.createdAt, b.createdAt, into: &fields) }
-        if !ignores("modifiedAt", of: .project) { date("modifiedAt", a.modifiedAt, b.modifiedAt, into: &fields) }
-        extras(of: .project, a.extra, b.extra, into: &fields)
-        return fields
-    }
-
-    func compare(_ a: CategoryRecord, _ b: CategoryRecord) -> [FieldDifference] {
-        var fields: [FieldDifference] = []
-        text("name", a.name, b.name, into: &fields)
-        text("color", a.color, b.color, into: &fields)
-        extras(of: .category, a.extra, b.extra, into: &fields)
-        return fields
-    }
-
-    func compare(_ a: TagRecord, _ b: TagRecord) -> [FieldDifference] {
-        var fields: [FieldDifference] = []
-        text("name", a.name, b.name, into: &fields)
-        extras(of: .tag, a.extra, b.extra, into: &fields)
-        return fields
-    }
-
-    func compare(_ a: SubtaskRecord, _ b: SubtaskRecord) -> [FieldDifference] {
-        var fields: [FieldDifference] = []
-        text("title", a.title, b.title, into: &fields)
-        if a.isCompleted != b.isCompleted { fields.append(.value("isCompleted", old: .bool(a.isCompleted), new: .bool(b.isCompleted))) }
-        extras(of: .subtask, a.extra, b.extra, into: &fields)
+        compareFields(a, b, into: &fields)
+        extras(of: Record.kind, a.extra, b.extra, into: &fields)
         return fields
     }
 
     mutating func compareTask(_ a: TaskRecord, _ b: TaskRecord) -> [FieldDifference] {
         var fields: [FieldDifference] = []
-        text("title", a.title, b.title, into: &fields)
-        if !ignores("notes", of: .task) { text("notes", a.notes, b.notes, into: &fields) }
-        if a.isCompleted != b.isCompleted { fields.append(.value("isCompleted", old: .bool(a.isCompleted), new: .bool(b.isCompleted))) }
-        date("createdAt", a.createdAt, b.createdAt, into: &fields)
-        if !ignores("dueDate", of: .task) { date("dueDate", a.dueDate, b.dueDate, into: &fields) }
-        if !ignores("modifiedAt", of: .task) { date("modifiedAt", a.modifiedAt, b.modifiedAt, into: &fields) }
-        if a.priority != b.priority { fields.append(.value("priority", old: .integer(Int64(a.priority)), new: .integer(Int64(b.priority)))) }
+        compareFields(a, b, into: &fields)
         reference("projectId", a.projectId, b.projectId, into: &fields)
         if !ignores("categoryId", of: .task) { reference("categoryId", a.categoryId, b.categoryId, into: &fields) }
         links("tagIds", a.tagIds.map(\.uuidString), b.tagIds.map(\.uuidString), ordered: false, into: &fields)
@@ -51,8 +21,27 @@ extension DiffBuilder {
         return fields
     }
 
-    private func text(_ field: String, _ a: String?, _ b: String?, into fields: inout [FieldDifference]) {
-        if a != b { fields.append(.value(field, old: a.map(ExtraValue.string), new: b.map(ExtraValue.string))) }
+    /// The fields in table order, each compared as its shape says; fields A's format lacks are left out.
+    private func compareFields<Record: TypedRecord>(_ a: Record, _ b: Record, into fields: inout [FieldDifference]) {
+        for field in Record.layout {
+            if !ignoredFields.isEmpty && ignores(field.name, of: Record.kind) { continue }
+            switch field.shape {
+            case .text, .textOrDefault: text(field, a[field, as: String.self], b[field, as: String.self], into: &fields)
+            case .optionalText: text(field, a[field, as: String?.self], b[field, as: String?.self], into: &fields)
+            case .flag:
+                let (old, new) = (a[field, as: Bool.self], b[field, as: Bool.self])
+                if old != new { fields.append(.value(field.name, old: .bool(old), new: .bool(new))) }
+            case .date: date(field.name, a[field, as: Date.self], b[field, as: Date.self], into: &fields)
+            case .optionalDate: date(field.name, a[field, as: Date?.self], b[field, as: Date?.self], into: &fields)
+            case .level:
+                let (old, new) = (a[field, as: Int.self], b[field, as: Int.self])
+                if old != new { fields.append(.value(field.name, old: .integer(Int64(old)), new: .integer(Int64(new)))) }
+            }
+        }
+    }
+
+    private func text(_ field: FieldLayout, _ a: String?, _ b: String?, into fields: inout [FieldDifference]) {
+        if a != b { fields.append(.value(field.name, old: a.map(ExtraValue.string), new: b.map(ExtraValue.string))) }
     }
 
     private func reference(_ field: String, _ a: UUID?, _ b: UUID?, into fields: inout [FieldDifference]) {

@@ -29,6 +29,11 @@ public struct ModificationDates: Sendable, Hashable {
         date(task.modifiedAt, task.extra)
     }
 
+    /// A record's modification date, if its kind has one and it has one.
+    func date<Record: TypedRecord>(of record: Record) -> Date? {
+        Record.modificationDate.flatMap { date(record[$0], record.extra) }
+    }
+
     private func date(_ field: Date?, _ extra: [String: ExtraValue]?) -> Date? {
         field ?? date(in: extra)
     }

@@ -93,6 +93,19 @@ enum GraphItem: Sendable {
     case task(TaskRecord)
 }
 
+extension GraphItem {
+    /// The record, when it is one of `Record`'s kind.
+    func record<Record: TypedRecord>(as _: Record.Type) -> Record? {
+        switch self {
+        case .header: return nil
+        case .project(let record): return record as? Record
+        case .category(let record): return record as? Record
+        case .tag(let record): return record as? Record
+        case .task(let record): return record as? Record
+        }
+    }
+}
+
 /// Forwards a reader's records to a channel in batches; an error in the input ends the reading (the comparison needs
 /// every record, and an archive that cannot be read whole is trouble, not a difference).
 struct ChannelVisitor: ArchiveVisitor {

@@ -121,34 +121,28 @@ struct TargetComparison: Sendable, Hashable {
             }
         }
 
-        mutating func visitProject(_ project: ProjectRecord, index: Int) throws {
-            var project = project
-            (project.modifiedAt, project.extra) = dates.asStored(project.modifiedAt, project.extra)
-            guard case .project(let other)? = try counterpart(.init(kind: .project, id: GraphKey(project.id))) else {
-                if match?.kinds.contains(.project) == true { unmatched[.project, default: []].append(.project(project)) }
+        mutating func visitProject(_ project: ProjectRecord, index: Int) throws { try visitRecord(project, GraphItem.project) }
+
+        mutating func visitCategory(_ category: CategoryRecord, index: Int) throws { try visitRecord(category, GraphItem.category) }
+
+        mutating func visitTag(_ tag: TagRecord, index: Int) throws { try visitRecord(tag, GraphItem.tag) }
+
+        /// A project, category or tag (`item` wraps it): unchanged when the target's record with its id has the
+        /// same fields; otherwise the target's modification date is noted, if its kind has one.
+        mutating func visitRecord<Record: TypedRecord>(_ record: Record, _ item: (Record) -> GraphItem) throws {
+            var record = record
+            if let field = Record.modificationDate { (record[field], record.extra) = dates.asStored(record[field], record.extra) }
+            let kind = Record.kind
+            guard let counterpart = try counterpart(.init(kind: kind, id: GraphKey(record.id))),
+                  let other = counterpart.record(as: Record.self) else {
+                if match?.kinds.contains(kind) == true { unmatched[kind, default: []].append(item(record)) }
                 return
             }
-            if builder?.compare(project, other).isEmpty == true {
-                result.ids[.project, default: []].insert(project.id)
-            } else {
+            if builder?.compare(record, other).isEmpty == true {
+                result.ids[kind, default: []].insert(record.id)
+            } else if Record.modificationDate != nil {
                 result.targetDates[other.id] = dates.date(of: other)
             }
-        }
-
-        mutating func visitCategory(_ category: CategoryRecord, index: Int) throws {
-            guard case .category(let other)? = try counterpart(.init(kind: .category, id: GraphKey(category.id))) else {
-                if match?.kinds.contains(.category) == true { unmatched[.category, default: []].append(.category(category)) }
-                return
-            }
-            if builder?.compare(category, other).isEmpty == true { result.ids[.category, default: []].insert(category.id) }
-        }
-
-        mutating func visitTag(_ tag: TagRecord, index: Int) throws {
-            guard case .tag(let other)? = try counterpart(.init(kind: .tag, id: GraphKey(tag.id))) else {
-                if match?.kinds.contains(.tag) == true { unmatched[.tag, default: []].append(.tag(tag)) }
-                return
-            }
-            if builder?.compare(tag, other).isEmpty == true { result.ids[.tag, default: []].insert(tag.id) }
         }
 
         mutating func visitTask(_ task: TaskRecord, index: Int) throws {

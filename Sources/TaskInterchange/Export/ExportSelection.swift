@@ -35,7 +35,7 @@ public struct ExportSelection: Sendable, Hashable, CustomStringConvertible {
 
     /// `kinds`, or nil when it names every kind (the same as naming none).
     var namedKinds: Set<RecordKind>? {
-        kinds.flatMap { $0.count == RecordKind.allCases.count ? nil : $0 }
+        kinds.flatMap { $0.count == RecordKind.sections.count ? nil : $0 }
     }
 
     /// Whether tasks are filtered by project, completion or date: then the other kinds come only as references,

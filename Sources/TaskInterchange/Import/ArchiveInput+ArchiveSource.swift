@@ -3,7 +3,7 @@ extension ArchiveInput: ArchiveSource {
     /// Streams the records of `kinds` (all when nil) to `visitor`, reading the bytes once per call.
     /// - Throws: what the visitor throws; `.cancelled` when stopped.
     public func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws {
-        let reader = ArchiveReader(options: ArchiveReadingOptions(kinds: kinds ?? Set(RecordKind.allCases)))
+        let reader = ArchiveReader(options: ArchiveReadingOptions(kinds: kinds ?? Set(RecordKind.sections)))
         try withBytes { try reader.read($0, into: &visitor, consumed: { self.release(below: $0) }) }
     }
 }

@@ -113,9 +113,10 @@ public struct Importer: Sendable {
 
         /// Decides insert, update or skip for a project, category or tag (its relationships under `extra` taken out
         /// and kept for `linkRelationships`); returns the key to record in the ID map (nil in a dry run for a new record).
-        mutating func place<Record: ExtraCarrying>(_ record: Record, _ kind: StoreMapping.Kind, id: UUID, at path: RecordPath,
+        mutating func place<Record: TypedRecord>(_ record: Record, id: UUID, at path: RecordPath,
                                                    insert: (inout Destination, Record) throws -> Destination.ObjectKey,
                                                    update: (inout Destination, Record, Destination.ObjectKey) throws -> Void) throws -> Destination.ObjectKey? {
+            let kind = Record.kind
             var record = record
             let taken = takeRelationships(&record.extra, of: kind)
             let key: Destination.ObjectKey?
@@ -132,11 +133,11 @@ public struct Importer: Sendable {
                 plan.note(MergeDecision(kind: .match, recordKind: kind, id: id, targetId: matched))
             }
             if let existing {
-                let archiveDate = (record as? ProjectRecord).flatMap(importer.modificationDates.date(of:))
+                let archiveDate = importer.modificationDates.date(of: record)
                 let targetDate = importer.baseline?.targetDates[targetId] ?? nil
                 switch importer.mode {
                 case .insert where targetId == id:
-                    throw TaskInterchangeError(.invalidData, "\(path).id: \(kind.rawValue) \(id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
+                    throw TaskInterchangeError(.invalidData, "\(path.member("id")): \(kind.rawValue) \(id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
                 case .upsert where importer.baseline?.contains(kind, id) == true, .merge where importer.baseline?.contains(kind, id) == true:
                     plan[kind].unchanged += 1
                     placement = .unchanged
@@ -170,24 +171,27 @@ public struct Importer: Sendable {
         }
 
         mutating func visitProject(_ project: ProjectRecord, index: Int) throws {
-            validator?.visitProject(project, index: index)
-            guard loads(.project) else { return }
-            projects[project.id] = try place(project, .project, id: project.id, at: RecordPath(.project, index),
-                                             insert: { try $0.insert($1) }, update: { try $0.update($1, at: $2) })
+            try visitRecord(project, index, \.projects, insert: { try $0.insert($1) }, update: { try $0.update($1, at: $2) })
         }
 
         mutating func visitCategory(_ category: CategoryRecord, index: Int) throws {
-            validator?.visitCategory(category, index: index)
-            guard loads(.category) else { return }
-            categories[category.id] = try place(category, .category, id: category.id, at: RecordPath(.category, index),
-                                                insert: { try $0.insert($1) }, update: { try $0.update($1, at: $2) })
+            try visitRecord(category, index, \.categories, insert: { try $0.insert($1) }, update: { try $0.update($1, at: $2) })
         }
 
         mutating func visitTag(_ tag: TagRecord, index: Int) throws {
-            validator?.visitTag(tag, index: index)
-            guard loads(.tag) else { return }
-            tags[tag.id] = try place(tag, .tag, id: tag.id, at: RecordPath(.tag, index),
-                                     insert: { try $0.insert($1) }, update: { try $0.update($1, at: $2) })
+            try visitRecord(tag, index, \.tags, insert: { try $0.insert($1) }, update: { try $0.update($1, at: $2) })
+        }
+
+        /// A project, category or tag: validated, then placed (when its kind is loaded) and its key kept in `map`.
+        private mutating func visitRecord<Record: SectionRecord>(
+            _ record: Record, _ index: Int, _ map: WritableKeyPath<Self, [UUID: Destination.ObjectKey]>,
+            insert: (inout Destination, Record) throws -> Destination.ObjectKey,
+            update: (inout Destination, Record, Destination.ObjectKey) throws -> Void
+        ) throws {
+            if validator != nil { try record.deliver(to: &validator!, index: index) }
+            guard loads(Record.kind) else { return }
+            self[keyPath: map][record.id] = try place(record, id: record.id, at: RecordPath(Record.kind, index),
+                                                      insert: insert, update: update)
         }
 
         mutating func visitTask(_ task: TaskRecord, index: Int) throws {
@@ -196,7 +200,7 @@ public struct Importer: Sendable {
                 notLoaded(.subtask, task.subtasks.count)
                 return
             }
-            let path = "$.tasks[\(index)]"
+            let path = RecordPath(.task, index)
             tasksDone += 1
             if tasksDone % 1_024 == 0 { try Cancellation.checkpoint() }
             if tasksDone % 10_000 == 0 { importer.progress?(tasksDone) }
@@ -209,10 +213,10 @@ public struct Importer: Sendable {
                 plan[.subtask].skipped += task.subtasks.count
                 placement = .skipped
                 if !links.isEmpty {
-                    try keep(taken, of: .task, id: task.id, key: existing, at: RecordPath(.task, index))
+                    try keep(taken, of: .task, id: task.id, key: existing, at: path)
                     for (position, subtask) in task.subtasks.enumerated() {
                         try keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
-                             key: try destination.existingKey(of: .subtask, id: subtask.id), at: RecordPath(.task, index, subtask: position))
+                             key: try destination.existingKey(of: .subtask, id: subtask.id), at: path.subtask(position))
                     }
                 }
                 return
@@ -240,16 +244,16 @@ public struct Importer: Sendable {
                 }
                 placement = .unchanged
                 if !links.isEmpty, !importer.dryRun {
-                    try keep(taken, of: .task, id: task.id, key: existing, at: RecordPath(.task, index))
+                    try keep(taken, of: .task, id: task.id, key: existing, at: path)
                     for (position, subtask) in task.subtasks.enumerated() {
                         try keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
-                             key: try destination.existingKey(of: .subtask, id: subtask.id), at: RecordPath(.task, index, subtask: position))
+                             key: try destination.existingKey(of: .subtask, id: subtask.id), at: path.subtask(position))
                     }
                 }
                 return
             }
             if existing != nil, importer.mode == .insert {
-                throw TaskInterchangeError(.invalidData, "\(path).id: task \(task.id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
+                throw TaskInterchangeError(.invalidData, "\(path.member("id")): task \(task.id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
             }
             if importer.dryRun {
                 _ = try resolveLinks(task, path: path, externalOnly: true)
@@ -275,13 +279,13 @@ public struct Importer: Sendable {
                 plan[.task].inserted += 1
                 placement = .inserted
             }
-            if !links.isEmpty { try keep(taken, of: .task, id: task.id, key: key, at: RecordPath(.task, index)) }
+            if !links.isEmpty { try keep(taken, of: .task, id: task.id, key: key, at: path) }
             var kept: Set<Destination.ObjectKey> = []
             for (position, subtask) in task.subtasks.enumerated() {
                 let found = importer.mode == .replace ? nil : try destination.existingKey(of: .subtask, id: subtask.id)
                 if let found {
                     guard importer.mode == .upsert || importer.mode == .merge else {
-                        throw TaskInterchangeError(.invalidData, "\(path).subtasks[\(position)].id: subtask \(subtask.id.uuidString) already exists in the target store")
+                        throw TaskInterchangeError(.invalidData, "\(path.subtask(position).member("id")): subtask \(subtask.id.uuidString) already exists in the target store")
                     }
                     try destination.update(subtask, of: key, position: position, at: found)
                     plan[.subtask].updated += 1
@@ -289,7 +293,7 @@ public struct Importer: Sendable {
                     placement = .updated
                     if !links.isEmpty {
                         try keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id, key: found,
-                             at: RecordPath(.task, index, subtask: position))
+                             at: path.subtask(position))
                     }
                 } else {
                     let subtaskKey = try destination.insert(subtask, of: key, position: position)
@@ -298,7 +302,7 @@ public struct Importer: Sendable {
                     placement = .inserted
                     if !links.isEmpty {
                         try keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id, key: subtaskKey,
-                             at: RecordPath(.task, index, subtask: position))
+                             at: path.subtask(position))
                     }
                 }
             }
@@ -309,7 +313,7 @@ public struct Importer: Sendable {
 
         /// The task's links through the ID maps; references to kinds not loaded through the target (`externalOnly`
         /// resolves only those: a dry run has no keys for what it would insert).
-        mutating func resolveLinks(_ task: TaskRecord, path: String, externalOnly: Bool = false) throws -> TaskLinks<Destination.ObjectKey> {
+        mutating func resolveLinks(_ task: TaskRecord, path: RecordPath, externalOnly: Bool = false) throws -> TaskLinks<Destination.ObjectKey> {
             var links = TaskLinks<Destination.ObjectKey>()
             if !loaded.isSuperset(of: [.project, .category, .tag]) {
                 if let projectId = task.projectId, !loaded.contains(.project) {
@@ -323,19 +327,19 @@ public struct Importer: Sendable {
             if externalOnly { return links }
             if let projectId = task.projectId, loaded.contains(.project) {
                 guard let key = projects[projectId] else {
-                    throw TaskInterchangeError(.invalidData, "\(path).projectId: no project with id \(projectId.uuidString)")
+                    throw TaskInterchangeError(.invalidData, "\(path.member("projectId")): no project with id \(projectId.uuidString)")
                 }
                 links.project = key
             }
             if let categoryId = task.categoryId, loaded.contains(.category) {
                 guard let key = categories[categoryId] else {
-                    throw TaskInterchangeError(.invalidData, "\(path).categoryId: no category with id \(categoryId.uuidString)")
+                    throw TaskInterchangeError(.invalidData, "\(path.member("categoryId")): no category with id \(categoryId.uuidString)")
                 }
                 links.category = key
             }
             for (position, tagId) in task.tagIds.enumerated() where loaded.contains(.tag) {
                 guard let key = tags[tagId] else {
-                    throw TaskInterchangeError(.invalidData, "\(path).tagIds[\(position)]: no tag with id \(tagId.uuidString)")
+                    throw TaskInterchangeError(.invalidData, "\(path.member("tagIds"))[\(position)]: no tag with id \(tagId.uuidString)")
                 }
                 links.tags.append(key)
             }

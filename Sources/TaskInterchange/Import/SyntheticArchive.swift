@@ -55,7 +55,7 @@ public struct SyntheticArchive: ArchiveSource, Sendable {
 
     /// Streams the records of `kinds` (all when nil), then the end with the counts.
     public func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws {
-        let all = kinds ?? Set(RecordKind.allCases)
+        let all = kinds ?? Set(RecordKind.sections)
         if all.contains(.project) {
             for index in 0..<Self.projects {
                 let project = ProjectRecord(id: uuid(1, index), name: "Project \(index)", createdAt: date(index, 1))

@@ -8,21 +8,6 @@ extension StoreMapping {
         .subtask: ["subtask", "checklistitem", "step", "subitem", "subtaskitem"],
     ]
 
-    /// Property names each field goes by, in their usual camel case, most specific first (matched case-insensitively,
-    /// since column names keep only the upper case).
-    static let fieldSynonyms: [String: [String]] = [
-        "id": ["id", "uuid", "identifier"],
-        "title": ["title", "name", "text", "summary"],
-        "name": ["name", "title"],
-        "notes": ["notes", "note", "details", "detail", "body", "taskDescription", "desc"],
-        "isCompleted": ["isCompleted", "completed", "done", "isDone", "finished", "isFinished", "complete"],
-        "createdAt": ["createdAt", "creationDate", "created", "dateCreated", "createdDate", "timestamp"],
-        "dueDate": ["dueDate", "due", "dueAt", "deadline", "date"],
-        "modifiedAt": ModificationDates.detectedNames + ["dateModified"],
-        "priority": ["priority"],
-        "color": ["color", "colour", "colorName"],
-    ]
-
     /// Lowercases and strips the `CD` prefix and `Entity`/`MO`/`Model`/`ManagedObject` suffixes apps add.
     static func normalize(_ name: String) -> String {
         var result = name.lowercased().filter { $0 != "_" }
@@ -60,7 +45,7 @@ extension StoreMapping {
             var used: Set<String> = []
             var fields: [String: String?] = [:]
             for field in kind.fields {
-                let synonyms = Self.fieldSynonyms[field] ?? [field]
+                let synonyms = kind.synonyms(of: field)
                 let match = synonyms.first { properties.contains($0.lowercased()) && !used.contains($0.lowercased()) }
                 if let match { used.insert(match.lowercased()) }
                 fields[field] = .some(match.map { spelled[$0.lowercased()] ?? $0 })

@@ -6,35 +6,9 @@ import Foundation
 /// Property names are the model's names (matched case-insensitively to the `Z<NAME>` columns); `null` means the store
 /// has no such property.
 public struct StoreMapping: Sendable, Hashable, Codable {
-    /// The kinds of record the interchange carries.
-    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
-        case project, category, tag, task, subtask
-
-        /// Interchange fields of this kind that come from attributes, in order.
-        public var fields: [String] {
-            switch self {
-            case .project: return ["id", "name", "createdAt", "modifiedAt"]
-            case .category: return ["id", "name", "color"]
-            case .tag: return ["id", "name"]
-            case .task: return ["id", "title", "notes", "isCompleted", "createdAt", "dueDate", "priority", "modifiedAt"]
-            case .subtask: return ["id", "title", "isCompleted"]
-            }
-        }
-
-        /// Interchange references of this kind that come from relationships.
-        public var relationships: [String] {
-            switch self {
-            case .task: return ["project", "category", "tags"]
-            case .subtask: return ["task"]
-            default: return []
-            }
-        }
-
-        /// Export order.
-        public static func < (lhs: Kind, rhs: Kind) -> Bool {
-            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-        }
-    }
+    /// The kinds of record the interchange carries (the same type as `RecordKind`; this name is kept for sources
+    /// written against it).
+    public typealias Kind = RecordKind
 
     /// How one kind is read from one entity.
     public struct KindMapping: Sendable, Hashable, Codable {

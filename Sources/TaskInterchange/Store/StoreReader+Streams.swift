@@ -67,23 +67,29 @@ extension StoreReader {
         private var currentRank: Int?
         private var finished = false
         private let entity: String
+        private let fields: FieldColumns<SubtaskRecord>?
+        private let extraColumns: [StoreExtras.Column]
 
         init(reader: StoreReader, taskRank: String) throws {
             self.reader = reader
+            extraColumns = reader.extraColumns(.subtask)
             guard let kind = reader.resolved.kinds[.subtask] else {
                 statement = nil
                 index = KeyIndex([])
                 finished = true
                 entity = ""
+                fields = nil
                 return
             }
             entity = kind.entity.name
+            let fields = FieldColumns<SubtaskRecord>(kind, from: 3)
+            self.fields = fields
             index = reader.indexes[.subtask]!
             let subtaskRank = try reader.rankFunction("tasks_rank_subtask", index)
             let taskColumn = reader.resolved.subtaskTaskColumn.map(Database.quote) ?? "NULL"
             let order = reader.resolved.subtaskOrderColumn.map { "\(Database.quote($0)), Z_PK" } ?? "\(subtaskRank)(Z_PK)"
             statement = try reader.database.prepare(
-                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, Z_PK, \(taskColumn), \(reader.selectList(kind, ["title", "isCompleted"])) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(reader.selected(.subtask)) ORDER BY task_rank, \(order)")
+                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, Z_PK, \(taskColumn), \(reader.selectList(fields.selectList, .subtask)) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(reader.selected(.subtask)) ORDER BY task_rank, \(order)")
             try advance()
         }
 
@@ -109,12 +115,9 @@ extension StoreReader {
             while let current = currentRank, current <= rank, let statement {
                 if current == rank {
                     let key = statement.int64(at: 1)
-                    let kind = reader.resolved.kinds[.subtask]!
-                    var subtask = SubtaskRecord(
-                        id: index.id(of: key)!,
-                        title: reader.requiredString(statement, 3, Origin(entity: entity, field: "title", column: kind.columns["title"], key: key)),
-                        isCompleted: reader.requiredBool(statement, 4, Origin(entity: entity, field: "isCompleted", column: kind.columns["isCompleted"], key: key)))
-                    subtask.extra = reader.extraValues(statement, from: 5, reader.extraColumns(.subtask), entity: entity, key: key)
+                    var subtask = SubtaskRecord(blank: index.id(of: key)!)
+                    if let fields { reader.readFields(fields.plain, into: &subtask, statement, key: key) }
+                    subtask.extra = reader.extraValues(statement, from: fields?.end ?? 0, extraColumns, entity: entity, key: key)
                     reader.addLinks(to: &subtask.extra, of: .subtask, key: key)
                     result.append(subtask)
                 }

@@ -103,25 +103,26 @@ extension StoreReader {
         return Date(timeIntervalSinceReferenceDate: 0)
     }
 
-    /// A task priority in 0…3; NULL becomes 0 and out-of-range values are clamped, each with a finding.
-    func priority(_ statement: Statement, _ column: Int32, _ origin: Origin) -> Int {
+    /// An Int16 level in `range` (a task's priority); NULL becomes 0 and out-of-range values are clamped, each with a
+    /// finding.
+    func level(_ statement: Statement, _ column: Int32, _ origin: Origin, in range: ClosedRange<Int>) -> Int {
         guard origin.column != nil else { return 0 }
         let raw: Int64
         switch statement.columnType(at: column) {
         case 1: raw = statement.int64(at: column)
         case 5:
-            log.add(.missingRequiredValue, entity: origin.entity, property: origin.property, message: "NULL priority; exported as 0", example: "p\(origin.key)")
+            log.add(.missingRequiredValue, entity: origin.entity, property: origin.property,
+                    message: "NULL \(origin.field); exported as 0", example: "p\(origin.key)")
             return 0
         default:
             let value = statement.double(at: column)
             raw = value.isFinite ? Int64(max(min(value.rounded(), 1e18), -1e18)) : 0
-            log.add(.invalidValue, entity: origin.entity, property: origin.property, message: "non-integer priority; exported rounded", example: "p\(origin.key)")
+            log.add(.invalidValue, entity: origin.entity, property: origin.property, message: "non-integer \(origin.field); exported rounded", example: "p\(origin.key)")
         }
-        let range = TaskRecord.priorityRange
         if raw < Int64(range.lowerBound) || raw > Int64(range.upperBound) {
             let clamped = raw < Int64(range.lowerBound) ? range.lowerBound : range.upperBound
             log.add(.invalidValue, entity: origin.entity, property: origin.property,
-                    message: "priority outside \(range.lowerBound)…\(range.upperBound); exported clamped", example: "p\(origin.key)=\(raw)")
+                    message: "\(origin.field) outside \(range.lowerBound)…\(range.upperBound); exported clamped", example: "p\(origin.key)=\(raw)")
             return clamped
         }
         return Int(raw)

@@ -99,9 +99,9 @@ final class StoreReader {
             for kind in StoreMapping.Kind.allCases { indexes[kind] = try index(kind) }
             reportBroughtAlong()
             try readLinks()
-            try emitProjects(indexes[.project]!, into: &visitor)
-            try emitCategories(indexes[.category]!, into: &visitor)
-            try emitTags(indexes[.tag]!, into: &visitor)
+            try emitRecords(ProjectRecord.self, indexes[.project]!, into: &visitor)
+            try emitRecords(CategoryRecord.self, indexes[.category]!, into: &visitor)
+            try emitRecords(TagRecord.self, indexes[.tag]!, into: &visitor)
             try emitTasks(projects: indexes[.project]!, categories: indexes[.category]!, tags: indexes[.tag]!, into: &visitor, progress: progress)
             reportUnreadLinks()
             try emitEntities(into: &visitor)
@@ -136,10 +136,9 @@ final class StoreReader {
         return name
     }
 
-    /// The select list for a kind's fields, in `fields` order (unmapped fields read as NULL), then its extra columns.
-    func selectList(_ kind: ResolvedMapping.ResolvedKind, _ fields: [String]) -> String {
-        (fields.map { kind.columns[$0].map(Database.quote) ?? "NULL" } + extraColumns(kind.kind).map { Database.quote($0.column) })
-            .joined(separator: ", ")
+    /// A kind's field select list (`FieldColumns.selectList`) followed by its extra columns.
+    func selectList(_ fields: String, _ kind: RecordKind) -> String {
+        ([fields] + extraColumns(kind).map { Database.quote($0.column) }).joined(separator: ", ")
     }
 
     func extraColumns(_ kind: StoreMapping.Kind) -> [StoreExtras.Column] {

@@ -41,10 +41,9 @@ final class StoreSelection {
         }
 
         var roots: [StoreMapping.Kind: Set<Int64>] = [:]
-        for recordKind in RecordKind.allCases {
-            guard let kind = StoreMapping.Kind(rawValue: recordKind.rawValue), let resolvedKind = resolved.kinds[kind],
-                  !excluded.contains(kind) else { continue }
-            var isRoot = selection.kinds?.contains(recordKind) ?? (!selection.hasTaskFilter || kind == .task)
+        for kind in RecordKind.sections {
+            guard let resolvedKind = resolved.kinds[kind], !excluded.contains(kind) else { continue }
+            var isRoot = selection.kinds?.contains(kind) ?? (!selection.hasTaskFilter || kind == .task)
             if let entities = selection.entities { isRoot = isRoot && entities.contains(resolvedKind.entity.name) }
             guard isRoot else { continue }
             roots[kind] = try Self.keys(database, "SELECT Z_PK FROM \(Database.quote(resolvedKind.table)) WHERE "

@@ -21,79 +21,20 @@ extension StoreWriter {
         for kind in existing.keys { existing[kind] = [:] }
     }
 
-    func insert(_ project: ProjectRecord) throws -> Int64 {
-        let rows = try statements(.project)
-        let key = try allocateKey(.project)
-        let (modifiedAt, extra) = modification(project.modifiedAt, project.extra, of: .project)
-        try rows.insertRow(key: key, id: project.id) { statement, slots, _ in
-            statement.bind(project.name, at: slots[0])
-            statement.bind(project.createdAt, at: slots[1])
-            bindModification(modifiedAt, .project, statement, slots[2])
-        }
-        remember(.project, project.id, key)
-        noteInserted(.project, key)
-        try writeExtras(extra, of: .project, key: key)
-        return key
-    }
+    func insert(_ project: ProjectRecord) throws -> Int64 { try insertRecord(project) }
 
-    func update(_ project: ProjectRecord, at key: Int64) throws {
-        let (modifiedAt, extra) = modification(project.modifiedAt, project.extra, of: .project)
-        try statements(.project).updateRow(key: key) { statement, slots, _ in
-            statement.bind(project.name, at: slots[0])
-            statement.bind(project.createdAt, at: slots[1])
-            bindModification(modifiedAt, .project, statement, slots[2])
-        }
-        try writeExtras(extra, of: .project, key: key)
-        noteChanged(.project, key)
-    }
+    func update(_ project: ProjectRecord, at key: Int64) throws { try updateRecord(project, at: key) }
 
-    func insert(_ category: CategoryRecord) throws -> Int64 {
-        let rows = try statements(.category)
-        let key = try allocateKey(.category)
-        try rows.insertRow(key: key, id: category.id) { statement, slots, _ in
-            statement.bind(category.name, at: slots[0])
-            statement.bind(category.color, at: slots[1])
-        }
-        remember(.category, category.id, key)
-        noteInserted(.category, key)
-        try writeExtras(category.extra, of: .category, key: key)
-        return key
-    }
+    func insert(_ category: CategoryRecord) throws -> Int64 { try insertRecord(category) }
 
-    func update(_ category: CategoryRecord, at key: Int64) throws {
-        try statements(.category).updateRow(key: key) { statement, slots, _ in
-            statement.bind(category.name, at: slots[0])
-            statement.bind(category.color, at: slots[1])
-        }
-        try writeExtras(category.extra, of: .category, key: key)
-        noteChanged(.category, key)
-    }
+    func update(_ category: CategoryRecord, at key: Int64) throws { try updateRecord(category, at: key) }
 
-    func insert(_ tag: TagRecord) throws -> Int64 {
-        let rows = try statements(.tag)
-        let key = try allocateKey(.tag)
-        try rows.insertRow(key: key, id: tag.id) { statement, slots, _ in statement.bind(tag.name, at: slots[0]) }
-        remember(.tag, tag.id, key)
-        noteInserted(.tag, key)
-        try writeExtras(tag.extra, of: .tag, key: key)
-        return key
-    }
+    func insert(_ tag: TagRecord) throws -> Int64 { try insertRecord(tag) }
 
-    func update(_ tag: TagRecord, at key: Int64) throws {
-        try statements(.tag).updateRow(key: key) { statement, slots, _ in statement.bind(tag.name, at: slots[0]) }
-        try writeExtras(tag.extra, of: .tag, key: key)
-        noteChanged(.tag, key)
-    }
+    func update(_ tag: TagRecord, at key: Int64) throws { try updateRecord(tag, at: key) }
 
     func insert(_ task: TaskRecord, links: TaskLinks<Int64>) throws -> Int64 {
-        let rows = try statements(.task)
-        let key = try allocateKey(.task)
-        let (modifiedAt, extra) = modification(task.modifiedAt, task.extra, of: .task)
-        try rows.insertRow(key: key, id: task.id) { statement, slots, references in
-            bindTask(task, modifiedAt: modifiedAt, links: links, statement, slots, references)
-        }
-        remember(.task, task.id, key)
-        noteInserted(.task, key)
+        let (key, extra) = try insertRow(task) { statement, slots in bindReferences(of: links, statement, slots) }
         try noteTaskLinks(of: nil, changingTo: links)
         try link(task: key, tags: links.tags)
         try writeExtras(extra, of: .task, key: key)
@@ -103,10 +44,7 @@ extension StoreWriter {
     func update(_ task: TaskRecord, links: TaskLinks<Int64>, at key: Int64) throws {
         try noteTaskLinks(of: key, changingTo: links)
         noteChanged(.task, key)
-        let (modifiedAt, extra) = modification(task.modifiedAt, task.extra, of: .task)
-        try statements(.task).updateRow(key: key) { statement, slots, references in
-            bindTask(task, modifiedAt: modifiedAt, links: links, statement, slots, references)
-        }
+        let extra = try updateRow(task, at: key) { statement, slots in bindReferences(of: links, statement, slots) }
         if let join = resolved.tagJoin {
             let unlink = try prepared("DELETE FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.taskColumn)) = ?")
             unlink.bind(key, at: 1)
@@ -117,25 +55,21 @@ extension StoreWriter {
     }
 
     func insert(_ subtask: SubtaskRecord, of task: Int64, position: Int) throws -> Int64 {
-        let rows = try statements(.subtask)
-        let key = try allocateKey(.subtask)
-        try rows.insertRow(key: key, id: subtask.id) { statement, slots, references in
-            bindSubtask(subtask, task: task, position: position, statement, slots, references)
+        let (key, extra) = try insertRow(subtask) { statement, slots in
+            bindReferences(ofSubtaskIn: task, position: position, statement, slots)
         }
-        remember(.subtask, subtask.id, key)
-        noteInserted(.subtask, key)
         try noteSubtask(nil, movingTo: task)
-        try writeExtras(subtask.extra, of: .subtask, key: key)
+        try writeExtras(extra, of: .subtask, key: key)
         return key
     }
 
     func update(_ subtask: SubtaskRecord, of task: Int64, position: Int, at key: Int64) throws {
         try noteSubtask(key, movingTo: task)
         noteChanged(.subtask, key)
-        try statements(.subtask).updateRow(key: key) { statement, slots, references in
-            bindSubtask(subtask, task: task, position: position, statement, slots, references)
+        let extra = try updateRow(subtask, at: key) { statement, slots in
+            bindReferences(ofSubtaskIn: task, position: position, statement, slots)
         }
-        try writeExtras(subtask.extra, of: .subtask, key: key)
+        try writeExtras(extra, of: .subtask, key: key)
     }
 
     func removeSubtasks(of task: Int64, keeping: Set<Int64>) throws -> Int {
@@ -169,78 +103,117 @@ extension StoreWriter {
 
     // MARK: - Rows
 
-    /// A record's modification date, and its extras without the value that held it: archives written before
-    /// `modifiedAt` was a field carry the date under `extra`, by the store property's name.
-    func modification(_ date: Date?, _ extra: [String: ExtraValue]?, of kind: StoreMapping.Kind) -> (Date?, [String: ExtraValue]?) {
+    /// Inserts a project, category or tag with its extra values.
+    private func insertRecord<Record: TypedRecord>(_ record: Record) throws -> Int64 {
+        let (key, extra) = try insertRow(record) { _, _ in }
+        try writeExtras(extra, of: Record.kind, key: key)
+        return key
+    }
+
+    /// Overwrites a project, category or tag and its extra values.
+    private func updateRecord<Record: TypedRecord>(_ record: Record, at key: Int64) throws {
+        let extra = try updateRow(record, at: key) { _, _ in }
+        try writeExtras(extra, of: Record.kind, key: key)
+        noteChanged(Record.kind, key)
+    }
+
+    /// Inserts a record's row under a new key (`bindReferences` fills the kind's reference columns) and returns the
+    /// key with the extra values still to write.
+    private func insertRow<Record: TypedRecord>(_ record: Record, bindReferences: (Statement, RowStatements.Slots) -> Void)
+        throws -> (key: Int64, extra: [String: ExtraValue]?) {
+        let kind = Record.kind
+        let rows = try statements(Record.self)
+        let key = try allocateKey(kind)
+        let (record, extra) = asStored(record)
+        try rows.insertRow(key: key, id: record.id) { statement, slots in
+            bindFields(of: record, statement, slots)
+            bindReferences(statement, slots)
+        }
+        remember(kind, record.id, key)
+        noteInserted(kind, key)
+        return (key, extra)
+    }
+
+    /// Overwrites a record's row and returns the extra values still to write.
+    private func updateRow<Record: TypedRecord>(_ record: Record, at key: Int64,
+                                                bindReferences: (Statement, RowStatements.Slots) -> Void)
+        throws -> [String: ExtraValue]? {
+        let (record, extra) = asStored(record)
+        try statements(Record.self).updateRow(key: key) { statement, slots in
+            bindFields(of: record, statement, slots)
+            bindReferences(statement, slots)
+        }
+        return extra
+    }
+
+    /// A record with its modification date as this target stores it, and its extras without the value that held
+    /// it: archives written before `modifiedAt` was a field carry the date under `extra`, by the store property's name.
+    private func asStored<Record: TypedRecord>(_ record: Record) -> (Record, [String: ExtraValue]?) {
         // Without a mapped property the date stays, to be counted as not imported.
-        guard let property = resolved.mapping[kind]?.property(for: "modifiedAt") else { return (date, extra) }
+        guard let field = Record.modificationDate,
+              let property = resolved.mapping[Record.kind]?.property(for: field.name) else { return (record, record.extra) }
         var dates = ModificationDates()
         dates.mappedProperties = [property.lowercased()]
-        return dates.asStored(date, extra)
+        var record = record
+        let extra: [String: ExtraValue]?
+        (record[field], extra) = dates.asStored(record[field], record.extra)
+        return (record, extra)
     }
 
-    /// Binds a modification date, or counts it when the target maps no property to `modifiedAt`.
-    func bindModification(_ date: Date?, _ kind: StoreMapping.Kind, _ statement: Statement, _ slot: Int32?) {
-        guard let slot else {
-            if date != nil, let entity = resolved.kinds[kind]?.entity.name { unplacedFields["\(entity).modifiedAt", default: 0] += 1 }
-            return
-        }
-        statement.bind(date, at: slot)
-    }
-
-    /// Task fields in `Kind.task.fields` order after `id`: title, notes, isCompleted, createdAt, dueDate, priority, modifiedAt;
-    /// references as `referenceColumns(for: .task)` lists them.
-    private func bindTask(_ task: TaskRecord, modifiedAt: Date?, links: TaskLinks<Int64>, _ statement: Statement, _ slots: [Int32?], _ references: Int32) {
-        statement.bind(task.title, at: slots[0])
-        statement.bind(task.notes, at: slots[1])
-        statement.bind(task.isCompleted, at: slots[2])
-        statement.bind(task.createdAt, at: slots[3])
-        statement.bind(task.dueDate, at: slots[4])
-        statement.bind(Int64(task.priority), at: slots[5])
-        bindModification(modifiedAt, .task, statement, slots[6])
-        var next = references
-        for (reference, key) in zip(taskReferences, [links.project, links.category]) where reference.present {
-            statement.bind(key, at: next)
-            next += 1
-            if let entityNumber = reference.entityNumber {
-                statement.bind(key == nil ? nil : entityNumber, at: next)
-                next += 1
+    /// Binds every field of `record` to its slot; a field the target has no column for is not written (a
+    /// modification date that then has nowhere to go is counted, for a warning).
+    private func bindFields<Record: TypedRecord>(of record: Record, _ statement: Statement, _ slots: RowStatements.Slots) {
+        for field in Record.layout {
+            let slot = slots.fields[field.index]
+            switch field.shape {
+            case .text, .textOrDefault: statement.bind(record[field, as: String.self], at: slot)
+            case .optionalText: statement.bind(record[field, as: String?.self], at: slot)
+            case .flag: statement.bind(record[field, as: Bool.self], at: slot)
+            case .date: statement.bind(record[field, as: Date.self], at: slot)
+            case .optionalDate:
+                let date = record[field, as: Date?.self]
+                if slot == nil, field.isModificationDate, date != nil, let entity = resolved.kinds[Record.kind]?.entity.name {
+                    unplacedFields["\(entity).\(field.name)", default: 0] += 1
+                }
+                statement.bind(date, at: slot)
+            case .level: statement.bind(Int64(record[field, as: Int.self]), at: slot)
             }
         }
     }
 
-    private func bindSubtask(_ subtask: SubtaskRecord, task: Int64, position: Int, _ statement: Statement, _ slots: [Int32?], _ references: Int32) {
-        statement.bind(subtask.title, at: slots[0])
-        statement.bind(subtask.isCompleted, at: slots[1])
-        var next = references
-        if resolved.subtaskTaskColumn != nil {
-            statement.bind(task, at: next)
-            next += 1
-            if let entityNumber = subtaskTaskEntityNumber {
-                statement.bind(entityNumber, at: next)
-                next += 1
-            }
-        }
+    /// A task's project and category keys, with their entity numbers where the target has `Z<n>_` columns.
+    private func bindReferences(of links: TaskLinks<Int64>, _ statement: Statement, _ slots: RowStatements.Slots) {
+        statement.bind(links.project, at: slots[.project])
+        statement.bind(links.project == nil ? nil : referencedEntities.project, at: slots[.projectEntity])
+        statement.bind(links.category, at: slots[.category])
+        statement.bind(links.category == nil ? nil : referencedEntities.category, at: slots[.categoryEntity])
+    }
+
+    /// A subtask's task key (with its entity number) and its position among the task's subtasks.
+    private func bindReferences(ofSubtaskIn task: Int64, position: Int, _ statement: Statement,
+                                _ slots: RowStatements.Slots) {
+        statement.bind(task, at: slots[.task])
+        statement.bind(referencedEntities.task, at: slots[.taskEntity])
         // Core Data spaces ordered positions by 1024, starting at 2048 (as in the Apple-written Bookmarks fixture).
-        if resolved.subtaskOrderColumn != nil { statement.bind(Int64(position + 2) * 1024, at: next) }
+        statement.bind(Int64(position + 2) * 1024, at: slots[.position])
     }
 
-    /// The extra columns each kind writes, in the order `bindTask`/`bindSubtask` fill them.
-    private func referenceColumns(for kind: StoreMapping.Kind) -> [String] {
-        var columns: [String] = []
+    /// The reference columns each kind writes, by name.
+    private func referenceColumns(for kind: RecordKind) -> [(ReferenceColumn, String)] {
+        var columns: [(ReferenceColumn, String)] = []
+        func add(_ column: String?, _ reference: ReferenceColumn, entity: ReferenceColumn) {
+            guard let column else { return }
+            columns.append((reference, column))
+            if let entityColumn = entityColumn(for: column, in: kind) { columns.append((entity, entityColumn)) }
+        }
         switch kind {
         case .task:
-            for column in [resolved.taskProjectColumn, resolved.taskCategoryColumn].compactMap({ $0 }) {
-                columns.append(column)
-                if let entityColumn = entityColumn(for: column, in: .task) { columns.append(entityColumn) }
-            }
+            add(resolved.taskProjectColumn, .project, entity: .projectEntity)
+            add(resolved.taskCategoryColumn, .category, entity: .categoryEntity)
         case .subtask:
-            if let column = resolved.subtaskTaskColumn {
-                columns.append(column)
-                if let entityColumn = entityColumn(for: column, in: .subtask) { columns.append(entityColumn) }
-            }
-            if let order = resolved.subtaskOrderColumn { columns.append(order) }
-        default:
+            add(resolved.subtaskTaskColumn, .task, entity: .taskEntity)
+            if let order = resolved.subtaskOrderColumn { columns.append((.position, order)) }
+        case .project, .category, .tag:
             break
         }
         return columns
@@ -252,12 +225,14 @@ extension StoreWriter {
         return schema.entityColumn(of: String(column.dropFirst()), in: table)
     }
 
-    private func statements(_ kind: StoreMapping.Kind) throws -> RowStatements {
+    private func statements<Record: TypedRecord>(_: Record.Type) throws -> RowStatements {
+        let kind = Record.kind
         if let rows = rowStatements[kind] { return rows }
         guard let resolvedKind = resolved.kinds[kind] else {
             throw TaskInterchangeError(.invalidData, "\(path): the target store has no \(kind.rawValue) entity to import \(kind.rawValue) records into")
         }
-        let rows = try RowStatements(kind: resolvedKind, referenceColumns: referenceColumns(for: kind), schema: schema, database: database)
+        let rows = try RowStatements(kind: resolvedKind, fields: Record.fields.map(\.name),
+                                     references: referenceColumns(for: kind), schema: schema, database: database)
         rowStatements[kind] = rows
         return rows
     }

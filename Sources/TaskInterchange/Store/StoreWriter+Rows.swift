@@ -1,53 +1,75 @@
 import Foundation
 
-/// Prepared INSERT and UPDATE statements for one kind, with every column in a fixed slot, so a row costs a few binds
-/// and one step (no SQL text, dictionaries or boxed values per row).
+/// A column a kind writes besides its fields: a relationship's key, its `Z<n>_` entity-number column, an ordered
+/// relationship's position. Named, so each value is bound where its column is, whatever else the target has.
+enum ReferenceColumn: Int, CaseIterable {
+    case project, projectEntity, category, categoryEntity, task, taskEntity, position
+}
+
+/// Prepared INSERT and UPDATE statements for one kind, with every column in a fixed slot worked out once, so a row
+/// costs a few binds and one step (no SQL text, dictionaries or boxed values per row).
 final class RowStatements {
-    /// Kind fields other than `id`, in `Kind.fields` order → their column, when the target has one.
-    let fieldColumns: [String?]
-    /// Extra columns written with every row (foreign keys, entity-number columns, order columns).
-    let referenceColumns: [String]
+    /// Where each value goes in one statement.
+    struct Slots {
+        /// By the field's position in its record's `fields`; nil where the target has no column for it.
+        let fields: [Int32?]
+        /// By `ReferenceColumn.rawValue`; nil where the target has no such column.
+        let references: [Int32?]
+
+        subscript(reference: ReferenceColumn) -> Int32? { references[reference.rawValue] }
+    }
+
     let idColumn: String?
     let idIsText: Bool
     let insert: Statement
     let update: Statement
-    /// First parameter of the field columns in `insert` (after Z_PK, Z_ENT, Z_OPT and the id).
-    let insertBase: Int32
+    let insertSlots: Slots
+    let updateSlots: Slots
+    /// The parameter of `Z_PK` in `update`.
+    let updateKey: Int32
     let entityNumber: Int64
 
-    init(kind: ResolvedMapping.ResolvedKind, referenceColumns: [String], schema: StoreSchema, database: Database) throws {
-        let fields = kind.kind.fields.filter { $0 != "id" }
-        fieldColumns = fields.map { kind.columns[$0] }
-        self.referenceColumns = referenceColumns
+    /// - Parameters:
+    ///   - fields: the kind's field names, in its record's `fields` order.
+    ///   - references: the reference columns the target has.
+    init(kind: ResolvedMapping.ResolvedKind, fields: [String], references: [(ReferenceColumn, String)],
+         schema: StoreSchema, database: Database) throws {
         idColumn = kind.columns["id"]
         let declared = idColumn.flatMap { column in schema.columns(of: kind.table)?.first { $0.name == column }?.declaredType } ?? "BLOB"
         idIsText = declared.contains("CHAR") || declared.contains("TEXT") || declared.contains("CLOB")
         entityNumber = kind.entity.number
-        let written = fieldColumns.compactMap { $0 } + referenceColumns
+        let fieldColumns = fields.map { kind.columns[$0] }
+        let written = fieldColumns.compactMap { $0 } + references.map(\.1)
         let leading = ["Z_PK", "Z_ENT", "Z_OPT"] + (idColumn.map { [$0] } ?? [])
-        insertBase = Int32(leading.count + 1)
         let table = Database.quote(kind.table)
         let insertColumns = (leading + written).map(Database.quote).joined(separator: ", ")
         insert = try database.prepare("INSERT INTO \(table) (\(insertColumns)) VALUES (\(Array(repeating: "?", count: leading.count + written.count).joined(separator: ", ")))")
         let assignments = written.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" } + ["Z_OPT = coalesce(Z_OPT, 0) + 1"]
         update = try database.prepare("UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?\(written.count + 1)")
-    }
+        updateKey = Int32(written.count + 1)
 
-    /// Parameter numbers of the field columns, in `fieldColumns` order (nil where the target has no column), for a
-    /// statement whose field columns start at `base`.
-    func fieldSlots(base: Int32) -> [Int32?] {
-        var next = base
-        return fieldColumns.map { column in
-            guard column != nil else { return nil }
-            defer { next += 1 }
-            return next
+        /// The written columns take consecutive parameters from `base`: the fields that have a column, then the
+        /// references.
+        func slots(from base: Int32) -> Slots {
+            var next = base
+            let fieldSlots = fieldColumns.map { column -> Int32? in
+                guard column != nil else { return nil }
+                defer { next += 1 }
+                return next
+            }
+            var referenceSlots = [Int32?](repeating: nil, count: ReferenceColumn.allCases.count)
+            for (reference, _) in references {
+                referenceSlots[reference.rawValue] = next
+                next += 1
+            }
+            return Slots(fields: fieldSlots, references: referenceSlots)
         }
+        insertSlots = slots(from: Int32(leading.count + 1))
+        updateSlots = slots(from: 1)
     }
-
-    var writtenFieldCount: Int32 { Int32(fieldColumns.compactMap { $0 }.count) }
 
     /// Inserts a row: binds the fixed columns and the id, lets `bind` fill the field and reference slots, steps.
-    func insertRow(key: Int64, id: UUID, _ bind: (Statement, [Int32?], Int32) -> Void) throws {
+    func insertRow(key: Int64, id: UUID, _ bind: (Statement, Slots) -> Void) throws {
         insert.bind(key, at: 1)
         insert.bind(entityNumber, at: 2)
         insert.bind(Int64(1), at: 3)
@@ -58,15 +80,14 @@ final class RowStatements {
                 withUnsafeBytes(of: id.uuid) { insert.bind(blob: $0, at: 4) }
             }
         }
-        bind(insert, fieldSlots(base: insertBase), insertBase + writtenFieldCount)
+        bind(insert, insertSlots)
         try insert.run()
     }
 
     /// Updates a row's fields and references and increments `Z_OPT`.
-    func updateRow(key: Int64, _ bind: (Statement, [Int32?], Int32) -> Void) throws {
-        let referenceBase = 1 + writtenFieldCount
-        bind(update, fieldSlots(base: 1), referenceBase)
-        update.bind(key, at: referenceBase + Int32(referenceColumns.count))
+    func updateRow(key: Int64, _ bind: (Statement, Slots) -> Void) throws {
+        bind(update, updateSlots)
+        update.bind(key, at: updateKey)
         try update.run()
     }
 }

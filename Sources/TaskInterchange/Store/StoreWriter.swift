@@ -36,11 +36,9 @@ final class StoreWriter: ImportDestination {
     private(set) var isNew = false
     /// A new store's indexes (and a template's triggers), created after the bulk load.
     private var laterStatements: [String] = []
-    /// For the task's project and category: whether the target has the key column, and the destination's entity
-    /// number when it also has a `Z<n>_` entity column. Worked out once, not per row.
-    var taskReferences: [(present: Bool, entityNumber: Int64?)] = []
-    /// The task entity's number, when subtasks carry a `Z<n>_TASK` entity column.
-    var subtaskTaskEntityNumber: Int64?
+    /// The entity numbers written into `Z<n>_` columns beside references to projects, categories and tasks, worked
+    /// out once, not per row.
+    var referencedEntities: (project: Int64?, category: Int64?, task: Int64?) = (nil, nil, nil)
     var preparedStatements: [String: Statement] = [:]
     /// The task–tag join row insert, used for every task: kept here rather than looked up by its SQL text.
     var tagLinkInsert: Statement?
@@ -151,14 +149,8 @@ final class StoreWriter: ImportDestination {
             warnings.append("\(missing.entity).\(missing.property): "
                 + missing.message("the target's", "the archive's values for it are not imported"))
         }
-        taskReferences = [(resolved.taskProjectColumn, StoreMapping.Kind.project), (resolved.taskCategoryColumn, .category)].map { column, kind in
-            guard let column else { return (false, nil) }
-            return (true, entityColumn(for: column, in: .task) == nil ? nil : resolved.kinds[kind]?.entity.number)
-        }
-        if let column = resolved.subtaskTaskColumn, entityColumn(for: column, in: .subtask) != nil {
-            subtaskTaskEntityNumber = resolved.kinds[.task]?.entity.number
-        }
-
+        referencedEntities = (resolved.kinds[.project]?.entity.number, resolved.kinds[.category]?.entity.number,
+                              resolved.kinds[.task]?.entity.number)
         do {
             try loadExistingIDs()
         } catch let error as SQLiteError {

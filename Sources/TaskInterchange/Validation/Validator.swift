@@ -82,68 +82,71 @@ public struct Validator: ArchiveVisitor {
         visitIssue(ValidationIssue(code, path: path, message: message, subject: text))
     }
 
-    private mutating func checkNew(_ id: UUID, kind: StoreMapping.Kind, inserted: Bool, path: String) {
-        if !inserted {
-            error(.duplicateID, path + ".id", "\(kind.rawValue) id \(id.uuidString) appears more than once", about: id)
+    /// Checks what every record has: a new id, field values its kind's table allows.
+    private mutating func checkRecord<Record: TypedRecord>(_ record: Record, at path: RecordPath) {
+        let kind = Record.kind
+        if !self[keyPath: Self.ids(kind)].insert(record.id).inserted {
+            error(.duplicateID, path.member("id"), "\(kind.rawValue) id \(record.id.uuidString) appears more than once",
+                  about: record.id)
         }
-        if let existing, existing.existingIsError, !unloaded.contains(kind), existing.ids[kind]?.contains(id) == true {
-            error(.idExistsInStore, path + ".id",
-                  "\(kind.rawValue) \(id.uuidString) already exists in the target store "
-                    + "(use --mode upsert, skip or replace)", about: id)
+        if let existing, existing.existingIsError, !unloaded.contains(kind), existing.ids[kind]?.contains(record.id) == true {
+            error(.idExistsInStore, path.member("id"),
+                  "\(kind.rawValue) \(record.id.uuidString) already exists in the target store "
+                    + "(use --mode upsert, skip or replace)", about: record.id)
+        }
+        for field in Record.layout where field.shape == .level && !field.range.contains(record[field, as: Int.self]) {
+            guard case .level(_, let range, let meaning) = Record.fields[field.index].value else { continue }
+            error(.priorityOutOfRange, path.member(field.name),
+                  "\(field.name) \(record[field, as: Int.self]) is outside \(range.lowerBound)…\(range.upperBound) (\(meaning))")
         }
     }
 
     /// Checks a project.
     public mutating func visitProject(_ project: ProjectRecord, index: Int) {
         counts.projects += 1
-        checkNew(project.id, kind: .project, inserted: projects.insert(project.id).inserted, path: "$.projects[\(index)]")
-        checkExtra(project.extra, of: .project, path: "$.projects[\(index)]")
+        checkRecord(project, at: RecordPath(.project, index))
+        checkExtra(project.extra, of: .project, path: RecordPath(.project, index).description)
     }
 
     /// Checks a category.
     public mutating func visitCategory(_ category: CategoryRecord, index: Int) {
         counts.categories += 1
-        checkNew(category.id, kind: .category, inserted: categories.insert(category.id).inserted, path: "$.categories[\(index)]")
-        checkExtra(category.extra, of: .category, path: "$.categories[\(index)]")
+        checkRecord(category, at: RecordPath(.category, index))
+        checkExtra(category.extra, of: .category, path: RecordPath(.category, index).description)
     }
 
     /// Checks a tag.
     public mutating func visitTag(_ tag: TagRecord, index: Int) {
         counts.tags += 1
-        checkNew(tag.id, kind: .tag, inserted: tags.insert(tag.id).inserted, path: "$.tags[\(index)]")
-        checkExtra(tag.extra, of: .tag, path: "$.tags[\(index)]")
+        checkRecord(tag, at: RecordPath(.tag, index))
+        checkExtra(tag.extra, of: .tag, path: RecordPath(.tag, index).description)
     }
 
     /// Checks a task, its references and its subtasks.
     public mutating func visitTask(_ task: TaskRecord, index: Int) {
-        let path = "$.tasks[\(index)]"
+        let path = RecordPath(.task, index)
         counts.tasks += 1
         counts.subtasks += task.subtasks.count
-        checkNew(task.id, kind: .task, inserted: tasks.insert(task.id).inserted, path: path)
-        if !TaskRecord.priorityRange.contains(task.priority) {
-            error(.priorityOutOfRange, path + ".priority",
-                  "priority \(task.priority) is outside \(TaskRecord.priorityRange.lowerBound)…\(TaskRecord.priorityRange.upperBound) (0 low, 1 medium, 2 high, 3 urgent)")
-        }
+        checkRecord(task, at: path)
         if let projectId = task.projectId, !projects.contains(projectId) {
-            pending.append((.project, projectId, path + ".projectId"))
+            pending.append((.project, projectId, path.member("projectId")))
         }
         if let categoryId = task.categoryId, !categories.contains(categoryId) {
-            pending.append((.category, categoryId, path + ".categoryId"))
+            pending.append((.category, categoryId, path.member("categoryId")))
         }
         var seenTags: Set<UUID> = []
         for (position, tagId) in task.tagIds.enumerated() {
-            let tagPath = path + ".tagIds[\(position)]"
             if !seenTags.insert(tagId).inserted {
-                error(.duplicateTagReference, tagPath, "tag \(tagId.uuidString) is listed twice on this task",
-                      about: tagId)
+                error(.duplicateTagReference, path.member("tagIds") + "[\(position)]",
+                      "tag \(tagId.uuidString) is listed twice on this task", about: tagId)
             } else if !tags.contains(tagId) {
-                pending.append((.tag, tagId, tagPath))
+                pending.append((.tag, tagId, path.member("tagIds") + "[\(position)]"))
             }
         }
-        checkExtra(task.extra, of: .task, path: path)
+        checkExtra(task.extra, of: .task, path: path.description)
         for (position, subtask) in task.subtasks.enumerated() {
-            checkNew(subtask.id, kind: .subtask, inserted: subtasks.insert(subtask.id).inserted, path: path + ".subtasks[\(position)]")
-            checkExtra(subtask.extra, of: .subtask, path: path + ".subtasks[\(position)]")
+            checkRecord(subtask, at: path.subtask(position))
+            checkExtra(subtask.extra, of: .subtask, path: path.subtask(position).description)
         }
     }
 
@@ -209,13 +212,18 @@ public struct Validator: ArchiveVisitor {
         if !ids(of: kind).contains(id) { pendingExtras.append((kind, id, path)) }
     }
 
-    func ids(of kind: StoreMapping.Kind) -> Set<UUID> {
+    func ids(of kind: RecordKind) -> Set<UUID> {
+        self[keyPath: Self.ids(kind)]
+    }
+
+    /// Where the ids read of `kind` are kept.
+    private static func ids(_ kind: RecordKind) -> WritableKeyPath<Validator, Set<UUID>> {
         switch kind {
-        case .project: return projects
-        case .category: return categories
-        case .tag: return tags
-        case .task: return tasks
-        case .subtask: return subtasks
+        case .project: return \.projects
+        case .category: return \.categories
+        case .tag: return \.tags
+        case .task: return \.tasks
+        case .subtask: return \.subtasks
         }
     }
 

@@ -20,23 +20,33 @@ enum JSONPath {
     }
 }
 
-/// Where a record is in an archive, kept as numbers and spelled only for a message.
+/// Where a record is in an archive, kept as numbers and spelled only for a message: `$.tasks[3]`,
+/// `$.tasks[3].subtasks[1]`.
 struct RecordPath: Sendable, Hashable, CustomStringConvertible {
     /// The section's kind (`task` for a subtask).
-    var kind: StoreMapping.Kind
+    var kind: RecordKind
     var index: Int
     /// The subtask's position in its task, for a subtask.
     var subtask: Int?
 
-    init(_ kind: StoreMapping.Kind, _ index: Int, subtask: Int? = nil) {
+    init(_ kind: RecordKind, _ index: Int, subtask: Int? = nil) {
         self.kind = kind
         self.index = index
         self.subtask = subtask
     }
 
+    /// The path of the task's subtask at `position`.
+    func subtask(_ position: Int) -> RecordPath {
+        RecordPath(kind, index, subtask: position)
+    }
+
     var description: String {
-        let section = ["project": "projects", "category": "categories", "tag": "tags", "task": "tasks"][kind.rawValue] ?? kind.rawValue
-        return "$.\(section)[\(index)]" + (subtask.map { ".subtasks[\($0)]" } ?? "")
+        "$.\(kind.sectionName)[\(index)]" + (subtask.map { ".subtasks[\($0)]" } ?? "")
+    }
+
+    /// A member of the record: `$.tasks[3].priority`.
+    func member(_ name: String) -> String {
+        JSONPath.member(description, name)
     }
 }
 

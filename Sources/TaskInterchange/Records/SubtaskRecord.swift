@@ -19,3 +19,17 @@ public struct SubtaskRecord: Sendable, Hashable, Codable {
         self.isCompleted = isCompleted
     }
 }
+
+extension SubtaskRecord: TypedRecord {
+    static let kind = RecordKind.subtask
+    static let fields: [RecordField<SubtaskRecord>] = [
+        RecordField("title", .text(\.title), synonyms: FieldSynonyms.title),
+        RecordField("isCompleted", .flag(\.isCompleted), synonyms: FieldSynonyms.isCompleted),
+    ]
+
+    static let layout = FieldLayout.of(fields)
+
+    init(blank id: UUID) {
+        self.init(id: id, title: "")
+    }
+}

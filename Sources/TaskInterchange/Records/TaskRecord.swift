@@ -50,3 +50,24 @@ public struct TaskRecord: Sendable, Hashable, Codable {
         self.subtasks = subtasks
     }
 }
+
+extension TaskRecord: TypedRecord {
+    static let kind = RecordKind.task
+    static let fields: [RecordField<TaskRecord>] = [
+        RecordField("title", .text(\.title), synonyms: FieldSynonyms.title, inVersion1: true),
+        RecordField("notes", .optionalText(\.notes), synonyms: FieldSynonyms.notes),
+        RecordField("isCompleted", .flag(\.isCompleted), synonyms: FieldSynonyms.isCompleted, inVersion1: true),
+        RecordField("createdAt", .date(\.createdAt), synonyms: FieldSynonyms.createdAt, inVersion1: true),
+        RecordField("dueDate", .optionalDate(\.dueDate), synonyms: FieldSynonyms.dueDate),
+        RecordField("modifiedAt", .optionalDate(\.modifiedAt), synonyms: FieldSynonyms.modifiedAt,
+                    role: .modificationDate),
+        RecordField("priority", .level(\.priority, range: priorityRange, meaning: "0 low, 1 medium, 2 high, 3 urgent"),
+                    synonyms: FieldSynonyms.priority, inVersion1: true),
+    ]
+
+    static let layout = FieldLayout.of(fields)
+
+    init(blank id: UUID) {
+        self.init(id: id, title: "", createdAt: Date(timeIntervalSinceReferenceDate: 0))
+    }
+}

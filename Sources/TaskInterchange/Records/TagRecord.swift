@@ -16,3 +16,16 @@ public struct TagRecord: Sendable, Hashable, Codable {
         self.name = name
     }
 }
+
+extension TagRecord: TypedRecord {
+    static let kind = RecordKind.tag
+    static let fields: [RecordField<TagRecord>] = [
+        RecordField("name", .text(\.name), synonyms: FieldSynonyms.name, inVersion1: true),
+    ]
+
+    static let layout = FieldLayout.of(fields)
+
+    init(blank id: UUID) {
+        self.init(id: id, name: "")
+    }
+}

@@ -21,3 +21,19 @@ public struct ProjectRecord: Sendable, Hashable, Codable {
         self.createdAt = createdAt
     }
 }
+
+extension ProjectRecord: TypedRecord {
+    static let kind = RecordKind.project
+    static let fields: [RecordField<ProjectRecord>] = [
+        RecordField("name", .text(\.name), synonyms: FieldSynonyms.name, inVersion1: true),
+        RecordField("createdAt", .optionalDate(\.createdAt), synonyms: FieldSynonyms.createdAt),
+        RecordField("modifiedAt", .optionalDate(\.modifiedAt), synonyms: FieldSynonyms.modifiedAt,
+                    role: .modificationDate),
+    ]
+
+    static let layout = FieldLayout.of(fields)
+
+    init(blank id: UUID) {
+        self.init(id: id, name: "")
+    }
+}

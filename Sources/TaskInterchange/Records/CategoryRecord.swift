@@ -22,3 +22,17 @@ public struct CategoryRecord: Sendable, Hashable, Codable {
         self.color = color
     }
 }
+
+extension CategoryRecord: TypedRecord {
+    static let kind = RecordKind.category
+    static let fields: [RecordField<CategoryRecord>] = [
+        RecordField("name", .text(\.name), synonyms: FieldSynonyms.name),
+        RecordField("color", .textOrDefault(\.color, fallback: defaultColor), synonyms: FieldSynonyms.color),
+    ]
+
+    static let layout = FieldLayout.of(fields)
+
+    init(blank id: UUID) {
+        self.init(id: id, name: "")
+    }
+}

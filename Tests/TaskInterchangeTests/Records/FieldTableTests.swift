@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import TaskInterchange
+
+/// The kinds' field tables: what mapping files, archives and the per-row code read from them.
+@Suite("Field tables")
+struct FieldTableTests {
+    @Test("mapping fields keep the order mapping files and 'tasks inspect' have always listed")
+    func mappingOrder() {
+        #expect(RecordKind.project.fields == ["id", "name", "createdAt", "modifiedAt"])
+        #expect(RecordKind.category.fields == ["id", "name", "color"])
+        #expect(RecordKind.tag.fields == ["id", "name"])
+        #expect(RecordKind.task.fields == ["id", "title", "notes", "isCompleted", "createdAt", "dueDate", "priority", "modifiedAt"])
+        #expect(RecordKind.subtask.fields == ["id", "title", "isCompleted"])
+        #expect(RecordKind.sections == [.project, .category, .tag, .task])
+    }
+
+    @Test("each field's layout reads and writes the property its table entry names")
+    func layoutsAddressTheirProperties() {
+        var task = TaskRecord(blank: UUID())
+        for field in TaskRecord.layout {
+            switch field.shape {
+            case .text, .textOrDefault: task[field] = "v-\(field.name)"
+            case .optionalText: task[field] = String?.some("o-\(field.name)")
+            case .flag: task[field] = true
+            case .date: task[field] = Date(timeIntervalSinceReferenceDate: Double(field.index))
+            case .optionalDate: task[field] = Date?.some(Date(timeIntervalSinceReferenceDate: Double(100 + field.index)))
+            case .level: task[field] = 3
+            }
+        }
+        #expect(task.title == "v-title")
+        #expect(task.notes == "o-notes")
+        #expect(task.isCompleted)
+        #expect(task.createdAt == Date(timeIntervalSinceReferenceDate: 3))
+        #expect(task.dueDate == Date(timeIntervalSinceReferenceDate: 104))
+        #expect(task.modifiedAt == Date(timeIntervalSinceReferenceDate: 105))
+        #expect(task.priority == 3)
+        #expect(task[TaskRecord.layout[0], as: String.self] == "v-title")
+        var category = CategoryRecord(blank: UUID())
+        #expect(category.color == CategoryRecord.defaultColor)
+        category[CategoryRecord.layout[1]] = "red"
+        #expect(category.color == "red" && category.name == "")
+    }
+
+    @Test("the archive members each kind requires and version 1 allows come from its table")
+    func members() {
+        func names(_ set: ArchiveReader.MemberSet, _ members: ArchiveReader.RecordMembers) -> [String] {
+            members.names.indices.filter { set.contains(rawValue: $0) }.map { members.names[$0] }
+        }
+        let task = ArchiveReader.RecordMembers.task
+        #expect(names(task.required, task) == ["id", "title", "isCompleted", "createdAt", "priority", "tagIds", "subtasks"])
+        #expect(names(task.requiredInVersion1, task) == ["id", "title", "isCompleted", "createdAt", "priority", "tagIds"])
+        #expect(names(task.version1, task) == ["id", "title", "isCompleted", "createdAt", "priority", "projectId", "tagIds"])
+        let project = ArchiveReader.RecordMembers.project
+        #expect(names(project.required, project) == ["id", "name"])
+        #expect(names(project.all, project) == ["type", "id", "name", "createdAt", "modifiedAt", "extra"])
+        let category = ArchiveReader.RecordMembers.category
+        #expect(names(category.required, category) == ["id", "name", "color"])
+        #expect(names(category.version1, category).isEmpty)
+        let subtask = ArchiveReader.RecordMembers.subtask
+        #expect(names(subtask.all, subtask) == ["id", "title", "isCompleted", "extra"])
+    }
+
+    @Test("only the modification date is a kind's modification date")
+    func modificationDate() {
+        #expect(ProjectRecord.modificationDate?.name == "modifiedAt")
+        #expect(TaskRecord.modificationDate?.name == "modifiedAt")
+        #expect(CategoryRecord.modificationDate == nil && TagRecord.modificationDate == nil)
+        #expect(SubtaskRecord.modificationDate == nil)
+    }
+}
