@@ -24,14 +24,7 @@ extension StoreTemplate {
                 let database = try Database(path: temporary.path, mode: .create)
                 try database.execute("PRAGMA auto_vacuum = 2")
                 try database.inTransaction {
-                    for statement in tableStatements { try database.execute(statement) }
-                    let insert = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
-                    for entity in entities { try insert.execute([.integer(entity.number), .text(entity.name), .integer(entity.superNumber)]) }
-                    try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (?, ?, ?)")
-                        .execute([.integer(versionIdentifier), .text(UUID().uuidString), metadata.map(SQLValue.blob) ?? .null])
-                    if let modelCache {
-                        try database.prepare("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)").execute([.blob(modelCache)])
-                    }
+                    try create(in: database)
                     for statement in laterStatements { try database.execute(statement) }
                 }
                 _ = try database.rows("PRAGMA journal_mode = WAL")

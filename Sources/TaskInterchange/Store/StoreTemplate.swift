@@ -50,6 +50,21 @@ public struct StoreTemplate: Sendable {
     /// `CREATE TABLE` statements (run before the bulk load).
     var tableStatements: [String] { objects.filter { $0.type == "table" }.map(\.sql) }
 
+    /// Writes the template into a new, empty database: its tables, its entities in `Z_PRIMARYKEY` (with `Z_MAX` 0),
+    /// its `Z_METADATA` row under a new store UUID, and its model cache; the indexes and triggers
+    /// (`laterStatements`) are the caller's to create, after any bulk load.
+    /// - Throws: `SQLiteError` from the statements.
+    func create(in database: Database) throws(SQLiteError) {
+        for statement in tableStatements { try database.execute(statement) }
+        let insert = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
+        for entity in entities { try insert.execute([.integer(entity.number), .text(entity.name), .integer(entity.superNumber)]) }
+        try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (?, ?, ?)")
+            .execute([.integer(versionIdentifier), .text(UUID().uuidString), metadata.map(SQLValue.blob) ?? .null])
+        if let modelCache {
+            try database.prepare("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)").execute([.blob(modelCache)])
+        }
+    }
+
     /// Indexes and triggers (created after the bulk load; triggers never fire on `tasks`' own connection).
     var laterStatements: [String] { objects.filter { $0.type != "table" }.map(\.sql) }
 }

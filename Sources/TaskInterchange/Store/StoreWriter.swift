@@ -76,7 +76,7 @@ final class StoreWriter: ImportDestination {
     /// - Throws: `TaskInterchangeError` (`.busy` when locked, `.invalidData` when not a Core Data store or the mapping
     ///   does not fit, `.cannotCreate` when the file cannot be created).
     /// - Parameter template: with `create`, take the new store's schema and metadata from this template instead of the
-    ///   built-in task manager model.
+    ///   built-in task manager model's (`TaskManagerModel.template`).
     init(path: String, create: Bool, template: StoreTemplate? = nil, mapping: StoreMapping? = nil,
                 mappingSource: String = "mapping", busyTimeout: Int32 = 5_000) throws(TaskInterchangeError) {
         self.path = path
@@ -87,28 +87,10 @@ final class StoreWriter: ImportDestination {
                 // A new store is a private temporary file until it is complete, and is deleted on any failure: a
                 // journal and fsyncs would only slow the bulk load. `finish()` switches it to WAL, as Core Data has it.
                 try database.execute("PRAGMA auto_vacuum = 2; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
-                try database.inTransaction {
-                    if let template {
-                        for statement in template.tableStatements { try database.execute(statement) }
-                        let insert = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
-                        for entity in template.entities {
-                            try insert.execute([.integer(entity.number), .text(entity.name), .integer(entity.superNumber)])
-                        }
-                        try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (?, ?, ?)")
-                            .execute([.integer(template.versionIdentifier), .text(UUID().uuidString), template.metadata.map(SQLValue.blob) ?? .null])
-                        if let cache = template.modelCache {
-                            try database.prepare("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)").execute([.blob(cache)])
-                        }
-                    } else {
-                        try database.execute(TaskManagerModel.tableStatements)
-                        let insert = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, 0, 0)")
-                        for entity in TaskManagerModel.entities { try insert.execute([.integer(entity.number), .text(entity.name)]) }
-                        try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
-                            .execute([.text(UUID().uuidString), .blob(TaskManagerModel.metadataPlist())])
-                    }
-                }
+                let layout = template ?? TaskManagerModel.template
+                try database.inTransaction { try layout.create(in: database) }
                 self.database = database
-                laterStatements = template?.laterStatements ?? [TaskManagerModel.indexStatements]
+                laterStatements = layout.laterStatements
                 isNew = true
             } else {
                 hadWAL = access(FileIdentity.resolved(path) + "-wal", F_OK) == 0

@@ -75,10 +75,51 @@ struct SchemaTests {
         ])
     }
 
+    /// The DDL the samples (and every store `tasks` created before the built-in model's DDL came from
+    /// `SchemaLayout`) were made with, in `sqlite_master` order.
+    static let taskManagerSchema = [
+        "CREATE TABLE ZCATEGORY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCOLOR VARCHAR, ZNAME VARCHAR, ZID BLOB )",
+        "CREATE TABLE ZPROJECT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCREATEDAT TIMESTAMP, ZNAME VARCHAR, ZID BLOB )",
+        "CREATE TABLE ZSUBTASK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZISCOMPLETED INTEGER, ZTASK INTEGER, Z_FOK_TASK INTEGER, ZTITLE VARCHAR, ZID BLOB )",
+        "CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR, ZID BLOB )",
+        "CREATE TABLE Z_4TASKS ( Z_4TAGS INTEGER, Z_5TASKS INTEGER, PRIMARY KEY (Z_4TAGS, Z_5TASKS) )",
+        "CREATE TABLE ZTASK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZISCOMPLETED INTEGER, ZPRIORITY INTEGER, ZCATEGORY INTEGER, ZPROJECT INTEGER, ZCREATEDAT TIMESTAMP, ZDUEDATE TIMESTAMP, ZNOTES VARCHAR, ZTITLE VARCHAR, ZID BLOB )",
+        "CREATE INDEX ZSUBTASK_ZTASK_INDEX ON ZSUBTASK (ZTASK)",
+        "CREATE INDEX Z_4TASKS_Z_5TASKS_INDEX ON Z_4TASKS (Z_5TASKS, Z_4TAGS)",
+        "CREATE INDEX ZTASK_ZCATEGORY_INDEX ON ZTASK (ZCATEGORY)",
+        "CREATE INDEX ZTASK_ZPROJECT_INDEX ON ZTASK (ZPROJECT)",
+        "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+        "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+        "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
+    ]
+
     @Test("the built-in task-manager model gives exactly the schema the samples were made with")
     func taskManager() {
-        let expected = TaskManagerModel.schema.split(separator: "\n").map { String($0.dropLast()) }
-        #expect(TaskManagerModel.model.schemaStatements() == expected)
+        #expect(TaskManagerModel.model.schemaStatements() == Self.taskManagerSchema)
+    }
+
+    @Test("a new store of the built-in model: its tables, then its indexes after the load, as the samples have them")
+    func taskManagerNewStore() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("new.sqlite")
+        let writer = try StoreWriter(path: path, create: true)
+        try writer.transaction { _ = try writer.insert(ProjectRecord(id: UUID(), name: "P")) }
+        let database = try Database(path: path, mode: .readOnly(immutable: false))
+        let master = try database.rows("SELECT type, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")
+        let tables = Self.taskManagerSchema.filter { $0.hasPrefix("CREATE TABLE") }
+        let indexes = Self.taskManagerSchema.filter { $0.hasPrefix("CREATE INDEX") }
+        #expect(master.map { $0[1].string ?? "" } == tables + indexes)
+        let entities = try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+        #expect(entities.map { "\($0[0].int64 ?? -1) \($0[1].string ?? "") \($0[2].int64 ?? -1) \($0[3].int64 ?? -1)" }
+                == ["1 Category 0 0", "2 Project 0 1", "3 Subtask 0 0", "4 Tag 0 0", "5 Task 0 0"])
+        let metadata = try database.rows("SELECT Z_VERSION, Z_PLIST FROM Z_METADATA")
+        #expect(metadata.count == 1 && metadata.first?[0].int64 == 1)
+        if case .blob(let plist)? = metadata.first?[1] {
+            #expect(try StoreMetadata(plist: Data(plist)).versionHashes == TaskManagerModel.model.versionHashes)
+        } else {
+            Issue.record("no metadata plist")
+        }
+        #expect(try database.scalar("SELECT count(*) FROM Z_MODELCACHE")?.int64 == 0)
     }
 
     @Test("shapes no real store shows are laid out, listed as caveats, and every statement runs in SQLite")

@@ -30,7 +30,8 @@ struct StoreMetadataTests {
 
     @Test("the metadata this tool writes for new stores reads back with the model's hashes")
     func ownMetadata() throws {
-        let metadata = try StoreMetadata(plist: Data(TaskManagerModel.metadataPlist()))
+        let plist = try #require(TaskManagerModel.template.metadata)
+        let metadata = try StoreMetadata(plist: Data(plist))
         #expect(metadata.versionHashes == TaskManagerModel.model.versionHashes)
         #expect(metadata.checksum == TaskManagerModel.model.versionChecksum)
         #expect(metadata.digest == TaskManagerModel.model.versionHashesDigest)

@@ -32,7 +32,8 @@ struct VersionHashTests {
 
     @Test("a new store's metadata carries the model's hashes")
     func newStoreMetadata() throws {
-        let plist = try #require(try PropertyListSerialization.propertyList(from: Data(TaskManagerModel.metadataPlist()), format: nil) as? [String: Any])
+        let metadata = try #require(TaskManagerModel.template.metadata)
+        let plist = try #require(try PropertyListSerialization.propertyList(from: Data(metadata), format: nil) as? [String: Any])
         #expect((plist["NSStoreModelVersionHashes"] as? [String: Data])?.count == 5)
         #expect(plist["NSStoreType"] as? String == "SQLite")
     }
