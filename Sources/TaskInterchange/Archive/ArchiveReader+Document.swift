@@ -281,7 +281,7 @@ extension ArchiveReader.Parser {
             let location = scanner.location
             let kindName = try scanner.readKey().string
             let kindPath = JSONPath.member(path, kindName)
-            guard let kind = StoreMapping.Kind(rawValue: kindName) else {
+            guard let kind = RecordKind(rawValue: kindName) else {
                 try report(.wrongType, kindPath, "\"\(kindName)\" is not a kind of record (expected one of \(Self.kindNames))", at: location)
                 try scanner.skipValue()
                 continue
@@ -311,7 +311,7 @@ extension ArchiveReader.Parser {
 
     private mutating func readRelationship(_ path: String) throws -> ExtraRelationship? {
         guard let read = try readDeclaration(path) else { return nil }
-        guard let destination = StoreMapping.Kind(rawValue: read.destination) else {
+        guard let destination = RecordKind(rawValue: read.destination) else {
             try report(.wrongType, path + ".destination",
                        "\"\(read.destination)\" is not a kind of record (expected one of \(Self.kindNames))",
                        at: read.location)
@@ -350,7 +350,7 @@ extension ArchiveReader.Parser {
     }
 
     private static var kindNames: String {
-        StoreMapping.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+        RecordKind.allCases.map(\.rawValue).joined(separator: ", ")
     }
 
     /// Opens an object, or reports what was found instead and skips it.

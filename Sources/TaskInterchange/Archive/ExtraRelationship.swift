@@ -3,7 +3,7 @@
 /// `destination` records, and import links them again once every record exists.
 public struct ExtraRelationship: Sendable, Hashable, Codable {
     /// The kind of record the ids name.
-    public var destination: StoreMapping.Kind
+    public var destination: RecordKind
     /// True when the value is an array of ids, false for a single id.
     public var toMany: Bool
     /// True when the array's order is the relationship's order (an ordered to-many); otherwise ids are sorted.
@@ -13,7 +13,7 @@ public struct ExtraRelationship: Sendable, Hashable, Codable {
     public var inverse: String?
 
     /// Creates a declaration.
-    public init(destination: StoreMapping.Kind, toMany: Bool, ordered: Bool = false, inverse: String? = nil) {
+    public init(destination: RecordKind, toMany: Bool, ordered: Bool = false, inverse: String? = nil) {
         self.destination = destination
         self.toMany = toMany
         self.ordered = ordered
@@ -26,7 +26,7 @@ public struct ExtraRelationship: Sendable, Hashable, Codable {
     /// - Throws: `DecodingError` when a member is missing or has the wrong type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        destination = try container.decode(StoreMapping.Kind.self, forKey: .destination)
+        destination = try container.decode(RecordKind.self, forKey: .destination)
         toMany = try container.decode(Bool.self, forKey: .toMany)
         ordered = try container.decodeIfPresent(Bool.self, forKey: .ordered) ?? false
         inverse = try container.decodeIfPresent(String.self, forKey: .inverse)

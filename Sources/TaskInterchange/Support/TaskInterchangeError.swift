@@ -1,5 +1,3 @@
-import CSQLite
-
 /// An error from the library, with a category that callers (the CLI) map to exit codes, and a message for people.
 public struct TaskInterchangeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is; each maps to one sysexits-style exit code in the CLI.
@@ -35,22 +33,4 @@ public struct TaskInterchangeError: Error, Sendable, Equatable, CustomStringConv
 
     /// The message.
     public var description: String { message }
-
-    /// Classifies an SQLite failure on `path`, keeping SQLite's own words in the message.
-    static func sqlite(_ error: SQLiteError, path: String, doing action: String) -> TaskInterchangeError {
-        let kind: Kind
-        switch error.primaryCode {
-        case _ where error.isBusy: kind = .busy
-        case SQLITE_CORRUPT, SQLITE_NOTADB: kind = .invalidData
-        case SQLITE_INTERRUPT: kind = .cancelled  // the progress handler saw a cancellation
-        case SQLITE_CANTOPEN: kind = .noInput
-        case SQLITE_READONLY: kind = .cannotCreate
-        case SQLITE_IOERR, SQLITE_FULL: kind = .io
-        default: kind = .invalidData
-        }
-        if kind == .cancelled { return Cancellation.cancelled }
-        var message = "\(path): \(action): \(error.message)"
-        if kind == .busy { message = "\(path): the store is locked by another process (\(error.message)); close the app using it and retry" }
-        return TaskInterchangeError(kind, message)
-    }
 }

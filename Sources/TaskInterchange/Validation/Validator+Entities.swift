@@ -8,7 +8,7 @@ extension Validator {
     struct GenericChecks {
         var declarations: [String: EntityDeclaration] = [:]
         /// Store entity name → the typed kind that reads it.
-        var typed: [String: StoreMapping.Kind] = [:]
+        var typed: [String: RecordKind] = [:]
         /// Id → entity of every generic record read.
         var ids: [UUID: String] = [:]
         /// (destination entity, id, path) of references whose destination may come later.
@@ -21,8 +21,8 @@ extension Validator {
         guard !generic.checkedHeader, let source = header.source else { return }
         generic.checkedHeader = true
         generic.declarations = source.model
-        for (kind, entity) in source.entities where StoreMapping.Kind(rawValue: kind) != nil {
-            generic.typed[entity] = StoreMapping.Kind(rawValue: kind)
+        for (kind, entity) in source.entities where RecordKind(rawValue: kind) != nil {
+            generic.typed[entity] = RecordKind(rawValue: kind)
         }
         for (entity, declaration) in source.model.sorted(by: { $0.key < $1.key }) {
             let path = JSONPath.member("$.source.model", entity)

@@ -9,11 +9,11 @@ public struct Validator: ArchiveVisitor {
     /// Ids already present in an import target, and whether their presence is an error (it is for `--mode insert`).
     public struct ExistingIDs: Sendable {
         /// Ids per kind.
-        public var ids: [StoreMapping.Kind: Set<UUID>]
+        public var ids: [RecordKind: Set<UUID>]
         /// True when an id that already exists must be reported as an error.
         public var existingIsError: Bool
         /// Creates the set.
-        public init(ids: [StoreMapping.Kind: Set<UUID>], existingIsError: Bool) {
+        public init(ids: [RecordKind: Set<UUID>], existingIsError: Bool) {
             self.ids = ids
             self.existingIsError = existingIsError
         }
@@ -23,7 +23,7 @@ public struct Validator: ArchiveVisitor {
     public var maxIssues: Int
     private let existing: ExistingIDs?
     /// Kinds an import does not load: their ids may exist in the target.
-    var unloaded: Set<StoreMapping.Kind> = []
+    var unloaded: Set<RecordKind> = []
     private var issues: [ValidationIssue] = []
     private var errorCount = 0
     private var warningCount = 0
@@ -37,9 +37,9 @@ public struct Validator: ArchiveVisitor {
     var counts = ArchiveCounts()
     private var selection: String?
     /// References whose target had not been read yet (version 1 files may list tasks before projects).
-    private var pending: [(kind: StoreMapping.Kind, id: UUID, path: String)] = []
+    private var pending: [(kind: RecordKind, id: UUID, path: String)] = []
     /// Ids named by relationships under `extra` whose destination had not been read yet.
-    private var pendingExtras: [(kind: StoreMapping.Kind, id: UUID, path: String)] = []
+    private var pendingExtras: [(kind: RecordKind, id: UUID, path: String)] = []
     /// The archive's `source.relationships`.
     private var relationships: [String: [String: ExtraRelationship]] = [:]
     /// The generic section: declarations, ids read, references still to check.
@@ -158,7 +158,7 @@ public struct Validator: ArchiveVisitor {
 
     /// Relationship values under `extra`: the declared shape, valid ids, and (once read) existing destinations. An
     /// array must be a declared relationship: anything else under `extra` is an attribute value.
-    private mutating func checkExtra(_ extra: [String: ExtraValue]?, of kind: StoreMapping.Kind, path makePath: @autoclosure () -> String) {
+    private mutating func checkExtra(_ extra: [String: ExtraValue]?, of kind: RecordKind, path makePath: @autoclosure () -> String) {
         guard let extra else { return }
         let declared = relationships[kind.rawValue]
         if declared == nil, !extra.values.contains(where: { if case .array = $0 { true } else { false } }) { return }
@@ -204,7 +204,7 @@ public struct Validator: ArchiveVisitor {
         }
     }
 
-    private mutating func checkReference(_ text: String, to kind: StoreMapping.Kind, path: String) {
+    private mutating func checkReference(_ text: String, to kind: RecordKind, path: String) {
         guard let id = CanonicalUUID.parse(text) else {
             error(.invalidUUID, path, CanonicalUUID.problem(with: text))
             return

@@ -5,11 +5,11 @@ import Foundation
 extension ImportDestination {
     /// Nothing exists before a fresh start.
     /// - Throws: nothing by default.
-    public mutating func existingKey(of kind: StoreMapping.Kind, id: UUID) throws -> ObjectKey? { nil }
+    public mutating func existingKey(of kind: RecordKind, id: UUID) throws -> ObjectKey? { nil }
 
     /// Nothing exists before a fresh start.
     /// - Throws: nothing by default.
-    public mutating func count(of kind: StoreMapping.Kind) throws -> Int { 0 }
+    public mutating func count(of kind: RecordKind) throws -> Int { 0 }
 
     /// - Throws: `TaskInterchangeError` of kind `.usage`: replace mode needs a destination that can remove objects.
     public mutating func removeAll() throws { throw Self.unsupported("remove objects (--mode replace)") }
@@ -44,7 +44,7 @@ extension ImportDestination {
 
     /// - Throws: `.invalidData`: the archive carries a relationship under `extra` that this destination has no
     ///   place for; nothing is dropped silently.
-    public mutating func link(_ kind: StoreMapping.Kind, _ key: ObjectKey, relationship: String,
+    public mutating func link(_ kind: RecordKind, _ key: ObjectKey, relationship: String,
                               _ declaration: ExtraRelationship, to destinations: [ObjectKey], replacing: Bool) throws {
         throw TaskInterchangeError(.invalidData, "\(kind.rawValue).\(relationship): the archive carries this "
                                    + "relationship under extra, and the destination \(Self.self) has no place for it")

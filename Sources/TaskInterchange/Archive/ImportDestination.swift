@@ -28,10 +28,10 @@ public protocol ImportDestination {
 
     /// The object that already carries `id`, if any.
     /// - Throws: the destination's own error; the import stops and the destination is rolled back.
-    mutating func existingKey(of kind: StoreMapping.Kind, id: UUID) throws -> ObjectKey?
+    mutating func existingKey(of kind: RecordKind, id: UUID) throws -> ObjectKey?
     /// How many objects of a kind exist (for the replace plan).
     /// - Throws: the destination's own error; the import stops and the destination is rolled back.
-    mutating func count(of kind: StoreMapping.Kind) throws -> Int
+    mutating func count(of kind: RecordKind) throws -> Int
     /// Removes every object of the interchange's kinds (replace mode).
     /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func removeAll() throws
@@ -73,7 +73,7 @@ public protocol ImportDestination {
     /// object at `key` to `destinations`, in order, once every record exists. `replacing` is true for an object that
     /// existed before the import: its current destinations for this relationship are dropped first.
     /// - Throws: the destination's own error; the import stops and the destination is rolled back.
-    mutating func link(_ kind: StoreMapping.Kind, _ key: ObjectKey, relationship: String, _ declaration: ExtraRelationship,
+    mutating func link(_ kind: RecordKind, _ key: ObjectKey, relationship: String, _ declaration: ExtraRelationship,
                        to destinations: [ObjectKey], replacing: Bool) throws
 
     // Generic records: defaults in `ImportDestination+Entities.swift` take nothing.
