@@ -90,6 +90,8 @@ struct ArchiveWriter {
     ///
     /// - Throws: `ArchiveWritingError.outOfOrder` or the sink's error.
     mutating func write(category: CategoryRecord) throws {
+        // Version 1 has no categories at all: they are counted whole, not field by field.
+        if options.formatVersion >= 2 { try checkFields(of: category) }
         try enterSection(.category)
         if options.formatVersion == 1 {
             droppedFields["categories", default: 0] += 1
@@ -104,6 +106,7 @@ struct ArchiveWriter {
     ///
     /// - Throws: `ArchiveWritingError.outOfOrder` or the sink's error.
     mutating func write(tag: TagRecord) throws {
+        try checkFields(of: tag)
         try enterSection(.tag)
         counts.tags += 1
         if options.formatVersion == 1 { droppedFields["tag.extra", default: 0] += tag.extra?.count ?? 0 }
