@@ -17,7 +17,7 @@ struct ExportCommand: Command {
     static let excludedEntities = Option<[String]>(
         "--exclude-entities", valueName: "list",
         help: "Never export these store entities; references to them are dropped (reported).",
-        convert: SelectionOptions.list)
+        expected: "expected entity names, comma-separated", convert: SelectionOptions.list)
     static let project = Option<String>(
         "--project", valueName: "id|name", help: "Only tasks of this project (and the records they refer to).")
     static let completed = Flag("--completed", help: "Only completed tasks (and the records they refer to).")

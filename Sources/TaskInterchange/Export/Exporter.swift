@@ -67,6 +67,21 @@ public enum Exporter {
             findings.append(StoreFinding(.droppedByFormat, property: field, count: count,
                                          message: "format version \(options.writing.formatVersion) has no place for these values; not written"))
         }
+        if !options.selection.isEverything {
+            if options.writing.formatVersion < 2 {
+                // Without its selection the file reads as a whole store, which `--mode replace` would enforce.
+                findings.append(StoreFinding(.droppedByFormat, property: "source.selection", count: 1,
+                                             message: "format version 1 has no place for the selection "
+                                                 + "(\(options.selection)); the file reads as a whole store, and an "
+                                                 + "import with --mode replace would delete what it does not hold"))
+            }
+            let total = counts.projects + counts.categories + counts.tags + counts.tasks + counts.entities
+            if total == 0 {
+                findings.append(StoreFinding(.emptySelection, count: 0,
+                                             message: "the selection (\(options.selection)) matches no record; "
+                                                 + "the archive is empty"))
+            }
+        }
         var summary = ExportSummary(store: store, counts: counts, formatVersion: options.writing.formatVersion,
                                     entities: reader.entityNames,
                                     findings: findings, seconds: Date().timeIntervalSince(started))
