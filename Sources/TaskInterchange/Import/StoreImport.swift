@@ -130,11 +130,13 @@ public enum StoreImport {
         return report
     }
 
-    /// With `strict`, generic records or values the target has no place for fail the import (inside its
-    /// transaction, so nothing is written).
-    static func checkLacking(_ plan: ImportPlan, options: StoreImportOptions) throws {
-        guard options.strict, !plan.lacking.isEmpty else { return }
-        let list = plan.lacking.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+    /// With `strict`, records or values the target has no place for (generic records and values, and `unplaced`:
+    /// the typed records' extra values and mapped fields) fail the import (inside its transaction, so nothing is
+    /// written).
+    static func checkLacking(_ plan: ImportPlan, unplaced: [String: Int], options: StoreImportOptions) throws {
+        let lacking = plan.lacking.merging(unplaced, uniquingKeysWith: +)
+        guard options.strict, !lacking.isEmpty else { return }
+        let list = lacking.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
         throw TaskInterchangeError(.invalidData, "--strict: the target has no place for \(list); nothing was written")
     }
 
@@ -186,7 +188,7 @@ public enum StoreImport {
                 })
                 let plan = try importer.leavingUnchanged(source, in: path, options: options).run(source, into: &destination, validatingWith: &validator)
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
-                try checkLacking(plan, options: options)
+                try checkLacking(plan, unplaced: writer.unplaced, options: options)
                 return plan
             }
         } catch let error as TaskInterchangeError where error.kind == .cancelled {
@@ -234,7 +236,7 @@ public enum StoreImport {
             plan = try writer.transaction {
                 let plan = try importer.run(source, into: &destination, validatingWith: &validator)
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
-                try checkLacking(plan, options: options)
+                try checkLacking(plan, unplaced: writer.unplaced, options: options)
                 return plan
             }
             warnings = (writer.warnings + lackingWarnings(plan))
