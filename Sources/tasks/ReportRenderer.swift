@@ -76,8 +76,8 @@ enum ReportRenderer {
     }
 
     /// The first line of an import's summary: what happened. When every record was inserted, the counts; otherwise
-    /// how many records were inserted, updated, left unchanged, skipped or deleted, so a run that wrote nothing
-    /// says so.
+    /// how many records were inserted, updated, left unchanged, skipped, deleted or not loaded (a partial import), so
+    /// a run that wrote nothing says so.
     static func headline(_ result: StoreImportResult, store: String, seconds: Double) -> String {
         let place = "\(store)\(result.createdStore ? " (new store)" : "")"
         let time = String(format: "%.2f", seconds)
@@ -85,8 +85,8 @@ enum ReportRenderer {
         let kinds = StoreMapping.Kind.allCases
         func total(_ count: (ImportPlan.Operations) -> Int) -> Int { kinds.reduce(0) { $0 + count(plan[$1]) } }
         let inserted = total(\.inserted), updated = total(\.updated), unchanged = total(\.unchanged)
-        let skipped = total(\.skipped), deleted = total(\.deleted)
-        if updated + unchanged + skipped + deleted == 0 {
+        let skipped = total(\.skipped), deleted = total(\.deleted), notLoaded = total { $0.notLoaded ?? 0 }
+        if updated + unchanged + skipped + deleted + notLoaded == 0 {
             return "Imported \(counts(result.report.counts)) into \(place) in \(time) s\n"
         }
         let wrote = inserted + updated + deleted > 0
@@ -95,6 +95,7 @@ enum ReportRenderer {
         if unchanged > 0 { parts.append("\(unchanged) unchanged") }
         if skipped > 0 { parts.append("\(skipped) skipped") }
         if deleted > 0 { parts.append("\(deleted) deleted") }
+        if notLoaded > 0 { parts.append("\(notLoaded) not loaded") }
         let verb = wrote ? "Imported into" : "Nothing written to"
         return "\(verb) \(place) in \(time) s: \(parts.joined(separator: ", ")) (the archive holds "
             + "\(counts(result.report.counts)))\n"

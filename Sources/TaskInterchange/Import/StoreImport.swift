@@ -191,7 +191,8 @@ public enum StoreImport {
                 try checkLacking(plan, unplaced: writer.unplaced, options: options)
                 return plan
             }
-        } catch let error as TaskInterchangeError where error.kind == .cancelled {
+        } catch let error as TaskInterchangeError where error.kind == .cancelled || error.kind == .usage {
+            // Not a problem of the archive's data: a full validation would only bury it.
             throw error
         } catch {
             // Stopped early (or invalid): the full validation gives the complete report, with every problem.
@@ -245,7 +246,7 @@ public enum StoreImport {
         } catch let error as TaskInterchangeError {
             // Name the store the user asked for, not the hidden temporary file it is built in.
             let named = TaskInterchangeError(error.kind, error.message.replacingOccurrences(of: temporary.path, with: path))
-            if error.kind != .cancelled { _ = try validate(source, existing: nil, options: options) }
+            if error.kind != .cancelled && error.kind != .usage { _ = try validate(source, existing: nil, options: options) }
             throw named
         } catch {
             // Stopped early (or invalid): the full validation gives the complete report, with every problem.
