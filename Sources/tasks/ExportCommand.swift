@@ -92,10 +92,10 @@ struct ExportCommand: Command {
         options.strict = strict
         options.busyTimeout = busyTimeout
         if Console.showsProgress {
-            let started = Date()
+            let line = ProgressLine()
             options.progress = { done, total in
-                let rate = Double(done) / max(Date().timeIntervalSince(started), 0.001)
-                Console.progress("exporting: \(done)/\(total) tasks (\(Int(rate))/s)")
+                Console.progress(line.text("exporting", fraction: total > 0 ? Double(done) / Double(total) : 1,
+                                           detail: "\(done) of \(total) tasks"))
             }
         }
         let summary: ExportSummary

@@ -4,6 +4,13 @@ extension ArchiveInput: ArchiveSource {
     /// - Throws: what the visitor throws; `.cancelled` when stopped.
     public func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws {
         let reader = ArchiveReader(options: ArchiveReadingOptions(kinds: kinds ?? Set(RecordKind.allCases)))
-        try withBytes { try reader.read($0, into: &visitor, consumed: { self.release(below: $0) }) }
+        readObserver?(kinds, 0, count)
+        try withBytes {
+            try reader.read($0, into: &visitor, consumed: {
+                self.release(below: $0)
+                self.readObserver?(kinds, $0, self.count)
+            })
+        }
+        readObserver?(kinds, count, count)
     }
 }
