@@ -58,9 +58,17 @@ public enum Exporter {
                                          relationships: reader.relationshipDeclarations,
                                          model: reader.entityDeclarations,
                                          selection: options.selection.isEverything ? nil : options.selection.description))
-        var visitor = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
-        try visitor.writer.begin(header: header)
-        try reader.read(into: &visitor, progress: options.progress)
+        var writing = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
+        try writing.writer.begin(header: header)
+        // Reading the store and formatting JSON take about the same time: each gets a core.
+        var pipeline = RecordPipeline(writing)
+        do {
+            try reader.read(into: &pipeline, progress: options.progress)
+        } catch {
+            pipeline.abandon()
+            throw error
+        }
+        var visitor = try pipeline.finish()
         let counts = try visitor.writer.finish()
         var findings = reader.findings
         for (field, count) in visitor.writer.droppedFields.sorted(by: { $0.key < $1.key }) where count > 0 {
