@@ -1,19 +1,20 @@
 import Dispatch
 import Foundation
 
-/// Hands an archive's records from the thread that produces them (reading a store) to a thread that consumes them
-/// (formatting and writing JSON), in batches and in order, so the two halves of an export run on two cores at once.
-/// The output is the same as with one thread: the consumer sees every call in the order the producer made it.
+/// Hands an archive's records from the thread that produces them (reading a store, parsing JSON) to a thread that
+/// consumes them (formatting and writing JSON, validating, writing a store), in batches and in order, so the two
+/// halves run on two cores at once. The consumer sees every call in the order the producer made it, so results do
+/// not depend on the threads.
 ///
 /// The queue is bounded, so a slow consumer holds the producer back and memory stays flat. A consumer error stops
-/// the producer at its next record (it throws that error); the producer's caller must call `finish()` after a
-/// successful run, or `abandon()` after a failed one, so the consumer thread never outlives the operation.
+/// the producer at its next record (it throws that error); a producer error stops the consumer after the batch in
+/// hand. `run` waits for the consumer thread either way, so it never outlives the operation.
 final class RecordPipeline<Consumer: ArchiveVisitor>: ArchiveVisitor {
     private typealias Event = PipelineEvent
-    /// The consumer, reached only from the consumer thread until `finish()`.
+    /// The consumer, reached only from the consumer thread until the pipeline has finished.
     private final class Box {
-        var consumer: Consumer
-        init(_ consumer: Consumer) { self.consumer = consumer }
+        var consumer: Consumer?
+        init(_ consumer: consuming Consumer) { self.consumer = consumer }
     }
 
     private let box: Box
@@ -21,15 +22,32 @@ final class RecordPipeline<Consumer: ArchiveVisitor>: ArchiveVisitor {
     private var batch: [Event] = []
     private let batchSize: Int
 
-    /// Starts the consumer thread, which owns `consumer` until `finish()` hands it back.
+    /// Lets `produce` feed `consumer` through a pipeline: `consumer` moves to a second thread for the duration and
+    /// comes back (unshared, so its collections are not copied on the next change) when every record has reached it.
     /// - Parameter batchSize: records per hand-over (a lock round trip each).
     /// - Parameter depth: batches that may wait for the consumer.
-    init(_ consumer: Consumer, batchSize: Int = 256, depth: Int = 8) {
+    /// - Throws: what `produce` throws, or else what the consumer threw.
+    static func run(_ consumer: inout Consumer, batchSize: Int = 256, depth: Int = 8,
+                    _ produce: (inout RecordPipeline) throws -> Void) throws {
+        var pipeline = RecordPipeline(consume consumer, batchSize: batchSize, depth: depth)
+        var failure: (any Error)?
+        do {
+            try produce(&pipeline)
+        } catch {
+            failure = error
+            pipeline.abandon()
+        }
+        let result = pipeline.finish()
+        consumer = result.consumer
+        if let failure = failure ?? result.failure { throw failure }
+    }
+
+    private init(_ consumer: consuming Consumer, batchSize: Int, depth: Int) {
         self.batchSize = batchSize
         let box = Box(consumer)
         self.box = box
         channel = PipelineChannel(depth: depth, cancellation: Cancellation.current) { event in
-            try event.deliver(to: &box.consumer)
+            try event.deliver(to: &box.consumer!)
         }
         batch.reserveCapacity(batchSize)
         channel.start()
@@ -44,17 +62,22 @@ final class RecordPipeline<Consumer: ArchiveVisitor>: ArchiveVisitor {
     func visitHeader(_ header: ArchiveHeader) throws { try add(.header(header)) }
     func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) throws { try add(.end(header, counts)) }
 
-    /// Waits until the consumer has seen every record and returns it.
-    /// - Throws: the consumer's error, if it failed.
-    func finish() throws -> Consumer {
-        if !batch.isEmpty { try channel.send(batch) }
-        batch = []
-        try channel.close()
-        return box.consumer
+    /// Waits until the consumer has seen every record (or, after `abandon()`, has stopped) and hands it back, with
+    /// its error if it failed.
+    private func finish() -> (consumer: Consumer, failure: (any Error)?) {
+        var failure: (any Error)?
+        do {
+            if !batch.isEmpty { try channel.send(batch) }
+            batch = []
+            try channel.close()
+        } catch {
+            failure = error
+        }
+        return (box.consumer.take()!, failure)
     }
 
-    /// Stops the consumer without waiting for the records still queued, after the producer failed.
-    func abandon() {
+    /// Stops the consumer without the records still queued, after the producer failed.
+    private func abandon() {
         batch = []
         channel.abandon()
     }
@@ -93,7 +116,8 @@ private final class PipelineChannel: @unchecked Sendable {
         let thread = Thread { [self] in
             Cancellation.$current.withValue(cancellation) { consume() }
         }
-        thread.stackSize = 1 << 20
+        // Consumers walk nested values recursively; give them the main thread's room.
+        thread.stackSize = 8 << 20
         thread.start()
     }
 

@@ -61,17 +61,10 @@ public enum Exporter {
         var writing = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
         try writing.writer.begin(header: header)
         // Reading the store and formatting JSON take about the same time: each gets a core.
-        var pipeline = RecordPipeline(writing)
-        do {
-            try reader.read(into: &pipeline, progress: options.progress)
-        } catch {
-            pipeline.abandon()
-            throw error
-        }
-        var visitor = try pipeline.finish()
-        let counts = try visitor.writer.finish()
+        try RecordPipeline.run(&writing) { try reader.read(into: &$0, progress: options.progress) }
+        let counts = try writing.writer.finish()
         var findings = reader.findings
-        for (field, count) in visitor.writer.droppedFields.sorted(by: { $0.key < $1.key }) where count > 0 {
+        for (field, count) in writing.writer.droppedFields.sorted(by: { $0.key < $1.key }) where count > 0 {
             findings.append(StoreFinding(.droppedByFormat, property: field, count: count,
                                          message: "format version \(options.writing.formatVersion) has no place for these values; not written"))
         }

@@ -5,11 +5,14 @@ extension ArchiveInput: ArchiveSource {
     public func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws {
         let reader = ArchiveReader(options: ArchiveReadingOptions(kinds: kinds ?? Set(RecordKind.allCases)))
         readObserver?(kinds, 0, count)
-        try withBytes {
-            try reader.read($0, into: &visitor, consumed: {
-                self.release(below: $0)
-                self.readObserver?(kinds, $0, self.count)
-            })
+        // Parsing and what the visitor does with the records (validating, writing a store) each get a core.
+        try RecordPipeline.run(&visitor) { pipeline in
+            try withBytes {
+                try reader.read($0, into: &pipeline, consumed: {
+                    self.release(below: $0)
+                    self.readObserver?(kinds, $0, self.count)
+                })
+            }
         }
         readObserver?(kinds, count, count)
     }

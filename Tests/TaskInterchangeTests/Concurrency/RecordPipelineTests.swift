@@ -29,35 +29,42 @@ struct RecordPipelineTests {
 
     @Test("every record arrives in order, across many small batches and a partial last one")
     func order() throws {
-        let pipeline = RecordPipeline(Recorder(), batchSize: 7, depth: 2)
-        for number in 0..<10_001 { try pipeline.visitTag(tag(number), index: number) }
-        try pipeline.visitEnd(header: ArchiveHeader(version: 2), counts: nil)
-        let recorder = try pipeline.finish()
+        var recorder = Recorder()
+        try RecordPipeline.run(&recorder, batchSize: 7, depth: 2) { pipeline in
+            for number in 0..<10_001 { try pipeline.visitTag(tag(number), index: number) }
+            try pipeline.visitEnd(header: ArchiveHeader(version: 2), counts: nil)
+        }
         #expect(recorder.names == (0..<10_001).map { "tag \($0)" })
         #expect(recorder.ended)
     }
 
-    @Test("a failing consumer stops the producer with its error")
+    @Test("a failing consumer stops the producer with its error, long before it is done")
     func consumerFails() throws {
-        let pipeline = RecordPipeline(Recorder(failAt: 100), batchSize: 10, depth: 1)
-        var thrown: (any Error)?
-        do {
-            for number in 0..<100_000 { try pipeline.visitTag(tag(number), index: number) }
-        } catch {
-            thrown = error
+        var recorder = Recorder(failAt: 100)
+        var produced = 0
+        #expect(throws: Recorder.Failure.self) {
+            try RecordPipeline.run(&recorder, batchSize: 10, depth: 1) { pipeline in
+                for number in 0..<100_000 {
+                    try pipeline.visitTag(tag(number), index: number)
+                    produced += 1
+                }
+            }
         }
-        #expect(thrown is Recorder.Failure)
-        #expect(throws: Recorder.Failure.self) { try pipeline.finish() }
+        #expect(produced < 1_000)
+        #expect(recorder.names.count == 100)
     }
 
-    @Test("a failing producer abandons the consumer, which then ends")
+    @Test("a failing producer stops the consumer; what it saw is a prefix of what was sent, in order")
     func producerFails() throws {
-        let pipeline = RecordPipeline(Recorder(), batchSize: 10, depth: 2)
-        for number in 0..<55 { try pipeline.visitTag(tag(number), index: number) }
-        pipeline.abandon()
-        // Abandon waited for the consumer thread: what it saw is a prefix of what was sent, in order.
-        let seen = try pipeline.finish().names
-        #expect(seen == (0..<seen.count).map { "tag \($0)" })
-        #expect(seen.count <= 55)
+        struct Stop: Error {}
+        var recorder = Recorder()
+        #expect(throws: Stop.self) {
+            try RecordPipeline.run(&recorder, batchSize: 10, depth: 2) { pipeline in
+                for number in 0..<55 { try pipeline.visitTag(tag(number), index: number) }
+                throw Stop()
+            }
+        }
+        #expect(recorder.names == (0..<recorder.names.count).map { "tag \($0)" })
+        #expect(recorder.names.count <= 55)
     }
 }
