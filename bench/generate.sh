@@ -3,6 +3,7 @@
 # writer, so that `tasks export` and `tasks import` are measured on a store `tasks` did not make).
 #
 #   bench/generate.sh N OUT
+#   bench/generate.sh --empty OUT     only the empty store (see below), for EMPTY_STORE
 #
 # OUT must not exist. The schema, Z_PRIMARYKEY and Z_METADATA come from an EMPTY store of the TaskManager model:
 # $EMPTY_STORE when set (bench/run makes it once), otherwise one made here by `$TASKS import` of an archive with no
@@ -16,26 +17,37 @@
 # version-4 UUID blobs; Z_ENT from Z_PRIMARYKEY, Z_OPT 1, Z_MAX set to the largest key of each entity.
 set -euo pipefail
 
-if [ $# -ne 2 ] || ! [[ $1 =~ ^[0-9]+$ ]]; then
-    echo "usage: bench/generate.sh N OUT   (env: EMPTY_STORE, TASKS)" >&2
+if [ $# -ne 2 ] || ! [[ $1 =~ ^([0-9]+|--empty)$ ]]; then
+    echo "usage: bench/generate.sh N OUT | --empty OUT   (env: EMPTY_STORE, TASKS)" >&2
     exit 64
 fi
 N=$1 OUT=$2
 [ -e "$OUT" ] && { echo "generate.sh: $OUT already exists" >&2; exit 73; }
 
-empty=${EMPTY_STORE:-}
-if [ -z "$empty" ]; then
-    tmp=$(mktemp -d "${TMPDIR:-/tmp}/generate.XXXXXX")
-    empty=$tmp/empty.sqlite
-    "${TASKS:-tasks}" import --store "$empty" - 2>/dev/null <<'JSON' || { echo "generate.sh: could not make an empty store with ${TASKS:-tasks}" >&2; exit 70; }
+# `tasks generate --tasks 0` is not empty (it writes its 100 projects and 20 tags): the empty store is what
+# `tasks import` creates for an archive without records.
+make_empty() {
+    "${TASKS:-tasks}" import --store "$1" - 2>/dev/null <<'JSON' || { echo "generate.sh: could not make an empty store with ${TASKS:-tasks}" >&2; exit 70; }
 {"format":"tasks-interchange","version":2,"generator":{"name":"bench/generate.sh","version":"1"},
  "projects":[],"categories":[],"tags":[],"tasks":[],
  "counts":{"projects":0,"categories":0,"tags":0,"tasks":0,"subtasks":0}}
 JSON
+}
+if [ "$N" = --empty ]; then
+    make_empty "$OUT"
+    exit 0
+fi
+tmp="" made=0
+trap 'rc=$?; [ $rc = 0 ] || [ $made = 0 ] || rm -f "$OUT" "$OUT-wal" "$OUT-shm"; [ -z "$tmp" ] || rm -rf "$tmp"' EXIT
+empty=${EMPTY_STORE:-}
+if [ -z "$empty" ]; then
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/generate.XXXXXX")
+    empty=$tmp/empty.sqlite
+    make_empty "$empty"
 fi
 [ -f "$empty" ] && [ ! -e "$empty-wal" ] || { echo "generate.sh: $empty is not a closed store" >&2; exit 66; }
+made=1
 cp "$empty" "$OUT"
-trap 'rc=$?; [ $rc = 0 ] || rm -f "$OUT" "$OUT-wal" "$OUT-shm"; [ -z "${tmp:-}" ] || rm -rf "$tmp"' EXIT
 
 # The fixed bytes of a version-4 UUID, by lookup: SQLite 3.40 has no unhex(), so byte 6 (0x40 | random nibble) and
 # byte 8 (0x80 | random 6 bits) come from tables of blob literals; || makes text of the bytes, CAST gives the blob back.
