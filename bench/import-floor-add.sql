@@ -7,6 +7,7 @@
 -- checked against the target's (the ids are new by construction), which `tasks import` must do.
 PRAGMA journal_mode = OFF;
 PRAGMA synchronous = OFF;
+PRAGMA cache_size = -262144;  -- 256 MB of page cache: index builds and updates stay in memory
 BEGIN;
 CREATE TEMP TABLE base AS SELECT Z_NAME AS name, Z_MAX AS offset FROM main.Z_PRIMARYKEY;
 
