@@ -36,8 +36,8 @@ g AS MATERIALIZED (
     FROM (SELECT Z_PK, hex(ZID) AS h FROM ZTAG)),
 st AS MATERIALIZED (
   SELECT k, json_group_array(json_object(
-           'id', substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-' || substr(h, 13, 4) || '-' || substr(h, 17, 4) || '-' ||
-                 substr(h, 21, 12),
+           'id', substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-' || substr(h, 13, 4) || '-' ||
+                 substr(h, 17, 4) || '-' || substr(h, 21, 12),
            'title', ZTITLE,
            'isCompleted', CASE WHEN ZISCOMPLETED THEN json('true') ELSE json('false') END)) AS a
     FROM (SELECT ZTASK AS k, hex(ZID) AS h, ZTITLE, ZISCOMPLETED FROM ZSUBTASK ORDER BY ZTASK, Z_FOK_TASK)

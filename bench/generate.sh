@@ -27,11 +27,15 @@ N=$1 OUT=$2
 # `tasks generate --tasks 0` is not empty (it writes its 100 projects and 20 tags): the empty store is what
 # `tasks import` creates for an archive without records.
 make_empty() {
-    "${TASKS:-tasks}" import --store "$1" - 2>/dev/null <<'JSON' || { echo "generate.sh: could not make an empty store with ${TASKS:-tasks}" >&2; exit 70; }
+    if ! "${TASKS:-tasks}" import --store "$1" - 2>/dev/null <<'JSON'
 {"format":"tasks-interchange","version":2,"generator":{"name":"bench/generate.sh","version":"1"},
  "projects":[],"categories":[],"tags":[],"tasks":[],
  "counts":{"projects":0,"categories":0,"tags":0,"tasks":0,"subtasks":0}}
 JSON
+    then
+        echo "generate.sh: could not make an empty store with ${TASKS:-tasks}" >&2
+        exit 70
+    fi
 }
 if [ "$N" = --empty ]; then
     make_empty "$OUT"

@@ -17,7 +17,8 @@ FLOOR = "sqlite3 INSERT…SELECT (floor)"
 TASKS_TOOL = {"export": "tasks export", "import": "tasks import", "import-into": "tasks import",
               "validate": "tasks validate", "compare": "tasks diff"}
 ORDER = {
-    "export": ["tasks export", "tasks export -o - >/dev/null", "sqlite3 -json", "python export.py", "swift codable-export"],
+    "export": ["tasks export", "tasks export -o - >/dev/null", "sqlite3 -json", "python export.py",
+               "swift codable-export"],
     "import": ["tasks import", FLOOR, "python import.py", "sqlite-utils insert"],
     "import-into": ["tasks import", FLOOR],
     "validate": ["tasks validate", "python jsonschema"],
@@ -25,10 +26,12 @@ ORDER = {
 }
 COMMANDS = {
     ("export", "tasks export"): "tasks export --store S -o out.json",
-    ("export", "tasks export -o - >/dev/null"): "tasks export --store S -o - > /dev/null   (diagnostic: no file written)",
+    ("export", "tasks export -o - >/dev/null"): (
+        "tasks export --store S -o - > /dev/null   (diagnostic: no file written)"),
     ("export", "sqlite3 -json"): "sqlite3 -json -readonly S < bench/export.sql > sqlite3.json",
     ("export", "python export.py"): "python3 bench/export.py S python.json",
-    ("export", "swift codable-export"): "codable-export S codable.json   (bench/codable-export, same build configuration)",
+    ("export", "swift codable-export"): (
+        "codable-export S codable.json   (bench/codable-export, same build configuration)"),
     ("import", "tasks import"): "tasks import --store new.sqlite out.json   (new.sqlite does not exist)",
     ("import", FLOOR): "sqlite3 -cmd \"ATTACH 'S' AS src\" new.sqlite < bench/import-floor.sql",
     ("import", "python import.py"): "python3 bench/import.py new.sqlite out.json",
@@ -48,7 +51,8 @@ COMMANDS = {
 }
 # The operations of `tasks` whose per-task cost must stay flat, and how many tasks each one handles at a size.
 PER_TASK = [("export", "export", "tasks export"), ("import", "import", "tasks import"),
-            ("import into a populated store", "import-into", "tasks import"), ("validate", "validate", "tasks validate"),
+            ("import into a populated store", "import-into", "tasks import"),
+            ("validate", "validate", "tasks validate"),
             ("diff", "compare", "tasks diff"), ("verify", "compare", "tasks verify")]
 
 
@@ -173,11 +177,13 @@ def main(tsv_path, meta_path, checks_path):
                 if base is None or tool == TASKS_TOOL[op]:
                     ratio_t = ratio_m = "—"
                 else:
-                    ratio_t = ("< " if cell.timeout else "") + fmt_ratio(base.median / (cell.max if cell.timeout else cell.median))
+                    reference = cell.max if cell.timeout else cell.median
+                    ratio_t = ("< " if cell.timeout else "") + fmt_ratio(base.median / reference)
                     ratio_m = fmt_ratio(base.rss_mb / cell.rss_mb) if cell.rss_mb else "—"
                 name = f"**{tool}**" if tool == TASKS_TOOL[op] else tool
                 label = f"{size_text(size // 10)} → {size_text(size)}" if op == "import-into" else size_text(size)
-                w(f"| {label} | {name} | {cell.time_text()} | {cell.spread()} | {fmt_s(cell.cpu)} | {cell.rss_mb:.0f} | {ratio_t} | {ratio_m} |")
+                w(f"| {label} | {name} | {cell.time_text()} | {cell.spread()} | {fmt_s(cell.cpu)} | "
+                  f"{cell.rss_mb:.0f} | {ratio_t} | {ratio_m} |")
         w("")
 
     # Per-task cost.
@@ -187,7 +193,8 @@ def main(tsv_path, meta_path, checks_path):
       f"µs per task, with the CPU time (user + system) per task in parentheses; the last column is "
       f"cost({size_text(big)}) ÷ cost({size_text(small)}) (1.0 = perfectly linear), wall (CPU).")
     w("")
-    w("| operation | tool | " + " | ".join(size_text(s) for s in sizes) + f" | {size_text(big)} ÷ {size_text(small)} |")
+    w("| operation | tool | " + " | ".join(size_text(s) for s in sizes)
+      + f" | {size_text(big)} ÷ {size_text(small)} |")
     w("|---|---|" + "---:|" * len(sizes) + "---:|")
     for op in OPS:
         for tool in ORDER[op]:
@@ -203,10 +210,11 @@ def main(tsv_path, meta_path, checks_path):
             def us(x):
                 return f"{x:.1f}" if x < 1000 else f"{x:.0f}"
             text = ["—" if c is None else (("> " if c[1] else "") + f"{us(c[0])} ({us(c[2])})") for c in costs]
-            if costs[0] is not None and costs[-1] is not None and len(sizes) > 1 and not costs[0][1] and not costs[-1][1]:
-                growth = f"{costs[-1][0] / costs[0][0]:.2f}"
-                if costs[0][2] > 0:
-                    growth += f" ({costs[-1][2] / costs[0][2]:.2f})"
+            first, last = costs[0], costs[-1]
+            if first is not None and last is not None and len(sizes) > 1 and not first[1] and not last[1]:
+                growth = f"{last[0] / first[0]:.2f}"
+                if first[2] > 0:
+                    growth += f" ({last[2] / first[2]:.2f})"
             else:
                 growth = "—"
             name = f"**{tool}**" if tool == TASKS_TOOL[op] else tool
@@ -218,7 +226,8 @@ def main(tsv_path, meta_path, checks_path):
     w("")
     w("Wall time, with the ratio of CPU times in parentheses.")
     w("")
-    w("| tasks | export (s) | import (s) | import ÷ export | validate (s) | validate ÷ export | diff (s) | diff ÷ export | verify (s) | verify ÷ export |")
+    w("| tasks | export (s) | import (s) | import ÷ export | validate (s) | validate ÷ export | diff (s) | "
+      "diff ÷ export | verify (s) | verify ÷ export |")
     w("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for s in sizes:
         e, i, v = (cells.get((s, op, TASKS_TOOL[op])) for op in ("export", "import", "validate"))
@@ -237,7 +246,8 @@ def main(tsv_path, meta_path, checks_path):
     w("## Correctness checks (same run)")
     w("")
     w("The generated stores were checked (row counts; `tasks inspect` reports no findings). Each export reference's "
-      "output was compared with `tasks export`'s (bench/check.py: every task's fields, the set of tag ids, the subtasks "
+      "output was compared with `tasks export`'s (bench/check.py: every task's fields, the set of tag ids, the "
+      "subtasks "
       "in order, the id order, projects, categories and tags; dates within 1 ms since the references write "
       "milliseconds; above the graph-comparison size, the task ids and their order), each imported store's row "
       "counts were checked, the stores imported by `tasks` and by import.py were exported again and compared with "
@@ -262,9 +272,10 @@ def main(tsv_path, meta_path, checks_path):
                 w(f"{op:11}  {COMMANDS[(op, tool)]}")
     w("```")
     w("")
-    gen = [(s, cells[(s, "generate", "bench/generate.sh")]) for s in sizes if (s, "generate", "bench/generate.sh") in cells]
+    gen = [(s, cells[key]) for s in sizes if (key := (s, "generate", "bench/generate.sh")) in cells]
     if gen:
-        w("Store generation (not compared): " + ", ".join(f"{size_text(s)} in {fmt_s(c.median)} s" for s, c in gen) + ".")
+        w("Store generation (bench/generate.sh, not compared): "
+          + ", ".join(f"{size_text(s)} in {fmt_s(c.median)} s" for s, c in gen) + ".")
         w("")
     sys.stdout.write("\n".join(out))
 
@@ -309,8 +320,8 @@ def write_targets(w, cells, big, small):
 
     get = lambda op, tool: cells.get((big, op, tool))  # noqa: E731
     export, imp = get("export", "tasks export"), get("import", "tasks import")
-    ratio_row("import into a new store ≤ 1.5 × the SQL floor (`sqlite3` INSERT…SELECT)", imp, get("import", FLOOR), 1.5,
-              "the import or its floor")
+    ratio_row("import into a new store ≤ 1.5 × the SQL floor (`sqlite3` INSERT…SELECT)", imp, get("import", FLOOR),
+              1.5, "the import or its floor")
     rss_row("import peak RSS ≤ 400 MB", imp, 400)
     ratio_row(f"import into a populated store ({size_text(big // 10)} into {size_text(big)}) ≤ 2 × its SQL floor",
               get("import-into", "tasks import"), get("import-into", FLOOR), 2.0, "the populated import or its floor")
