@@ -59,12 +59,14 @@ public enum GraphComparison {
     /// The merge-join over both sides' channels.
     private static func join(_ a: GraphSource, _ b: GraphSource, options: Options) throws -> GraphDiff {
         var cursorA = Cursor(source: a, side: 0)
-        var cursorB = Cursor(source: b, side: 1)
-        defer {
-            cursorA.channel.cancel()
-            cursorB.channel.cancel()
-        }
+        defer { cursorA.channel.cancel() }
         try cursorA.advance()
+        // `verify` asks whether the store holds what the file holds. A store the file was imported into has its own
+        // store UUID, so the ids derived from its object URIs differ from the file's; derived from the file's store
+        // UUID and the keys the import kept, they are the file's ids again.
+        let identity = options.bMayHoldMore ? cursorA.header.source?.storeUUID : nil
+        var cursorB = Cursor(source: b.deriving(from: identity), side: 1)
+        defer { cursorB.channel.cancel() }
         try cursorB.advance()
         var builder = DiffBuilder(nameA: a.name, nameB: b.name, options: options, headerA: cursorA.header, headerB: cursorB.header)
         while true {
@@ -94,13 +96,24 @@ public enum GraphComparison {
         }
     }
 
-    /// The join key: section order, then id.
+    /// The join key: section order, then id. Generic records come after the tasks, entity by entity (names in
+    /// ascending order, as exports and store reads have them).
     struct SortKey: Comparable {
         let kind: RecordKind
+        /// The generic record's entity; nil for typed records.
+        var entity: String? = nil
         let id: GraphKey
 
+        init(kind: RecordKind, entity: String? = nil, id: GraphKey) {
+            self.kind = kind
+            self.entity = entity
+            self.id = id
+        }
+
         static func < (lhs: SortKey, rhs: SortKey) -> Bool {
-            lhs.kind != rhs.kind ? lhs.kind < rhs.kind : lhs.id < rhs.id
+            if lhs.kind != rhs.kind { return lhs.kind < rhs.kind }
+            if lhs.entity != rhs.entity { return (lhs.entity ?? "") < (rhs.entity ?? "") }
+            return lhs.id < rhs.id
         }
     }
 
@@ -114,6 +127,10 @@ public enum GraphComparison {
         private(set) var key: SortKey?
         private var batch: [GraphItem] = []
         private var position = 0
+        /// The current entity's generic records, sorted by id: archives and stores list them in key order, so each
+        /// entity is held (one at a time) and sorted before it joins.
+        private var group: [EntityRecord] = []
+        private var groupPosition = 0
 
         init(source: GraphSource, side: Int) {
             name = source.name
@@ -125,21 +142,45 @@ public enum GraphComparison {
             }
         }
 
+        /// The next item as the reader handed it over, nil at the end; `consume` false only looks at it.
+        private mutating func raw(consume: Bool = true) throws -> GraphItem? {
+            while position == batch.count {
+                guard let next = try channel.take() else { return nil }
+                batch = next
+                position = 0
+            }
+            defer { if consume { position += 1 } }
+            return batch[position]
+        }
+
+        /// The next item, generic records of one entity in id order.
+        private mutating func next() throws -> GraphItem? {
+            if groupPosition < group.count {
+                defer { groupPosition += 1 }
+                return .entity(group[groupPosition])
+            }
+            guard let item = try raw() else { return nil }
+            guard case .entity(let first) = item else { return item }
+            var records = [first]
+            while case .entity(let record)? = try raw(consume: false), record.entity == first.entity {
+                records.append(record)
+                position += 1
+            }
+            records.sort { GraphKey($0.id) < GraphKey($1.id) }
+            group = records
+            groupPosition = 1
+            return .entity(records[0])
+        }
+
         /// Moves to the next record (taking the header on the way); checks the order.
         mutating func advance() throws {
             while true {
-                if position == batch.count {
-                    guard let next = try channel.take() else {
-                        current = nil
-                        key = nil
-                        return
-                    }
-                    batch = next
-                    position = 0
-                    continue
+                guard let item = try next() else {
+                    current = nil
+                    key = nil
+                    group = []
+                    return
                 }
-                let item = batch[position]
-                position += 1
                 let next: SortKey
                 switch item {
                 case .header(let header):
@@ -149,10 +190,13 @@ public enum GraphComparison {
                 case .category(let record): next = SortKey(kind: .category, id: GraphKey(record.id))
                 case .tag(let record): next = SortKey(kind: .tag, id: GraphKey(record.id))
                 case .task(let record): next = SortKey(kind: .task, id: GraphKey(record.id))
+                case .entity(let record): next = SortKey(kind: .task, entity: record.entity, id: GraphKey(record.id))
                 }
                 if let key, !(key < next) {
-                    let what = key.kind == next.kind && key.id == next.id ? "appears twice" : "is out of id order"
-                    throw NotSorted(side: side, message: "\(name): $.\(next.kind.sectionName): \(next.kind.rawValue) \(item.id.uuidString) \(what)")
+                    let what = next < key ? "is out of id order" : "appears twice"
+                    let section = next.entity.map { "entities.\($0)" } ?? next.kind.sectionName
+                    let type = next.entity ?? next.kind.rawValue
+                    throw NotSorted(side: side, message: "\(name): $.\(section): \(type) \(item.id.uuidString) \(what)")
                 }
                 key = next
                 current = item
@@ -171,6 +215,7 @@ extension GraphItem {
         case .category(let record): return record.id
         case .tag(let record): return record.id
         case .task(let record): return record.id
+        case .entity(let record): return record.id
         }
     }
 }
