@@ -13,7 +13,7 @@ struct VerifyCommand: Command {
         summary: "Check that a store holds what an interchange file holds (exit 0 yes, 1 no).",
         discussion: "Compares the file with the store as 'tasks diff' does, for the kinds and entities the file "
             + "carries (a version 1 file: projects, tags and tasks without notes, due dates or categories; an entity "
-            + "the store has no table for is counted, not compared). Records the store holds "
+            + "the store does not have is counted, not compared). Records the store holds "
             + "beyond the file are counted, not differences. The report goes to "
             + "stdout.\n\n\(DiffCommand.exitConvention)",
         positionals: [ArchiveArgument.positional("The archive; '-' or nothing reads stdin (JSON or NDJSON).")],
