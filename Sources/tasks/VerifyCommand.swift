@@ -53,7 +53,13 @@ struct VerifyCommand: Command {
     static func verdict(_ diff: GraphDiff) -> String {
         let beyond = diff.kinds.filter { $0.kind != .subtask }.reduce(0) { $0 + $1.onlyInB }
             + diff.entities.reduce(0) { $0 + $1.onlyInB }
-        let extra = beyond > 0 ? "; the store holds \(beyond) more record\(beyond == 1 ? "" : "s")" : ""
+        var extra = beyond > 0 ? "; the store holds \(beyond) more record\(beyond == 1 ? "" : "s")" : ""
+        let uncompared = diff.entities.filter { !$0.compared }
+        if !uncompared.isEmpty {
+            let count = uncompared.reduce(0) { $0 + $1.countA }
+            extra += "; \(count) record\(count == 1 ? "" : "s") of \(uncompared.count) entit"
+                + "\(uncompared.count == 1 ? "y" : "ies") the store does not have not compared"
+        }
         return diff.isEqual
             ? "verified: \(diff.nameB) holds every record of \(diff.nameA) (\(DiffRenderer.total(diff)) records and "
                 + "their subtasks)\(extra)"

@@ -175,6 +175,7 @@ struct GenericCompareCommandTests {
         let lacking = try TasksBinary.run(["verify", "--store", scratch.path("plain.sqlite"), scratch.path("books.json")])
         #expect(lacking.status == 0, "\(lacking.stdout)")
         #expect(lacking.stdout.contains("Page         4970 ↔ —  (B has no such entity: not compared)"))
+        #expect(lacking.stdout.contains("5468 records of 5 entities the store does not have not compared"))
     }
 
     /// An archive of `books` (and both authors) from `archive`, the export of SampleModel2_V1.
