@@ -14,8 +14,8 @@ enum DiffRenderer {
         }
         for summary in diff.entities {
             guard summary.compared else {
-                text += "  \(summary.entity.padding(toLength: width, withPad: " ", startingAt: 0)) \(summary.countA) ↔ —  "
-                    + "(B has no such entity: not compared)\n"
+                let name = summary.entity.padding(toLength: width, withPad: " ", startingAt: 0)
+                text += "  \(name) \(summary.countA) ↔ —  (B has no such entity: not compared)\n"
                 continue
             }
             text += line(summary.entity, width: width, summary.countA, summary.countB, onlyInA: summary.onlyInA,

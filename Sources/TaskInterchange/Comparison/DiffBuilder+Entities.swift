@@ -104,11 +104,13 @@ extension DiffBuilder {
 extension EntityRecord {
     /// A name for people: the record's `name` or `title` (any case), if it has one as text.
     var label: String {
-        for (property, value) in values.sorted(by: { $0.key < $1.key }) {
-            guard case .string(let text) = value else { continue }
-            let lowered = property.lowercased()
-            if lowered == "name" || lowered == "title" { return text }
+        let named = values.filter {
+            guard case .string = $0.value else { return false }
+            let lowered = $0.key.lowercased()
+            return lowered == "name" || lowered == "title"
         }
-        return ""
+        // The first by property name, so a record with both always shows the same one.
+        guard case .string(let text)? = named.min(by: { $0.key < $1.key })?.value else { return "" }
+        return text
     }
 }

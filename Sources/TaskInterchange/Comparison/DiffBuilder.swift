@@ -46,7 +46,8 @@ struct DiffBuilder {
     var result: GraphDiff {
         var diff = diff
         diff.kinds = summaries.values.sorted { $0.kind < $1.kind }
-        diff.entities = entitySummaries.values.filter { $0.countA > 0 || $0.countB > 0 }.sorted { $0.entity < $1.entity }
+        diff.entities = entitySummaries.values.filter { $0.countA > 0 || $0.countB > 0 }
+            .sorted { $0.entity < $1.entity }
         return diff
     }
 

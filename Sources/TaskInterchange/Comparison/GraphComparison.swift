@@ -2,8 +2,9 @@ import Foundation
 
 /// Compares two object graphs — archives, stores, or records in memory — by id, streaming: both sides are read at once,
 /// each on its own thread, and joined in id order (the order `tasks export` writes and stores are read in), so memory
-/// holds a few hundred records of each side and the differences listed, whatever the graphs' size. An archive whose
-/// records are not in id order is read whole and sorted first.
+/// holds a few hundred records of each side and the differences listed, whatever the graphs' size. Generic records
+/// come in key order, so each side holds one entity's records at a time, sorted by id. An archive whose typed records
+/// are not in id order is read whole and sorted first.
 ///
 /// ```swift
 /// let diff = try GraphComparison.compare(.archive(path: "before.json"), .store(path: "new.sqlite"))

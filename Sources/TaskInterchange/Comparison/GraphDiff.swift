@@ -141,8 +141,8 @@ public struct FieldDifference: Sendable, Hashable, Codable {
     public enum Change: String, Sendable, Hashable, Codable {
         /// A value (`old` → `new`; nil when absent on that side).
         case value
-        /// Links of a to-many relationship added and removed (`tagIds`, `subtasks`, a relationship under `extra` or of a
-        /// generic record).
+        /// Links of a to-many relationship added and removed (`tagIds`, `subtasks`, a relationship under `extra` or
+        /// of a generic record).
         case links
         /// The same members of an ordered relationship in another order (`oldOrder` → `newOrder`).
         case order

@@ -31,14 +31,15 @@ extension TargetComparison.Finder {
         if match?.entityKeys.isEmpty == false { pair(targetRecords: targetRecords, targetValues: targetValues) }
         var followed: [UUID: UUID] = result.entityMatches
         for matches in result.matches.values { followed.merge(matches) { first, _ in first } }
-        let declarations = builder?.entityScope.declarations ?? [:]
+        // Each entity's relationships, named once.
+        let relationships = (builder?.entityScope.declarations ?? [:]).mapValues { $0.relationships.keys.sorted() }
         for record in entities {
             let targetId = targetRecords[record.id] != nil ? record.id : result.entityMatches[record.id]
             guard let targetId, let other = targetRecords[targetId] else { continue }
             var mapped = record
             mapped.id = targetId
             if !followed.isEmpty {
-                for name in declarations[record.entity]?.relationships.keys.sorted() ?? [] {
+                for name in relationships[record.entity] ?? [] {
                     mapped.values[name] = mapped.values[name].map { Self.follow($0, through: followed) }
                 }
             }

@@ -74,8 +74,9 @@ extension Importer.Pass {
         let key: Destination.ObjectKey
         if let existing {
             let unchanged = importer.baseline?.unchangedEntities.contains(record.id) == true
-            let archiveDate = importer.modificationDates.date(in: record.values)
-            let targetDate = importer.baseline?.targetDates[targetId] ?? nil
+            // Only merge decides by dates.
+            let archiveDate = importer.mode == .merge ? importer.modificationDates.date(in: record.values) : nil
+            let targetDate = importer.mode == .merge ? importer.baseline?.targetDates[targetId] ?? nil : nil
             switch importer.mode {
             case .insert where targetId == record.id:
                 throw TaskInterchangeError(

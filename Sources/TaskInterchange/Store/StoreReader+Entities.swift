@@ -113,7 +113,8 @@ extension StoreReader {
                 }
                 try visitor.visitEntity(
                     EntityRecord(
-                        id: UUID.derived(storeUUID: genericIdentity ?? storeUUID, entity: name, primaryKey: key), entity: name,
+                        id: UUID.derived(storeUUID: genericIdentity ?? storeUUID, entity: name, primaryKey: key),
+                        entity: name,
                         key: key, values: values, positions: positions), index: index)
                 index += 1
                 if index % 1_024 == 0 { try Cancellation.checkpoint() }
