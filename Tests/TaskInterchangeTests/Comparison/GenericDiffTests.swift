@@ -115,4 +115,31 @@ struct GenericDiffTests {
         a.entities.append(a.entities[2])
         #expect(throws: TaskInterchangeError.self) { try Self.diff(a, b) }
     }
+
+    @Test("records named by their store's UUID and keys (as exports name them) join in key order; any other order too")
+    func keyOrder() throws {
+        func archive(_ titles: [Int: String]) -> Archive {
+            Archive(header: ArchiveHeader(source: ArchiveHeader.Source(store: "s", storeUUID: "U", model: Self.model)),
+                    entities: titles.keys.sorted().map { key in
+                EntityRecord(id: UUID.derived(storeUUID: "U", entity: "Note", primaryKey: Int64(key)), entity: "Note",
+                             key: Int64(key), values: ["title": .string(titles[key]!)])
+            })
+        }
+        let titles = Dictionary(uniqueKeysWithValues: (1...300).map { ($0, "note \($0)") })
+        #expect(try Self.diff(archive(titles), archive(titles)).isEqual)
+        var changed = titles
+        changed[7] = "seven"
+        changed[300] = nil
+        var b = archive(changed)
+        var diff = try Self.diff(archive(titles), b)
+        #expect(diff.differenceCount == 2)
+        #expect(diff.records.map(\.change) == [.changed, .onlyInA])
+        #expect(diff.records.first?.fields == [.value("title", old: .string("note 7"), new: .string("seven"))])
+        // The same records in id order (not key order): compared by id, with the same result.
+        b.entities.sort { GraphKey($0.id) < GraphKey($1.id) }
+        diff = try Self.diff(archive(titles), b)
+        #expect(diff.differenceCount == 2)
+        #expect(Set(diff.records.map(\.id)) == [UUID.derived(storeUUID: "U", entity: "Note", primaryKey: 7),
+                                                UUID.derived(storeUUID: "U", entity: "Note", primaryKey: 300)])
+    }
 }
