@@ -115,6 +115,11 @@ struct GenericCompareCommandTests {
         #expect(run.stdout.contains("Page \(pageId): only in A"))
         #expect(run.stdout.contains("A and B differ: 4 records"))
 
+        // Capped per entity, with a count of the rest.
+        let capped = try TasksBinary.run(["diff", "--limit", "1", store, scratch.path("after.json")])
+        #expect(capped.status == 1)
+        #expect(capped.stdout.contains("  … and 1 more Book difference (--limit N or --json to see them)"))
+
         let json = try TasksBinary.run(["diff", "--json", store, scratch.path("after.json")])
         #expect(json.status == 1)
         let diff = try JSONDecoder().decode(GraphDiff.self, from: json.stdoutData)
@@ -325,5 +330,26 @@ struct GenericCompareCommandTests {
         let after = try Self.export(store, "after.json", in: scratch)
         #expect(try Self.line(of: newer.id, in: after).contains("\"title\":\"newer\""))
         #expect(try Self.line(of: older.id, in: after).contains("\"title\":\"\(older.title)\""))
+    }
+
+    @Test("records whose ids are not derived from their keys are compared by id from a file; from stdin, exit 65")
+    func idsNotDerivedFromKeys() throws {
+        let scratch = try Scratch()
+        let store = try Self.copy(Self.books, into: scratch)
+        var text = try Self.export(store, "books.json", in: scratch)
+        let archive = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+        let page = ((archive["entities"] as! [String: [[String: Any]]])["Page"]!)[0]["id"] as! String
+        let other = "00000000-0000-4000-8000-000000000001"
+        text = text.replacingOccurrences(of: "{\"id\":\"\(page)\"", with: "{\"id\":\"\(other)\"")
+        try text.write(toFile: scratch.path("renamed.json"), atomically: true, encoding: .utf8)
+        let run = try TasksBinary.run(["diff", store, scratch.path("renamed.json")])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stdout.contains("Page         4970 ↔ 4970  (1 only in A, 1 only in B)"))
+        #expect(run.stdout.contains("Page \(page): only in A"))
+        #expect(run.stdout.contains("Page \(other): only in B"))
+        let piped = try TasksBinary.run(["diff", store, "-"], stdin: Data(text.utf8))
+        #expect(piped.status == 65)
+        #expect(piped.stdout.isEmpty)
+        #expect(piped.stderr.contains("stdin: its generic records are not listed as exports list them"))
     }
 }

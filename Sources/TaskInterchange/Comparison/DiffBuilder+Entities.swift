@@ -52,8 +52,8 @@ extension DiffBuilder {
         summary.countB += 1
         summary.onlyInB += 1
         entitySummaries[record.entity] = summary
-        // What a store holds beyond the file is not a difference for `verify`.
-        guard !entityScope.uncompared.contains(record.entity), entityScope.included == nil else { return }
+        // What a store holds beyond the file is not a difference for `verify` (which names the entities included).
+        guard entityScope.included == nil else { return }
         self.record(RecordDifference(kind: nil, entity: record.entity, id: record.id, label: record.label,
                                      change: .onlyInB))
     }
