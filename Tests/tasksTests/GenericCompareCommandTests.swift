@@ -278,6 +278,11 @@ struct GenericCompareCommandTests {
         #expect(run.stdout.contains("  Author (generic): 0 inserted, 2 unchanged, 2 matched\n"))
         #expect(run.stderr.contains("warning: --match Book.title: 1 archive record not matched (imported as new) "
             + "because their value is not unique: \"Dup\" (2 in the target, 1 in the archive)"))
+        // insert keeps a matched record as the target has it.
+        let insert = try TasksBinary.run(["import", "--store", scratch.path("c.sqlite"), "--match", "Author.alias",
+                                          "--dry-run", scratch.path("d-export.json")])
+        #expect(insert.status == 0, "\(insert.stderr)")
+        #expect(insert.stdout.contains("  Author (generic): 0 inserted, 2 skipped, 2 matched\n"))
     }
 
     @Test("--match usage errors: unknown entity or attribute (with the closest), a relationship, a bare name: exit 64")
