@@ -55,24 +55,25 @@ enum ReportRenderer {
 
     static func plan(_ plan: ImportPlan) -> String {
         StoreMapping.Kind.allCases.map { kind in
-            let operations = plan[kind]
-            var parts = ["\(operations.inserted) inserted"]
-            if operations.updated > 0 { parts.append("\(operations.updated) updated") }
-            if operations.unchanged > 0 { parts.append("\(operations.unchanged) unchanged") }
-            if operations.skipped > 0 { parts.append("\(operations.skipped) skipped") }
-            if operations.deleted > 0 { parts.append("\(operations.deleted) deleted") }
-            if operations.matched > 0 { parts.append("\(operations.matched) matched by name") }
-            if operations.conflicts > 0 {
-                parts.append("\(operations.conflicts) conflict\(operations.conflicts == 1 ? "" : "s")")
-            }
-            if let notLoaded = operations.notLoaded, notLoaded > 0 { parts.append("\(notLoaded) not loaded") }
-            return "  \(kind.rawValue): \(parts.joined(separator: ", "))"
+            "  \(kind.rawValue): \(operations(plan[kind], matchedBy: " by name"))"
         }.joined(separator: "\n") + "\n" + plan.entities.sorted { $0.key < $1.key }.map { entity, operations in
-            var parts = ["\(operations.inserted) inserted"]
-            if operations.updated > 0 { parts.append("\(operations.updated) updated") }
-            if operations.skipped > 0 { parts.append("\(operations.skipped) skipped") }
-            return "  \(entity) (generic): \(parts.joined(separator: ", "))\n"
+            "  \(entity) (generic): \(self.operations(operations, matchedBy: ""))\n"
         }.joined()
+    }
+
+    /// One kind's or entity's counts: `5 inserted, 2 updated, 3 matched by name`.
+    private static func operations(_ operations: ImportPlan.Operations, matchedBy: String) -> String {
+        var parts = ["\(operations.inserted) inserted"]
+        if operations.updated > 0 { parts.append("\(operations.updated) updated") }
+        if operations.unchanged > 0 { parts.append("\(operations.unchanged) unchanged") }
+        if operations.skipped > 0 { parts.append("\(operations.skipped) skipped") }
+        if operations.deleted > 0 { parts.append("\(operations.deleted) deleted") }
+        if operations.matched > 0 { parts.append("\(operations.matched) matched\(matchedBy)") }
+        if operations.conflicts > 0 {
+            parts.append("\(operations.conflicts) conflict\(operations.conflicts == 1 ? "" : "s")")
+        }
+        if let notLoaded = operations.notLoaded, notLoaded > 0 { parts.append("\(notLoaded) not loaded") }
+        return parts.joined(separator: ", ")
     }
 
     /// The first line of an import's summary: what happened. When every record was inserted, the counts; otherwise
@@ -83,7 +84,9 @@ enum ReportRenderer {
         let time = String(format: "%.2f", seconds)
         let plan = result.plan
         let kinds = StoreMapping.Kind.allCases
-        func total(_ count: (ImportPlan.Operations) -> Int) -> Int { kinds.reduce(0) { $0 + count(plan[$1]) } }
+        func total(_ count: (ImportPlan.Operations) -> Int) -> Int {
+            kinds.reduce(0) { $0 + count(plan[$1]) } + plan.entities.values.reduce(0) { $0 + count($1) }
+        }
         let inserted = total(\.inserted), updated = total(\.updated), unchanged = total(\.unchanged)
         let skipped = total(\.skipped), deleted = total(\.deleted), notLoaded = total { $0.notLoaded ?? 0 }
         if updated + unchanged + skipped + deleted + notLoaded == 0 {

@@ -91,6 +91,8 @@ enum GraphItem: Sendable {
     case category(CategoryRecord)
     case tag(TagRecord)
     case task(TaskRecord)
+    /// A record of the generic `entities` section (they come after the tasks, entity by entity).
+    case entity(EntityRecord)
 }
 
 /// Forwards a reader's records to a channel in batches; an error in the input ends the reading (the comparison needs
@@ -124,6 +126,7 @@ struct ChannelVisitor: ArchiveVisitor {
     mutating func visitCategory(_ category: CategoryRecord, index: Int) throws { try add(.category(category)) }
     mutating func visitTag(_ tag: TagRecord, index: Int) throws { try add(.tag(tag)) }
     mutating func visitTask(_ task: TaskRecord, index: Int) throws { try add(.task(task)) }
+    mutating func visitEntity(_ record: EntityRecord, index: Int) throws { try add(.entity(record)) }
 
     mutating func visitIssue(_ issue: ValidationIssue) throws {
         guard issue.severity == .error else { return }

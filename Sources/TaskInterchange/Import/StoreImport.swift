@@ -141,6 +141,16 @@ public enum StoreImport {
     }
 
     /// Warnings for the generic records and values the target had no place for.
+    /// One warning per `--match` key that left records unmatched because their values are not unique.
+    static func ambiguityWarnings(_ plan: ImportPlan) -> [String] {
+        plan.ambiguousMatches.sorted { $0.key < $1.key }.map { key, ambiguity in
+            let plural = ambiguity.records == 1 ? "" : "s"
+            return "--match \(key): \(ambiguity.records) archive record\(plural) not matched (imported as new) because "
+                + "their value is not unique: \(ambiguity.values.joined(separator: ", "))"
+                + (ambiguity.values.count == ImportPlan.AmbiguousMatch.shown ? ", …" : "")
+        }
+    }
+
     static func lackingWarnings(_ plan: ImportPlan) -> [String] {
         plan.lacking.sorted { $0.key < $1.key }.map { name, count in
             let plural = count == 1 ? "" : "s"
@@ -199,7 +209,7 @@ public enum StoreImport {
             _ = try validate(source, existing: existing, options: options)
             throw error
         }
-        var warnings = writer.warnings + lackingWarnings(plan) + droppedWarning(plan)
+        var warnings = writer.warnings + lackingWarnings(plan) + ambiguityWarnings(plan) + droppedWarning(plan)
         if plan.unlinked > 0 {
             warnings.append("skip mode: \(plan.unlinked) relationship value\(plan.unlinked == 1 ? "" : "s") under extra not linked (objects left as they were keep their to-one relationships; links to records not imported are dropped)")
         }
@@ -240,7 +250,7 @@ public enum StoreImport {
                 try checkLacking(plan, unplaced: writer.unplaced, options: options)
                 return plan
             }
-            warnings = (writer.warnings + lackingWarnings(plan))
+            warnings = (writer.warnings + lackingWarnings(plan) + ambiguityWarnings(plan))
                 .map { $0.replacingOccurrences(of: temporary.path, with: path) }
                 + droppedWarning(plan)
         } catch let error as TaskInterchangeError {

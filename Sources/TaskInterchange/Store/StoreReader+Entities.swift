@@ -112,7 +112,8 @@ extension StoreReader {
                 }
                 try visitor.visitEntity(
                     EntityRecord(
-                        id: UUID.derived(storeUUID: storeUUID, entity: name, primaryKey: key), entity: name,
+                        id: UUID.derived(storeUUID: genericIdentity ?? storeUUID, entity: name, primaryKey: key),
+                        entity: name,
                         key: key, values: values, positions: positions), index: index)
                 index += 1
                 if index % 1_024 == 0 { try Cancellation.checkpoint() }
@@ -166,6 +167,6 @@ extension StoreReader {
                 example: "p\(owner)→p\(key)")
             return nil
         }
-        return UUID.derived(storeUUID: storeUUID, entity: destination.name, primaryKey: key)
+        return UUID.derived(storeUUID: genericIdentity ?? storeUUID, entity: destination.name, primaryKey: key)
     }
 }

@@ -28,6 +28,9 @@ final class StoreReader {
     let generic: GenericLayout
     /// Records written per generic entity, once `read(into:)` returns.
     public internal(set) var genericCounts: [String: Int] = [:]
+    /// The store UUID generic ids are derived from, when not the store's own (`verify` names a target's records as
+    /// the file's source store did).
+    var genericIdentity: String?
     /// `Z_PK → Z_ENT` of the tables generic links point into.
     var entityNumbers: [String: [Int64: Int64]] = [:]
     /// What the export carries; `selection` holds its kept rows once `read(into:)` has started.
