@@ -175,16 +175,13 @@ struct ExportSelectionTests {
         #expect(!listed.stderr.contains("brought-along"))
     }
 
-    static let easyLife = TasksBinary.repository.deletingLastPathComponent()
-        .appendingPathComponent("shared/fixtures/models/EasyLife/EasyLife 1.5.0.sqlite").path
 
     @Test("relationships carried under extra pull their destinations in too (EasyLife's blocking links)",
-          .enabled(if: FileManager.default.fileExists(atPath: easyLife), "../shared/fixtures is absent; skipped"))
+          .enabled(if: SharedFixtures.exists("models/EasyLife/EasyLife 1.5.0.sqlite"), "../shared/fixtures is absent; skipped"))
     func carriedRelationships() throws {
         let scratch = try Scratch()
-        let store = scratch.path("EasyLife.sqlite")
         // A private copy: the shared fixture is never opened in place.
-        try FileManager.default.copyItem(atPath: Self.easyLife, toPath: store)
+        let store = try SharedFixtures.copy("models/EasyLife/EasyLife 1.5.0.sqlite", into: scratch, as: "EasyLife.sqlite")
         let database = try Database(path: store, mode: .readWrite)
         try database.execute("UPDATE ZTODOITEM SET ZDONE = (Z_PK <= 3)")
         try database.execute("INSERT INTO Z_2BLOCKING VALUES (1, 4), (4, 1)")

@@ -4,31 +4,17 @@ import Testing
 
 /// `diff`, `verify` and `import --match Entity.attribute` on the generic `entities` section, end to end through the
 /// built binary, on copies of real stores from `../shared/fixtures/real-stores`.
-/// The shared real stores these tests copy.
-enum SharedRealStores {
-    static let directory = TasksBinary.repository.deletingLastPathComponent()
-        .appendingPathComponent("shared/fixtures/real-stores")
-    static let books = "SampleModel2_V1__alemar11_CoreDataPlus.sqlite"
-    static var available: Bool { FileManager.default.fileExists(atPath: directory.appendingPathComponent(books).path) }
-}
-
 @Suite("diff, verify and --match on generic entities",
-       .enabled(if: SharedRealStores.available, "../shared/fixtures/real-stores is absent; skipped"))
+       .enabled(if: SharedFixtures.exists("real-stores/SampleModel2_V1__alemar11_CoreDataPlus.sqlite"),
+                "../shared/fixtures/real-stores is absent; skipped"))
 struct GenericCompareCommandTests {
-    static let directory = SharedRealStores.directory
-    static let books = SharedRealStores.books
+    static let books = "SampleModel2_V1__alemar11_CoreDataPlus.sqlite"
     static let accounts = "Accounts3__log2timeline_plaso.sqlite"
     static let bookmarks = "Bookmarks_V5__duckduckgo_BrowserServicesKit.sqlite"
 
-    /// A private copy of a fixture (with its sidecars): the originals are never opened.
+    /// A private copy of a real store (with its sidecars): the originals are never opened.
     static func copy(_ name: String, into scratch: Scratch) throws -> String {
-        for suffix in ["", "-wal", "-shm"] {
-            let source = directory.appendingPathComponent(name + suffix).path
-            guard FileManager.default.fileExists(atPath: source) else { continue }
-            try FileManager.default.copyItem(atPath: source, toPath: scratch.path(name + suffix))
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: scratch.path(name + suffix))
-        }
-        return scratch.path(name)
+        try SharedFixtures.copy("real-stores/" + name, into: scratch)
     }
 
     /// Exports `store` to `file` in the scratch directory and returns the archive's text.

@@ -8,15 +8,14 @@ import Testing
 @Suite(
     "Export selection: generic entities",
     .enabled(
-        if: FileManager.default.fileExists(atPath: SampleModel2Fixture.path),
+        if: SharedFixtures.exists("real-stores/SampleModel2_V1__alemar11_CoreDataPlus.sqlite"),
         "../shared/fixtures/real-stores is absent; skipped"))
 struct GenericSelectionTests {
     /// A private copy of SampleModel2 (Author ⊂ Writer, Book ⊃ GraphicNovel, Page → Book, Book → Author) whose pages
     /// belong to three books only, so a row-level closure and an entity-level one differ.
     private func store(_ scratch: Scratch) throws -> String {
-        let path = scratch.path("Books.sqlite")
-        try FileManager.default.copyItem(atPath: SampleModel2Fixture.path, toPath: path)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        let path = try SharedFixtures.copy("real-stores/SampleModel2_V1__alemar11_CoreDataPlus.sqlite", into: scratch,
+                                           as: "Books.sqlite")
         let database = try Database(path: path, mode: .readWrite)
         try database.execute("DELETE FROM ZPAGE WHERE ZBOOK NOT IN (SELECT Z_PK FROM ZBOOK ORDER BY Z_PK LIMIT 3)")
         return path
@@ -111,9 +110,4 @@ struct GenericSelectionTests {
         }
         #expect(!run.stderr.contains("dangling"))
     }
-}
-
-enum SampleModel2Fixture {
-    static let path = TasksBinary.repository.deletingLastPathComponent()
-        .appendingPathComponent("shared/fixtures/real-stores/SampleModel2_V1__alemar11_CoreDataPlus.sqlite").path
 }

@@ -7,20 +7,13 @@ import Testing
 @Suite(
     "tasks: every entity travels",
     .enabled(
-        if: FileManager.default.fileExists(atPath: BookmarksFixture.path),
+        if: SharedFixtures.exists("real-stores/Bookmarks_V5__duckduckgo_BrowserServicesKit.sqlite"),
         "../shared/fixtures/real-stores is absent; skipped"))
 struct WholeStoreCommandTests {
-    static let bookmarks = BookmarksFixture.path
-
     /// A private copy of the Bookmarks store (with its -wal and -shm).
     static func copy(to scratch: Scratch) throws -> String {
-        for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(
-                atPath: bookmarks + suffix, toPath: scratch.path("Bookmarks.sqlite" + suffix))
-            try FileManager.default.setAttributes(
-                [.posixPermissions: 0o644], ofItemAtPath: scratch.path("Bookmarks.sqlite" + suffix))
-        }
-        return scratch.path("Bookmarks.sqlite")
+        try SharedFixtures.copy("real-stores/Bookmarks_V5__duckduckgo_BrowserServicesKit.sqlite", into: scratch,
+                                as: "Bookmarks.sqlite")
     }
 
     @Test("export says where each entity went; --keep-identity restores a store whose export is the same")
@@ -98,7 +91,4 @@ struct WholeStoreCommandTests {
 }
 
 /// The shared Bookmarks store (read only through copies).
-enum BookmarksFixture {
-    static let path = TasksBinary.repository.deletingLastPathComponent()
-        .appendingPathComponent("shared/fixtures/real-stores/Bookmarks_V5__duckduckgo_BrowserServicesKit.sqlite").path
-}
+
