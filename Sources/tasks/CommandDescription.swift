@@ -8,6 +8,8 @@ struct CommandDescription: Sendable {
         var allowedValues: [String]?
         var defaultValue: String?
         var isRequired = false
+        /// Given more than once, the values join with commas (a list) instead of being refused.
+        var joinsRepeats = false
     }
 
     struct Positional: Sendable {

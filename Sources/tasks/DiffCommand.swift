@@ -15,9 +15,10 @@ struct DiffCommand: Command {
         abstract: "Compare two graphs (archives or stores) record by record.",
         summary: "Compare two graphs (archives or stores) record by record (exit 0 same, 1 different).",
         discussion: "A and B are each an archive (JSON or NDJSON; '-' for stdin) or a Core Data store (recognised by "
-            + "its SQLite header). Records are matched by id: per-kind counts, then each differing record with its "
-            + "fields (old → new, dates losslessly), links added or removed, ordered lists in a new order, records "
-            + "only on one side. exportDate, generator and source are ignored. The report goes to "
+            + "its SQLite header). Records are matched by id: per-kind and per-entity counts (the generic entities "
+            + "section's too), then each differing record with its fields (old → new, dates losslessly), links "
+            + "added or removed, ordered lists in a new order, records only on one side. exportDate, generator and "
+            + "source are ignored. The report goes to "
             + "stdout.\n\n\(exitConvention)",
         positionals: [.init(name: "a", help: "The first graph: an archive, '-' for stdin, or a store."),
                       .init(name: "b", help: "The second graph.")],

@@ -5,24 +5,29 @@ import TaskInterchange
 /// capped with a count of what it leaves out.
 enum DiffRenderer {
     static func text(_ diff: GraphDiff, limit: Int) -> String {
+        // Kinds line up at 9 columns, as before; longer entity names widen the column.
+        let width = max(9, diff.entities.map(\.entity.count).max() ?? 0)
         var text = ""
         for summary in diff.kinds {
-            var notes: [String] = []
-            if summary.onlyInA > 0 { notes.append("\(summary.onlyInA) only in A") }
-            if summary.onlyInB > 0 { notes.append("\(summary.onlyInB) only in "
-                + "B\(diff.bMayHoldMore ? " (not a difference)" : "")") }
-            if summary.changed > 0 { notes.append("\(summary.changed) changed") }
-            let name = summary.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-            text += "  \(name) \(summary.countA) ↔ "
-                + "\(summary.countB)\(notes.isEmpty ? "" : "  (\(notes.joined(separator: ", ")))")\n"
+            text += line(summary.kind.rawValue, width: width, summary.countA, summary.countB, onlyInA: summary.onlyInA,
+                         onlyInB: summary.onlyInB, changed: summary.changed, bMayHoldMore: diff.bMayHoldMore)
         }
-        for kind in StoreMapping.Kind.allCases {
-            let records = diff.records.filter { $0.kind == kind }
-            guard !records.isEmpty else { continue }
+        for summary in diff.entities {
+            guard summary.compared else {
+                let name = summary.entity.padding(toLength: width, withPad: " ", startingAt: 0)
+                text += "  \(name) \(summary.countA) ↔ —  (B has no such entity: not compared)\n"
+                continue
+            }
+            text += line(summary.entity, width: width, summary.countA, summary.countB, onlyInA: summary.onlyInA,
+                         onlyInB: summary.onlyInB, changed: summary.changed, bMayHoldMore: diff.bMayHoldMore)
+        }
+        let groups = StoreMapping.Kind.allCases.map { kind in (kind.rawValue, diff.records.filter { $0.kind == kind }) }
+            + diff.entities.map { summary in (summary.entity, diff.records.filter { $0.entity == summary.entity }) }
+        for (name, records) in groups where !records.isEmpty {
             text += "\n"
             for record in records.prefix(limit) { text += self.record(record) }
             if records.count > limit {
-                text += "  … and \(records.count - limit) more \(kind.rawValue) "
+                text += "  … and \(records.count - limit) more \(name) "
                     + "difference\(records.count - limit == 1 ? "" : "s") (--limit N or --json to see them)\n"
             }
         }
@@ -31,6 +36,17 @@ enum DiffRenderer {
                 + "listed\n"
         }
         return text
+    }
+
+    /// One kind's or entity's counts: `  name  A ↔ B  (notes)`.
+    private static func line(_ name: String, width: Int, _ countA: Int, _ countB: Int, onlyInA: Int, onlyInB: Int,
+                             changed: Int, bMayHoldMore: Bool) -> String {
+        var notes: [String] = []
+        if onlyInA > 0 { notes.append("\(onlyInA) only in A") }
+        if onlyInB > 0 { notes.append("\(onlyInB) only in B\(bMayHoldMore ? " (not a difference)" : "")") }
+        if changed > 0 { notes.append("\(changed) changed") }
+        return "  \(name.padding(toLength: width, withPad: " ", startingAt: 0)) \(countA) ↔ "
+            + "\(countB)\(notes.isEmpty ? "" : "  (\(notes.joined(separator: ", ")))")\n"
     }
 
     static func record(_ record: RecordDifference) -> String {
@@ -42,8 +58,10 @@ enum DiffRenderer {
         case .onlyInB: where_ = "only in B"
         case .changed: where_ = "changed"
         }
-        var text = "\(record.kind.rawValue) \(record.id.uuidString) "
-            + "\(quote(label))\(record.taskId.map { " (task \($0.uuidString))" } ?? ""): \(where_)\n"
+        // A generic record without a name or title shows none.
+        let name = record.entity != nil && label.isEmpty ? "" : " " + quote(label)
+        var text = "\(record.typeName) \(record.id.uuidString)"
+            + "\(name)\(record.taskId.map { " (task \($0.uuidString))" } ?? ""): \(where_)\n"
         for field in record.fields {
             switch field.change {
             case .value:
@@ -86,7 +104,9 @@ enum DiffRenderer {
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
 
+    /// A's records (subtasks counted with their tasks), generic records of the entities compared included.
     static func total(_ diff: GraphDiff) -> Int {
         diff.kinds.filter { $0.kind != .subtask }.reduce(0) { $0 + $1.countA }
+            + diff.entities.filter(\.compared).reduce(0) { $0 + $1.countA }
     }
 }

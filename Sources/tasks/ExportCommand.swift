@@ -17,7 +17,7 @@ struct ExportCommand: Command {
     static let excludedEntities = Option<[String]>(
         "--exclude-entities", valueName: "list",
         help: "Never export these store entities; references to them are dropped (reported).",
-        convert: SelectionOptions.list)
+        expected: "expected entity names, comma-separated", convert: SelectionOptions.list)
     static let project = Option<String>(
         "--project", valueName: "id|name", help: "Only tasks of this project (and the records they refer to).")
     static let completed = Flag("--completed", help: "Only completed tasks (and the records they refer to).")
@@ -92,10 +92,10 @@ struct ExportCommand: Command {
         options.strict = strict
         options.busyTimeout = busyTimeout
         if Console.showsProgress {
-            let started = Date()
+            let line = ProgressLine()
             options.progress = { done, total in
-                let rate = Double(done) / max(Date().timeIntervalSince(started), 0.001)
-                Console.progress("exporting: \(done)/\(total) tasks (\(Int(rate))/s)")
+                Console.progress(line.text("exporting", fraction: total > 0 ? Double(done) / Double(total) : 1,
+                                           detail: "\(done) of \(total) tasks"))
             }
         }
         let summary: ExportSummary

@@ -1,7 +1,7 @@
 import Foundation
 import TaskInterchange
 
-/// `tasks generate` (hidden, for `bench/run` and the README's examples): a deterministic synthetic store of any size
+/// `tasks generate` (hidden, for tests and the README's examples): a deterministic synthetic store of any size
 /// in the Core Data layout.
 struct GenerateCommand: Command {
     static let tasks = Option<Int>("--tasks", valueName: "count", help: "How many tasks.", isRequired: true)
@@ -10,7 +10,7 @@ struct GenerateCommand: Command {
 
     static let description = CommandDescription(
         name: "generate",
-        abstract: "Create a synthetic task store for benchmarks (100 projects, 20 tags, 2 tags per task, 3 subtasks on "
+        abstract: "Create a synthetic task store for tests and examples (100 projects, 20 tags, 2 tags per task, 3 subtasks on "
             + "every 10th task, notes on half, due dates on a third).",
         options: [tasks, output, seed],
         isHidden: true)

@@ -6,7 +6,9 @@ extension ImportCommand {
     static let match = Option<String>(
         "--match", valueName: "key",
         help: "'name': an archive project, category or tag whose id the target lacks but whose name a target record "
-            + "has is that record (its references follow). Needs an archive sorted by id, as exports are.")
+            + "has is that record (its references follow). 'Entity.attribute': the same for a generic entity's records "
+            + "by that attribute (a value several records have matches none). Comma-separated or repeated. Needs an "
+            + "archive sorted by id, as exports are.", joinsRepeats: true)
     static let modifiedProperty = Option<String>(
         "--modified-property", valueName: "name",
         help: "--mode merge: for a record without modifiedAt, the property under extra that holds its modification "
@@ -45,16 +47,17 @@ extension ImportCommand {
         for decision in plan.decisions {
             switch decision.kind {
             case .match:
-                text += "  match: \(decision.recordKind.rawValue) \(decision.id.uuidString) is the target's "
+                text += "  match: \(decision.typeName) \(decision.id.uuidString) is the target's "
                     + "\(decision.targetId.uuidString)\n"
             case .conflict:
                 let dates = "archive \(decision.archiveModifiedAt ?? "undated"), target "
                     + "\(decision.targetModifiedAt ?? "undated")"
-                text += "  conflict: \(decision.recordKind.rawValue) \(decision.targetId.uuidString): "
+                text += "  conflict: \(decision.typeName) \(decision.targetId.uuidString): "
                     + "\(decision.winner == .archive ? "archive's version wins" : "target's version kept") (\(dates))\n"
             }
         }
         let total = StoreMapping.Kind.allCases.reduce(0) { $0 + plan[$1].matched + plan[$1].conflicts }
+            + plan.entities.values.reduce(0) { $0 + $1.matched + $1.conflicts }
         if total > plan.decisions.count { text += "  … and \(total - plan.decisions.count) more\n" }
         return text
     }

@@ -23,12 +23,14 @@ extension ImportCommand {
         var verified: Bool
         var differenceCount: Int
         var kinds: [GraphDiff.KindSummary]
+        var entities: [GraphDiff.EntitySummary]
         var records: [RecordDifference]
 
         init(_ diff: GraphDiff) {
             verified = diff.isEqual
             differenceCount = diff.differenceCount
             kinds = diff.kinds
+            entities = diff.entities
             records = Array(diff.records.prefix(100))
         }
     }

@@ -106,15 +106,14 @@ struct ImportCommand: Command {
         }
         let input = try input.open()
         let started = Date()
-        if Console.showsProgress {
-            options.progress = { done in
-                let rate = Double(done) / max(Date().timeIntervalSince(started), 0.001)
-                Console.progress("importing: \(done) tasks (\(Int(rate))/s)")
-            }
-        }
+        if Console.showsProgress { ProgressLine.observe(input, label: "importing") }
         let result = try StoreImport.run(input, into: store, options: options)
-        if Console.showsProgress { Console.endProgress() }
+        if Console.showsProgress {
+            Console.endProgress()
+            ProgressLine.observe(input, label: "verifying")
+        }
         let verification = try verification(input: input, options: options)
+        if Console.showsProgress { Console.endProgress() }
         let status = verification?.isEqual == false ? ExitCode.different : ExitCode.ok
         let seconds = Date().timeIntervalSince(started)
         if jsonSummary {

@@ -13,10 +13,10 @@ struct Option<Value: Sendable>: OptionDeclaration, Sendable {
     /// An option whose value is converted by `convert`.
     init(_ name: String, short: String? = nil, valueName: String, help: String, default defaultValue: Value? = nil,
          defaultText: String? = nil, isRequired: Bool = false, allowedValues: [String]? = nil, expected: String? = nil,
-         convert: @escaping @Sendable (String) -> Value?) {
+         joinsRepeats: Bool = false, convert: @escaping @Sendable (String) -> Value?) {
         spec = CommandDescription.Option(name: name, short: short, valueName: valueName, help: help,
                                          allowedValues: allowedValues, defaultValue: defaultText,
-                                         isRequired: isRequired)
+                                         isRequired: isRequired, joinsRepeats: joinsRepeats)
         self.defaultValue = defaultValue
         self.convert = convert
         self.expected = expected
@@ -26,9 +26,9 @@ struct Option<Value: Sendable>: OptionDeclaration, Sendable {
 extension Option where Value == String {
     /// An option whose value is the text itself (a path, a name).
     init(_ name: String, short: String? = nil, valueName: String, help: String, default defaultValue: String? = nil,
-         isRequired: Bool = false) {
+         isRequired: Bool = false, joinsRepeats: Bool = false) {
         self.init(name, short: short, valueName: valueName, help: help, default: defaultValue,
-                  defaultText: defaultValue, isRequired: isRequired) { $0 }
+                  defaultText: defaultValue, isRequired: isRequired, joinsRepeats: joinsRepeats) { $0 }
     }
 }
 

@@ -53,8 +53,12 @@ struct ParsedArguments {
                 throw UsageError("The value '\(value)' is invalid for '\(name) <\(valueName)>' (expected one of: "
                     + allowed.joined(separator: ", ") + ")" + Suggestion.phrase(for: value, among: allowed))
             }
-            guard values[option.name] == nil else { throw UsageError("The option '\(option.name)' was given twice") }
-            values[option.name] = value
+            if let earlier = values[option.name] {
+                guard option.joinsRepeats else { throw UsageError("The option '\(option.name)' was given twice") }
+                values[option.name] = earlier + "," + value
+            } else {
+                values[option.name] = value
+            }
         }
         if positionals.count > command.positionals.count {
             let extra = positionals[command.positionals.count]

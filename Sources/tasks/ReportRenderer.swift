@@ -55,38 +55,41 @@ enum ReportRenderer {
 
     static func plan(_ plan: ImportPlan) -> String {
         StoreMapping.Kind.allCases.map { kind in
-            let operations = plan[kind]
-            var parts = ["\(operations.inserted) inserted"]
-            if operations.updated > 0 { parts.append("\(operations.updated) updated") }
-            if operations.unchanged > 0 { parts.append("\(operations.unchanged) unchanged") }
-            if operations.skipped > 0 { parts.append("\(operations.skipped) skipped") }
-            if operations.deleted > 0 { parts.append("\(operations.deleted) deleted") }
-            if operations.matched > 0 { parts.append("\(operations.matched) matched by name") }
-            if operations.conflicts > 0 {
-                parts.append("\(operations.conflicts) conflict\(operations.conflicts == 1 ? "" : "s")")
-            }
-            if let notLoaded = operations.notLoaded, notLoaded > 0 { parts.append("\(notLoaded) not loaded") }
-            return "  \(kind.rawValue): \(parts.joined(separator: ", "))"
+            "  \(kind.rawValue): \(operations(plan[kind], matchedBy: " by name"))"
         }.joined(separator: "\n") + "\n" + plan.entities.sorted { $0.key < $1.key }.map { entity, operations in
-            var parts = ["\(operations.inserted) inserted"]
-            if operations.updated > 0 { parts.append("\(operations.updated) updated") }
-            if operations.skipped > 0 { parts.append("\(operations.skipped) skipped") }
-            return "  \(entity) (generic): \(parts.joined(separator: ", "))\n"
+            "  \(entity) (generic): \(self.operations(operations, matchedBy: ""))\n"
         }.joined()
     }
 
+    /// One kind's or entity's counts: `5 inserted, 2 updated, 3 matched by name`.
+    private static func operations(_ operations: ImportPlan.Operations, matchedBy: String) -> String {
+        var parts = ["\(operations.inserted) inserted"]
+        if operations.updated > 0 { parts.append("\(operations.updated) updated") }
+        if operations.unchanged > 0 { parts.append("\(operations.unchanged) unchanged") }
+        if operations.skipped > 0 { parts.append("\(operations.skipped) skipped") }
+        if operations.deleted > 0 { parts.append("\(operations.deleted) deleted") }
+        if operations.matched > 0 { parts.append("\(operations.matched) matched\(matchedBy)") }
+        if operations.conflicts > 0 {
+            parts.append("\(operations.conflicts) conflict\(operations.conflicts == 1 ? "" : "s")")
+        }
+        if let notLoaded = operations.notLoaded, notLoaded > 0 { parts.append("\(notLoaded) not loaded") }
+        return parts.joined(separator: ", ")
+    }
+
     /// The first line of an import's summary: what happened. When every record was inserted, the counts; otherwise
-    /// how many records were inserted, updated, left unchanged, skipped or deleted, so a run that wrote nothing
-    /// says so.
+    /// how many records were inserted, updated, left unchanged, skipped, deleted or not loaded (a partial import), so
+    /// a run that wrote nothing says so.
     static func headline(_ result: StoreImportResult, store: String, seconds: Double) -> String {
         let place = "\(store)\(result.createdStore ? " (new store)" : "")"
         let time = String(format: "%.2f", seconds)
         let plan = result.plan
         let kinds = StoreMapping.Kind.allCases
-        func total(_ count: (ImportPlan.Operations) -> Int) -> Int { kinds.reduce(0) { $0 + count(plan[$1]) } }
+        func total(_ count: (ImportPlan.Operations) -> Int) -> Int {
+            kinds.reduce(0) { $0 + count(plan[$1]) } + plan.entities.values.reduce(0) { $0 + count($1) }
+        }
         let inserted = total(\.inserted), updated = total(\.updated), unchanged = total(\.unchanged)
-        let skipped = total(\.skipped), deleted = total(\.deleted)
-        if updated + unchanged + skipped + deleted == 0 {
+        let skipped = total(\.skipped), deleted = total(\.deleted), notLoaded = total { $0.notLoaded ?? 0 }
+        if updated + unchanged + skipped + deleted + notLoaded == 0 {
             return "Imported \(counts(result.report.counts)) into \(place) in \(time) s\n"
         }
         let wrote = inserted + updated + deleted > 0
@@ -95,6 +98,7 @@ enum ReportRenderer {
         if unchanged > 0 { parts.append("\(unchanged) unchanged") }
         if skipped > 0 { parts.append("\(skipped) skipped") }
         if deleted > 0 { parts.append("\(deleted) deleted") }
+        if notLoaded > 0 { parts.append("\(notLoaded) not loaded") }
         let verb = wrote ? "Imported into" : "Nothing written to"
         return "\(verb) \(place) in \(time) s: \(parts.joined(separator: ", ")) (the archive holds "
             + "\(counts(result.report.counts)))\n"

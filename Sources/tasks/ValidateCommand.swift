@@ -37,6 +37,7 @@ struct ValidateCommand: Command {
 
     func run() throws -> Int32 {
         let input = try input.open()
+        if Console.showsProgress { ProgressLine.observe(input, label: "validating") }
         let report: ValidationReport
         if let store {
             var options = StoreImportOptions()
@@ -54,6 +55,7 @@ struct ValidateCommand: Command {
             try input.stream(kinds: nil, into: &validator)
             report = validator.report
         }
+        if Console.showsProgress { Console.endProgress() }
         if json {
             Console.output(Console.json(report))
         } else {

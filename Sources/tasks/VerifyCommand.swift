@@ -11,8 +11,9 @@ struct VerifyCommand: Command {
         name: "verify",
         abstract: "Check that a store holds what an interchange file holds.",
         summary: "Check that a store holds what an interchange file holds (exit 0 yes, 1 no).",
-        discussion: "Compares the file with the store as 'tasks diff' does, for the kinds the file carries (a version "
-            + "1 file: projects, tags and tasks without notes, due dates or categories). Records the store holds "
+        discussion: "Compares the file with the store as 'tasks diff' does, for the kinds and entities the file "
+            + "carries (a version 1 file: projects, tags and tasks without notes, due dates or categories; an entity "
+            + "the store does not have is counted, not compared). Records the store holds "
             + "beyond the file are counted, not differences. The report goes to "
             + "stdout.\n\n\(DiffCommand.exitConvention)",
         positionals: [ArchiveArgument.positional("The archive; '-' or nothing reads stdin (JSON or NDJSON).")],
@@ -51,7 +52,14 @@ struct VerifyCommand: Command {
     /// One line: verified, or how many records differ.
     static func verdict(_ diff: GraphDiff) -> String {
         let beyond = diff.kinds.filter { $0.kind != .subtask }.reduce(0) { $0 + $1.onlyInB }
-        let extra = beyond > 0 ? "; the store holds \(beyond) more record\(beyond == 1 ? "" : "s")" : ""
+            + diff.entities.reduce(0) { $0 + $1.onlyInB }
+        var extra = beyond > 0 ? "; the store holds \(beyond) more record\(beyond == 1 ? "" : "s")" : ""
+        let uncompared = diff.entities.filter { !$0.compared }
+        if !uncompared.isEmpty {
+            let count = uncompared.reduce(0) { $0 + $1.countA }
+            extra += "; \(count) record\(count == 1 ? "" : "s") of \(uncompared.count) entit"
+                + "\(uncompared.count == 1 ? "y" : "ies") the store does not have not compared"
+        }
         return diff.isEqual
             ? "verified: \(diff.nameB) holds every record of \(diff.nameA) (\(DiffRenderer.total(diff)) records and "
                 + "their subtasks)\(extra)"

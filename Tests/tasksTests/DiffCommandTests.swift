@@ -126,13 +126,13 @@ struct MergeCommandTests {
         #expect(duplicate.stdout.contains("project: 100 inserted"))
     }
 
-    @Test("--match takes 'name'; Entity.attribute is a usage error naming what is missing")
+    @Test("--match Entity.attribute names an entity the archive must declare: a usage error when it does not")
     func matchUsage() throws {
         let scratch = try Scratch()
         let store = try scratch.sampleStore()
         let generic = try TasksBinary.run(["import", "--store", store, "--match", "Folder.title", "--dry-run", TasksBinary.sample("v1-export.json")])
         #expect(generic.status == 64)
-        #expect(generic.stderr.contains("generic entity"))
+        #expect(generic.stderr.contains("--match Folder.title: the archive has no entity 'Folder'"))
         let replace = try TasksBinary.run(["import", "--store", store, "--match", "name", "--mode", "replace", "--dry-run", TasksBinary.sample("v1-export.json")])
         #expect(replace.status == 64)
         let verify = try TasksBinary.run(["import", "--store", store, "--mode", "merge", "--verify", TasksBinary.sample("v1-export.json")])

@@ -190,7 +190,7 @@ struct StreamTests {
         // `script` gives the command a pseudo-terminal; CI is unset for this one run so the terminal rule is what decides.
         let terminal = try TasksBinary.shell("env -u CI script -qc '\"$TASKS\" export --store g.sqlite -o b.json' /dev/null", in: scratch.url)
         #expect(terminal.status == 0)
-        #expect(terminal.stdout.contains("exporting: 10000/25000 tasks"))
+        #expect(terminal.stdout.contains("exporting: 40% (10000 of 25000 tasks)"))
     }
 
     @Test("a reader that closes the pipe early gets exit 74 and a message, not a crash")

@@ -175,16 +175,13 @@ struct ExportSelectionTests {
         #expect(!listed.stderr.contains("brought-along"))
     }
 
-    static let easyLife = TasksBinary.repository.deletingLastPathComponent()
-        .appendingPathComponent("shared/fixtures/models/EasyLife/EasyLife 1.5.0.sqlite").path
 
     @Test("relationships carried under extra pull their destinations in too (EasyLife's blocking links)",
-          .enabled(if: FileManager.default.fileExists(atPath: easyLife), "../shared/fixtures is absent; skipped"))
+          .enabled(if: SharedFixtures.exists("models/EasyLife/EasyLife 1.5.0.sqlite"), "../shared/fixtures is absent; skipped"))
     func carriedRelationships() throws {
         let scratch = try Scratch()
-        let store = scratch.path("EasyLife.sqlite")
         // A private copy: the shared fixture is never opened in place.
-        try FileManager.default.copyItem(atPath: Self.easyLife, toPath: store)
+        let store = try SharedFixtures.copy("models/EasyLife/EasyLife 1.5.0.sqlite", into: scratch, as: "EasyLife.sqlite")
         let database = try Database(path: store, mode: .readWrite)
         try database.execute("UPDATE ZTODOITEM SET ZDONE = (Z_PK <= 3)")
         try database.execute("INSERT INTO Z_2BLOCKING VALUES (1, 4), (4, 1)")
@@ -233,5 +230,30 @@ struct ExportSelectionTests {
                                            "--project", "Archive 1999"])
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("--project keeps a project that --exclude-entities excludes"))
+    }
+
+    @Test("empty lists are usage errors; a selection matching nothing says so; format 1 warns that it drops the selection")
+    func emptyAndFormatOne() throws {
+        let scratch = try Scratch()
+        let store = try scratch.sampleStore()
+        for flags in [["--kinds="], ["--entities", " , "], ["--exclude-entities", ""]] {
+            let run = try TasksBinary.run(["export", "--store", store, "-o", scratch.path("x.json")] + flags)
+            #expect(run.status == 64, "\(flags)")
+            #expect(run.stderr.contains(flags[0].hasPrefix("--kinds") ? "--kinds: the list is empty" : "is invalid for"))
+            #expect(!FileManager.default.fileExists(atPath: scratch.path("x.json")))
+        }
+        let nothing = try export(["--since", "2099-01-01"], scratch, name: "none.json")
+        #expect(records(nothing.archive, "tasks").isEmpty)
+        #expect(nothing.stderr.contains("note: store: empty-selection: the selection (--since 2099-01-01T00:00:00Z) "
+                                        + "matches no record"))
+        // Format 1 has no source.selection: a warning says what that means, and --strict refuses the export.
+        let v1 = try TasksBinary.run(["export", "--store", store, "--format-version", "1", "--completed",
+                                      "-o", scratch.path("v1.json")])
+        #expect(v1.status == 0, "\(v1.stderr)")
+        #expect(v1.stderr.contains("dropped-by-format: format version 1 has no place for the selection (--completed)"))
+        let strict = try TasksBinary.run(["export", "--store", store, "--format-version", "1", "--completed",
+                                          "--strict", "-o", scratch.path("strict.json")])
+        #expect(strict.status == 65)
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("strict.json")))
     }
 }

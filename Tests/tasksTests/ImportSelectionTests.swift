@@ -39,6 +39,10 @@ struct ImportSelectionTests {
         let dropped = archive.projectRefs + archive.categoryRefs + archive.tagRefs
         #expect(run.stderr.contains("warning: \(dropped) references to records this import did not load and the target does not have were dropped"))
         #expect(run.stderr.contains("  project: 0 inserted, 5 not loaded"))
+        // The headline says what happened, not what the archive holds.
+        #expect(run.stderr.contains("Imported into \(store) (new store) in "))
+        #expect(run.stderr.contains(" s: 128 inserted, 19 not loaded (the archive holds 5 projects, 4 categories, "
+                                    + "10 tags, 44 tasks, 84 subtasks)"))
         #expect(try count(store, "SELECT count(*) FROM ZTASK") == 44)
         #expect(try count(store, "SELECT count(*) FROM ZSUBTASK") == 84)
         #expect(try count(store, "SELECT count(*) FROM ZPROJECT") == 0)
@@ -96,6 +100,13 @@ struct ImportSelectionTests {
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("--entities: the archive has no records of an entity 'Note'"))
         #expect(!FileManager.default.fileExists(atPath: store))
+        // A near miss gets a suggestion, also into an existing store whose ids the archive repeats (the usage error
+        // comes first, not a validation report).
+        let existing = scratch.path("TaskManager.sqlite")
+        let near = try TasksBinary.run(["import", "--store", existing, "--entities", "Taskk", archive.path])
+        #expect(near.status == 64, "\(near.stderr)")
+        #expect(near.stderr.contains("--entities: the archive has no records of an entity 'Taskk' (did you mean 'Task'? "
+                                     + "it holds Category, Project, Subtask, Tag, Task)"))
         let replace = try TasksBinary.run(["import", "--store", store, "--kinds", "task", "--mode", "replace", archive.path])
         #expect(replace.status == 64)
         let verify = try TasksBinary.run(["import", "--store", store, "--kinds", "task", "--verify", archive.path])

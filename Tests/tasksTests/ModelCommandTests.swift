@@ -6,19 +6,13 @@ import TaskInterchange
 /// (`../shared/fixtures/models`, whose stores are only ever used through copies).
 @Suite("tasks model")
 struct ModelCommandTests {
-    static let shared = TasksBinary.repository.deletingLastPathComponent().appendingPathComponent("shared/fixtures/models")
-    static var sharedAvailable: Bool { FileManager.default.fileExists(atPath: shared.path) }
-    static func sharedPath(_ relative: String) -> String { shared.appendingPathComponent(relative).path }
+    static var sharedAvailable: Bool { SharedFixtures.exists("models") }
+    static func sharedPath(_ relative: String) -> String { SharedFixtures.path("models/" + relative) }
     static let ledger = TasksBinary.repository.appendingPathComponent("Tests/tasksTests/Fixtures/models/Ledger.xcdatamodeld").path
 
     /// Copies a shared store with its sidecars into `scratch`.
     static func copyStore(_ relative: String, to scratch: Scratch) throws -> String {
-        let name = (relative as NSString).lastPathComponent
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: sharedPath(relative) + suffix) {
-            try FileManager.default.copyItem(atPath: sharedPath(relative) + suffix, toPath: scratch.path(name + suffix))
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: scratch.path(name + suffix))
-        }
-        return scratch.path(name)
+        try SharedFixtures.copy("models/" + relative, into: scratch)
     }
 
     static func json(_ run: TasksBinary.Run) throws -> [String: Any] {

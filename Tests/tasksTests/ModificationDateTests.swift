@@ -80,6 +80,25 @@ struct ModificationDateTests {
         let run = try TasksBinary.run(["import", "--store", scratch.path("new.sqlite"), scratch.path("a.json")])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("warning: Task.modifiedAt: the target maps no property to this field; \(expected) values not imported"))
+        // --strict refuses what it would lose, into a new store (nothing left behind) and an existing one (unchanged).
+        let strictNew = try TasksBinary.run(["import", "--store", scratch.path("strict.sqlite"), "--strict",
+                                             scratch.path("a.json")])
+        #expect(strictNew.status == 65)
+        #expect(strictNew.stderr.contains("--strict: the target has no place for Task.modifiedAt (\(expected))"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("strict.sqlite")))
+        // One task changed: the upsert rewrites it, and would lose its date.
+        var exported = String(decoding: try scratch.bytes("a.json"), as: UTF8.self)
+        let dated = try #require(exported.range(of: #""modifiedAt":""#))
+        let title = try #require(exported.range(of: #""title":""#, options: .backwards,
+                                                range: exported.startIndex..<dated.lowerBound))
+        exported.replaceSubrange(title, with: #""title":"edited "#)
+        try Data(exported.utf8).write(to: scratch.url.appendingPathComponent("edited.json"))
+        let before = try scratch.bytes("new.sqlite")
+        let strictUpsert = try TasksBinary.run(["import", "--store", scratch.path("new.sqlite"), "--mode", "upsert",
+                                                "--strict", scratch.path("edited.json")])
+        #expect(strictUpsert.status == 65)
+        #expect(strictUpsert.stderr.contains("--strict: the target has no place for Task.modifiedAt (1)"))
+        #expect(try scratch.bytes("new.sqlite") == before)
     }
 
     @Test("a second upsert writes nothing when the target cannot hold the dates, or had them under extra before")

@@ -16,6 +16,10 @@ public final class ArchiveInput {
     /// The number of bytes.
     public let count: Int
     private let isMapped: Bool
+    /// Told, on the reading thread, how far each streaming pass over the bytes got: the kinds the pass delivers (nil
+    /// for all), the bytes read so far, and `count`. For a progress display; called at the start of a pass, every few
+    /// megabytes, and at its end.
+    public var readObserver: ((_ kinds: Set<RecordKind>?, _ bytesRead: Int, _ count: Int) -> Void)?
 
     /// Opens and maps the file at `path`.
     ///

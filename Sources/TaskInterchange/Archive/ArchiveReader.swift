@@ -22,8 +22,8 @@ package struct ArchiveReader: Sendable {
     /// Reads `bytes` (a whole document, usually memory-mapped) into `visitor`.
     ///
     /// - Throws: only what the visitor throws; input problems are reported through `visitIssue`.
-    /// - Parameter consumed: called every 16 MB or so with how many bytes have been read for good, so a caller can
-    ///   release the memory of a mapped input behind the reader.
+    /// - Parameter consumed: called every 4 MB or so with how many bytes have been read for good, so a caller can
+    ///   release the memory of a mapped input behind the reader and show how far it got.
     package func read<Visitor: ArchiveVisitor>(_ bytes: UnsafeRawBufferPointer, into visitor: inout Visitor,
                                              consumed: ((Int) -> Void)? = nil) throws {
         // Moved in and back out, so the parser's visitor is uniquely referenced and its collections are not copied on
@@ -86,7 +86,7 @@ extension ArchiveReader {
         /// Told how far the reader got, every `Self.consumedStep` bytes.
         var consumed: ((Int) -> Void)?
         var lastConsumed = 0
-        static var consumedStep: Int { 16 << 20 }
+        static var consumedStep: Int { 4 << 20 }
 
         /// Reports progress after a record, at most every `consumedStep` bytes.
         mutating func noteConsumed() {

@@ -61,7 +61,7 @@ extension DiffBuilder {
     }
 
     /// A to-many relationship: links added and removed, and, when ordered, a new order of the same members.
-    private func links(_ field: String, _ a: [String], _ b: [String], ordered: Bool, into fields: inout [FieldDifference]) {
+    func links(_ field: String, _ a: [String], _ b: [String], ordered: Bool, into fields: inout [FieldDifference]) {
         if a == b { return }
         let setA = Set(a), setB = Set(b)
         let added = b.filter { !setA.contains($0) }, removed = a.filter { !setB.contains($0) }
@@ -90,7 +90,7 @@ extension DiffBuilder {
         }
     }
 
-    private static func ids(_ value: ExtraValue) -> [String] {
+    static func ids(_ value: ExtraValue) -> [String] {
         switch value {
         case .array(let ids): return ids
         case .string(let id): return [id]

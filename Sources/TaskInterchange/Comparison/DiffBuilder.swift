@@ -12,6 +12,9 @@ struct DiffBuilder {
     let ignoredFields: [StoreMapping.Kind: Set<String>]
     /// Relationships carried under `extra`, by kind and property, as either side declares them.
     let relationships: [String: [String: ExtraRelationship]]
+    /// The generic entities compared and how (see `EntityScope`), and their totals so far.
+    let entityScope: EntityScope
+    var entitySummaries: [String: GraphDiff.EntitySummary] = [:]
 
     init(nameA: String, nameB: String, options: GraphComparison.Options, headerA: ArchiveHeader, headerB: ArchiveHeader) {
         diff = GraphDiff(nameA: nameA, nameB: nameB, bMayHoldMore: options.bMayHoldMore)
@@ -36,12 +39,15 @@ struct DiffBuilder {
         }
         self.relationships = relationships
         for kind in kinds { summaries[kind] = GraphDiff.KindSummary(kind: kind) }
+        entityScope = EntityScope(headerA: headerA, headerB: headerB, bMayHoldMore: options.bMayHoldMore)
     }
 
     /// The finished result.
     var result: GraphDiff {
         var diff = diff
         diff.kinds = summaries.values.sorted { $0.kind < $1.kind }
+        diff.entities = entitySummaries.values.filter { $0.countA > 0 || $0.countB > 0 }
+            .sorted { $0.entity < $1.entity }
         return diff
     }
 
@@ -53,12 +59,13 @@ struct DiffBuilder {
     }
 
     /// Counts a difference and keeps its details while under the limit.
-    private mutating func record(_ difference: @autoclosure () -> RecordDifference) {
+    mutating func record(_ difference: @autoclosure () -> RecordDifference) {
         diff.differenceCount += 1
         if diff.records.count < detailLimit { diff.records.append(difference()) }
     }
 
     mutating func onlyInA(_ item: GraphItem) {
+        if case .entity(let record) = item { return onlyInA(record) }
         let kind = item.kind
         guard kinds.contains(kind) else { return }
         summaries[kind]!.countA += 1
@@ -71,6 +78,7 @@ struct DiffBuilder {
     }
 
     mutating func onlyInB(_ item: GraphItem) {
+        if case .entity(let record) = item { return onlyInB(record) }
         let kind = item.kind
         guard kinds.contains(kind) else { return }
         summaries[kind]!.countB += 1
@@ -85,6 +93,7 @@ struct DiffBuilder {
     }
 
     mutating func both(_ left: GraphItem, _ right: GraphItem) {
+        if case .entity(let a) = left, case .entity(let b) = right { return both(a, b) }
         let kind = left.kind
         guard kinds.contains(kind) else { return }
         summaries[kind]!.countA += 1
@@ -133,10 +142,10 @@ struct DiffBuilder {
 }
 
 extension GraphItem {
-    /// The kind of record.
+    /// The kind of record (a header and generic records have none: callers take them apart first).
     var kind: StoreMapping.Kind {
         switch self {
-        case .header, .project: return .project
+        case .header, .project, .entity: return .project
         case .category: return .category
         case .tag: return .tag
         case .task: return .task
@@ -151,6 +160,7 @@ extension GraphItem {
         case .category(let record): return record.name
         case .tag(let record): return record.name
         case .task(let record): return record.title
+        case .entity(let record): return record.label
         }
     }
 }

@@ -2,8 +2,10 @@ import Foundation
 
 /// Compares two object graphs — archives, stores, or records in memory — by id, streaming: both sides are read at once,
 /// each on its own thread, and joined in id order (the order `tasks export` writes and stores are read in), so memory
-/// holds a few hundred records of each side and the differences listed, whatever the graphs' size. An archive whose
-/// records are not in id order is read whole and sorted first.
+/// holds a few hundred records of each side and the differences listed, whatever the graphs' size. Generic records
+/// come in key order: when both sides derive their ids from one store UUID they are joined by key as they stream,
+/// otherwise each side holds one entity's records at a time, sorted by id. An archive whose typed records are not in
+/// id order is read whole and sorted first.
 ///
 /// ```swift
 /// let diff = try GraphComparison.compare(.archive(path: "before.json"), .store(path: "new.sqlite"))
@@ -30,13 +32,29 @@ public enum GraphComparison {
     ///   archive, duplicate ids, not a store (`.invalidData`), a locked store (`.busy`), I/O (`.io`).
     public static func compare(_ a: GraphSource, _ b: GraphSource, options: Options = Options()) throws -> GraphDiff {
         do {
-            return try join(a, b, options: options)
+            return try compare(a, b, options: options, byKey: true)
+        } catch is KeyOrderUnavailable {
+            // Generic records whose ids are not derived from their keys, or not in key order: joined by id, each
+            // entity sorted in memory. Standard input cannot be read a second time.
+            for side in [a, b] {
+                guard case .standardInput = side.storage else { continue }
+                throw TaskInterchangeError(.invalidData, "stdin: its generic records are not listed as exports list "
+                    + "them (ids derived from their keys, in key order); save the archive to a file and compare that")
+            }
+            return try compare(a, b, options: options, byKey: false)
+        }
+    }
+
+    private static func compare(_ a: GraphSource, _ b: GraphSource, options: Options, byKey: Bool) throws
+        -> GraphDiff {
+        do {
+            return try join(a, b, options: options, byKey: byKey)
         } catch let unsorted as NotSorted {
             // Another writer's archive, or one edited by hand: sort in memory and join again.
             let sortedA = unsorted.side == 0 ? try a.sortedInMemory() : a
             let sortedB = unsorted.side == 1 ? try b.sortedInMemory() : b
             do {
-                return try join(sortedA, sortedB, options: options)
+                return try join(sortedA, sortedB, options: options, byKey: byKey)
             } catch let again as NotSorted {
                 throw TaskInterchangeError(.invalidData, again.message)
             }
@@ -50,6 +68,9 @@ public enum GraphComparison {
         try compare(file, target, options: Options(detailLimit: detailLimit, bMayHoldMore: true))
     }
 
+    /// Generic records that cannot be joined by key (see `Cursor.keyedBy`).
+    struct KeyOrderUnavailable: Error {}
+
     /// A side whose records are not in strictly increasing id order.
     struct NotSorted: Error {
         let side: Int
@@ -57,12 +78,24 @@ public enum GraphComparison {
     }
 
     /// The merge-join over both sides' channels.
-    private static func join(_ a: GraphSource, _ b: GraphSource, options: Options) throws -> GraphDiff {
+    private static func join(_ a: GraphSource, _ b: GraphSource, options: Options, byKey: Bool) throws -> GraphDiff {
         var cursorA = Cursor(source: a, side: 0)
-        var cursorB = Cursor(source: b, side: 1)
-        defer {
-            cursorA.channel.cancel()
-            cursorB.channel.cancel()
+        defer { cursorA.channel.cancel() }
+        try cursorA.readHeader()
+        // `verify` asks whether the store holds what the file holds. A store the file was imported into has its own
+        // store UUID, so the ids derived from its object URIs differ from the file's; derived from the file's store
+        // UUID and the keys the import kept, they are the file's ids again.
+        let identity = options.bMayHoldMore ? cursorA.header.source?.storeUUID : nil
+        var cursorB = Cursor(source: b.deriving(from: identity), side: 1)
+        defer { cursorB.channel.cancel() }
+        try cursorB.readHeader()
+        // Both sides name their generic records after one store: an id is that store's UUID, the entity and the key,
+        // so the key order is an id-for-id join, streamed without holding an entity (a record whose id is not so
+        // derived, or out of key order, ends this join and the comparison sorts instead).
+        let storeA = cursorA.header.source?.storeUUID ?? "", storeB = identity ?? cursorB.header.source?.storeUUID ?? ""
+        if byKey && storeA == storeB {
+            cursorA.keyedBy = storeA
+            cursorB.keyedBy = storeA
         }
         try cursorA.advance()
         try cursorB.advance()
@@ -94,13 +127,28 @@ public enum GraphComparison {
         }
     }
 
-    /// The join key: section order, then id.
+    /// The join key: section order, then id. Generic records come after the tasks, entity by entity (names in
+    /// ascending order, as exports and store reads have them).
     struct SortKey: Comparable {
         let kind: RecordKind
+        /// The generic record's entity; nil for typed records.
+        var entity: String? = nil
+        /// A generic record's key when records are joined by key (`Cursor.keyedBy`).
+        var key: Int64? = nil
         let id: GraphKey
 
+        init(kind: RecordKind, entity: String? = nil, key: Int64? = nil, id: GraphKey) {
+            self.kind = kind
+            self.entity = entity
+            self.key = key
+            self.id = id
+        }
+
         static func < (lhs: SortKey, rhs: SortKey) -> Bool {
-            lhs.kind != rhs.kind ? lhs.kind < rhs.kind : lhs.id < rhs.id
+            if lhs.kind != rhs.kind { return lhs.kind < rhs.kind }
+            if lhs.entity != rhs.entity { return (lhs.entity ?? "") < (rhs.entity ?? "") }
+            if let left = lhs.key, let right = rhs.key { return left < right }
+            return lhs.id < rhs.id
         }
     }
 
@@ -114,6 +162,13 @@ public enum GraphComparison {
         private(set) var key: SortKey?
         private var batch: [GraphItem] = []
         private var position = 0
+        /// The current entity's generic records, sorted by id: archives and stores list them in key order, so each
+        /// entity is held (one at a time) and sorted before it joins.
+        private var group: [EntityRecord] = []
+        private var groupPosition = 0
+        /// When set, generic records are taken as they come, in key order, each checked to carry the id this store
+        /// UUID derives from its key (`KeyOrderUnavailable` otherwise).
+        var keyedBy: String?
 
         init(source: GraphSource, side: Int) {
             name = source.name
@@ -125,21 +180,60 @@ public enum GraphComparison {
             }
         }
 
+        /// The next item as the reader handed it over, nil at the end; `consume` false only looks at it.
+        private mutating func raw(consume: Bool = true) throws -> GraphItem? {
+            while position == batch.count {
+                guard let next = try channel.take() else { return nil }
+                batch = next
+                position = 0
+            }
+            defer { if consume { position += 1 } }
+            return batch[position]
+        }
+
+        /// Takes the header, which readers hand over before the first record.
+        mutating func readHeader() throws {
+            if case .header(let header)? = try raw(consume: false) {
+                self.header = header
+                position += 1
+            }
+        }
+
+        /// The next item, generic records of one entity in id order (or, `keyedBy`, in key order).
+        private mutating func next() throws -> GraphItem? {
+            if groupPosition < group.count {
+                defer { groupPosition += 1 }
+                return .entity(group[groupPosition])
+            }
+            guard let item = try raw() else { return nil }
+            guard case .entity(let first) = item else { return item }
+            if let keyedBy {
+                guard let key = first.key,
+                      first.id == UUID.derived(storeUUID: keyedBy, entity: first.entity, primaryKey: key) else {
+                    throw KeyOrderUnavailable()
+                }
+                return item
+            }
+            var records = [first]
+            while case .entity(let record)? = try raw(consume: false), record.entity == first.entity {
+                records.append(record)
+                position += 1
+            }
+            records.sort { GraphKey($0.id) < GraphKey($1.id) }
+            group = records
+            groupPosition = 1
+            return .entity(records[0])
+        }
+
         /// Moves to the next record (taking the header on the way); checks the order.
         mutating func advance() throws {
             while true {
-                if position == batch.count {
-                    guard let next = try channel.take() else {
-                        current = nil
-                        key = nil
-                        return
-                    }
-                    batch = next
-                    position = 0
-                    continue
+                guard let item = try next() else {
+                    current = nil
+                    key = nil
+                    group = []
+                    return
                 }
-                let item = batch[position]
-                position += 1
                 let next: SortKey
                 switch item {
                 case .header(let header):
@@ -149,10 +243,16 @@ public enum GraphComparison {
                 case .category(let record): next = SortKey(kind: .category, id: GraphKey(record.id))
                 case .tag(let record): next = SortKey(kind: .tag, id: GraphKey(record.id))
                 case .task(let record): next = SortKey(kind: .task, id: GraphKey(record.id))
+                case .entity(let record):
+                    next = SortKey(kind: .task, entity: record.entity, key: keyedBy == nil ? nil : record.key,
+                                   id: GraphKey(record.id))
                 }
                 if let key, !(key < next) {
-                    let what = key.kind == next.kind && key.id == next.id ? "appears twice" : "is out of id order"
-                    throw NotSorted(side: side, message: "\(name): $.\(next.kind.sectionName): \(next.kind.rawValue) \(item.id.uuidString) \(what)")
+                    if next.key != nil { throw KeyOrderUnavailable() }
+                    let what = next < key ? "is out of id order" : "appears twice"
+                    let section = next.entity.map { "entities.\($0)" } ?? next.kind.sectionName
+                    let type = next.entity ?? next.kind.rawValue
+                    throw NotSorted(side: side, message: "\(name): $.\(section): \(type) \(item.id.uuidString) \(what)")
                 }
                 key = next
                 current = item
@@ -171,6 +271,7 @@ extension GraphItem {
         case .category(let record): return record.id
         case .tag(let record): return record.id
         case .task(let record): return record.id
+        case .entity(let record): return record.id
         }
     }
 }

@@ -31,6 +31,37 @@ public struct GraphDiff: Sendable, Hashable, Codable {
         }
     }
 
+    /// One generic entity's totals (the archive's `entities` section; a sub-entity counts on its own).
+    public struct EntitySummary: Sendable, Hashable, Codable {
+        /// The entity's name.
+        public var entity: String
+        /// Records of this entity in A.
+        public var countA: Int
+        /// Records of this entity in B.
+        public var countB: Int
+        /// Records only in A.
+        public var onlyInA: Int
+        /// Records only in B (with `verify`, what the store holds beyond the file: not a difference).
+        public var onlyInB: Int
+        /// Records in both whose content differs.
+        public var changed: Int
+        /// False with `verify` when B has no such entity (a target without it, into which the import could not
+        /// write these records and said so): A's records are counted, not compared.
+        public var compared: Bool
+
+        /// Creates an entity's totals.
+        public init(entity: String, countA: Int = 0, countB: Int = 0, onlyInA: Int = 0, onlyInB: Int = 0,
+                    changed: Int = 0, compared: Bool = true) {
+            self.entity = entity
+            self.countA = countA
+            self.countB = countB
+            self.onlyInA = onlyInA
+            self.onlyInB = onlyInB
+            self.changed = changed
+            self.compared = compared
+        }
+    }
+
     /// The name of side A (a path, "stdin", or the name given with in-memory records).
     public var nameA: String
     /// The name of side B.
@@ -39,6 +70,8 @@ public struct GraphDiff: Sendable, Hashable, Codable {
     public var bMayHoldMore: Bool
     /// Kinds compared, with their totals, in kind order.
     public var kinds: [KindSummary]
+    /// Generic entities compared (declared by either side; with `verify`, by A), with their totals, by name.
+    public var entities: [EntitySummary]
     /// The first `GraphComparison.Options.detailLimit` differing records, in kind and id order.
     public var records: [RecordDifference]
     /// Every differing record, listed or not.
@@ -51,11 +84,12 @@ public struct GraphDiff: Sendable, Hashable, Codable {
 
     /// Creates a comparison result (`GraphComparison` makes them).
     public init(nameA: String, nameB: String, bMayHoldMore: Bool = false, kinds: [KindSummary] = [],
-                records: [RecordDifference] = [], differenceCount: Int = 0) {
+                entities: [EntitySummary] = [], records: [RecordDifference] = [], differenceCount: Int = 0) {
         self.nameA = nameA
         self.nameB = nameB
         self.bMayHoldMore = bMayHoldMore
         self.kinds = kinds
+        self.entities = entities
         self.records = records
         self.differenceCount = differenceCount
     }
@@ -70,8 +104,10 @@ public struct RecordDifference: Sendable, Hashable, Codable {
         case changed
     }
 
-    /// The record's kind.
-    public var kind: StoreMapping.Kind
+    /// The record's kind; nil for a generic record.
+    public var kind: StoreMapping.Kind?
+    /// A generic record's entity; nil for a typed record.
+    public var entity: String?
     /// The record's id.
     public var id: UUID
     /// Its name or title (B's when both have one), for people.
@@ -83,10 +119,14 @@ public struct RecordDifference: Sendable, Hashable, Codable {
     /// For `changed`: each field that differs, in field order.
     public var fields: [FieldDifference]
 
-    /// Creates a record difference.
-    public init(kind: StoreMapping.Kind, id: UUID, label: String, taskId: UUID? = nil, change: Change,
-                fields: [FieldDifference] = []) {
+    /// The kind's or the entity's name.
+    public var typeName: String { entity ?? kind?.rawValue ?? "" }
+
+    /// Creates a record difference: of a typed `kind`, or of a generic `entity`.
+    public init(kind: StoreMapping.Kind?, entity: String? = nil, id: UUID, label: String, taskId: UUID? = nil,
+                change: Change, fields: [FieldDifference] = []) {
         self.kind = kind
+        self.entity = entity
         self.id = id
         self.label = label
         self.taskId = taskId
@@ -101,13 +141,15 @@ public struct FieldDifference: Sendable, Hashable, Codable {
     public enum Change: String, Sendable, Hashable, Codable {
         /// A value (`old` → `new`; nil when absent on that side).
         case value
-        /// Links of a to-many relationship added and removed (`tagIds`, `subtasks`, a relationship under `extra`).
+        /// Links of a to-many relationship added and removed (`tagIds`, `subtasks`, a relationship under `extra` or
+        /// of a generic record).
         case links
         /// The same members of an ordered relationship in another order (`oldOrder` → `newOrder`).
         case order
     }
 
-    /// The field: `title`, `createdAt`, `projectId`, `tagIds`, `subtasks`, or `extra.<property>`.
+    /// The field: `title`, `createdAt`, `projectId`, `tagIds`, `subtasks`, or `extra.<property>`; a generic
+    /// record's property by its name.
     public var field: String
     /// What differs.
     public var change: Change

@@ -11,9 +11,23 @@ public struct GraphSource: Sendable {
     }
 
     let storage: Storage
+    /// A store's generic ids derived from this store UUID instead of its own (see `deriving(from:)`).
+    var identity: String?
 
     /// An archive file (version 1, version 2 or NDJSON).
     public static func archive(path: String) -> GraphSource { GraphSource(storage: .archive(path: path)) }
+
+    init(storage: Storage) {
+        self.storage = storage
+    }
+
+    /// This side with a store's generic records (and their links) identified by `storeUUID` and their keys, as the
+    /// store the file came from named them; archives are unchanged.
+    func deriving(from storeUUID: String?) -> GraphSource {
+        var source = self
+        if isStore { source.identity = storeUUID }
+        return source
+    }
     /// An archive on standard input (read once: it cannot be re-read if it turns out not to be sorted by id).
     public static var standardInput: GraphSource { GraphSource(storage: .standardInput) }
     /// An archive already opened (a file or stdin), e.g. the one an import just read.
@@ -80,9 +94,11 @@ public struct GraphSource: Sendable {
         case .store(let path, let mapping):
             let snapshot = try StoreSnapshot(path: path)
             let reader = try StoreReader(snapshot: snapshot, mapping: mapping)
+            reader.genericIdentity = identity
             try visitor.visitHeader(ArchiveHeader(
                 source: ArchiveHeader.Source(store: path, storeUUID: reader.schema.storeUUID, entities: reader.entityNames,
-                                             relationships: reader.relationshipDeclarations)))
+                                             relationships: reader.relationshipDeclarations,
+                                             model: reader.entityDeclarations)))
             try reader.read(into: &visitor)
             try visitor.flush()
         case .records(let archive, _):
@@ -115,6 +131,7 @@ public struct GraphSource: Sendable {
         archive.categories.sort { GraphKey($0.id) < GraphKey($1.id) }
         archive.tags.sort { GraphKey($0.id) < GraphKey($1.id) }
         archive.tasks.sort { GraphKey($0.id) < GraphKey($1.id) }
+        archive.entities.sort { $0.entity != $1.entity ? $0.entity < $1.entity : GraphKey($0.id) < GraphKey($1.id) }
         return .records(archive, name: name)
     }
 }

@@ -91,13 +91,15 @@ enum GraphItem: Sendable {
     case category(CategoryRecord)
     case tag(TagRecord)
     case task(TaskRecord)
+    /// A record of the generic `entities` section (they come after the tasks, entity by entity).
+    case entity(EntityRecord)
 }
 
 extension GraphItem {
     /// The record, when it is one of `Record`'s kind.
     func record<Record: TypedRecord>(as _: Record.Type) -> Record? {
         switch self {
-        case .header: return nil
+        case .header, .entity: return nil
         case .project(let record): return record as? Record
         case .category(let record): return record as? Record
         case .tag(let record): return record as? Record
@@ -137,6 +139,7 @@ struct ChannelVisitor: ArchiveVisitor {
     mutating func visitCategory(_ category: CategoryRecord, index: Int) throws { try add(.category(category)) }
     mutating func visitTag(_ tag: TagRecord, index: Int) throws { try add(.tag(tag)) }
     mutating func visitTask(_ task: TaskRecord, index: Int) throws { try add(.task(task)) }
+    mutating func visitEntity(_ record: EntityRecord, index: Int) throws { try add(.entity(record)) }
 
     mutating func visitIssue(_ issue: ValidationIssue) throws {
         guard issue.severity == .error else { return }

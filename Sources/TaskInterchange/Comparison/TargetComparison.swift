@@ -13,6 +13,12 @@ struct TargetComparison: Sendable, Hashable {
     /// Target records that differ from the archive's (or are matched), by id: their modification date, nil when they
     /// have none.
     var targetDates: [UUID: Date?] = [:]
+    /// Generic records: archive id → the target record's id `--match Entity.attribute` paired it with.
+    var entityMatches: [UUID: UUID] = [:]
+    /// Generic records (archive ids) the target holds exactly, references followed through the matches.
+    var unchangedEntities: Set<UUID> = []
+    /// `Entity.attribute` → archive records left unmatched because their value is not unique.
+    var ambiguousMatches: [String: ImportPlan.AmbiguousMatch] = [:]
 
     init(ids: [StoreMapping.Kind: Set<UUID>] = [:]) {
         self.ids = ids
@@ -41,6 +47,7 @@ struct TargetComparison: Sendable, Hashable {
             try finder.target.advance()
             try source.stream(kinds: nil, into: &finder)
             try finder.finish()
+            try finder.finishEntities()
         } catch is GraphComparison.NotSorted {
             return nil
         }
@@ -59,6 +66,8 @@ struct TargetComparison: Sendable, Hashable {
         /// target has no id for. Projects, categories and tags only, which are few.
         var targetNames: [StoreMapping.Kind: [String: GraphItem]] = [:]
         var unmatched: [StoreMapping.Kind: [GraphItem]] = [:]
+        /// The archive's generic records, held until the target's have been read (see `finishEntities`).
+        var entities: [EntityRecord] = []
 
         init(target: GraphComparison.Cursor, match: MatchRule?, dates: ModificationDates) {
             self.target = target
@@ -67,6 +76,7 @@ struct TargetComparison: Sendable, Hashable {
         }
 
         mutating func visitHeader(_ header: ArchiveHeader) throws {
+            try match?.check(against: header.source?.model ?? [:])
             builder = DiffBuilder(nameA: "archive", nameB: "target", options: GraphComparison.Options(detailLimit: 0),
                                   headerA: header, headerB: target.header)
         }

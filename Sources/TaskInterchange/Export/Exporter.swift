@@ -58,14 +58,30 @@ public enum Exporter {
                                          relationships: reader.relationshipDeclarations,
                                          model: reader.entityDeclarations,
                                          selection: options.selection.isEverything ? nil : options.selection.description))
-        var visitor = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
-        try visitor.writer.begin(header: header)
-        try reader.read(into: &visitor, progress: options.progress)
-        let counts = try visitor.writer.finish()
+        var writing = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
+        try writing.writer.begin(header: header)
+        // Reading the store and formatting JSON take about the same time: each gets a core.
+        try RecordPipeline.run(&writing) { try reader.read(into: &$0, progress: options.progress) }
+        let counts = try writing.writer.finish()
         var findings = reader.findings
-        for (field, count) in visitor.writer.droppedFields.sorted(by: { $0.key < $1.key }) where count > 0 {
+        for (field, count) in writing.writer.droppedFields.sorted(by: { $0.key < $1.key }) where count > 0 {
             findings.append(StoreFinding(.droppedByFormat, property: field, count: count,
                                          message: "format version \(options.writing.formatVersion) has no place for these values; not written"))
+        }
+        if !options.selection.isEverything {
+            if options.writing.formatVersion < 2 {
+                // Without its selection the file reads as a whole store, which `--mode replace` would enforce.
+                findings.append(StoreFinding(.droppedByFormat, property: "source.selection", count: 1,
+                                             message: "format version 1 has no place for the selection "
+                                                 + "(\(options.selection)); the file reads as a whole store, and an "
+                                                 + "import with --mode replace would delete what it does not hold"))
+            }
+            let total = counts.projects + counts.categories + counts.tags + counts.tasks + counts.entities
+            if total == 0 {
+                findings.append(StoreFinding(.emptySelection, count: 0,
+                                             message: "the selection (\(options.selection)) matches no record; "
+                                                 + "the archive is empty"))
+            }
         }
         var summary = ExportSummary(store: store, counts: counts, formatVersion: options.writing.formatVersion,
                                     entities: reader.entityNames,

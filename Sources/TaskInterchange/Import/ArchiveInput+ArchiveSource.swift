@@ -4,6 +4,16 @@ extension ArchiveInput: ArchiveSource {
     /// - Throws: what the visitor throws; `.cancelled` when stopped.
     public func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws {
         let reader = ArchiveReader(options: ArchiveReadingOptions(kinds: kinds ?? Set(RecordKind.sections)))
-        try withBytes { try reader.read($0, into: &visitor, consumed: { self.release(below: $0) }) }
+        readObserver?(kinds, 0, count)
+        // Parsing and what the visitor does with the records (validating, writing a store) each get a core.
+        try RecordPipeline.run(&visitor) { pipeline in
+            try withBytes {
+                try reader.read($0, into: &pipeline, consumed: {
+                    self.release(below: $0)
+                    self.readObserver?(kinds, $0, self.count)
+                })
+            }
+        }
+        readObserver?(kinds, count, count)
     }
 }

@@ -37,6 +37,23 @@ public struct ImportPlan: Sendable, Hashable, Codable {
     /// not have: dropped. Nil when every kind was loaded.
     public var droppedReferences: Int?
 
+    /// Archive records of a generic entity that `--match Entity.attribute` left unmatched because their value is not
+    /// unique: several target records (or several unpaired archive records) have it. They are imported as records
+    /// of their own.
+    public struct AmbiguousMatch: Sendable, Hashable, Codable {
+        /// Archive records left unmatched.
+        public var records = 0
+        /// The first few such values, described (`"Inbox" (2 in the target, 1 in the archive)`).
+        public var values: [String] = []
+        /// How many values `values` lists at most.
+        public static let shown = 5
+        /// Creates an empty count.
+        public init() {}
+    }
+
+    /// `Entity.attribute` → the archive records `--match` left unmatched there (see `AmbiguousMatch`).
+    public var ambiguousMatches: [String: AmbiguousMatch] = [:]
+
     /// The first matches and conflicts, for `--dry-run` to list (all are counted).
     public var decisions: [MergeDecision] = []
     /// The most decisions listed.

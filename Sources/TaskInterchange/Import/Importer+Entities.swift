@@ -60,22 +60,53 @@ extension Importer.Pass {
         }
         var operations = plan.entities[record.entity] ?? ImportPlan.Operations()
         defer { plan.entities[record.entity] = operations }
-        let existing =
+        var existing =
             importer.mode == .replace ? nil : try destination.existingKey(ofEntity: record.entity, id: record.id)
+        var targetId = record.id
+        if existing == nil, importer.mode != .replace, let matched = importer.baseline?.entityMatches[record.id],
+           let matchedKey = try destination.existingKey(ofEntity: record.entity, id: matched) {
+            // The archive's record is the target's: every reference to the archive's id follows through the keys.
+            existing = matchedKey
+            targetId = matched
+            operations.matched += 1
+            plan.note(MergeDecision(kind: .match, entity: record.entity, id: record.id, targetId: matched))
+        }
         let key: Destination.ObjectKey
         if let existing {
+            let unchanged = importer.baseline?.unchangedEntities.contains(record.id) == true
+            // Only merge decides by dates.
+            let archiveDate = importer.mode == .merge ? importer.modificationDates.date(in: record.values) : nil
+            let targetDate = importer.mode == .merge ? importer.baseline?.targetDates[targetId] ?? nil : nil
             switch importer.mode {
-            case .insert:
+            case .insert where targetId == record.id:
                 throw TaskInterchangeError(
                     .invalidData,
                     "\(path).id: \(record.entity) \(record.id.uuidString) already exists in the target store "
                         + "(use --mode upsert, skip or replace)"
                 )
-            case .skip:
+            case .upsert where unchanged, .merge where unchanged:
+                // Already as the archive says, links included: left unwritten.
+                operations.unchanged += 1
+                generic.keys[record.id] = existing
+                return
+            case .merge where !importer.archiveWins(archiveDate: archiveDate, targetDate: targetDate):
+                operations.conflicts += 1
+                operations.skipped += 1
+                plan.note(MergeDecision(kind: .conflict, entity: record.entity, id: record.id, targetId: targetId,
+                                        winner: .target, archiveModifiedAt: archiveDate, targetModifiedAt: targetDate))
+                generic.keys[record.id] = existing
+                return
+            case .insert, .skip:
                 operations.skipped += 1
                 generic.keys[record.id] = existing
                 return
             case .upsert, .merge, .replace:
+                if importer.mode == .merge {
+                    operations.conflicts += 1
+                    plan.note(MergeDecision(kind: .conflict, entity: record.entity, id: record.id, targetId: targetId,
+                                            winner: .archive, archiveModifiedAt: archiveDate,
+                                            targetModifiedAt: targetDate))
+                }
                 if !importer.dryRun { try destination.update(record, declaration: declaration, at: existing) }
                 operations.updated += 1
                 key = existing

@@ -27,9 +27,13 @@ extension Importer.Pass {
         }
         if let entities = importer.entities {
             let read = header.source?.entities ?? [:]
-            for name in entities.sorted() where !read.values.contains(name) && header.source?.model[name] == nil {
-                throw TaskInterchangeError(.usage, "--entities: the archive has no records of an entity '\(name)' (it "
-                                           + "reads \(read.isEmpty ? "no named entities; use --kinds" : read.values.sorted().joined(separator: ", ")))")
+            let known = read.values.sorted() + (header.source?.model.keys.sorted() ?? [])
+            for name in entities.sorted() where !known.contains(name) {
+                let near = Suggestion.closest(to: name, among: known).map { "did you mean '\($0)'? " } ?? ""
+                throw TaskInterchangeError(.usage, "--entities: the archive has no records of an entity '\(name)' ("
+                                           + near + "it holds "
+                                           + (known.isEmpty ? "no named entities; use --kinds" : known.joined(separator: ", "))
+                                           + ")")
             }
             kinds = kinds.filter { read[$0.rawValue].map(entities.contains) ?? false }
             if kinds.contains(.task) { kinds.insert(.subtask) }

@@ -62,6 +62,7 @@ public struct Importer: Sendable {
     private func run<Destination: ImportDestination>(_ source: some ArchiveSource, into destination: inout Destination,
                                                      validator: inout Validator?) throws -> ImportPlan {
         var plan = ImportPlan()
+        plan.ambiguousMatches = baseline?.ambiguousMatches ?? [:]
         if mode == .replace {
             for kind in StoreMapping.Kind.allCases { plan[kind].deleted = try destination.count(of: kind) }
             if !dryRun { try destination.removeAll() }

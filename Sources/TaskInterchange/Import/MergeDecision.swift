@@ -21,8 +21,10 @@ public struct MergeDecision: Sendable, Hashable, Codable {
 
     /// A match or a conflict.
     public var kind: Kind
-    /// The record's kind.
-    public var recordKind: StoreMapping.Kind
+    /// The record's kind; nil for a generic record.
+    public var recordKind: StoreMapping.Kind?
+    /// A generic record's entity; nil for a typed record.
+    public var entity: String?
     /// The archive record's id.
     public var id: UUID
     /// The target record's id (another id for a match).
@@ -34,11 +36,16 @@ public struct MergeDecision: Sendable, Hashable, Codable {
     /// The target record's, if it has one.
     public var targetModifiedAt: String?
 
-    /// Creates a decision; dates are kept in their lossless text form.
-    public init(kind: Kind, recordKind: StoreMapping.Kind, id: UUID, targetId: UUID, winner: Side? = nil,
-                archiveModifiedAt: Date? = nil, targetModifiedAt: Date? = nil) {
+    /// The kind's or the entity's name.
+    public var typeName: String { entity ?? recordKind?.rawValue ?? "" }
+
+    /// Creates a decision about a record of a typed `recordKind` or a generic `entity`; dates are kept in their
+    /// lossless text form.
+    public init(kind: Kind, recordKind: StoreMapping.Kind? = nil, entity: String? = nil, id: UUID, targetId: UUID,
+                winner: Side? = nil, archiveModifiedAt: Date? = nil, targetModifiedAt: Date? = nil) {
         self.kind = kind
         self.recordKind = recordKind
+        self.entity = entity
         self.id = id
         self.targetId = targetId
         self.winner = winner

@@ -130,15 +130,27 @@ public enum StoreImport {
         return report
     }
 
-    /// With `strict`, generic records or values the target has no place for fail the import (inside its
-    /// transaction, so nothing is written).
-    static func checkLacking(_ plan: ImportPlan, options: StoreImportOptions) throws {
-        guard options.strict, !plan.lacking.isEmpty else { return }
-        let list = plan.lacking.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+    /// With `strict`, records or values the target has no place for (generic records and values, and `unplaced`:
+    /// the typed records' extra values and mapped fields) fail the import (inside its transaction, so nothing is
+    /// written).
+    static func checkLacking(_ plan: ImportPlan, unplaced: [String: Int], options: StoreImportOptions) throws {
+        let lacking = plan.lacking.merging(unplaced, uniquingKeysWith: +)
+        guard options.strict, !lacking.isEmpty else { return }
+        let list = lacking.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
         throw TaskInterchangeError(.invalidData, "--strict: the target has no place for \(list); nothing was written")
     }
 
     /// Warnings for the generic records and values the target had no place for.
+    /// One warning per `--match` key that left records unmatched because their values are not unique.
+    static func ambiguityWarnings(_ plan: ImportPlan) -> [String] {
+        plan.ambiguousMatches.sorted { $0.key < $1.key }.map { key, ambiguity in
+            let plural = ambiguity.records == 1 ? "" : "s"
+            return "--match \(key): \(ambiguity.records) archive record\(plural) not matched (imported as new) because "
+                + "their value is not unique: \(ambiguity.values.joined(separator: ", "))"
+                + (ambiguity.values.count == ImportPlan.AmbiguousMatch.shown ? ", …" : "")
+        }
+    }
+
     static func lackingWarnings(_ plan: ImportPlan) -> [String] {
         plan.lacking.sorted { $0.key < $1.key }.map { name, count in
             let plural = count == 1 ? "" : "s"
@@ -186,17 +198,18 @@ public enum StoreImport {
                 })
                 let plan = try importer.leavingUnchanged(source, in: path, options: options).run(source, into: &destination, validatingWith: &validator)
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
-                try checkLacking(plan, options: options)
+                try checkLacking(plan, unplaced: writer.unplaced, options: options)
                 return plan
             }
-        } catch let error as TaskInterchangeError where error.kind == .cancelled {
+        } catch let error as TaskInterchangeError where error.kind == .cancelled || error.kind == .usage {
+            // Not a problem of the archive's data: a full validation would only bury it.
             throw error
         } catch {
             // Stopped early (or invalid): the full validation gives the complete report, with every problem.
             _ = try validate(source, existing: existing, options: options)
             throw error
         }
-        var warnings = writer.warnings + lackingWarnings(plan) + droppedWarning(plan)
+        var warnings = writer.warnings + lackingWarnings(plan) + ambiguityWarnings(plan) + droppedWarning(plan)
         if plan.unlinked > 0 {
             warnings.append("skip mode: \(plan.unlinked) relationship value\(plan.unlinked == 1 ? "" : "s") under extra not linked (objects left as they were keep their to-one relationships; links to records not imported are dropped)")
         }
@@ -234,16 +247,16 @@ public enum StoreImport {
             plan = try writer.transaction {
                 let plan = try importer.run(source, into: &destination, validatingWith: &validator)
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
-                try checkLacking(plan, options: options)
+                try checkLacking(plan, unplaced: writer.unplaced, options: options)
                 return plan
             }
-            warnings = (writer.warnings + lackingWarnings(plan))
+            warnings = (writer.warnings + lackingWarnings(plan) + ambiguityWarnings(plan))
                 .map { $0.replacingOccurrences(of: temporary.path, with: path) }
                 + droppedWarning(plan)
         } catch let error as TaskInterchangeError {
             // Name the store the user asked for, not the hidden temporary file it is built in.
             let named = TaskInterchangeError(error.kind, error.message.replacingOccurrences(of: temporary.path, with: path))
-            if error.kind != .cancelled { _ = try validate(source, existing: nil, options: options) }
+            if error.kind != .cancelled && error.kind != .usage { _ = try validate(source, existing: nil, options: options) }
             throw named
         } catch {
             // Stopped early (or invalid): the full validation gives the complete report, with every problem.

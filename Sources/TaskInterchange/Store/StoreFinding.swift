@@ -51,6 +51,8 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
         case corruption = "corruption"
         /// Records outside the export's selection that came along because kept records refer to them.
         case broughtAlong = "brought-along"
+        /// An export's selection matched no record. Informational: nothing was left behind.
+        case emptySelection = "empty-selection"
         /// References to records of an entity the export excludes; dropped.
         case excludedReference = "excluded-reference"
         /// `Z_MODELCACHE` is present but cannot be decoded.
@@ -90,7 +92,7 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
     /// exactly.
     public var isWarning: Bool {
         ![.derivedID, .broughtAlong, .historyTracking, .cloudKitMirroring, .walData, .hotJournal, .schemaObjects,
-          .untypedColumn].contains(code)
+          .untypedColumn, .emptySelection].contains(code)
     }
 
     /// `TodoItem.repeats: unmapped-column: 12 values not exported (e.g. p3, p9)`

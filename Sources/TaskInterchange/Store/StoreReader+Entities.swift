@@ -56,7 +56,6 @@ extension StoreReader {
     func emitEntities(into visitor: inout some ArchiveVisitor) throws {
         guard !generic.entities.isEmpty else { return }
         try loadEntityNumbers()
-        if !requested.isEverything { selectEntities() }
         for name in generic.names {
             let entity = generic.entities[name]!
             let toOne = entity.relationships.filter {
@@ -74,12 +73,12 @@ extension StoreReader {
                 if case .column(let key, _, _) = $0.storage { return key } else { return "" }
             }
             let select = (["Z_PK"] + columns.map(\.column) + keyColumns).map(Database.quote).joined(separator: ", ")
+            let kept = selection?.condition(.entity(name)) ?? ""
             let statement = try database.prepare(
-                "SELECT \(select) FROM \(Database.quote(entity.table)) WHERE Z_ENT = \(entity.number) ORDER BY Z_PK")
+                "SELECT \(select) FROM \(Database.quote(entity.table)) WHERE Z_ENT = \(entity.number)\(kept) ORDER BY Z_PK")
             var index = 0
             while try statement.step() {
                 let key = statement.int64(at: 0)
-                if let rows = genericRows?[name], !rows.contains(key) { continue }
                 var values = extraValues(statement, from: 1, columns, entity: name, key: key) ?? [:]
                 var positions: [String: [Int64]] = [:]
                 for (offset, relationship) in toOne.enumerated() {
@@ -113,53 +112,13 @@ extension StoreReader {
                 }
                 try visitor.visitEntity(
                     EntityRecord(
-                        id: UUID.derived(storeUUID: storeUUID, entity: name, primaryKey: key), entity: name,
+                        id: UUID.derived(storeUUID: genericIdentity ?? storeUUID, entity: name, primaryKey: key),
+                        entity: name,
                         key: key, values: values, positions: positions), index: index)
                 index += 1
                 if index % 1_024 == 0 { try Cancellation.checkpoint() }
             }
             genericCounts[name] = index
-        }
-    }
-
-    /// A filtered export: the generic entities it names are roots (all of them when it names no entity, kind or task
-    /// filter), entities they refer to come along whole, and excluded entities never do (links to them are dropped).
-    private func selectEntities() {
-        var kept = Set(
-            generic.names.filter { name in
-                !requested.excludedEntities.contains(name)
-                    && (requested.entities?.contains(name) ?? (requested.namedKinds == nil && !requested.hasTaskFilter))
-            })
-        let roots = kept
-        var changed = true
-        while changed {
-            changed = false
-            for name in kept.sorted() {
-                for relationship in generic.entities[name]!.relationships {
-                    // The destination's sub-entities are destinations too.
-                    for candidate in generic.names
-                    where !kept.contains(candidate) && !requested.excludedEntities.contains(candidate)
-                        && isEntity(candidate, kindOf: relationship.declaration.destination)
-                    {
-                        kept.insert(candidate)
-                        changed = true
-                    }
-                }
-            }
-        }
-        var rows: [String: Set<Int64>] = genericRows ?? [:]
-        for name in generic.names where !kept.contains(name) { rows[name] = [] }
-        genericRows = rows
-        for name in kept.subtracting(roots).sorted() {
-            log.add(
-                .broughtAlong, entity: name,
-                message: "outside the selection; exported because kept records refer to this entity")
-        }
-    }
-
-    private func isEntity(_ name: String, kindOf ancestor: String) -> Bool {
-        EntityDeclaration.isEntity(name, kindOf: ancestor, limit: generic.entities.count) {
-            generic.entities[$0]?.superentity
         }
     }
 
@@ -185,17 +144,21 @@ extension StoreReader {
             return nil
         }
         if let kind = resolved.kinds.values.first(where: { $0.entity.numbersIncludingSubentities.contains(number) }) {
-            guard let id = indexes[kind.kind]?.id(of: key) else {
+            if let id = indexes[kind.kind]?.id(of: key) { return id }
+            if selection?.isExcluded(number: number) == true {
+                log.add(
+                    .excludedReference, entity: entity, property: property,
+                    message: "points at an excluded entity; link not exported", example: "p\(owner)→p\(key)")
+            } else {
                 log.add(
                     .danglingReference, entity: entity, property: property,
                     message: "key points at no exported \(kind.kind.rawValue); link not exported",
                     example: "p\(owner)→p\(key)")
-                return nil
             }
-            return id
+            return nil
         }
-        if let rows = genericRows?[destination.name], !rows.contains(key) {
-            let excluded = requested.excludedEntities.contains(destination.name)
+        if let selection, !selection.isKept(entity: destination.name, key) {
+            let excluded = selection.isExcluded(number: number)
             log.add(
                 excluded ? .excludedReference : .danglingReference, entity: entity, property: property,
                 message: excluded
@@ -204,6 +167,6 @@ extension StoreReader {
                 example: "p\(owner)→p\(key)")
             return nil
         }
-        return UUID.derived(storeUUID: storeUUID, entity: destination.name, primaryKey: key)
+        return UUID.derived(storeUUID: genericIdentity ?? storeUUID, entity: destination.name, primaryKey: key)
     }
 }

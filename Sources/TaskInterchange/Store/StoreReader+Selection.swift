@@ -21,12 +21,17 @@ extension StoreReader {
     /// Reports the rows exported only because kept records refer to them (once the indexes hold the kept rows).
     func reportBroughtAlong() {
         guard let selection else { return }
+        var counts: [(entity: String?, count: Int)] = []
         for (kind, index) in indexes.sorted(by: { $0.key < $1.key }) where kind != .subtask {
-            let count = index.count - (selection.rootCounts[kind] ?? 0)
-            if count > 0 {
-                log.add(.broughtAlong, entity: resolved.kinds[kind]?.entity.name,
-                        message: "outside the selection; exported because kept records refer to them", count: count)
-            }
+            counts.append((resolved.kinds[kind]?.entity.name, index.count - (selection.rootCounts[.kind(kind)] ?? 0)))
+        }
+        for name in generic.names {
+            let node = StoreSelection.Node.entity(name)
+            counts.append((name, (selection.keys[node]?.count ?? 0) - (selection.rootCounts[node] ?? 0)))
+        }
+        for (entity, count) in counts where count > 0 {
+            log.add(.broughtAlong, entity: entity,
+                    message: "outside the selection; exported because kept records refer to them", count: count)
         }
     }
 }

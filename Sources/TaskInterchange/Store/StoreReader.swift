@@ -26,11 +26,11 @@ final class StoreReader {
     var database: Database { snapshot.database }
     /// The entities no kind reads, carried in the generic section (none for format version 1).
     let generic: GenericLayout
-    /// Rows to read per generic entity (by `Z_PK`); every row when nil. Links to rows left out are dropped and
-    /// reported.
-    var genericRows: [String: Set<Int64>]?
     /// Records written per generic entity, once `read(into:)` returns.
     public internal(set) var genericCounts: [String: Int] = [:]
+    /// The store UUID generic ids are derived from, when not the store's own (`verify` names a target's records as
+    /// the file's source store did).
+    var genericIdentity: String?
     /// `Z_PK → Z_ENT` of the tables generic links point into.
     var entityNumbers: [String: [Int64: Int64]] = [:]
     /// What the export carries; `selection` holds its kept rows once `read(into:)` has started.

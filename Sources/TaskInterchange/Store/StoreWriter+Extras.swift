@@ -83,6 +83,12 @@ extension StoreWriter {
         }
     }
 
+    /// What had nowhere to go so far in this transaction (extra properties, mapped fields, several ids for a to-one),
+    /// with counts: what `--strict` refuses.
+    var unplaced: [String: Int] {
+        unplacedExtras.merging(unplacedFields, uniquingKeysWith: +).merging(toOneOverflows, uniquingKeysWith: +)
+    }
+
     /// One warning per extra property that had nowhere to go.
     func reportUnplacedExtras() {
         for (property, count) in unplacedExtras.sorted(by: { $0.key < $1.key }) {

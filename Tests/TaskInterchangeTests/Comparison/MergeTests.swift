@@ -122,17 +122,29 @@ struct MergeTests {
         #expect(result.plan.decisions.contains { $0.kind == .match && $0.id == project.id && $0.targetId == target.projects[0].id })
     }
 
-    @Test("match rules: 'name' parses; Entity.attribute is refused until generic entities travel")
+    @Test("match rules: 'name' and Entity.attribute, comma-separated; checked against the archive's model")
     func matchRules() throws {
         #expect(try MatchRule(parsing: "name") == .name)
         #expect(MatchRule.name.kinds == [.project, .category, .tag])
-        do {
-            _ = try MatchRule(parsing: "Folder.title")
-            Issue.record("generic matching must be refused")
-        } catch {
-            #expect(error.message.contains("generic entity"))
-        }
+        let both = try MatchRule(parsing: "name,Folder.title")
+        #expect(both.byName && both.attribute(of: "Folder") == "title" && both.attribute(of: "Note") == nil)
+        #expect(try MatchRule(parsing: "Folder.title").kinds.isEmpty)
         #expect(throws: TaskInterchangeError.self) { try MatchRule(parsing: "title") }
+        #expect(throws: TaskInterchangeError.self) { try MatchRule(parsing: "Folder.title,Folder.name") }
+        #expect(throws: TaskInterchangeError.self) { try MatchRule(parsing: "name,") }
+        let model = ["Folder": EntityDeclaration(attributes: ["title": "string"],
+                                                 relationships: ["notes": EntityRelationship(destination: "Note", toMany: true)])]
+        try MatchRule(parsing: "Folder.title").check(against: model)
+        for (text, expected) in [("Foldr.title", "Did you mean 'Folder'?"), ("Folder.titel", "Did you mean 'title'?"),
+                                 ("Folder.notes", "(it is a relationship)")] {
+            do {
+                try MatchRule(parsing: text).check(against: model)
+                Issue.record("\(text) must be refused")
+            } catch {
+                #expect(error.kind == .usage)
+                #expect(error.message.contains(expected), "\(error.message)")
+            }
+        }
     }
 
     @Test("modifiedAt travels in version 2 archives, every bit, and is optional")
