@@ -68,7 +68,7 @@ struct LiveStoreTests {
 
     @Test("exports while another process commits read one committed state each: the writer's invariant holds in every export",
           .enabled(if: LiveStoreTests.hasPython, "python3 with sqlite3 is needed for the second writing process"),
-          arguments: ["wal", "delete"])
+          arguments: ["wal", "delete", "wal-reopen"])
     func exportsDuringWrites(journalMode: String) throws {
         let scratch = try Scratch()
         let store = scratch.path("live.sqlite")

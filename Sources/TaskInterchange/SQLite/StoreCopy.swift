@@ -149,8 +149,12 @@ enum StoreCopy {
         // A journal beside a WAL store means a mode change is under way; leave that to the locked read.
         guard before.journalSize == nil || before.journalSize == 0 else { return nil }
         try copyFile(source, to: destination, naming: store)
-        if before.walSize != nil { try copyFile(source + "-wal", to: destination + "-wal", naming: store) }
-        guard try state(of: source) == before else {
+        // The last connection closing checkpoints and deletes the `-wal`: gone since it was seen is a change too.
+        var walCopied = true
+        if before.walSize != nil {
+            walCopied = try copyFile(source + "-wal", to: destination + "-wal", naming: store, mayVanish: true)
+        }
+        guard walCopied, try state(of: source) == before else {
             for suffix in ["", "-wal", "-shm"] { unlink(destination + suffix) }
             return nil
         }
@@ -173,10 +177,15 @@ enum StoreCopy {
         for _ in 0..<attempts {
             let before = try state(of: source)
             guard before.journalSize != nil else { break }
-            try copyFile(source + "-journal", to: destination + "-journal", naming: store)
-            try copyFile(source, to: destination, naming: store)
-            if before.walSize != nil { try copyFile(source + "-wal", to: destination + "-wal", naming: store) }
-            if try state(of: source) == before {
+            // Another process may roll the journal back (deleting it) meanwhile: then the state changed; try again.
+            var copied = try copyFile(source + "-journal", to: destination + "-journal", naming: store, mayVanish: true)
+            if copied {
+                try copyFile(source, to: destination, naming: store)
+                if before.walSize != nil {
+                    copied = try copyFile(source + "-wal", to: destination + "-wal", naming: store, mayVanish: true)
+                }
+            }
+            if copied, try state(of: source) == before {
                 do {
                     let database = try Database(path: destination, mode: .readWrite)
                     _ = try database.scalar("SELECT count(*) FROM sqlite_master")
@@ -192,9 +201,13 @@ enum StoreCopy {
     }
 
     /// Copies one file's bytes.
-    private static func copyFile(_ source: String, to destination: String, naming store: String) throws(TaskInterchangeError) {
+    /// Copies one file; with `mayVanish`, a source that no longer exists returns false instead of failing.
+    @discardableResult
+    private static func copyFile(_ source: String, to destination: String, naming store: String,
+                                 mayVanish: Bool = false) throws(TaskInterchangeError) -> Bool {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else {
+            if mayVanish && errno == ENOENT { return false }
             throw TaskInterchangeError(.noInput, "\(store): cannot read \(source): \(String(cString: strerror(errno)))")
         }
         defer { close(input) }
@@ -210,5 +223,6 @@ enum StoreCopy {
         } catch {
             throw TaskInterchangeError(.io, "\(destination): cannot write a private copy: \(error)")
         }
+        return true
     }
 }
