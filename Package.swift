@@ -27,7 +27,8 @@ let package = Package(
         .executableTarget(name: "TasksFuzz", dependencies: ["TaskInterchange"]),
         .testTarget(name: "TaskInterchangeTests", dependencies: ["TaskInterchange", "CSQLite"]),
         // Uses the `tasks generate` command's records (`SyntheticArchive`) for a 100k-task store.
-        .testTarget(name: "TaskGraphDestinationsTests", dependencies: ["TaskGraphDestinations", "TaskInterchange", "tasks"]),
+        .testTarget(
+            name: "TaskGraphDestinationsTests", dependencies: ["TaskGraphDestinations", "TaskInterchange", "tasks"]),
         .testTarget(name: "tasksTests", dependencies: ["tasks", "TaskInterchange"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
@@ -35,8 +36,9 @@ let package = Package(
 
 // The same settings for every Swift target, so a new target cannot forget them.
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("MemberImportVisibility"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+        ]
 }

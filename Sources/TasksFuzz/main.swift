@@ -45,8 +45,9 @@ func check(_ bytes: UnsafeRawBufferPointer) {
         do {
             again = try Archive(json: written)
         } catch {
-            fatalError("an accepted archive, written as \(layout), is not read back: \(error)\n"
-                       + String(decoding: written.prefix(2000), as: UTF8.self))
+            fatalError(
+                "an accepted archive, written as \(layout), is not read back: \(error)\n"
+                    + String(decoding: written.prefix(2000), as: UTF8.self))
         }
         precondition(again.projects == archive.projects, "projects changed in a \(layout) round trip")
         precondition(again.categories == archive.categories, "categories changed in a \(layout) round trip")
@@ -65,44 +66,47 @@ func dateBits(_ archive: Archive) -> [UInt64?] {
 }
 
 #if TASKS_FUZZ
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    check(UnsafeRawBufferPointer(start: data, count: size))
-    return 0
-}
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+        check(UnsafeRawBufferPointer(start: data, count: size))
+        return 0
+    }
 
-/// libFuzzer's entry point that takes the callback instead of finding `LLVMFuzzerTestOneInput` by name.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>,
-                     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
+    /// libFuzzer's entry point that takes the callback instead of finding `LLVMFuzzerTestOneInput` by name.
+    @_silgen_name("LLVMFuzzerRunDriver")
+    func runFuzzerDriver(
+        _ argc: UnsafeMutablePointer<CInt>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+    ) -> CInt
 
-/// SwiftPM links an executable target with `main` defined as `<target>_main` (so tests can link it); with
-/// `-parse-as-library` nothing defines that symbol, so it is defined here and hands over to libFuzzer's driver.
-@_cdecl("TasksFuzz_main")
-public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    var count = argc
-    var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-    return runFuzzerDriver(&count, &arguments) { data, size in fuzz(data, size) }
-}
+    /// SwiftPM links an executable target with `main` defined as `<target>_main` (so tests can link it); with
+    /// `-parse-as-library` nothing defines that symbol, so it is defined here and hands over to libFuzzer's driver.
+    @_cdecl("TasksFuzz_main")
+    public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+        var count = argc
+        var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
+        return runFuzzerDriver(&count, &arguments) { data, size in fuzz(data, size) }
+    }
 #else
-/// Replays the files named on the command line through `check`.
-func replay() {
-    let files = CommandLine.arguments.dropFirst()
-    if files.isEmpty {
-        FileHandle.standardError.write(Data("usage: TasksFuzz FILE…  (replays inputs; scripts/fuzz builds the fuzzer)\n".utf8))
-        exit(64)
-    }
-    for file in files {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            FileHandle.standardError.write(Data("TasksFuzz: cannot read \(file)\n".utf8))
-            exit(66)
+    /// Replays the files named on the command line through `check`.
+    func replay() {
+        let files = CommandLine.arguments.dropFirst()
+        if files.isEmpty {
+            FileHandle.standardError.write(
+                Data("usage: TasksFuzz FILE…  (replays inputs; scripts/fuzz builds the fuzzer)\n".utf8))
+            exit(64)
         }
-        data.withUnsafeBytes { check($0) }
-        print("\(file): ok")
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                FileHandle.standardError.write(Data("TasksFuzz: cannot read \(file)\n".utf8))
+                exit(66)
+            }
+            data.withUnsafeBytes { check($0) }
+            print("\(file): ok")
+        }
     }
-}
 
-// A declaration rather than a statement, so the file also parses with -parse-as-library (the fuzzer build).
-let replayed: Void = replay()
+    // A declaration rather than a statement, so the file also parses with -parse-as-library (the fuzzer build).
+    let replayed: Void = replay()
 #endif

@@ -27,8 +27,10 @@ struct CommandDescription: Sendable {
     /// Left out of `tasks --help` (`generate`, a tool for the benchmark).
     var isHidden = false
 
-    init(name: String, abstract: String, summary: String? = nil, discussion: String? = nil,
-         positionals: [Positional] = [], options: [any OptionDeclaration], isHidden: Bool = false) {
+    init(
+        name: String, abstract: String, summary: String? = nil, discussion: String? = nil,
+        positionals: [Positional] = [], options: [any OptionDeclaration], isHidden: Bool = false
+    ) {
         self.name = name
         self.abstract = abstract
         self.summary = summary
@@ -75,7 +77,8 @@ struct CommandDescription: Sendable {
     }
 
     static func row(_ label: String, _ help: String) -> String {
-        let padded = label.count < 24
+        let padded =
+            label.count < 24
             ? label + String(repeating: " ", count: 24 - label.count)
             : label + "\n" + String(repeating: " ", count: 26)
         return "  \(padded)\(help)\n"

@@ -3,12 +3,14 @@ import TaskInterchange
 
 /// `tasks diff`: compares two graphs (archives or stores) by id.
 struct DiffCommand: Command {
-    static let exitConvention = "Exit status as for diff(1) and cmp(1): 0 when the graphs are equal, 1 when they "
+    static let exitConvention =
+        "Exit status as for diff(1) and cmp(1): 0 when the graphs are equal, 1 when they "
         + "differ, and above 1 for trouble: 64 usage, 65 bad data (an unreadable or invalid archive, not a store), 66 "
         + "no such input, 74 I/O, 75 store locked, 70 internal."
     static let mapping = SharedOptions.mapping("How a store side's entities map (see 'tasks inspect').")
-    static let json = SharedOptions.json("Print the comparison as JSON on stdout (up to 1000 records listed, all "
-        + "counted).")
+    static let json = SharedOptions.json(
+        "Print the comparison as JSON on stdout (up to 1000 records listed, all "
+            + "counted).")
 
     static let description = CommandDescription(
         name: "diff",
@@ -20,8 +22,10 @@ struct DiffCommand: Command {
             + "added or removed, ordered lists in a new order, records only on one side. exportDate, generator and "
             + "source are ignored. The report goes to "
             + "stdout.\n\n\(exitConvention)",
-        positionals: [.init(name: "a", help: "The first graph: an archive, '-' for stdin, or a store."),
-                      .init(name: "b", help: "The second graph.")],
+        positionals: [
+            .init(name: "a", help: "The first graph: an archive, '-' for stdin, or a store."),
+            .init(name: "b", help: "The second graph."),
+        ],
         options: [mapping, SharedOptions.limit, json])
 
     var a: String
@@ -50,7 +54,8 @@ struct DiffCommand: Command {
             Console.output(Console.json(diff))
         } else {
             var text = "A: \(a.name)\nB: \(b.name)\n" + DiffRenderer.text(diff, limit: limit)
-            text += diff.isEqual
+            text +=
+                diff.isEqual
                 ? "\nA and B hold the same graph (\(DiffRenderer.total(diff)) records and their subtasks)\n"
                 : "\nA and B differ: \(diff.differenceCount) record\(diff.differenceCount == 1 ? "" : "s")\n"
             Console.output(text)

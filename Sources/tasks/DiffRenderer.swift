@@ -9,8 +9,9 @@ enum DiffRenderer {
         let width = max(9, diff.entities.map(\.entity.count).max() ?? 0)
         var text = ""
         for summary in diff.kinds {
-            text += line(summary.kind.rawValue, width: width, summary.countA, summary.countB, onlyInA: summary.onlyInA,
-                         onlyInB: summary.onlyInB, changed: summary.changed, bMayHoldMore: diff.bMayHoldMore)
+            text += line(
+                summary.kind.rawValue, width: width, summary.countA, summary.countB, onlyInA: summary.onlyInA,
+                onlyInB: summary.onlyInB, changed: summary.changed, bMayHoldMore: diff.bMayHoldMore)
         }
         for summary in diff.entities {
             guard summary.compared else {
@@ -18,29 +19,35 @@ enum DiffRenderer {
                 text += "  \(name) \(summary.countA) ↔ —  (B has no such entity: not compared)\n"
                 continue
             }
-            text += line(summary.entity, width: width, summary.countA, summary.countB, onlyInA: summary.onlyInA,
-                         onlyInB: summary.onlyInB, changed: summary.changed, bMayHoldMore: diff.bMayHoldMore)
+            text += line(
+                summary.entity, width: width, summary.countA, summary.countB, onlyInA: summary.onlyInA,
+                onlyInB: summary.onlyInB, changed: summary.changed, bMayHoldMore: diff.bMayHoldMore)
         }
-        let groups = StoreMapping.Kind.allCases.map { kind in (kind.rawValue, diff.records.filter { $0.kind == kind }) }
+        let groups =
+            StoreMapping.Kind.allCases.map { kind in (kind.rawValue, diff.records.filter { $0.kind == kind }) }
             + diff.entities.map { summary in (summary.entity, diff.records.filter { $0.entity == summary.entity }) }
         for (name, records) in groups where !records.isEmpty {
             text += "\n"
             for record in records.prefix(limit) { text += self.record(record) }
             if records.count > limit {
-                text += "  … and \(records.count - limit) more \(name) "
+                text +=
+                    "  … and \(records.count - limit) more \(name) "
                     + "difference\(records.count - limit == 1 ? "" : "s") (--limit N or --json to see them)\n"
             }
         }
         if diff.omittedCount > 0 {
-            text += "\n… and \(diff.omittedCount) more difference\(diff.omittedCount == 1 ? "" : "s") counted but not "
+            text +=
+                "\n… and \(diff.omittedCount) more difference\(diff.omittedCount == 1 ? "" : "s") counted but not "
                 + "listed\n"
         }
         return text
     }
 
     /// One kind's or entity's counts: `  name  A ↔ B  (notes)`.
-    private static func line(_ name: String, width: Int, _ countA: Int, _ countB: Int, onlyInA: Int, onlyInB: Int,
-                             changed: Int, bMayHoldMore: Bool) -> String {
+    private static func line(
+        _ name: String, width: Int, _ countA: Int, _ countB: Int, onlyInA: Int, onlyInB: Int,
+        changed: Int, bMayHoldMore: Bool
+    ) -> String {
         var notes: [String] = []
         if onlyInA > 0 { notes.append("\(onlyInA) only in A") }
         if onlyInB > 0 { notes.append("\(onlyInB) only in B\(bMayHoldMore ? " (not a difference)" : "")") }
@@ -60,7 +67,8 @@ enum DiffRenderer {
         }
         // A generic record without a name or title shows none.
         let name = record.entity != nil && label.isEmpty ? "" : " " + quote(label)
-        var text = "\(record.typeName) \(record.id.uuidString)"
+        var text =
+            "\(record.typeName) \(record.id.uuidString)"
             + "\(name)\(record.taskId.map { " (task \($0.uuidString))" } ?? ""): \(where_)\n"
         for field in record.fields {
             switch field.change {
@@ -99,7 +107,8 @@ enum DiffRenderer {
     static func quote(_ text: String) -> String {
         var shortened = text
         if shortened.count > 80 { shortened = String(shortened.prefix(79)) + "…" }
-        return "\"" + shortened.replacingOccurrences(of: "\\", with: "\\\\")
+        return "\""
+            + shortened.replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }

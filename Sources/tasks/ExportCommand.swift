@@ -8,7 +8,8 @@ struct ExportCommand: Command {
         "file", "Where to write; '-' is stdout. A file appears only when complete.", default: "-")
     static let formatVersion = Option<Int>(
         "--format-version", valueName: "version", help: "1 (the DataExporter format) or 2.", default: 2,
-        defaultText: "2", allowedValues: ["1", "2"]) { Int($0) }
+        defaultText: "2", allowedValues: ["1", "2"]
+    ) { Int($0) }
     static let mapping = SharedOptions.mapping(
         "Read entities and properties as this mapping file says (see 'tasks inspect').")
     static let kinds = SelectionOptions.kinds(
@@ -28,8 +29,10 @@ struct ExportCommand: Command {
     static let pretty = Flag("--pretty", help: "Indent the JSON.")
     static let ndjson = Flag("--ndjson", help: "Write one JSON object per line: header, records, trailer with counts.")
     static let busyTimeout = SharedOptions.busyTimeout("How long to wait for a writer's lock on the store.")
-    static let strict = Flag("--strict", help: "Fail (exit 65, nothing written) when anything could not be carried "
-        + "exactly.")
+    static let strict = Flag(
+        "--strict",
+        help: "Fail (exit 65, nothing written) when anything could not be carried "
+            + "exactly.")
 
     static let description = CommandDescription(
         name: "export",
@@ -38,8 +41,10 @@ struct ExportCommand: Command {
             + "changing a byte of it, and writes records sorted by id. A summary and everything that could not be "
             + "carried exactly go to stderr.",
         positionals: [StoreArgument.positional],
-        options: [store, output, formatVersion, mapping, kinds, entities, excludedEntities, project, completed, open,
-                  since, pretty, ndjson, busyTimeout, strict, SharedOptions.jsonSummary])
+        options: [
+            store, output, formatVersion, mapping, kinds, entities, excludedEntities, project, completed, open,
+            since, pretty, ndjson, busyTimeout, strict, SharedOptions.jsonSummary,
+        ])
 
     var store: String
     var output: String
@@ -94,8 +99,10 @@ struct ExportCommand: Command {
         if Console.showsProgress {
             let line = ProgressLine()
             options.progress = { done, total in
-                Console.progress(line.text("exporting", fraction: total > 0 ? Double(done) / Double(total) : 1,
-                                           detail: "\(done) of \(total) tasks"))
+                Console.progress(
+                    line.text(
+                        "exporting", fraction: total > 0 ? Double(done) / Double(total) : 1,
+                        detail: "\(done) of \(total) tasks"))
             }
         }
         let summary: ExportSummary
@@ -107,8 +114,9 @@ struct ExportCommand: Command {
             }
         } catch let error as ExportStrictError {
             Self.printSummary(error.summary, json: jsonSummary, wrote: false)
-            Console.error("Error: --strict: \(error.summary.findings.filter(\.isWarning).count) finding(s) mean data "
-                + "would not be carried exactly; nothing was written\n")
+            Console.error(
+                "Error: --strict: \(error.summary.findings.filter(\.isWarning).count) finding(s) mean data "
+                    + "would not be carried exactly; nothing was written\n")
             return ExitCode.dataError
         }
         if Console.showsProgress { Console.endProgress() }
@@ -135,12 +143,14 @@ struct ExportCommand: Command {
             return
         }
         for finding in summary.findings {
-            Console.error("\(finding.isWarning ? "warning" : "note"): "
-                + "\(finding.description)\(finding.count > 1 ? " [\(finding.count)]" : "")\n")
+            Console.error(
+                "\(finding.isWarning ? "warning" : "note"): "
+                    + "\(finding.description)\(finding.count > 1 ? " [\(finding.count)]" : "")\n")
         }
         if wrote {
-            Console.error("Exported \(ReportRenderer.counts(summary.counts)) from \(summary.store) (format "
-                + "\(summary.formatVersion)) in \(String(format: "%.2f", summary.seconds)) s\n")
+            Console.error(
+                "Exported \(ReportRenderer.counts(summary.counts)) from \(summary.store) (format "
+                    + "\(summary.formatVersion)) in \(String(format: "%.2f", summary.seconds)) s\n")
             Console.error("  \(ReportRenderer.entityPlacement(typed: summary.entities, generic: summary.generic))\n")
         }
     }

@@ -10,7 +10,8 @@ struct GenerateCommand: Command {
 
     static let description = CommandDescription(
         name: "generate",
-        abstract: "Create a synthetic task store for tests and examples (100 projects, 20 tags, 2 tags per task, 3 subtasks on "
+        abstract:
+            "Create a synthetic task store for tests and examples (100 projects, 20 tags, 2 tags per task, 3 subtasks on "
             + "every 10th task, notes on half, due dates on a third).",
         options: [tasks, output, seed],
         isHidden: true)
@@ -28,8 +29,9 @@ struct GenerateCommand: Command {
     func run() throws -> Int32 {
         let started = Date()
         let result = try SyntheticArchive(tasks: tasks, seed: seed).makeStore(at: output)
-        Console.error("Generated \(ReportRenderer.counts(result.report.counts)) in \(output) in "
-            + "\(String(format: "%.2f", Date().timeIntervalSince(started))) s\n")
+        Console.error(
+            "Generated \(ReportRenderer.counts(result.report.counts)) in \(output) in "
+                + "\(String(format: "%.2f", Date().timeIntervalSince(started))) s\n")
         return ExitCode.ok
     }
 }

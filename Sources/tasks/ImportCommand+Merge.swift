@@ -32,8 +32,9 @@ extension ImportCommand {
         if verify && (match != nil || mode == .merge) {
             // Matched records keep the target's ids and merge keeps the target's newer versions: by design the store
             // then does not hold the file as it is, so the check would only report that.
-            throw UsageError("--verify checks that the store holds the file as it is, which --match and --mode merge "
-                + "do not intend; run 'tasks diff' to see what a merge changed")
+            throw UsageError(
+                "--verify checks that the store holds the file as it is, which --match and --mode merge "
+                    + "do not intend; run 'tasks diff' to see what a merge changed")
         }
         if modifiedProperty != nil && mode != .merge {
             throw UsageError("--modified-property applies to --mode merge")
@@ -47,16 +48,20 @@ extension ImportCommand {
         for decision in plan.decisions {
             switch decision.kind {
             case .match:
-                text += "  match: \(decision.typeName) \(decision.id.uuidString) is the target's "
+                text +=
+                    "  match: \(decision.typeName) \(decision.id.uuidString) is the target's "
                     + "\(decision.targetId.uuidString)\n"
             case .conflict:
-                let dates = "archive \(decision.archiveModifiedAt ?? "undated"), target "
+                let dates =
+                    "archive \(decision.archiveModifiedAt ?? "undated"), target "
                     + "\(decision.targetModifiedAt ?? "undated")"
-                text += "  conflict: \(decision.typeName) \(decision.targetId.uuidString): "
+                text +=
+                    "  conflict: \(decision.typeName) \(decision.targetId.uuidString): "
                     + "\(decision.winner == .archive ? "archive's version wins" : "target's version kept") (\(dates))\n"
             }
         }
-        let total = StoreMapping.Kind.allCases.reduce(0) { $0 + plan[$1].matched + plan[$1].conflicts }
+        let total =
+            StoreMapping.Kind.allCases.reduce(0) { $0 + plan[$1].matched + plan[$1].conflicts }
             + plan.entities.values.reduce(0) { $0 + $1.matched + $1.conflicts }
         if total > plan.decisions.count { text += "  … and \(total - plan.decisions.count) more\n" }
         return text

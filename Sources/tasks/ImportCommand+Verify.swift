@@ -4,7 +4,8 @@ import TaskInterchange
 /// `import --verify`: right after the commit, the store is compared with the file as `tasks verify` does.
 extension ImportCommand {
     static let verify = Flag(
-        "--verify", help: "After the commit, check that the store holds what the file holds (as 'tasks verify'); exit "
+        "--verify",
+        help: "After the commit, check that the store holds what the file holds (as 'tasks verify'); exit "
             + "1 when it does not (the import stays committed).")
 
     /// The verification of a committed import, nil without `--verify` or with `--dry-run` (nothing was written).

@@ -4,29 +4,44 @@ import TaskInterchange
 /// `tasks import`: validate, then rebuild the graph in a store, all or nothing.
 struct ImportCommand: Command {
     static let store = SharedOptions.store("The target store; created when it does not exist.")
-    static let mode = Option<ImportMode>("--mode", valueName: "mode", help: "insert: every id must be new; upsert: "
-        + "update matching ids that changed; skip: keep existing; replace: remove the mapped entities' rows first; "
-        + "merge: like upsert, but the newer version of each record wins.", default: .insert)
-    static let dryRun = Flag("--dry-run", help: "Run the whole import on a private copy of the target and print its "
-        + "plan; the target is not written.")
-    static let keepIdentity = Flag("--keep-identity", help: "New stores only: take the archive's store UUID and every "
-        + "generic record's key (Z_PK), so object URIs and derived ids survive (a backup that restores to the same "
-        + "store).")
-    static let strict = Flag("--strict", help: "Fail, writing nothing, when the target has no place for some generic "
-        + "records or values.")
-    static let backup = Option<String>("--backup", valueName: "path", help: "Copy the target here (SQLite online "
-        + "backup) before writing.")
+    static let mode = Option<ImportMode>(
+        "--mode", valueName: "mode",
+        help: "insert: every id must be new; upsert: "
+            + "update matching ids that changed; skip: keep existing; replace: remove the mapped entities' rows first; "
+            + "merge: like upsert, but the newer version of each record wins.", default: .insert)
+    static let dryRun = Flag(
+        "--dry-run",
+        help: "Run the whole import on a private copy of the target and print its "
+            + "plan; the target is not written.")
+    static let keepIdentity = Flag(
+        "--keep-identity",
+        help: "New stores only: take the archive's store UUID and every "
+            + "generic record's key (Z_PK), so object URIs and derived ids survive (a backup that restores to the same "
+            + "store).")
+    static let strict = Flag(
+        "--strict",
+        help: "Fail, writing nothing, when the target has no place for some generic "
+            + "records or values.")
+    static let backup = Option<String>(
+        "--backup", valueName: "path",
+        help: "Copy the target here (SQLite online "
+            + "backup) before writing.")
     static let mapping = SharedOptions.mapping("How the target's entities map (see 'tasks inspect').")
-    static let modelFrom = Option<String>("--model-from", valueName: "store|model", help: "Create the new store with "
-        + "this store's schema and metadata (e.g. the empty store your app wrote), or those Core Data writes for a "
-        + "model (.xcdatamodeld, .xcdatamodel, .momd, .mom), so the app opens it without a migration.")
-    static let modelVersion = SharedOptions.modelVersion("With --model-from a model: the version to use (default: its "
-        + "current version).")
+    static let modelFrom = Option<String>(
+        "--model-from", valueName: "store|model",
+        help: "Create the new store with "
+            + "this store's schema and metadata (e.g. the empty store your app wrote), or those Core Data writes for a "
+            + "model (.xcdatamodeld, .xcdatamodel, .momd, .mom), so the app opens it without a migration.")
+    static let modelVersion = SharedOptions.modelVersion(
+        "With --model-from a model: the version to use (default: its "
+            + "current version).")
     static let busyTimeout = SharedOptions.busyTimeout("How long to wait for another process's lock.")
-    static let kinds = SelectionOptions.kinds("Load only these kinds (project,category,tag,task); references to the "
-        + "rest link to the target's records with those ids, or are dropped (counted).")
-    static let entities = SelectionOptions.entities("Load only the records read from these store entities (the "
-        + "archive's source.entities); as --kinds otherwise.")
+    static let kinds = SelectionOptions.kinds(
+        "Load only these kinds (project,category,tag,task); references to the "
+            + "rest link to the target's records with those ids, or are dropped (counted).")
+    static let entities = SelectionOptions.entities(
+        "Load only the records read from these store entities (the "
+            + "archive's source.entities); as --kinds otherwise.")
 
     static let description = CommandDescription(
         name: "import",
@@ -36,8 +51,10 @@ struct ImportCommand: Command {
         positionals: [
             ArchiveArgument.positional("The archive to import; '-' or nothing reads stdin (JSON or NDJSON).")
         ],
-        options: [store, mode, dryRun, backup, mapping, modelFrom, modelVersion, keepIdentity, strict, busyTimeout,
-                  SharedOptions.jsonSummary, verify, kinds, entities, match, modifiedProperty])
+        options: [
+            store, mode, dryRun, backup, mapping, modelFrom, modelVersion, keepIdentity, strict, busyTimeout,
+            SharedOptions.jsonSummary, verify, kinds, entities, match, modifiedProperty,
+        ])
 
     var store: String
     var mode: ImportMode
@@ -80,8 +97,9 @@ struct ImportCommand: Command {
     func validate() throws(UsageError) {
         try validateMergeOptions()
         if verify && (kinds != nil || entities != nil) {
-            throw UsageError("--verify checks that the store holds the whole file; with --kinds or --entities it holds "
-                + "part of it")
+            throw UsageError(
+                "--verify checks that the store holds the whole file; with --kinds or --entities it holds "
+                    + "part of it")
         }
         if modelVersion != nil && modelFrom == nil {
             throw UsageError("--model-version needs --model-from <model>")
@@ -117,9 +135,10 @@ struct ImportCommand: Command {
         let status = verification?.isEqual == false ? ExitCode.different : ExitCode.ok
         let seconds = Date().timeIntervalSince(started)
         if jsonSummary {
-            let summary = Summary(store: store, dryRun: options.dryRun, mode: options.mode.rawValue, plan: result.plan,
-                                  warnings: result.warnings, createdStore: result.createdStore, seconds: seconds,
-                                  verification: verification.map(VerificationSummary.init))
+            let summary = Summary(
+                store: store, dryRun: options.dryRun, mode: options.mode.rawValue, plan: result.plan,
+                warnings: result.warnings, createdStore: result.createdStore, seconds: seconds,
+                verification: verification.map(VerificationSummary.init))
             Console.error(Console.json(summary))
             return status
         }
@@ -127,8 +146,9 @@ struct ImportCommand: Command {
         Console.error(ReportRenderer.text(result.report))
         for warning in result.warnings { Console.error("warning: \(warning)\n") }
         if options.dryRun {
-            Console.output("Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n"
-                + ReportRenderer.plan(result.plan) + Self.decisionsText(result.plan))
+            Console.output(
+                "Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n"
+                    + ReportRenderer.plan(result.plan) + Self.decisionsText(result.plan))
         } else {
             Console.error(ReportRenderer.headline(result, store: store, seconds: seconds))
             Console.error(ReportRenderer.plan(result.plan))

@@ -30,23 +30,30 @@ struct InspectCommand: Command {
     func run() throws -> Int32 {
         let mapping = try mapping.load()
         let snapshot = try StoreSnapshot(path: store)
-        let inspection = try StoreInspection(snapshot: snapshot, mapping: mapping,
-                                             mappingSource: self.mapping.path ?? "mapping")
+        let inspection = try StoreInspection(
+            snapshot: snapshot, mapping: mapping,
+            mappingSource: self.mapping.path ?? "mapping")
         Console.output(json ? Console.json(inspection) : Self.text(inspection))
         return ExitCode.ok
     }
 
     static func text(_ inspection: StoreInspection) -> String {
-        var lines = ["Store: \(inspection.store)", "Store UUID: \(inspection.storeUUID ?? "(none)")",
-                     "Model: \(inspection.modelSource)", "", "Entities:"]
+        var lines = [
+            "Store: \(inspection.store)", "Store UUID: \(inspection.storeUUID ?? "(none)")",
+            "Model: \(inspection.modelSource)", "", "Entities:",
+        ]
         for entity in inspection.entities {
             var line = "  \(entity.name) (Z_ENT \(entity.entityNumber)"
             if let superentity = entity.superentity { line += ", sub-entity of \(superentity)" }
-            line += ", table \(entity.table ?? "missing"), \(entity.count) row\(entity.count == 1 ? "" : "s"), Z_MAX "
+            line +=
+                ", table \(entity.table ?? "missing"), \(entity.count) row\(entity.count == 1 ? "" : "s"), Z_MAX "
                 + "\(entity.maxKey))"
             if let computed = entity.versionHash, let stored = entity.storedVersionHash {
-                line += computed == stored ? " version hash ✓" : " version hash ✗ (computed \(computed), stored "
-                    + "\(stored))"
+                line +=
+                    computed == stored
+                    ? " version hash ✓"
+                    : " version hash ✗ (computed \(computed), stored "
+                        + "\(stored))"
             }
             lines.append(line)
             if let model = inspection.model?.entity(named: entity.name) {
@@ -61,8 +68,9 @@ struct InspectCommand: Command {
         if !inspection.joinTables.isEmpty {
             lines += ["", "Join tables:"]
             for join in inspection.joinTables {
-                lines.append("  \(join.table) (\(join.columns.joined(separator: ", "))): \(join.count) "
-                    + "row\(join.count == 1 ? "" : "s")")
+                lines.append(
+                    "  \(join.table) (\(join.columns.joined(separator: ", "))): \(join.count) "
+                        + "row\(join.count == 1 ? "" : "s")")
             }
         }
         lines += ["", "Mapping (save with --json and edit; pass with --mapping):"]
@@ -86,8 +94,9 @@ struct InspectCommand: Command {
         lines += ["", "Findings:"]
         if inspection.findings.isEmpty { lines.append("  none") }
         for finding in inspection.findings {
-            lines.append("  \(finding.isWarning ? "warning" : "note"): "
-                + "\(finding.description)\(finding.count > 1 ? " [\(finding.count)]" : "")")
+            lines.append(
+                "  \(finding.isWarning ? "warning" : "note"): "
+                    + "\(finding.description)\(finding.count > 1 ? " [\(finding.count)]" : "")")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -106,13 +115,17 @@ struct InspectCommand: Command {
             lines.append("    \(attribute.name): \(attribute.type) (\(notes.joined(separator: ", ")))")
         }
         for relationship in entity.relationships {
-            var text = "    \(relationship.name) → \(relationship.destination) "
+            var text =
+                "    \(relationship.name) → \(relationship.destination) "
                 + "\(relationship.isToMany ? (relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one")"
             text += ", inverse \(relationship.inverse ?? "none"), delete rule \(relationship.deleteRule)"
             lines.append(text)
         }
-        for constraint in entity.uniquenessConstraints { lines.append("    unique: "
-            + "\(constraint.joined(separator: ", "))") }
+        for constraint in entity.uniquenessConstraints {
+            lines.append(
+                "    unique: "
+                    + "\(constraint.joined(separator: ", "))")
+        }
         for index in entity.fetchIndexes { lines.append("    fetch index: \(index.name)") }
         return lines
     }

@@ -5,9 +5,11 @@ import TaskInterchange
 /// stage as it starts.
 struct MigrateCommand: Command {
     static let from = Option<String>("--from", valueName: "path", help: "The legacy Core Data store.", isRequired: true)
-    static let to = Option<String>("--to", valueName: "path", help: "The new store; it must not exist.", isRequired: true)
-    static let backup = Option<String>("--backup", valueName: "dir",
-                                       help: "The directory for the backup (default: the legacy store's directory).")
+    static let to = Option<String>(
+        "--to", valueName: "path", help: "The new store; it must not exist.", isRequired: true)
+    static let backup = Option<String>(
+        "--backup", valueName: "dir",
+        help: "The directory for the backup (default: the legacy store's directory).")
     static let mapping = SharedOptions.mapping("How the legacy store's entities map (see 'tasks inspect').")
     static let busyTimeout = SharedOptions.busyTimeout("How long to wait for another process's lock.")
 
@@ -59,15 +61,17 @@ struct MigrateCommand: Command {
                 let count = finding.count > 1 ? " [\(finding.count)]" : ""
                 Console.error("\(finding.isWarning ? "warning" : "note"): \(finding)\(count)\n")
             }
-            Console.error("Migrated \(ReportRenderer.counts(report.validation.counts)) from \(legacy) into \(target) "
-                          + "in \(String(format: "%.2f", Date().timeIntervalSince(started))) s; verified; "
-                          + "backup: \(report.backupPath)\n")
+            Console.error(
+                "Migrated \(ReportRenderer.counts(report.validation.counts)) from \(legacy) into \(target) "
+                    + "in \(String(format: "%.2f", Date().timeIntervalSince(started))) s; verified; "
+                    + "backup: \(report.backupPath)\n")
             return ExitCode.ok
         } catch let error as MigrationError {
             if let verification = error.verification { Console.error(DiffRenderer.text(verification, limit: 20)) }
             let status = Tasks.report(error.underlying)
-            Console.error("\(target) is as it was before the migration; "
-                          + (error.backupPath.map { "the backup of \(legacy) is \($0)\n" } ?? "no backup was made\n"))
+            Console.error(
+                "\(target) is as it was before the migration; "
+                    + (error.backupPath.map { "the backup of \(legacy) is \($0)\n" } ?? "no backup was made\n"))
             return error.verification == nil ? status : ExitCode.different
         }
     }

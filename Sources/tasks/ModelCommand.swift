@@ -24,17 +24,22 @@ enum ModelCommand: Subcommand {
         abstract: "Read the app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom): hashes, which version made a "
             + "store, new stores, SwiftData code, lint.",
         summary: "Read the app's model: hashes, identify a store's version, new stores, SwiftData code, lint.",
-        discussion: "SUBCOMMANDS:\n" + subcommands.map { subcommand in
-            let command = subcommand.description
-            var text = "\n  \(command.usage)\n    \(command.abstract)\n"
-            for positional in command.positionals {
-                text += "  " + CommandDescription.row("<\(positional.name)>", positional.help)
-            }
-            for option in command.options { text += "  " + CommandDescription.row(option) }
-            return text
-        }.joined() + "\n  'tasks help model' and 'tasks model <subcommand> -h' show this text.",
-        positionals: [.init(name: "subcommand", help: subcommands.map(name(of:)).joined(separator: ", ") + ", then its "
-            + "arguments.")],
+        discussion: "SUBCOMMANDS:\n"
+            + subcommands.map { subcommand in
+                let command = subcommand.description
+                var text = "\n  \(command.usage)\n    \(command.abstract)\n"
+                for positional in command.positionals {
+                    text += "  " + CommandDescription.row("<\(positional.name)>", positional.help)
+                }
+                for option in command.options { text += "  " + CommandDescription.row(option) }
+                return text
+            }.joined() + "\n  'tasks help model' and 'tasks model <subcommand> -h' show this text.",
+        positionals: [
+            .init(
+                name: "subcommand",
+                help: subcommands.map(name(of:)).joined(separator: ", ") + ", then its "
+                    + "arguments.")
+        ],
         options: [])
 
     static func main(_ arguments: [String]) throws -> Int32 {

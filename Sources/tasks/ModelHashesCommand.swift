@@ -33,11 +33,16 @@ struct ModelHashesCommand: Command {
     }
 
     static func text(_ report: ModelHashReport) -> String {
-        var lines = ["Model: \(report.model) (\(report.kind), \(report.allVersions.count) "
-            + "version\(report.allVersions.count == 1 ? "" : "s")\(report.current.map { ", current \($0)" } ?? ""))"]
+        var lines = [
+            "Model: \(report.model) (\(report.kind), \(report.allVersions.count) "
+                + "version\(report.allVersions.count == 1 ? "" : "s")\(report.current.map { ", current \($0)" } ?? ""))"
+        ]
         for version in report.versions {
-            lines += ["", "\(version.name)\(version.current ? " (current)" : ""): version identifiers "
-                + "\(ModelIdentifyCommand.list(version.versionIdentifiers))"]
+            lines += [
+                "",
+                "\(version.name)\(version.current ? " (current)" : ""): version identifiers "
+                    + "\(ModelIdentifyCommand.list(version.versionIdentifiers))",
+            ]
             let width = max(8, version.entities.keys.map(\.count).max() ?? 0)
             func row(_ name: String, _ value: String) -> String {
                 "  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value

@@ -4,10 +4,13 @@ import TaskInterchange
 /// `tasks model identify`: which version of a model made a store.
 struct ModelIdentifyCommand: Command {
     static let store = SharedOptions.store("The Core Data SQLite store (read through a snapshot; not changed).")
-    static let model = Option<String>("--model", valueName: "path", help: "An .xcdatamodeld or .momd folder, an "
-        + ".xcdatamodel or a .mom.", isRequired: true)
-    static let json = SharedOptions.json("Print a JSON object for scripts instead of text (\"version\" is null when "
-        + "none matches).")
+    static let model = Option<String>(
+        "--model", valueName: "path",
+        help: "An .xcdatamodeld or .momd folder, an "
+            + ".xcdatamodel or a .mom.", isRequired: true)
+    static let json = SharedOptions.json(
+        "Print a JSON object for scripts instead of text (\"version\" is null when "
+            + "none matches).")
 
     static let description = CommandDescription(
         name: "model identify",
@@ -35,17 +38,21 @@ struct ModelIdentifyCommand: Command {
     }
 
     static func text(_ result: ModelIdentification) -> String {
-        var lines = ["Store: \(result.store) (\(result.storeEntities) entit\(result.storeEntities == 1 ? "y" : "ies"), "
-            + "version identifiers \(list(result.storeVersionIdentifiers)), model cache: "
-            + "\(result.storeHasModelCache ? "yes" : "no"))",
-                     "Model: \(result.model)", ""]
+        var lines = [
+            "Store: \(result.store) (\(result.storeEntities) entit\(result.storeEntities == 1 ? "y" : "ies"), "
+                + "version identifiers \(list(result.storeVersionIdentifiers)), model cache: "
+                + "\(result.storeHasModelCache ? "yes" : "no"))",
+            "Model: \(result.model)", "",
+        ]
         let width = max(7, result.candidates.map(\.name.count).max() ?? 0)
-        lines.append("  " + "version".padding(toLength: width, withPad: " ", startingAt: 0)
-                     + "  matching entity hashes")
+        lines.append(
+            "  " + "version".padding(toLength: width, withPad: " ", startingAt: 0)
+                + "  matching entity hashes")
         for candidate in result.candidates {
-            lines.append("  " + candidate.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                         + "  \(candidate.matchingEntities)/\(candidate.entities) (store has "
-                         + "\(result.storeEntities))\(candidate.matches ? "  ✓ match" : "")")
+            lines.append(
+                "  " + candidate.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                    + "  \(candidate.matchingEntities)/\(candidate.entities) (store has "
+                    + "\(result.storeEntities))\(candidate.matches ? "  ✓ match" : "")")
         }
         lines.append("")
         if let version = result.version {
@@ -56,8 +63,9 @@ struct ModelIdentifyCommand: Command {
             if let reason = result.tieBreak { lines.append("  \(reason)") }
         }
         if let closest = result.closest {
-            lines.append("No version matches: Core Data would fail to open or migrate this store with this model "
-                + "(error 134130, missing source model).")
+            lines.append(
+                "No version matches: Core Data would fail to open or migrate this store with this model "
+                    + "(error 134130, missing source model).")
             lines.append("Closest: \(closest), which differs from the store in:")
             for difference in result.differences { lines.append("  \(difference)") }
             if !result.storeHasModelCache {

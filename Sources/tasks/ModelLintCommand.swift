@@ -5,8 +5,10 @@ import TaskInterchange
 struct ModelLintCommand: Command {
     static let store = SharedOptions.store("Lint the model cached in this store instead of a model.", isRequired: false)
     static let modelVersion = SharedOptions.modelVersion("The version to lint (default: the current version).")
-    static let cloudKit = Flag("--cloudkit", help: "Add CloudKit's rules (no unique constraints, optional or defaulted "
-        + "values, no Deny).")
+    static let cloudKit = Flag(
+        "--cloudkit",
+        help: "Add CloudKit's rules (no unique constraints, optional or defaulted "
+            + "values, no Deny).")
     static let json = SharedOptions.json("Print a JSON array for scripts instead of text.")
 
     static let description = CommandDescription(

@@ -34,8 +34,9 @@ struct ModelNewStoreCommand: Command {
         let source = try ModelSource(path: model)
         let version = try source.version(named: modelVersion)
         try StoreTemplate(model: version.model, frameworkVersion: frameworkVersion).makeEmptyStore(at: output)
-        Console.error("Created \(output): an empty store for \(version.name) (\(version.model.entities.count) "
-            + "entities, framework version \(frameworkVersion))\n")
+        Console.error(
+            "Created \(output): an empty store for \(version.name) (\(version.model.entities.count) "
+                + "entities, framework version \(frameworkVersion))\n")
         for caveat in version.model.schemaCaveats { Console.error("warning: \(caveat)\n") }
         return ExitCode.ok
     }

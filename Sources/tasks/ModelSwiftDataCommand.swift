@@ -31,8 +31,10 @@ struct ModelSwiftDataCommand: Command {
         let source = try model.source()
         let versions = try modelVersion.map { [try source.version(named: $0)] } ?? source.versions
         let modelName = URL(fileURLWithPath: source.path).deletingPathExtension().lastPathComponent
-        let generated = SwiftDataGenerator(versions: versions, currentVersion: source.currentVersionName,
-                                           modelName: modelName, allVersions: source.versions.map(\.name)).files()
+        let generated = SwiftDataGenerator(
+            versions: versions, currentVersion: source.currentVersionName,
+            modelName: modelName, allVersions: source.versions.map(\.name)
+        ).files()
         try SwiftDataGenerator.write(generated.files, to: output)
         for note in generated.notes { Console.error("note: \(note)\n") }
         Console.error("Wrote \(generated.files.count) file\(generated.files.count == 1 ? "" : "s") to \(output)\n")

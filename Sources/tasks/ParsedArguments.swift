@@ -50,8 +50,9 @@ struct ParsedArguments {
                 index += 1
             }
             if let allowed = option.allowedValues, !allowed.contains(value) {
-                throw UsageError("The value '\(value)' is invalid for '\(name) <\(valueName)>' (expected one of: "
-                    + allowed.joined(separator: ", ") + ")" + Suggestion.phrase(for: value, among: allowed))
+                throw UsageError(
+                    "The value '\(value)' is invalid for '\(name) <\(valueName)>' (expected one of: "
+                        + allowed.joined(separator: ", ") + ")" + Suggestion.phrase(for: value, among: allowed))
             }
             if let earlier = values[option.name] {
                 guard option.joinsRepeats else { throw UsageError("The option '\(option.name)' was given twice") }
@@ -85,9 +86,10 @@ struct ParsedArguments {
         guard let text = values[option.spec.name] else { return option.defaultValue }
         guard let value = option.convert(text) else {
             let expected = option.expected.map { " (\($0))" } ?? ""
-            throw UsageError("The value '\(text)' is invalid for '\(option.spec.name) "
-                + "<\(option.spec.valueName ?? "value")>'"
-                + expected)
+            throw UsageError(
+                "The value '\(text)' is invalid for '\(option.spec.name) "
+                    + "<\(option.spec.valueName ?? "value")>'"
+                    + expected)
         }
         return value
     }

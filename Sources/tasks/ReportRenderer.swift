@@ -29,7 +29,8 @@ enum ReportRenderer {
             let others = group.dropFirst().prefix(groupExamples).map { $0.subject ?? $0.path }
             let rest = total - 1 - others.count
             let plural = issue.severity == .error ? "errors" : "warnings"
-            text += "\(issue.severity.rawValue): \(issue) [\(total) \(issue.code.rawValue) \(plural); also "
+            text +=
+                "\(issue.severity.rawValue): \(issue) [\(total) \(issue.code.rawValue) \(plural); also "
                 + others.joined(separator: ", ") + (rest > 0 ? " and \(rest) more" : "") + "]\n"
         }
         let omitted = report.errorCount + report.warningCount - accounted
@@ -56,9 +57,10 @@ enum ReportRenderer {
     static func plan(_ plan: ImportPlan) -> String {
         StoreMapping.Kind.allCases.map { kind in
             "  \(kind.rawValue): \(operations(plan[kind], matchedBy: " by name"))"
-        }.joined(separator: "\n") + "\n" + plan.entities.sorted { $0.key < $1.key }.map { entity, operations in
-            "  \(entity) (generic): \(self.operations(operations, matchedBy: ""))\n"
-        }.joined()
+        }.joined(separator: "\n") + "\n"
+            + plan.entities.sorted { $0.key < $1.key }.map { entity, operations in
+                "  \(entity) (generic): \(self.operations(operations, matchedBy: ""))\n"
+            }.joined()
     }
 
     /// One kind's or entity's counts: `5 inserted, 2 updated, 3 matched by name`.

@@ -10,8 +10,9 @@ enum SelectionOptions {
 
     /// `--entities <list>`.
     static func entities(_ help: String) -> Option<[String]> {
-        Option("--entities", valueName: "list", help: help, expected: "expected entity names, comma-separated",
-               convert: list)
+        Option(
+            "--entities", valueName: "list", help: help, expected: "expected entity names, comma-separated",
+            convert: list)
     }
 
     /// The items of a comma-separated list, trimmed, empty ones left out; nil when none is left (an empty list
@@ -27,14 +28,16 @@ enum SelectionOptions {
         guard let text = try arguments.optional(option) else { return nil }
         let names = list(text) ?? []
         guard !names.isEmpty else {
-            throw UsageError("--kinds: the list is empty (expected some of "
-                + RecordKind.sections.map(\.rawValue).joined(separator: ", ") + ")")
+            throw UsageError(
+                "--kinds: the list is empty (expected some of "
+                    + RecordKind.sections.map(\.rawValue).joined(separator: ", ") + ")")
         }
         var kinds: Set<RecordKind> = []
         for name in names {
             guard let kind = RecordKind(rawValue: name), RecordKind.sections.contains(kind) else {
-                throw UsageError("--kinds: unknown kind '\(name)' (expected "
-                    + RecordKind.sections.map(\.rawValue).joined(separator: ", ") + ")")
+                throw UsageError(
+                    "--kinds: unknown kind '\(name)' (expected "
+                        + RecordKind.sections.map(\.rawValue).joined(separator: ", ") + ")")
             }
             kinds.insert(kind)
         }

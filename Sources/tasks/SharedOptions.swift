@@ -24,9 +24,11 @@ enum SharedOptions {
     }
 
     /// `--limit <n>`: records listed per kind in a comparison's text report.
-    static let limit = Option<Int>("--limit", valueName: "n", help: "Differing records listed per kind in the text "
-        + "report.",
-                                   default: 20, expected: "expected a count")
+    static let limit = Option<Int>(
+        "--limit", valueName: "n",
+        help: "Differing records listed per kind in the text "
+            + "report.",
+        default: 20, expected: "expected a count")
 
     /// `--model-version <name>`.
     static func modelVersion(_ help: String) -> Option<String> {
@@ -34,8 +36,10 @@ enum SharedOptions {
     }
 
     /// `-o, --output <valueName>`.
-    static func output(_ valueName: String, _ help: String, default defaultValue: String? = nil,
-                       isRequired: Bool = false) -> Option<String> {
+    static func output(
+        _ valueName: String, _ help: String, default defaultValue: String? = nil,
+        isRequired: Bool = false
+    ) -> Option<String> {
         Option("--output", short: "-o", valueName: valueName, help: help, default: defaultValue, isRequired: isRequired)
     }
 }

@@ -20,9 +20,9 @@ enum SignalTrap {
         let handler: @convention(c) (Int32) -> Void = { SignalTrap.received.pointee = $0 }
         var action = sigaction()
         #if canImport(Darwin)
-        action.__sigaction_u.__sa_handler = handler
+            action.__sigaction_u.__sa_handler = handler
         #else
-        action.__sigaction_handler.sa_handler = handler
+            action.__sigaction_handler.sa_handler = handler
         #endif
         // No SA_RESTART: a read or write blocked on a pipe returns EINTR, so the signal is noticed at once.
         action.sa_flags = 0

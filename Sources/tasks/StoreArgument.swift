@@ -7,8 +7,10 @@ enum StoreArgument {
 
     /// The store named by `option` or, when `acceptsPositional`, by the one positional.
     /// - Throws: `UsageError` when it is missing or given both ways.
-    static func read(_ arguments: ParsedArguments, _ option: Option<String>,
-                     acceptsPositional: Bool = false) throws(UsageError) -> String {
+    static func read(
+        _ arguments: ParsedArguments, _ option: Option<String>,
+        acceptsPositional: Bool = false
+    ) throws(UsageError) -> String {
         let positional = acceptsPositional ? arguments.positionals.first : nil
         switch (try arguments.optional(option), positional) {
         case (let store?, nil):

@@ -21,13 +21,14 @@ enum Tasks {
 
         SUBCOMMANDS:
 
-        """ + commands.filter { !$0.description.isHidden }.map {
+        """
+        + commands.filter { !$0.description.isHidden }.map {
             CommandDescription.row($0.description.name, $0.description.summary ?? $0.description.abstract)
         }.joined() + """
 
-          See 'tasks help <subcommand>' for detailed help.
+              See 'tasks help <subcommand>' for detailed help.
 
-        """
+            """
 
     static func main(_ arguments: [String]) -> Int32 {
         guard let first = arguments.first else {
@@ -99,8 +100,9 @@ enum Tasks {
             return ExitCode.code(for: error.kind)
         case let error as ArchiveValidationError:
             Console.error(ReportRenderer.text(error.report))
-            Console.error("Error: the archive is invalid (\(error.report.errorCount) "
-                + "error\(error.report.errorCount == 1 ? "" : "s")); nothing was written\n")
+            Console.error(
+                "Error: the archive is invalid (\(error.report.errorCount) "
+                    + "error\(error.report.errorCount == 1 ? "" : "s")); nothing was written\n")
             return ExitCode.dataError
         case let error as ByteSinkError:
             Console.error("Error: \(error.description)\n")

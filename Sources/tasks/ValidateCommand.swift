@@ -4,8 +4,10 @@ import TaskInterchange
 /// `tasks validate`: the gate before every import.
 struct ValidateCommand: Command {
     static let store = SharedOptions.store("Also check ids against this import target.", isRequired: false)
-    static let mode = Option<ImportMode>("--mode", valueName: "mode", help: "The import mode to check against (with "
-        + "--store).", default: .insert)
+    static let mode = Option<ImportMode>(
+        "--mode", valueName: "mode",
+        help: "The import mode to check against (with "
+            + "--store).", default: .insert)
     static let mapping = SharedOptions.mapping("How the target's entities map (with --store).")
     static let busyTimeout = SharedOptions.busyTimeout("How long to wait for another process's lock (with --store).")
     static let json = SharedOptions.json("Print the report as JSON on stdout.")
@@ -61,11 +63,12 @@ struct ValidateCommand: Command {
         } else {
             Console.error(ReportRenderer.text(report))
             let name = input.path ?? "stdin"
-            Console.error(report.isValid
-                ? "\(name): valid (format version \(report.version.map(String.init) ?? "?")): "
-                    + ReportRenderer.counts(report.counts)
-                    + (report.warningCount > 0 ? ", \(report.warningCount) warning(s)" : "") + "\n"
-                : "\(name): invalid: \(report.errorCount) error(s), \(report.warningCount) warning(s)\n")
+            Console.error(
+                report.isValid
+                    ? "\(name): valid (format version \(report.version.map(String.init) ?? "?")): "
+                        + ReportRenderer.counts(report.counts)
+                        + (report.warningCount > 0 ? ", \(report.warningCount) warning(s)" : "") + "\n"
+                    : "\(name): invalid: \(report.errorCount) error(s), \(report.warningCount) warning(s)\n")
         }
         return report.isValid ? ExitCode.ok : ExitCode.dataError
     }

@@ -38,26 +38,30 @@ struct VerifyCommand: Command {
         guard FileManager.default.fileExists(atPath: store) else {
             throw TaskInterchangeError(.noInput, "\(store): no such store file")
         }
-        let diff = try GraphComparison.verify(input.path.map { .archive(path: $0) } ?? .standardInput,
-                                              against: .store(path: store, mapping: mapping))
+        let diff = try GraphComparison.verify(
+            input.path.map { .archive(path: $0) } ?? .standardInput,
+            against: .store(path: store, mapping: mapping))
         if json {
             Console.output(Console.json(diff))
         } else {
-            Console.output("File: \(diff.nameA)\nStore: \(store)\n" + DiffRenderer.text(diff, limit: limit) + "\n"
-                + Self.verdict(diff) + "\n")
+            Console.output(
+                "File: \(diff.nameA)\nStore: \(store)\n" + DiffRenderer.text(diff, limit: limit) + "\n"
+                    + Self.verdict(diff) + "\n")
         }
         return diff.isEqual ? ExitCode.ok : ExitCode.different
     }
 
     /// One line: verified, or how many records differ.
     static func verdict(_ diff: GraphDiff) -> String {
-        let beyond = diff.kinds.filter { $0.kind != .subtask }.reduce(0) { $0 + $1.onlyInB }
+        let beyond =
+            diff.kinds.filter { $0.kind != .subtask }.reduce(0) { $0 + $1.onlyInB }
             + diff.entities.reduce(0) { $0 + $1.onlyInB }
         var extra = beyond > 0 ? "; the store holds \(beyond) more record\(beyond == 1 ? "" : "s")" : ""
         let uncompared = diff.entities.filter { !$0.compared }
         if !uncompared.isEmpty {
             let count = uncompared.reduce(0) { $0 + $1.countA }
-            extra += "; \(count) record\(count == 1 ? "" : "s") of \(uncompared.count) entit"
+            extra +=
+                "; \(count) record\(count == 1 ? "" : "s") of \(uncompared.count) entit"
                 + "\(uncompared.count == 1 ? "y" : "ies") the store does not have not compared"
         }
         return diff.isEqual

@@ -63,10 +63,11 @@ final class FakeTaskContext: TaskGraphContext, @unchecked Sendable {
     struct SaveFailed: Error {}
 
     let fault: Fault
-    private(set) var saved: (projects: [FakeProject], categories: [FakeCategory], tags: [FakeTag], tasks: [FakeTask])
-        = ([], [], [], [])
-    private var pending: (projects: [FakeProject], categories: [FakeCategory], tags: [FakeTag], tasks: [FakeTask])
-        = ([], [], [], [])
+    private(set) var saved: (projects: [FakeProject], categories: [FakeCategory], tags: [FakeTag], tasks: [FakeTask]) =
+        ([], [], [], [])
+    private var pending: (projects: [FakeProject], categories: [FakeCategory], tags: [FakeTag], tasks: [FakeTask]) = (
+        [], [], [], []
+    )
     private(set) var saveCalls = 0
     /// The most tasks ever pending at once: what batching bounds.
     private(set) var mostPendingTasks = 0
@@ -90,9 +91,15 @@ final class FakeTaskContext: TaskGraphContext, @unchecked Sendable {
     }
     func makeSubtask() -> FakeSubtask { FakeSubtask() }
 
-    private func remember<Object>(_ object: Object,
-                                  in list: WritableKeyPath<(projects: [FakeProject], categories: [FakeCategory],
-                                                            tags: [FakeTag], tasks: [FakeTask]), [Object]>) -> Object {
+    private func remember<Object>(
+        _ object: Object,
+        in list: WritableKeyPath<
+            (
+                projects: [FakeProject], categories: [FakeCategory],
+                tags: [FakeTag], tasks: [FakeTask]
+            ), [Object]
+        >
+    ) -> Object {
         pending[keyPath: list].append(object)
         return object
     }

@@ -27,8 +27,9 @@ struct MigrationIntoContextTests {
     /// The sample store's three files, copied.
     static func sampleStore(in scratch: Scratch) throws -> String {
         for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(atPath: TaskGraphDestinationTests.sample("TaskManager.sqlite") + suffix,
-                                             toPath: scratch.file("TaskManager.sqlite") + suffix)
+            try FileManager.default.copyItem(
+                atPath: TaskGraphDestinationTests.sample("TaskManager.sqlite") + suffix,
+                toPath: scratch.file("TaskManager.sqlite") + suffix)
         }
         return scratch.file("TaskManager.sqlite")
     }
@@ -46,9 +47,10 @@ struct MigrationIntoContextTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: store + "-wal"))
         let context = FakeTaskContext()
         let events = Events()
-        let report = try await Migration(legacyStore: store, backupDirectory: scratch.path).run(into: {
-            TaskGraphDestination(context: context, batchSize: 16)
-        }, events: events.append)
+        let report = try await Migration(legacyStore: store, backupDirectory: scratch.path).run(
+            into: {
+                TaskGraphDestination(context: context, batchSize: 16)
+            }, events: events.append)
         #expect(events.stages == Self.success)
         #expect(report.verification?.isEqual == true)
         #expect(report.validation.counts.tasks == 44 && context.saved.tasks.count == 44)
@@ -74,9 +76,10 @@ struct MigrationIntoContextTests {
         let context = FakeTaskContext()
         let events = Events()
         let error = await #expect(throws: MigrationError.self) {
-            _ = try await Migration(legacyStore: store, backupDirectory: scratch.file("missing")).run(into: {
-                TaskGraphDestination(context: context)
-            }, events: events.append)
+            _ = try await Migration(legacyStore: store, backupDirectory: scratch.file("missing")).run(
+                into: {
+                    TaskGraphDestination(context: context)
+                }, events: events.append)
         }
         #expect(error?.stage == .preparingBackup && error?.backupPath == nil)
         #expect(events.stages == [.preparingBackup, .failed])
@@ -109,9 +112,10 @@ struct MigrationIntoContextTests {
         let context = FakeTaskContext(fault: .failingSave(3))
         let events = Events()
         let error = await #expect(throws: MigrationError.self) {
-            _ = try await Migration(legacyStore: store, backupDirectory: scratch.path).run(into: {
-                TaskGraphDestination(context: context, batchSize: 10)
-            }, events: events.append)
+            _ = try await Migration(legacyStore: store, backupDirectory: scratch.path).run(
+                into: {
+                    TaskGraphDestination(context: context, batchSize: 10)
+                }, events: events.append)
         }
         #expect(error?.stage == .migrating && error?.underlying is FakeTaskContext.SaveFailed)
         #expect(events.stages == [.preparingBackup, .validating, .migrating, .failed])
@@ -125,16 +129,18 @@ struct MigrationIntoContextTests {
         let context = FakeTaskContext(fault: .dropsNotes)
         let events = Events()
         let error = await #expect(throws: MigrationError.self) {
-            _ = try await Migration(legacyStore: store, backupDirectory: scratch.path).run(into: {
-                TaskGraphDestination(context: context)
-            }, events: events.append)
+            _ = try await Migration(legacyStore: store, backupDirectory: scratch.path).run(
+                into: {
+                    TaskGraphDestination(context: context)
+                }, events: events.append)
         }
         #expect(error?.stage == .verifying)
         #expect(events.stages == [.preparingBackup, .validating, .migrating, .verifying, .failed])
         let verification = try #require(error?.verification)
         #expect(!verification.isEqual)
-        #expect(verification.records.allSatisfy { $0.fields.map(\.field) == ["notes"] },
-                "\(verification.records.prefix(2))")
+        #expect(
+            verification.records.allSatisfy { $0.fields.map(\.field) == ["notes"] },
+            "\(verification.records.prefix(2))")
         #expect(context.savedCount == 0)
     }
 
@@ -156,13 +162,16 @@ struct MigrationIntoContextTests {
     }
 
     /// A migration of `store` into a fresh fake context, with `canceller` told of every event and save.
-    static func migration(of store: String, backups: String, context: FakeTaskContext,
-                          canceller: Canceller) -> Task<MigrationReport, any Error> {
+    static func migration(
+        of store: String, backups: String, context: FakeTaskContext,
+        canceller: Canceller
+    ) -> Task<MigrationReport, any Error> {
         context.onSave = canceller.tick
         let task = Task {
-            try await Migration(legacyStore: store, backupDirectory: backups).run(into: {
-                TaskGraphDestination(context: context, batchSize: 500)
-            }, events: { _ in canceller.tick() })
+            try await Migration(legacyStore: store, backupDirectory: backups).run(
+                into: {
+                    TaskGraphDestination(context: context, batchSize: 500)
+                }, events: { _ in canceller.tick() })
         }
         canceller.attach(task)
         return task
@@ -174,7 +183,8 @@ struct MigrationIntoContextTests {
         let store = scratch.file("generated.sqlite")
         _ = try StoreImport.run(SyntheticArchive(tasks: 20_000, seed: 7), into: store, options: StoreImportOptions())
         let counting = Canceller(at: .max)
-        _ = try await Self.migration(of: store, backups: scratch.path, context: FakeTaskContext(), canceller: counting).value
+        _ = try await Self.migration(of: store, backups: scratch.path, context: FakeTaskContext(), canceller: counting)
+            .value
         // The last point is the `completed` event, after which nothing can be taken back.
         let points = counting.points
         #expect(points > 40, "\(points)")
@@ -183,7 +193,8 @@ struct MigrationIntoContextTests {
             try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: false)
             let context = FakeTaskContext()
             let canceller = Canceller(at: Int.random(in: 1..<points))
-            let result = await Self.migration(of: store, backups: backups, context: context, canceller: canceller).result
+            let result = await Self.migration(of: store, backups: backups, context: context, canceller: canceller)
+                .result
             let failure = try #require(result.failureAsMigrationError, "round \(round) at \(canceller.at) completed")
             #expect((failure.underlying as? TaskInterchangeError)?.kind == .cancelled, "\(failure)")
             #expect(context.savedCount == 0 && context.pendingCount == 0, "at \(canceller.at): \(failure.stage)")

@@ -28,14 +28,17 @@ struct TaskGraphDestinationTests {
     @Test("the sample archive: every record, link and subtask order read back equal; saved in batches of 10 tasks")
     func sampleArchive() async throws {
         let context = FakeTaskContext()
-        let plan = try await Importer().run(archiveAt: Self.sample("TaskManager.v2.json"), into: {
-            TaskGraphDestination(context: context, batchSize: 10)
-        })
+        let plan = try await Importer().run(
+            archiveAt: Self.sample("TaskManager.v2.json"),
+            into: {
+                TaskGraphDestination(context: context, batchSize: 10)
+            })
         #expect(plan[.task].inserted == 44 && plan[.subtask].inserted == 84 && plan[.project].inserted == 5)
         let destination = TaskGraphDestination(context: context)
         let contents = try #require(try destination.contents())
-        let diff = try await GraphComparison.compare(.archive(path: Self.sample("TaskManager.v2.json")),
-                                               .records(contents, name: "fake context"))
+        let diff = try await GraphComparison.compare(
+            .archive(path: Self.sample("TaskManager.v2.json")),
+            .records(contents, name: "fake context"))
         #expect(diff.isEqual, "\(diff.records.prefix(3))")
         // 44 tasks: four full batches saved as the fifth starts, then the commit.
         #expect(context.saveCalls == 5)
@@ -48,9 +51,11 @@ struct TaskGraphDestinationTests {
     func failedSaveRollsBack() async throws {
         let context = FakeTaskContext(fault: .failingSave(3))
         await #expect(throws: FakeTaskContext.SaveFailed.self) {
-            _ = try await Importer().run(archiveAt: Self.sample("TaskManager.v2.json"), into: {
-                TaskGraphDestination(context: context, batchSize: 10)
-            })
+            _ = try await Importer().run(
+                archiveAt: Self.sample("TaskManager.v2.json"),
+                into: {
+                    TaskGraphDestination(context: context, batchSize: 10)
+                })
         }
         #expect(context.saveCalls == 3)
         #expect(context.savedCount == 0 && context.pendingCount == 0)

@@ -16,7 +16,8 @@ struct ReadmeSnippetTests {
         let start = try #require(rest.range(of: "```swift\n"))
         let end = try #require(rest[start.upperBound...].range(of: "```\n"))
         let snippet = String(rest[start.upperBound..<end.lowerBound])
-        let snippetFile = Self.repository.appendingPathComponent("Tests/TaskInterchangeTests/ReadmeLibrarySnippet.swift")
+        let snippetFile = Self.repository.appendingPathComponent(
+            "Tests/TaskInterchangeTests/ReadmeLibrarySnippet.swift")
         let file = try String(contentsOf: snippetFile, encoding: .utf8)
         #expect(snippet == file)
     }
@@ -26,9 +27,10 @@ struct ReadmeSnippetTests {
         let directory = try TemporaryDirectory()
         let legacy = try MigrationTests.sampleStore(in: directory)
         #expect(try await exportAndCheck(store: legacy, to: directory.path("tasks.json")))
-        let backup = try await migrateLegacyStore(at: URL(fileURLWithPath: legacy),
-                                                  to: directory.url.appendingPathComponent("new.sqlite"),
-                                                  backups: directory.url)
+        let backup = try await migrateLegacyStore(
+            at: URL(fileURLWithPath: legacy),
+            to: directory.url.appendingPathComponent("new.sqlite"),
+            backups: directory.url)
         #expect(FileManager.default.fileExists(atPath: backup))
     }
 }

@@ -26,16 +26,20 @@ struct CommandLineTests {
         let missing = try TasksBinary.run(["export"])
         #expect(missing.status == 64)
         #expect(missing.stdout.isEmpty)
-        #expect(missing.stderr.hasPrefix("Error: Missing expected argument '--store <path>'\nUsage: tasks export "
-            + "--store <path>"))
+        #expect(
+            missing.stderr.hasPrefix(
+                "Error: Missing expected argument '--store <path>'\nUsage: tasks export "
+                    + "--store <path>"))
         #expect(missing.stderr.hasSuffix("  See 'tasks export --help' for more information.\n"))
         let unknown = try TasksBinary.run(["import", "--store", "x.sqlite", "--frobnicate"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.hasPrefix("Error: Unknown option '--frobnicate'\n"))
         let badValue = try TasksBinary.run(["export", "--store", "x", "--format-version", "3"])
         #expect(badValue.status == 64)
-        #expect(badValue.stderr.hasPrefix("Error: The value '3' is invalid for '--format-version <version>' (expected "
-            + "one of: 1, 2)"))
+        #expect(
+            badValue.stderr.hasPrefix(
+                "Error: The value '3' is invalid for '--format-version <version>' (expected "
+                    + "one of: 1, 2)"))
         let subcommand = try TasksBinary.run(["frob"])
         #expect(subcommand.status == 64)
         #expect(subcommand.stderr.hasPrefix("Error: Unknown subcommand 'frob'\n"))
@@ -59,7 +63,9 @@ struct CommandLineTests {
         let noDirectory = try TasksBinary.run(["export", "--store", store, "-o", scratch.path("missing/dir/out.json")])
         #expect(noDirectory.status == 73)
         #expect(noDirectory.stdout.isEmpty)
-        let noMapping = try TasksBinary.run(["export", "--store", store, "--mapping", scratch.path("absent-mapping.json")])
+        let noMapping = try TasksBinary.run([
+            "export", "--store", store, "--mapping", scratch.path("absent-mapping.json"),
+        ])
         #expect(noMapping.status == 66)
     }
 
@@ -67,22 +73,28 @@ struct CommandLineTests {
     func didYouMean() throws {
         let option = try TasksBinary.run(["export", "--stor", "x.sqlite"])
         #expect(option.status == 64)
-        #expect(option.stderr.hasPrefix(
-            "Error: Unknown option '--stor'. Did you mean '--store'?\nUsage: tasks export "))
+        #expect(
+            option.stderr.hasPrefix(
+                "Error: Unknown option '--stor'. Did you mean '--store'?\nUsage: tasks export "))
         let prefix = try TasksBinary.run(["import", "--store", "x.sqlite", "--busy", "10"])
         #expect(prefix.stderr.hasPrefix("Error: Unknown option '--busy'. Did you mean '--busy-timeout'?\n"))
         let value = try TasksBinary.run(["import", "--store", "x.sqlite", "--mode", "upsrt"])
-        #expect(value.stderr.hasPrefix("Error: The value 'upsrt' is invalid for '--mode <mode>' (expected one of: "
-            + "insert, upsert, skip, merge, replace). Did you mean 'upsert'?\n"))
+        #expect(
+            value.stderr.hasPrefix(
+                "Error: The value 'upsrt' is invalid for '--mode <mode>' (expected one of: "
+                    + "insert, upsert, skip, merge, replace). Did you mean 'upsert'?\n"))
         let subcommand = try TasksBinary.run(["exprot", "--store", "x.sqlite"])
         #expect(subcommand.status == 64)
         #expect(subcommand.stderr.hasPrefix("Error: Unknown subcommand 'exprot'. Did you mean 'export'?\n"))
         let model = try TasksBinary.run(["model", "hashs", "m"])
         #expect(model.status == 64)
-        #expect(model.stderr.hasPrefix("Error: Unknown subcommand 'model hashs' (expected one of: hashes, identify, "
-            + "lint, new-store, swiftdata). Did you mean 'model hashes'?\n"))
-        #expect(try TasksBinary.run(["import", "--store", "x", "--frobnicate"]).stderr
-            .hasPrefix("Error: Unknown option '--frobnicate'\n"))
+        #expect(
+            model.stderr.hasPrefix(
+                "Error: Unknown subcommand 'model hashs' (expected one of: hashes, identify, "
+                    + "lint, new-store, swiftdata). Did you mean 'model hashes'?\n"))
+        #expect(
+            try TasksBinary.run(["import", "--store", "x", "--frobnicate"]).stderr
+                .hasPrefix("Error: Unknown option '--frobnicate'\n"))
         #expect(try TasksBinary.run(["zzz"]).stderr.hasPrefix("Error: Unknown subcommand 'zzz'\n"))
     }
 
@@ -100,13 +112,17 @@ struct CommandLineTests {
         #expect(inspectPositional.status == 0 && inspectPositional.stdout == inspectNamed.stdout)
         let twice = try TasksBinary.run(["export", "--store", store, store])
         #expect(twice.status == 64)
-        #expect(twice.stderr.hasPrefix("Error: Give the store once: '--store <path>' or the argument '\(store)', not "
-            + "both\n"))
+        #expect(
+            twice.stderr.hasPrefix(
+                "Error: Give the store once: '--store <path>' or the argument '\(store)', not "
+                    + "both\n"))
         // import's argument is the archive: a store there gets a hint instead.
         let importing = try TasksBinary.run(["import", store])
         #expect(importing.status == 64)
-        #expect(importing.stderr.hasPrefix("Error: Missing expected argument '--store <path>'. Did you mean '--store "
-            + "\(store)'?\n"))
+        #expect(
+            importing.stderr.hasPrefix(
+                "Error: Missing expected argument '--store <path>'. Did you mean '--store "
+                    + "\(store)'?\n"))
         let identify = try TasksBinary.run(["model", "identify", "--model", "m.xcdatamodeld", store])
         #expect(identify.status == 64)
         #expect(identify.stderr.hasPrefix("Error: Unexpected argument '\(store)'. Did you mean '--store \(store)'?\n"))
@@ -121,43 +137,62 @@ struct CommandLineTests {
         let archive = TasksBinary.sample("TaskManager.v2.json")
         let first = try TasksBinary.run(["import", "--store", store, archive])
         #expect(first.status == 0)
-        #expect(first.stderr.hasPrefix("Imported 5 projects, 4 categories, 10 tags, 44 tasks, 84 subtasks into "
-            + "\(store) (new store) in "))
+        #expect(
+            first.stderr.hasPrefix(
+                "Imported 5 projects, 4 categories, 10 tags, 44 tasks, 84 subtasks into "
+                    + "\(store) (new store) in "))
         for (mode, verb) in [("skip", "skipped"), ("upsert", "unchanged")] {
             let again = try TasksBinary.run(["import", "--store", store, "--mode", mode, archive])
             #expect(again.status == 0)
             let headline = again.stderr.split(separator: "\n").first.map(String.init) ?? ""
             #expect(headline.hasPrefix("Nothing written to \(store) in "), "\(mode)")
-            #expect(headline.hasSuffix(" s: 147 \(verb) (the archive holds 5 projects, 4 categories, 10 tags, 44 "
-                + "tasks, 84 subtasks)"), "\(mode)")
+            #expect(
+                headline.hasSuffix(
+                    " s: 147 \(verb) (the archive holds 5 projects, 4 categories, 10 tags, 44 "
+                        + "tasks, 84 subtasks)"), "\(mode)")
         }
         var text = try String(contentsOfFile: archive, encoding: .utf8)
         text = text.replacingOccurrences(of: "\"name\":\"Archive 1999\"", with: "\"name\":\"Archive 2000\"")
         try Data(text.utf8).write(to: scratch.url.appendingPathComponent("edited.json"))
         let edited = try TasksBinary.run(["import", "--store", store, "--mode", "upsert", scratch.path("edited.json")])
         #expect(edited.status == 0)
-        #expect(edited.stderr.split(separator: "\n").first?.hasSuffix(" s: 0 inserted, 1 updated, 146 unchanged (the "
-            + "archive holds 5 projects, 4 categories, 10 tags, 44 tasks, 84 subtasks)") == true)
+        #expect(
+            edited.stderr.split(separator: "\n").first?.hasSuffix(
+                " s: 0 inserted, 1 updated, 146 unchanged (the "
+                    + "archive holds 5 projects, 4 categories, 10 tags, 44 tasks, 84 subtasks)") == true)
     }
 
-    @Test("each command's validation step refuses options that contradict each other, before anything is read",
-          arguments: [
-              (["export", "absent.sqlite", "--pretty", "--ndjson"], "--pretty and --ndjson cannot be combined"),
-              (["export", "absent.sqlite", "--ndjson", "--format-version", "1"], "--ndjson needs --format-version 2"),
-              (["import", "--store", "absent.sqlite", "--match", "name", "--mode", "replace"],
-               "--match pairs records with the target's, and --mode replace removes them first"),
-              (["import", "--store", "absent.sqlite", "--verify", "--mode", "merge"],
-               "--verify checks that the store holds the file as it is, which --match and --mode merge do not intend; "
-                + "run 'tasks diff' to see what a merge changed"),
-              (["import", "--store", "absent.sqlite", "--modified-property", "stamp"],
-               "--modified-property applies to --mode merge"),
-              (["import", "--store", "absent.sqlite", "--model-version", "v2"],
-               "--model-version needs --model-from <model>"),
-              (["export", "absent.sqlite", "--busy-timeout", "soon"],
-               "The value 'soon' is invalid for '--busy-timeout <ms>' (expected milliseconds)"),
-              (["diff", "a.json", "b.json", "--limit", "-1"],
-               "The value '-1' is invalid for '--limit <n>' (expected a count)"),
-          ])
+    @Test(
+        "each command's validation step refuses options that contradict each other, before anything is read",
+        arguments: [
+            (["export", "absent.sqlite", "--pretty", "--ndjson"], "--pretty and --ndjson cannot be combined"),
+            (["export", "absent.sqlite", "--ndjson", "--format-version", "1"], "--ndjson needs --format-version 2"),
+            (
+                ["import", "--store", "absent.sqlite", "--match", "name", "--mode", "replace"],
+                "--match pairs records with the target's, and --mode replace removes them first"
+            ),
+            (
+                ["import", "--store", "absent.sqlite", "--verify", "--mode", "merge"],
+                "--verify checks that the store holds the file as it is, which --match and --mode merge do not intend; "
+                    + "run 'tasks diff' to see what a merge changed"
+            ),
+            (
+                ["import", "--store", "absent.sqlite", "--modified-property", "stamp"],
+                "--modified-property applies to --mode merge"
+            ),
+            (
+                ["import", "--store", "absent.sqlite", "--model-version", "v2"],
+                "--model-version needs --model-from <model>"
+            ),
+            (
+                ["export", "absent.sqlite", "--busy-timeout", "soon"],
+                "The value 'soon' is invalid for '--busy-timeout <ms>' (expected milliseconds)"
+            ),
+            (
+                ["diff", "a.json", "b.json", "--limit", "-1"],
+                "The value '-1' is invalid for '--limit <n>' (expected a count)"
+            ),
+        ])
     func validationStep(_ arguments: [String], _ message: String) throws {
         let scratch = try Scratch()
         let run = try TasksBinary.run(arguments, in: scratch.url)

@@ -4,8 +4,9 @@ import TaskInterchange
 
 @Suite("Concurrency", .serialized)
 struct ConcurrencyTests {
-    @Test("another process holding BEGIN IMMEDIATE in sqlite3: import waits its busy timeout, exits 75, writes nothing",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "sqlite3 is not installed"))
+    @Test(
+        "another process holding BEGIN IMMEDIATE in sqlite3: import waits its busy timeout, exits 75, writes nothing",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "sqlite3 is not installed"))
     func sqliteHoldsTheLock() throws {
         let scratch = try Scratch()
         let store = try scratch.sampleStore()
@@ -28,7 +29,9 @@ struct ConcurrencyTests {
         let line = output.fileHandleForReading.availableData
         #expect(String(decoding: line, as: UTF8.self).contains("locked"))
         let started = Date()
-        let run = try TasksBinary.run(["import", "--store", store, "--mode", "upsert", "--busy-timeout", "500", scratch.path("a.json")])
+        let run = try TasksBinary.run([
+            "import", "--store", store, "--mode", "upsert", "--busy-timeout", "500", scratch.path("a.json"),
+        ])
         let waited = Date().timeIntervalSince(started)
         #expect(run.status == 75)
         #expect(run.stderr.hasPrefix("Error: \(store): the store is locked by another process"))
@@ -44,7 +47,9 @@ struct ConcurrencyTests {
         let scratch = try Scratch()
         let store = try scratch.sampleStore()
         #expect(try TasksBinary.run(["generate", "--tasks", "20000", "-o", scratch.path("g.sqlite")]).status == 0)
-        #expect(try TasksBinary.run(["export", "--store", scratch.path("g.sqlite"), "-o", scratch.path("g.json")]).status == 0)
+        #expect(
+            try TasksBinary.run(["export", "--store", scratch.path("g.sqlite"), "-o", scratch.path("g.json")]).status
+                == 0)
         let reader = try Database(path: store, mode: .readOnly(immutable: false))
         let countBefore = try reader.scalar("SELECT count(*) FROM ZTASK")?.int64 ?? -1
         let process = Process()

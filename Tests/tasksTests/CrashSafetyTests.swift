@@ -10,7 +10,8 @@ import TaskInterchange
 @Suite("Crash safety", .serialized)
 struct CrashSafetyTests {
     static let kills = Int(ProcessInfo.processInfo.environment["TASKS_KILL_COUNT"] ?? "") ?? 20
-    static let seed = UInt64(ProcessInfo.processInfo.environment["TASKS_KILL_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+    static let seed =
+        UInt64(ProcessInfo.processInfo.environment["TASKS_KILL_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
     static let taskCount = 100_000
 
     static let binary: URL = {
@@ -42,7 +43,10 @@ struct CrashSafetyTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TaskInterchangeError(.internal, "tasks \(arguments.joined(separator: " ")) exited \(process.terminationStatus)") }
+        guard process.terminationStatus == 0 else {
+            throw TaskInterchangeError(
+                .internal, "tasks \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        }
     }
 
     /// Runs `tasks` to completion and returns how long it took: the range kill points are drawn from.
@@ -114,11 +118,15 @@ struct CrashSafetyTests {
             }
             if FileManager.default.fileExists(atPath: target) {
                 let state = try State(target)
-                #expect(state == complete, "seed \(Self.seed), round \(round): a store appeared at the path but is not the complete import")
+                #expect(
+                    state == complete,
+                    "seed \(Self.seed), round \(round): a store appeared at the path but is not the complete import")
             }
             try? FileManager.default.removeItem(atPath: target)
         }
-        print("crash safety: import into a new path: \(killed) kills, \(finished) finished before the kill; never a partial store (seed \(Self.seed))")
+        print(
+            "crash safety: import into a new path: \(killed) kills, \(finished) finished before the kill; never a partial store (seed \(Self.seed))"
+        )
         #expect(killed >= Self.kills)
     }
 
@@ -152,11 +160,15 @@ struct CrashSafetyTests {
                 #expect(try exportLines(target) == beforeExport, "seed \(Self.seed), round \(round)")
                 unchanged += 1
             } else {
-                #expect(state == complete, "seed \(Self.seed), round \(round): neither unchanged nor complete: \(state.counts)")
+                #expect(
+                    state == complete,
+                    "seed \(Self.seed), round \(round): neither unchanged nor complete: \(state.counts)")
                 imported += 1
             }
         }
-        print("crash safety: import into a populated store: \(killed) kills; \(unchanged) left unchanged, \(imported) complete, 0 partial (seed \(Self.seed))")
+        print(
+            "crash safety: import into a populated store: \(killed) kills; \(unchanged) left unchanged, \(imported) complete, 0 partial (seed \(Self.seed))"
+        )
         #expect(killed >= Self.kills)
     }
 
@@ -183,7 +195,9 @@ struct CrashSafetyTests {
                 absent += 1
             }
         }
-        print("crash safety: export: \(killed) kills; \(absent) no file, \(complete) complete and valid, 0 truncated (seed \(Self.seed))")
+        print(
+            "crash safety: export: \(killed) kills; \(absent) no file, \(complete) complete and valid, 0 truncated (seed \(Self.seed))"
+        )
         #expect(killed >= Self.kills)
     }
 

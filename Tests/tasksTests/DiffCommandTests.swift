@@ -88,7 +88,9 @@ struct DiffCommandTests {
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("verified: "))
         // skip keeps the store's version of the changed task: the store does not hold what b.json says.
-        let skipped = try TasksBinary.run(["import", "--store", scratch.path("new.sqlite"), "--mode", "skip", "--verify", "--json-summary", b])
+        let skipped = try TasksBinary.run([
+            "import", "--store", scratch.path("new.sqlite"), "--mode", "skip", "--verify", "--json-summary", b,
+        ])
         #expect(skipped.status == 1, "\(skipped.stderr)")
         let summary = try JSONSerialization.jsonObject(with: Data(skipped.stderr.utf8)) as? [String: Any]
         let verification = summary?["verification"] as? [String: Any]
@@ -99,30 +101,46 @@ struct DiffCommandTests {
 
 @Suite("import --match and --mode merge")
 struct MergeCommandTests {
-    @Test("two independently generated stores: --match name merges same-named projects and tags; dry-run lists the matches")
+    @Test(
+        "two independently generated stores: --match name merges same-named projects and tags; dry-run lists the matches"
+    )
     func generatedStores() throws {
         let scratch = try Scratch()
         for seed in ["1", "2"] {
-            let run = try TasksBinary.run(["generate", "--tasks", "40", "--seed", seed, "-o", scratch.path("g\(seed).sqlite")])
+            let run = try TasksBinary.run([
+                "generate", "--tasks", "40", "--seed", seed, "-o", scratch.path("g\(seed).sqlite"),
+            ])
             #expect(run.status == 0, "\(run.stderr)")
         }
-        #expect(try TasksBinary.run(["export", "--store", scratch.path("g2.sqlite"), "-o", scratch.path("g2.json")]).status == 0)
-        let dry = try TasksBinary.run(["import", "--store", scratch.path("g1.sqlite"), "--mode", "merge", "--match", "name", "--dry-run", scratch.path("g2.json")])
+        #expect(
+            try TasksBinary.run(["export", "--store", scratch.path("g2.sqlite"), "-o", scratch.path("g2.json")]).status
+                == 0)
+        let dry = try TasksBinary.run([
+            "import", "--store", scratch.path("g1.sqlite"), "--mode", "merge", "--match", "name", "--dry-run",
+            scratch.path("g2.json"),
+        ])
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(dry.stdout.contains("project: 0 inserted, 100 unchanged, 100 matched by name"))
         #expect(dry.stdout.contains("tag: 0 inserted, 20 unchanged, 20 matched by name"))
         #expect(dry.stdout.contains("task: 40 inserted"))
         #expect(dry.stdout.contains("  match: project "))
-        let merged = try TasksBinary.run(["import", "--store", scratch.path("g1.sqlite"), "--mode", "merge", "--match", "name", scratch.path("g2.json")])
+        let merged = try TasksBinary.run([
+            "import", "--store", scratch.path("g1.sqlite"), "--mode", "merge", "--match", "name",
+            scratch.path("g2.json"),
+        ])
         #expect(merged.status == 0, "\(merged.stderr)")
         let database = try Database(path: scratch.path("g1.sqlite"), mode: .readOnly(immutable: false))
         #expect(try database.scalar("SELECT count(*) FROM ZPROJECT")?.int64 == 100)
         #expect(try database.scalar("SELECT count(DISTINCT ZNAME) FROM ZTAG")?.int64 == 20)
         #expect(try database.scalar("SELECT count(*) FROM ZTAG")?.int64 == 20)
         #expect(try database.scalar("SELECT count(*) FROM ZTASK")?.int64 == 80)
-        #expect(try database.scalar("SELECT count(*) FROM ZTASK WHERE ZPROJECT NOT IN (SELECT Z_PK FROM ZPROJECT)")?.int64 == 0)
+        #expect(
+            try database.scalar("SELECT count(*) FROM ZTASK WHERE ZPROJECT NOT IN (SELECT Z_PK FROM ZPROJECT)")?.int64
+                == 0)
         // Without --match, the same file would duplicate every name.
-        let duplicate = try TasksBinary.run(["import", "--store", scratch.path("g1.sqlite"), "--mode", "skip", "--dry-run", scratch.path("g2.json")])
+        let duplicate = try TasksBinary.run([
+            "import", "--store", scratch.path("g1.sqlite"), "--mode", "skip", "--dry-run", scratch.path("g2.json"),
+        ])
         #expect(duplicate.stdout.contains("project: 100 inserted"))
     }
 
@@ -130,12 +148,19 @@ struct MergeCommandTests {
     func matchUsage() throws {
         let scratch = try Scratch()
         let store = try scratch.sampleStore()
-        let generic = try TasksBinary.run(["import", "--store", store, "--match", "Folder.title", "--dry-run", TasksBinary.sample("v1-export.json")])
+        let generic = try TasksBinary.run([
+            "import", "--store", store, "--match", "Folder.title", "--dry-run", TasksBinary.sample("v1-export.json"),
+        ])
         #expect(generic.status == 64)
         #expect(generic.stderr.contains("--match Folder.title: the archive has no entity 'Folder'"))
-        let replace = try TasksBinary.run(["import", "--store", store, "--match", "name", "--mode", "replace", "--dry-run", TasksBinary.sample("v1-export.json")])
+        let replace = try TasksBinary.run([
+            "import", "--store", store, "--match", "name", "--mode", "replace", "--dry-run",
+            TasksBinary.sample("v1-export.json"),
+        ])
         #expect(replace.status == 64)
-        let verify = try TasksBinary.run(["import", "--store", store, "--mode", "merge", "--verify", TasksBinary.sample("v1-export.json")])
+        let verify = try TasksBinary.run([
+            "import", "--store", store, "--mode", "merge", "--verify", TasksBinary.sample("v1-export.json"),
+        ])
         #expect(verify.status == 64)
         #expect(verify.stderr.contains("--verify"))
     }

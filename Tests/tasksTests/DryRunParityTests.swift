@@ -30,8 +30,12 @@ struct DryRunParityTests {
         #expect(try storeFiles(directory) == before, "\(entry.label): a dry run or validate wrote to the target")
         let real = try TasksBinary.run(["import"] + base + [entry.archive])
         #expect((real.status != 0) == expectFailure, "\(entry.label): import exited \(real.status): \(real.stderr)")
-        #expect(dryRun.status == real.status, "\(entry.label): dry run \(dryRun.status), import \(real.status): \(dryRun.stderr)")
-        #expect(validate.status == real.status, "\(entry.label): validate \(validate.status), import \(real.status): \(validate.stderr)")
+        #expect(
+            dryRun.status == real.status,
+            "\(entry.label): dry run \(dryRun.status), import \(real.status): \(dryRun.stderr)")
+        #expect(
+            validate.status == real.status,
+            "\(entry.label): validate \(validate.status), import \(real.status): \(validate.stderr)")
         if expectFailure {
             let expected = problems(real.stderr)
             #expect(!expected.isEmpty, "\(entry.label): \(real.stderr)")
@@ -41,7 +45,9 @@ struct DryRunParityTests {
         } else {
             // The plan a dry run prints is what the import then did.
             let plan = dryRun.stdout.split(separator: "\n").dropFirst().map(String.init)
-            #expect(!plan.isEmpty && real.stderr.contains(plan.joined(separator: "\n")), "\(entry.label): plan \(plan), import \(real.stderr)")
+            #expect(
+                !plan.isEmpty && real.stderr.contains(plan.joined(separator: "\n")),
+                "\(entry.label): plan \(plan), import \(real.stderr)")
         }
     }
 
@@ -53,8 +59,11 @@ struct DryRunParityTests {
             .split(separator: "\n").dropFirst().map { $0.split(separator: "\t").map(String.init) }
         for row in expected {
             for mode in ["insert", "upsert"] {
-                try Self.check(Case(label: "\(row[0]) (\(mode))", store: store, archive: TasksBinary.sample("invalid/" + row[0]), mode: mode),
-                               expectFailure: true)
+                try Self.check(
+                    Case(
+                        label: "\(row[0]) (\(mode))", store: store, archive: TasksBinary.sample("invalid/" + row[0]),
+                        mode: mode),
+                    expectFailure: true)
             }
         }
         let own = scratch.path("own.json")
@@ -71,7 +80,8 @@ struct DryRunParityTests {
         }
         let sample = scratch.path("sample.json")
         #expect(try TasksBinary.run(["export", "--store", store, "-o", sample]).status == 0)
-        try Self.check(Case(label: "target without a category entity", store: lacking, archive: sample), expectFailure: true)
+        try Self.check(
+            Case(label: "target without a category entity", store: lacking, archive: sample), expectFailure: true)
         let refused = try TasksBinary.run(["import", "--store", lacking, sample])
         #expect(refused.status == 65 && refused.stderr.contains("no category entity"), "\(refused.stderr)")
 
@@ -82,7 +92,10 @@ struct DryRunParityTests {
         #expect(real.status == 65 && dryRun.status == 65, "\(real.stderr) / \(dryRun.stderr)")
         #expect(Self.problems(dryRun.stderr) == Self.problems(real.stderr))
         #expect(!real.stderr.contains(".tasks-"), "the error names the hidden temporary file: \(real.stderr)")
-        #expect(try !FileManager.default.contentsOfDirectory(atPath: other.url.path).contains { $0.hasPrefix("new.sqlite") || $0.contains(".tasks-") })
+        #expect(
+            try !FileManager.default.contentsOfDirectory(atPath: other.url.path).contains {
+                $0.hasPrefix("new.sqlite") || $0.contains(".tasks-")
+            })
     }
 
     @Test("imports that succeed: the dry run and validate succeed too, and the plan is what the import did")
@@ -94,6 +107,8 @@ struct DryRunParityTests {
         for mode in ["upsert", "skip"] {
             try Self.check(Case(label: mode, store: store, archive: own, mode: mode), expectFailure: false)
         }
-        try Self.check(Case(label: "insert of new ids", store: store, archive: TasksBinary.sample("v2-example.json")), expectFailure: false)
+        try Self.check(
+            Case(label: "insert of new ids", store: store, archive: TasksBinary.sample("v2-example.json")),
+            expectFailure: false)
     }
 }

@@ -7,8 +7,10 @@ import Testing
 @Suite("Export selection")
 struct ExportSelectionTests {
     /// Exports the sample store with `flags`, checks `validate` accepts the file, and returns the archive's JSON.
-    private func export(_ flags: [String], _ scratch: Scratch, name: String = "out.json",
-                        status: Int32 = 0) throws -> (archive: [String: Any], stderr: String) {
+    private func export(
+        _ flags: [String], _ scratch: Scratch, name: String = "out.json",
+        status: Int32 = 0
+    ) throws -> (archive: [String: Any], stderr: String) {
         let store = scratch.path("TaskManager.sqlite")
         let run = try TasksBinary.run(["export", "--store", store, "-o", scratch.path(name)] + flags)
         #expect(run.status == status, "\(flags): \(run.stderr)")
@@ -60,7 +62,8 @@ struct ExportSelectionTests {
         #expect(completed + open == 44 && completed > 0 && open > 0)
         // Subtasks travel with their task, all of them.
         let subtasks = records(done.archive, "tasks").reduce(0) { $0 + (($1["subtasks"] as? [Any])?.count ?? 0) }
-        let expected = try count(store, "SELECT count(*) FROM ZSUBTASK WHERE ZTASK IN (SELECT Z_PK FROM ZTASK WHERE ZISCOMPLETED <> 0)")
+        let expected = try count(
+            store, "SELECT count(*) FROM ZSUBTASK WHERE ZTASK IN (SELECT Z_PK FROM ZTASK WHERE ZISCOMPLETED <> 0)")
         #expect(subtasks == expected)
     }
 
@@ -91,7 +94,8 @@ struct ExportSelectionTests {
     func ambiguousProject() throws {
         let scratch = try Scratch()
         let store = try scratch.sampleStore()
-        try Database(path: store, mode: .readWrite).execute("UPDATE ZPROJECT SET ZNAME = 'Twice' WHERE Z_PK IN (SELECT Z_PK FROM ZPROJECT ORDER BY Z_PK LIMIT 2)")
+        try Database(path: store, mode: .readWrite).execute(
+            "UPDATE ZPROJECT SET ZNAME = 'Twice' WHERE Z_PK IN (SELECT Z_PK FROM ZPROJECT ORDER BY Z_PK LIMIT 2)")
         let run = try TasksBinary.run(["export", "--store", store, "--project", "Twice"])
         #expect(run.status == 64)
         #expect(run.stderr.contains("2 projects are named 'Twice'"))
@@ -102,7 +106,8 @@ struct ExportSelectionTests {
         let scratch = try Scratch()
         let store = try scratch.sampleStore()
         let database = try Database(path: store, mode: .readOnly(immutable: false))
-        let median = try database.scalar("SELECT ZCREATEDAT FROM ZTASK ORDER BY ZCREATEDAT LIMIT 1 OFFSET 20")?.double ?? 0
+        let median =
+            try database.scalar("SELECT ZCREATEDAT FROM ZTASK ORDER BY ZCREATEDAT LIMIT 1 OFFSET 20")?.double ?? 0
         let instant = Date(timeIntervalSinceReferenceDate: median)
         let text = try LosslessDate.string(from: instant)
         let expected = try count(store, "SELECT count(*) FROM ZTASK WHERE ZCREATEDAT >= \(median)")
@@ -154,8 +159,10 @@ struct ExportSelectionTests {
         #expect(records(result.archive, "tasks").allSatisfy { ($0["tagIds"] as? [Any])?.isEmpty ?? true })
         #expect(result.stderr.contains("excluded-reference"))
         #expect(result.stderr.contains("[\(links)]"))
-        let strict = try TasksBinary.run(["export", "--store", store, "--exclude-entities", "Tag", "--strict",
-                                          "-o", scratch.path("strict.json")])
+        let strict = try TasksBinary.run([
+            "export", "--store", store, "--exclude-entities", "Tag", "--strict",
+            "-o", scratch.path("strict.json"),
+        ])
         #expect(strict.status == 65)
         #expect(!FileManager.default.fileExists(atPath: scratch.path("strict.json")))
         let noSubtasks = try export(["--exclude-entities", "Subtask"], scratch, name: "ns.json")
@@ -175,19 +182,24 @@ struct ExportSelectionTests {
         #expect(!listed.stderr.contains("brought-along"))
     }
 
-
-    @Test("relationships carried under extra pull their destinations in too (EasyLife's blocking links)",
-          .enabled(if: SharedFixtures.exists("models/EasyLife/EasyLife 1.5.0.sqlite"), "../shared/fixtures is absent; skipped"))
+    @Test(
+        "relationships carried under extra pull their destinations in too (EasyLife's blocking links)",
+        .enabled(
+            if: SharedFixtures.exists("models/EasyLife/EasyLife 1.5.0.sqlite"), "../shared/fixtures is absent; skipped")
+    )
     func carriedRelationships() throws {
         let scratch = try Scratch()
         // A private copy: the shared fixture is never opened in place.
-        let store = try SharedFixtures.copy("models/EasyLife/EasyLife 1.5.0.sqlite", into: scratch, as: "EasyLife.sqlite")
+        let store = try SharedFixtures.copy(
+            "models/EasyLife/EasyLife 1.5.0.sqlite", into: scratch, as: "EasyLife.sqlite")
         let database = try Database(path: store, mode: .readWrite)
         try database.execute("UPDATE ZTODOITEM SET ZDONE = (Z_PK <= 3)")
         try database.execute("INSERT INTO Z_2BLOCKING VALUES (1, 4), (4, 1)")
         let run = try TasksBinary.run(["export", "--store", store, "--open", "-o", scratch.path("open.json")])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr.contains("TodoItem: brought-along: outside the selection; exported because kept records refer to them"))
+        #expect(
+            run.stderr.contains(
+                "TodoItem: brought-along: outside the selection; exported because kept records refer to them"))
         #expect(try TasksBinary.run(["validate", scratch.path("open.json")]).status == 0)
         let archive = try JSONSerialization.jsonObject(with: try scratch.bytes("open.json")) as? [String: Any] ?? [:]
         let tasks = records(archive, "tasks")
@@ -207,52 +219,68 @@ struct ExportSelectionTests {
         #expect((whole.archive["source"] as? [String: Any])?["selection"] == nil)
         let before = try scratch.bytes("TaskManager.sqlite")
         for dryRun in [[], ["--dry-run"]] {
-            let run = try TasksBinary.run(["import", "--store", store, "--mode", "replace", scratch.path("out.json")] + dryRun)
+            let run = try TasksBinary.run(
+                ["import", "--store", store, "--mode", "replace", scratch.path("out.json")] + dryRun)
             #expect(run.status == 64)
-            #expect(run.stderr.contains("the archive holds part of a store (exported with --kinds tag,task --completed)"))
+            #expect(
+                run.stderr.contains("the archive holds part of a store (exported with --kinds tag,task --completed)"))
         }
         #expect(try scratch.bytes("TaskManager.sqlite") == before)
         let upsert = try TasksBinary.run(["import", "--store", store, "--mode", "upsert", scratch.path("out.json")])
         #expect(upsert.status == 0, "\(upsert.stderr)")
     }
 
-    @Test("--since also keeps tasks whose mapped modification date is recent; --project with its entity excluded is refused")
+    @Test(
+        "--since also keeps tasks whose mapped modification date is recent; --project with its entity excluded is refused"
+    )
     func sinceModified() throws {
         let scratch = try Scratch()
         let store = try scratch.sampleStore()
         let recent = try LosslessDate.date(from: "2026-05-09T00:00:00Z").timeIntervalSinceReferenceDate
         try Database(path: store, mode: .readWrite).execute(
-            "ALTER TABLE ZTASK ADD COLUMN ZDATEMODIFIED TIMESTAMP; UPDATE ZTASK SET ZDATEMODIFIED = \(recent) WHERE Z_PK <= 3")
+            "ALTER TABLE ZTASK ADD COLUMN ZDATEMODIFIED TIMESTAMP; UPDATE ZTASK SET ZDATEMODIFIED = \(recent) WHERE Z_PK <= 3"
+        )
         let result = try export(["--since", "2026-01-01"], scratch)
         #expect(records(result.archive, "tasks").count == 3)
         #expect(records(result.archive, "tasks").allSatisfy { $0["modifiedAt"] as? String == "2026-05-09T00:00:00Z" })
-        let refused = try TasksBinary.run(["export", "--store", store, "--exclude-entities", "Project",
-                                           "--project", "Archive 1999"])
+        let refused = try TasksBinary.run([
+            "export", "--store", store, "--exclude-entities", "Project",
+            "--project", "Archive 1999",
+        ])
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("--project keeps a project that --exclude-entities excludes"))
     }
 
-    @Test("empty lists are usage errors; a selection matching nothing says so; format 1 warns that it drops the selection")
+    @Test(
+        "empty lists are usage errors; a selection matching nothing says so; format 1 warns that it drops the selection"
+    )
     func emptyAndFormatOne() throws {
         let scratch = try Scratch()
         let store = try scratch.sampleStore()
         for flags in [["--kinds="], ["--entities", " , "], ["--exclude-entities", ""]] {
             let run = try TasksBinary.run(["export", "--store", store, "-o", scratch.path("x.json")] + flags)
             #expect(run.status == 64, "\(flags)")
-            #expect(run.stderr.contains(flags[0].hasPrefix("--kinds") ? "--kinds: the list is empty" : "is invalid for"))
+            #expect(
+                run.stderr.contains(flags[0].hasPrefix("--kinds") ? "--kinds: the list is empty" : "is invalid for"))
             #expect(!FileManager.default.fileExists(atPath: scratch.path("x.json")))
         }
         let nothing = try export(["--since", "2099-01-01"], scratch, name: "none.json")
         #expect(records(nothing.archive, "tasks").isEmpty)
-        #expect(nothing.stderr.contains("note: store: empty-selection: the selection (--since 2099-01-01T00:00:00Z) "
-                                        + "matches no record"))
+        #expect(
+            nothing.stderr.contains(
+                "note: store: empty-selection: the selection (--since 2099-01-01T00:00:00Z) "
+                    + "matches no record"))
         // Format 1 has no source.selection: a warning says what that means, and --strict refuses the export.
-        let v1 = try TasksBinary.run(["export", "--store", store, "--format-version", "1", "--completed",
-                                      "-o", scratch.path("v1.json")])
+        let v1 = try TasksBinary.run([
+            "export", "--store", store, "--format-version", "1", "--completed",
+            "-o", scratch.path("v1.json"),
+        ])
         #expect(v1.status == 0, "\(v1.stderr)")
         #expect(v1.stderr.contains("dropped-by-format: format version 1 has no place for the selection (--completed)"))
-        let strict = try TasksBinary.run(["export", "--store", store, "--format-version", "1", "--completed",
-                                          "--strict", "-o", scratch.path("strict.json")])
+        let strict = try TasksBinary.run([
+            "export", "--store", store, "--format-version", "1", "--completed",
+            "--strict", "-o", scratch.path("strict.json"),
+        ])
         #expect(strict.status == 65)
         #expect(!FileManager.default.fileExists(atPath: scratch.path("strict.json")))
     }

@@ -4,9 +4,11 @@ import Testing
 
 /// `diff`, `verify` and `import --match Entity.attribute` on the generic `entities` section, end to end through the
 /// built binary, on copies of real stores from `../shared/fixtures/real-stores`.
-@Suite("diff, verify and --match on generic entities",
-       .enabled(if: SharedFixtures.exists("real-stores/SampleModel2_V1__alemar11_CoreDataPlus.sqlite"),
-                "../shared/fixtures/real-stores is absent; skipped"))
+@Suite(
+    "diff, verify and --match on generic entities",
+    .enabled(
+        if: SharedFixtures.exists("real-stores/SampleModel2_V1__alemar11_CoreDataPlus.sqlite"),
+        "../shared/fixtures/real-stores is absent; skipped"))
 struct GenericCompareCommandTests {
     static let books = "SampleModel2_V1__alemar11_CoreDataPlus.sqlite"
     static let accounts = "Accounts3__log2timeline_plaso.sqlite"
@@ -38,9 +40,16 @@ struct GenericCompareCommandTests {
     @Test("a store and its own export compare equal (diff both ways, verify): exit 0, every entity counted")
     func storeEqualsItsExport() throws {
         let scratch = try Scratch()
-        for (name, expected) in [(Self.books, ["Author       2 ↔ 2", "Page         4970 ↔ 4970",
-                                               "GraphicNovel 1 ↔ 1"]),
-                                 (Self.accounts, ["AccountProperty  145 ↔ 145", "Dataclass        41 ↔ 41"])] {
+        for (name, expected) in [
+            (
+                Self.books,
+                [
+                    "Author       2 ↔ 2", "Page         4970 ↔ 4970",
+                    "GraphicNovel 1 ↔ 1",
+                ]
+            ),
+            (Self.accounts, ["AccountProperty  145 ↔ 145", "Dataclass        41 ↔ 41"]),
+        ] {
             let store = try Self.copy(name, into: scratch)
             _ = try Self.export(store, name + ".json", in: scratch)
             for (a, b) in [(store, scratch.path(name + ".json")), (scratch.path(name + ".json"), store)] {
@@ -56,7 +65,9 @@ struct GenericCompareCommandTests {
         }
     }
 
-    @Test("each generic change is found and named: attribute, date bit, to-one, record on one side, sub-entity; text and --json")
+    @Test(
+        "each generic change is found and named: attribute, date bit, to-one, record on one side, sub-entity; text and --json"
+    )
     func changesInBooks() throws {
         let scratch = try Scratch()
         let store = try Self.copy(Self.books, into: scratch)
@@ -73,18 +84,25 @@ struct GenericCompareCommandTests {
         // One book: another author (to-one). Another: its publishedAt one bit later. The graphic novel (a
         // sub-entity): a new title. One page: gone.
         let bookLine = try Self.line(of: bookId, in: text)
-        text = text.replacingOccurrences(of: bookLine, with: bookLine.replacingOccurrences(
-            of: "\"author\":\"\(author)\"", with: "\"author\":\"\(newAuthor)\""))
+        text = text.replacingOccurrences(
+            of: bookLine,
+            with: bookLine.replacingOccurrences(
+                of: "\"author\":\"\(author)\"", with: "\"author\":\"\(newAuthor)\""))
         let otherLine = try Self.line(of: other["id"] as! String, in: text)
         let published = (other["values"] as! [String: Any])["publishedAt"] as! String
         let date = try LosslessDate.date(from: published)
-        let later = try LosslessDate.string(from: Date(timeIntervalSinceReferenceDate:
-                                                        date.timeIntervalSinceReferenceDate.nextUp))
-        text = text.replacingOccurrences(of: otherLine, with: otherLine.replacingOccurrences(of: published, with: later))
+        let later = try LosslessDate.string(
+            from: Date(
+                timeIntervalSinceReferenceDate:
+                    date.timeIntervalSinceReferenceDate.nextUp))
+        text = text.replacingOccurrences(
+            of: otherLine, with: otherLine.replacingOccurrences(of: published, with: later))
         let novelLine = try Self.line(of: novelId, in: text)
         let novelTitle = (novel["values"] as! [String: Any])["title"] as! String
-        text = text.replacingOccurrences(of: novelLine, with: novelLine.replacingOccurrences(
-            of: "\"title\":\"\(novelTitle)\"", with: "\"title\":\"Renamed\""))
+        text = text.replacingOccurrences(
+            of: novelLine,
+            with: novelLine.replacingOccurrences(
+                of: "\"title\":\"\(novelTitle)\"", with: "\"title\":\"Renamed\""))
         text = text.replacingOccurrences(of: try Self.line(of: pageId, in: text) + "\n", with: "")
         text = text.replacingOccurrences(of: "\"entities\":5468}", with: "\"entities\":5467}")
         try text.write(toFile: scratch.path("after.json"), atomically: true, encoding: .utf8)
@@ -97,7 +115,9 @@ struct GenericCompareCommandTests {
         #expect(run.stdout.contains("Page         4970 ↔ 4969  (1 only in A)"))
         #expect(run.stdout.contains("  author: \"\(author)\" → \"\(newAuthor)\""))
         #expect(run.stdout.contains("  publishedAt: \"\(published)\" → \"\(later)\""))
-        #expect(run.stdout.contains("GraphicNovel \(novelId) \"Renamed\": changed\n  title: \"\(novelTitle)\" → \"Renamed\""))
+        #expect(
+            run.stdout.contains(
+                "GraphicNovel \(novelId) \"Renamed\": changed\n  title: \"\(novelTitle)\" → \"Renamed\""))
         #expect(run.stdout.contains("Page \(pageId): only in A"))
         #expect(run.stdout.contains("A and B differ: 4 records"))
 
@@ -110,8 +130,10 @@ struct GenericCompareCommandTests {
         #expect(json.status == 1)
         let diff = try JSONDecoder().decode(GraphDiff.self, from: json.stdoutData)
         #expect(diff.differenceCount == 4)
-        #expect(diff.entities.first { $0.entity == "Page" } == GraphDiff.EntitySummary(
-            entity: "Page", countA: 4970, countB: 4969, onlyInA: 1))
+        #expect(
+            diff.entities.first { $0.entity == "Page" }
+                == GraphDiff.EntitySummary(
+                    entity: "Page", countA: 4970, countB: 4969, onlyInA: 1))
         let renamed = try #require(diff.records.first { $0.id.uuidString == novelId })
         #expect(renamed.entity == "GraphicNovel" && renamed.kind == nil && renamed.change == .changed)
         #expect(renamed.fields == [.value("title", old: .string(novelTitle), new: .string("Renamed"))])
@@ -137,15 +159,19 @@ struct GenericCompareCommandTests {
         // Drop the last child, swap the first two.
         let edited = [children[1], children[0], children[2], children[3]]
         let quoted = { (ids: [String]) in ids.map { "\"\($0)\"" }.joined(separator: ",") }
-        text = text.replacingOccurrences(of: String(line), with: line.replacingOccurrences(
-            of: "\"children\":[\(quoted(children))]", with: "\"children\":[\(quoted(edited))]"))
+        text = text.replacingOccurrences(
+            of: String(line),
+            with: line.replacingOccurrences(
+                of: "\"children\":[\(quoted(children))]", with: "\"children\":[\(quoted(edited))]"))
         try text.write(toFile: scratch.path("after.json"), atomically: true, encoding: .utf8)
         let run = try TasksBinary.run(["diff", scratch.path("before.json"), scratch.path("after.json")])
         #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("BookmarkEntity \(id) \"bookmarks_root\": changed"))
         #expect(run.stdout.contains("  children: − \(children[4])"))
-        #expect(run.stdout.contains("  children: order \(children[0]), \(children[1]), \(children[2]), \(children[3]) → "
-            + "\(children[1]), \(children[0]), \(children[2]), \(children[3])"))
+        #expect(
+            run.stdout.contains(
+                "  children: order \(children[0]), \(children[1]), \(children[2]), \(children[3]) → "
+                    + "\(children[1]), \(children[0]), \(children[2]), \(children[3])"))
     }
 
     @Test("verify after import into a new store (--model-from, keys kept, a new store UUID): exit 0; --verify too")
@@ -153,8 +179,10 @@ struct GenericCompareCommandTests {
         let scratch = try Scratch()
         let store = try Self.copy(Self.books, into: scratch)
         _ = try Self.export(store, "books.json", in: scratch)
-        let imported = try TasksBinary.run(["import", "--store", scratch.path("new.sqlite"), "--model-from", store,
-                                            "--verify", scratch.path("books.json")])
+        let imported = try TasksBinary.run([
+            "import", "--store", scratch.path("new.sqlite"), "--model-from", store,
+            "--verify", scratch.path("books.json"),
+        ])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr.contains("verified: "), "\(imported.stderr)")
         let verify = try TasksBinary.run(["verify", "--store", scratch.path("new.sqlite"), scratch.path("books.json")])
@@ -163,7 +191,9 @@ struct GenericCompareCommandTests {
         // Into the built-in model, which has no such entities: counted, not compared (the import said so).
         let plain = try TasksBinary.run(["import", "--store", scratch.path("plain.sqlite"), scratch.path("books.json")])
         #expect(plain.stderr.contains("Page: the target has no such entity; 4970 records not imported"))
-        let lacking = try TasksBinary.run(["verify", "--store", scratch.path("plain.sqlite"), scratch.path("books.json")])
+        let lacking = try TasksBinary.run([
+            "verify", "--store", scratch.path("plain.sqlite"), scratch.path("books.json"),
+        ])
         #expect(lacking.status == 0, "\(lacking.stdout)")
         #expect(lacking.stdout.contains("Page         4970 ↔ —  (B has no such entity: not compared)"))
         #expect(lacking.stdout.contains("5468 records of 5 entities the store does not have not compared"))
@@ -182,7 +212,8 @@ struct GenericCompareCommandTests {
         return try JSONSerialization.data(withJSONObject: part)
     }
 
-    @Test("--match Author.alias,Book.title merges two independently made stores: references follow, twice writes nothing")
+    @Test(
+        "--match Author.alias,Book.title merges two independently made stores: references follow, twice writes nothing")
     func matchMergesStores() throws {
         let scratch = try Scratch()
         let store = try Self.copy(Self.books, into: scratch)
@@ -197,13 +228,17 @@ struct GenericCompareCommandTests {
         try Self.part(archive, books: Array(books[..<30])).write(to: scratch.url.appendingPathComponent("a.json"))
         try Self.part(archive, books: fromB).write(to: scratch.url.appendingPathComponent("b.json"))
         for side in ["a", "b"] {
-            let run = try TasksBinary.run(["import", "--store", scratch.path("\(side).sqlite"), "--model-from", store,
-                                           scratch.path("\(side).json")])
+            let run = try TasksBinary.run([
+                "import", "--store", scratch.path("\(side).sqlite"), "--model-from", store,
+                scratch.path("\(side).json"),
+            ])
             #expect(run.status == 0, "\(run.stderr)")
         }
         _ = try Self.export(scratch.path("b.sqlite"), "b-export.json", in: scratch)
-        let arguments = ["import", "--store", scratch.path("a.sqlite"), "--mode", "upsert",
-                         "--match", "Author.alias", "--match", "Book.title", scratch.path("b-export.json")]
+        let arguments = [
+            "import", "--store", scratch.path("a.sqlite"), "--mode", "upsert",
+            "--match", "Author.alias", "--match", "Book.title", scratch.path("b-export.json"),
+        ]
         let dry = try TasksBinary.run(arguments + ["--dry-run"])
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(dry.stdout.contains("  Author (generic): 0 inserted, 2 unchanged, 2 matched\n"))
@@ -214,13 +249,16 @@ struct GenericCompareCommandTests {
         #expect(merged.stderr.contains("Imported into \(scratch.path("a.sqlite")) in "))
         #expect(merged.stderr.contains("21 inserted, 1 updated, 11 unchanged"))
         // Every book of the merged store points at one of A's two authors, and each title is there once.
-        let after = try JSONSerialization.jsonObject(
-            with: Data(try Self.export(scratch.path("a.sqlite"), "a-after.json", in: scratch).utf8)) as! [String: Any]
+        let after =
+            try JSONSerialization.jsonObject(
+                with: Data(try Self.export(scratch.path("a.sqlite"), "a-after.json", in: scratch).utf8))
+            as! [String: Any]
         let merged2 = after["entities"] as! [String: [[String: Any]]]
         let authorIds = Set(merged2["Author"]!.map { $0["id"] as! String })
         #expect(authorIds.count == 2)
         #expect(merged2["Book"]!.count == 51)
-        #expect(merged2["Book"]!.allSatisfy { authorIds.contains(($0["values"] as! [String: Any])["author"] as! String) })
+        #expect(
+            merged2["Book"]!.allSatisfy { authorIds.contains(($0["values"] as! [String: Any])["author"] as! String) })
         #expect(Set(merged2["Book"]!.map { ($0["values"] as! [String: Any])["title"] as! String }).count == 51)
         #expect(merged2["Book"]!.contains { ($0["values"] as! [String: Any])["price"] as? String == "99.99" })
         // Again: nothing to write, the store file byte for byte as it was.
@@ -246,27 +284,40 @@ struct GenericCompareCommandTests {
             book["values"] = values
             return book
         }
-        try Self.part(archive, books: [titled(0, "00000000-0000-4000-8000-0000000000AA"),
-                                       titled(1, "00000000-0000-4000-8000-0000000000AB")])
-            .write(to: scratch.url.appendingPathComponent("c.json"))
+        try Self.part(
+            archive,
+            books: [
+                titled(0, "00000000-0000-4000-8000-0000000000AA"),
+                titled(1, "00000000-0000-4000-8000-0000000000AB"),
+            ]
+        )
+        .write(to: scratch.url.appendingPathComponent("c.json"))
         try Self.part(archive, books: [titled(2, "00000000-0000-4000-8000-0000000000AC")])
             .write(to: scratch.url.appendingPathComponent("d.json"))
         for side in ["c", "d"] {
-            let run = try TasksBinary.run(["import", "--store", scratch.path("\(side).sqlite"), "--model-from", store,
-                                           scratch.path("\(side).json")])
+            let run = try TasksBinary.run([
+                "import", "--store", scratch.path("\(side).sqlite"), "--model-from", store,
+                scratch.path("\(side).json"),
+            ])
             #expect(run.status == 0, "\(run.stderr)")
         }
         _ = try Self.export(scratch.path("d.sqlite"), "d-export.json", in: scratch)
-        let run = try TasksBinary.run(["import", "--store", scratch.path("c.sqlite"), "--mode", "upsert",
-                                       "--match", "Author.alias,Book.title", "--dry-run", scratch.path("d-export.json")])
+        let run = try TasksBinary.run([
+            "import", "--store", scratch.path("c.sqlite"), "--mode", "upsert",
+            "--match", "Author.alias,Book.title", "--dry-run", scratch.path("d-export.json"),
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("  Book (generic): 1 inserted\n"))
         #expect(run.stdout.contains("  Author (generic): 0 inserted, 2 unchanged, 2 matched\n"))
-        #expect(run.stderr.contains("warning: --match Book.title: 1 archive record not matched (imported as new) "
-            + "because their value is not unique: \"Dup\" (2 in the target, 1 in the archive)"))
+        #expect(
+            run.stderr.contains(
+                "warning: --match Book.title: 1 archive record not matched (imported as new) "
+                    + "because their value is not unique: \"Dup\" (2 in the target, 1 in the archive)"))
         // insert keeps a matched record as the target has it.
-        let insert = try TasksBinary.run(["import", "--store", scratch.path("c.sqlite"), "--match", "Author.alias",
-                                          "--dry-run", scratch.path("d-export.json")])
+        let insert = try TasksBinary.run([
+            "import", "--store", scratch.path("c.sqlite"), "--match", "Author.alias",
+            "--dry-run", scratch.path("d-export.json"),
+        ])
         #expect(insert.status == 0, "\(insert.stderr)")
         #expect(insert.stdout.contains("  Author (generic): 0 inserted, 2 skipped, 2 matched\n"))
     }
@@ -276,12 +327,16 @@ struct GenericCompareCommandTests {
         let scratch = try Scratch()
         let store = try Self.copy(Self.books, into: scratch)
         _ = try Self.export(store, "books.json", in: scratch)
-        for (key, message) in [("Authr.alias", "the archive has no entity 'Authr' in its entities section. Did you mean 'Author'?"),
-                               ("Author.alais", "Author has no attribute 'alais'. Did you mean 'alias'?"),
-                               ("Book.author", "Book has no attribute 'author' (it is a relationship)"),
-                               ("Author", "expected 'name' (projects, categories and tags by name) or 'Entity.attribute'")] {
-            let run = try TasksBinary.run(["import", "--store", store, "--mode", "upsert", "--match", key,
-                                           scratch.path("books.json")])
+        for (key, message) in [
+            ("Authr.alias", "the archive has no entity 'Authr' in its entities section. Did you mean 'Author'?"),
+            ("Author.alais", "Author has no attribute 'alais'. Did you mean 'alias'?"),
+            ("Book.author", "Book has no attribute 'author' (it is a relationship)"),
+            ("Author", "expected 'name' (projects, categories and tags by name) or 'Entity.attribute'"),
+        ] {
+            let run = try TasksBinary.run([
+                "import", "--store", store, "--mode", "upsert", "--match", key,
+                scratch.path("books.json"),
+            ])
             #expect(run.status == 64, "\(key): \(run.stderr)")
             #expect(run.stderr.contains("Error: --match \(key): \(message)"), "\(run.stderr)")
             #expect(run.stdout.isEmpty)
@@ -302,18 +357,26 @@ struct GenericCompareCommandTests {
             let values = record["values"] as! [String: Any]
             let date = try LosslessDate.date(from: values["modifiedAt"] as! String)
             let moved = try LosslessDate.string(from: date.addingTimeInterval(seconds))
-            text = text.replacingOccurrences(of: String(line), with: line
-                .replacingOccurrences(of: "\"title\":\"\(values["title"] as! String)\"", with: "\"title\":\"\(title)\"")
-                .replacingOccurrences(of: values["modifiedAt"] as! String, with: moved))
+            text = text.replacingOccurrences(
+                of: String(line),
+                with:
+                    line
+                    .replacingOccurrences(
+                        of: "\"title\":\"\(values["title"] as! String)\"", with: "\"title\":\"\(title)\""
+                    )
+                    .replacingOccurrences(of: values["modifiedAt"] as! String, with: moved))
             return (record["id"] as! String, values["title"] as! String)
         }
         let newer = try edit(dated[0], title: "newer", seconds: 60)
         let older = try edit(dated[1], title: "older", seconds: -60)
         try text.write(toFile: scratch.path("edited.json"), atomically: true, encoding: .utf8)
-        let run = try TasksBinary.run(["import", "--store", store, "--mode", "merge", "--dry-run",
-                                       scratch.path("edited.json")])
+        let run = try TasksBinary.run([
+            "import", "--store", store, "--mode", "merge", "--dry-run",
+            scratch.path("edited.json"),
+        ])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("BookmarkEntity (generic): 0 inserted, 1 updated, 8 unchanged, 1 skipped, 2 conflicts"))
+        #expect(
+            run.stdout.contains("BookmarkEntity (generic): 0 inserted, 1 updated, 8 unchanged, 1 skipped, 2 conflicts"))
         #expect(run.stdout.contains("conflict: BookmarkEntity \(newer.id): archive's version wins"))
         #expect(run.stdout.contains("conflict: BookmarkEntity \(older.id): target's version kept"))
         let merged = try TasksBinary.run(["import", "--store", store, "--mode", "merge", scratch.path("edited.json")])

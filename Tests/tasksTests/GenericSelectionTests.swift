@@ -14,8 +14,9 @@ struct GenericSelectionTests {
     /// A private copy of SampleModel2 (Author ⊂ Writer, Book ⊃ GraphicNovel, Page → Book, Book → Author) whose pages
     /// belong to three books only, so a row-level closure and an entity-level one differ.
     private func store(_ scratch: Scratch) throws -> String {
-        let path = try SharedFixtures.copy("real-stores/SampleModel2_V1__alemar11_CoreDataPlus.sqlite", into: scratch,
-                                           as: "Books.sqlite")
+        let path = try SharedFixtures.copy(
+            "real-stores/SampleModel2_V1__alemar11_CoreDataPlus.sqlite", into: scratch,
+            as: "Books.sqlite")
         let database = try Database(path: path, mode: .readWrite)
         try database.execute("DELETE FROM ZPAGE WHERE ZBOOK NOT IN (SELECT Z_PK FROM ZBOOK ORDER BY Z_PK LIMIT 3)")
         return path
@@ -26,8 +27,10 @@ struct GenericSelectionTests {
     }
 
     /// Exports with `flags`, requires exit 0 and `validate` to accept the file; returns the archive and stderr.
-    private func export(_ store: String, _ flags: [String], _ scratch: Scratch,
-                        name: String) throws -> (archive: [String: Any], stderr: String) {
+    private func export(
+        _ store: String, _ flags: [String], _ scratch: Scratch,
+        name: String
+    ) throws -> (archive: [String: Any], stderr: String) {
         let run = try TasksBinary.run(["export", "--store", store, "-o", scratch.path(name)] + flags)
         #expect(run.status == 0, "\(flags): \(run.stderr)")
         let validate = try TasksBinary.run(["validate", scratch.path(name)])
@@ -45,7 +48,8 @@ struct GenericSelectionTests {
         let scratch = try Scratch()
         let store = try store(scratch)
         let books = try count(store, "SELECT count(DISTINCT ZBOOK) FROM ZPAGE")
-        let authors = try count(store, "SELECT count(DISTINCT ZAUTHOR) FROM ZBOOK WHERE Z_PK IN (SELECT ZBOOK FROM ZPAGE)")
+        let authors = try count(
+            store, "SELECT count(DISTINCT ZAUTHOR) FROM ZBOOK WHERE Z_PK IN (SELECT ZBOOK FROM ZPAGE)")
         let pages = try count(store, "SELECT count(*) FROM ZPAGE")
         #expect(books == 3 && pages > 0)
         #expect(try count(store, "SELECT count(*) FROM ZBOOK") > books)
@@ -62,17 +66,22 @@ struct GenericSelectionTests {
             let values = page["values"] as? [String: Any] ?? [:]
             if let book = values["book"] as? String { #expect(ids.contains(book)) }
         }
-        #expect(run.stderr.contains("Book: brought-along: outside the selection; exported because kept records "
-                                    + "refer to them"))
+        #expect(
+            run.stderr.contains(
+                "Book: brought-along: outside the selection; exported because kept records "
+                    + "refer to them"))
         #expect(!run.stderr.contains("dangling"))
     }
 
-    @Test("naming an entity names its sub-entities: --entities Book keeps GraphicNovel, --exclude-entities Book drops it")
+    @Test(
+        "naming an entity names its sub-entities: --entities Book keeps GraphicNovel, --exclude-entities Book drops it")
     func subEntities() throws {
         let scratch = try Scratch()
         let store = try store(scratch)
-        let novels = try count(store, "SELECT count(*) FROM ZBOOK WHERE Z_ENT = (SELECT Z_ENT FROM Z_PRIMARYKEY "
-                               + "WHERE Z_NAME = 'GraphicNovel')")
+        let novels = try count(
+            store,
+            "SELECT count(*) FROM ZBOOK WHERE Z_ENT = (SELECT Z_ENT FROM Z_PRIMARYKEY "
+                + "WHERE Z_NAME = 'GraphicNovel')")
         #expect(novels > 0)
         let books = try export(store, ["--entities", "Book"], scratch, name: "books.json")
         #expect(entities(books.archive)["GraphicNovel"]?.count == novels)
@@ -97,8 +106,9 @@ struct GenericSelectionTests {
         let mapping = #"{"mappingVersion":1,"kinds":{"task":{"entity":"Book","fields":{"title":"title"}}}}"#
         try Data(mapping.utf8).write(to: URL(fileURLWithPath: scratch.path("mapping.json")))
         let books = try count(store, "SELECT count(DISTINCT ZBOOK) FROM ZPAGE")
-        let run = try export(store, ["--mapping", scratch.path("mapping.json"), "--entities", "Page"], scratch,
-                             name: "typed.json")
+        let run = try export(
+            store, ["--mapping", scratch.path("mapping.json"), "--entities", "Page"], scratch,
+            name: "typed.json")
         let tasks = run.archive["tasks"] as? [[String: Any]] ?? []
         #expect(tasks.count == books)
         let taskIDs = Set(tasks.compactMap { $0["id"] as? String })

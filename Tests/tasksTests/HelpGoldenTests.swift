@@ -29,8 +29,9 @@ struct HelpGoldenTests {
         #expect(bare.status == 64 && bare.stdout.isEmpty && bare.stderr == help.stdout)
     }
 
-    @Test("each command's help is the golden text, the same through --help, -h and 'tasks help'",
-          arguments: commands)
+    @Test(
+        "each command's help is the golden text, the same through --help, -h and 'tasks help'",
+        arguments: commands)
     func command(_ name: String) throws {
         let help = try TasksBinary.run([name, "--help"])
         #expect(help.status == 0 && help.stderr.isEmpty)

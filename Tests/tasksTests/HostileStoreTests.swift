@@ -49,7 +49,8 @@ private let newTaskArchive = """
     """
 
 /// Records a crash, a hang or an internal error as a failure.
-private func expectNoCrash(_ run: GuardedRun.Result, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
+private func expectNoCrash(_ run: GuardedRun.Result, _ label: String, sourceLocation: SourceLocation = #_sourceLocation)
+{
     if let problem = GuardedRun.crashProblem(run) {
         Issue.record("\(label): \(problem); stderr: \(run.stderr.prefix(600))", sourceLocation: sourceLocation)
     }
@@ -60,7 +61,9 @@ private func text(_ run: GuardedRun.Result) -> String { run.stdout + run.stderr 
 
 @Suite("Hostile stores")
 struct HostileStoreTests {
-    @Test("Z_MAX below the largest key: inspect reports z-max-below-keys; import succeeds, collides with nothing and raises Z_MAX")
+    @Test(
+        "Z_MAX below the largest key: inspect reports z-max-below-keys; import succeeds, collides with nothing and raises Z_MAX"
+    )
     func maxKeyBelowKeys() throws {
         let store = try HostileStore.sample("UPDATE Z_PRIMARYKEY SET Z_MAX = 3 WHERE Z_NAME IN ('Task', 'Subtask')")
         let inspect = try GuardedRun.run(["inspect", "--store", store.path])
@@ -74,7 +77,9 @@ struct HostileStoreTests {
         for (entity, table) in [("Task", "ZTASK"), ("Subtask", "ZSUBTASK")] {
             let maximum = try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = ?", [.text(entity)])?.int64
             let largest = try database.scalar("SELECT max(Z_PK) FROM \(table)")?.int64
-            #expect(maximum != nil && largest != nil && maximum! >= largest!, "\(entity): Z_MAX \(String(describing: maximum)) < \(String(describing: largest))")
+            #expect(
+                maximum != nil && largest != nil && maximum! >= largest!,
+                "\(entity): Z_MAX \(String(describing: maximum)) < \(String(describing: largest))")
         }
         // The new task took a fresh key; the old ones are still there.
         #expect(try database.scalar("SELECT count(*) FROM ZTASK")?.int64 == 45)
@@ -83,7 +88,8 @@ struct HostileStoreTests {
 
     @Test("rows with NULL Z_ENT or Z_OPT: inspect and export report them (stray-rows, null-z-opt), the export is valid")
     func nullEntityAndVersion() throws {
-        let store = try HostileStore.sample("""
+        let store = try HostileStore.sample(
+            """
             UPDATE ZTASK SET Z_ENT = NULL WHERE Z_PK = 1; UPDATE ZTASK SET Z_OPT = NULL WHERE Z_PK = 2;
             UPDATE ZTAG SET Z_ENT = NULL, Z_OPT = NULL WHERE Z_PK = 3;
             """)
@@ -104,9 +110,12 @@ struct HostileStoreTests {
         #expect(after == before, "export changed the store's files")
     }
 
-    @Test("dangling foreign keys and join rows: export reports dangling-reference and exits 0; --strict exits 65 and writes nothing")
+    @Test(
+        "dangling foreign keys and join rows: export reports dangling-reference and exits 0; --strict exits 65 and writes nothing"
+    )
     func danglingReferences() throws {
-        let store = try HostileStore.sample("""
+        let store = try HostileStore.sample(
+            """
             UPDATE ZTASK SET ZPROJECT = 999 WHERE Z_PK = 1; UPDATE ZTASK SET ZCATEGORY = 777 WHERE Z_PK = 2;
             INSERT INTO Z_4TASKS VALUES (999, 1); INSERT INTO Z_4TASKS VALUES (1, 888);
             UPDATE ZSUBTASK SET ZTASK = 555 WHERE Z_PK = 1;
@@ -114,13 +123,17 @@ struct HostileStoreTests {
         let export = try GuardedRun.run(["export", "--store", store.path, "-o", store.scratch.path("out.json")])
         expectNoCrash(export, "export")
         #expect(export.status == 0)
-        for expected in ["Task.project: dangling-reference", "Task.category: dangling-reference",
-                         "Z_4TASKS: dangling-reference", "orphan-subtask"] {
+        for expected in [
+            "Task.project: dangling-reference", "Task.category: dangling-reference",
+            "Z_4TASKS: dangling-reference", "orphan-subtask",
+        ] {
             #expect(export.stderr.contains(expected), "missing \(expected): \(export.stderr)")
         }
         let validate = try GuardedRun.run(["validate", store.scratch.path("out.json")])
         #expect(validate.status == 0, "\(validate.stderr)")
-        let strict = try GuardedRun.run(["export", "--strict", "--store", store.path, "-o", store.scratch.path("strict.json")])
+        let strict = try GuardedRun.run([
+            "export", "--strict", "--store", store.path, "-o", store.scratch.path("strict.json"),
+        ])
         expectNoCrash(strict, "export --strict")
         #expect(strict.status == 65)
         #expect(strict.stderr.contains("nothing was written"), "\(strict.stderr)")
@@ -129,14 +142,17 @@ struct HostileStoreTests {
 
     @Test("duplicate UUIDs: reported as duplicate-id, and the export is still valid with unique ids")
     func duplicateUUIDs() throws {
-        let store = try HostileStore.sample("""
+        let store = try HostileStore.sample(
+            """
             UPDATE ZTASK SET ZID = (SELECT ZID FROM ZTASK WHERE Z_PK = 1) WHERE Z_PK = 2;
             UPDATE ZTAG SET ZID = (SELECT ZID FROM ZTAG WHERE Z_PK = 1) WHERE Z_PK IN (2, 3);
             """)
         let export = try GuardedRun.run(["export", "--store", store.path, "-o", store.scratch.path("out.json")])
         expectNoCrash(export, "export")
         #expect(export.status == 0)
-        #expect(export.stderr.contains("Task.id: duplicate-id") && export.stderr.contains("Tag.id: duplicate-id"), "\(export.stderr)")
+        #expect(
+            export.stderr.contains("Task.id: duplicate-id") && export.stderr.contains("Tag.id: duplicate-id"),
+            "\(export.stderr)")
         let validate = try GuardedRun.run(["validate", store.scratch.path("out.json")])
         #expect(validate.status == 0, "\(validate.stderr)")
         let archive = try JSONSerialization.jsonObject(with: try store.scratch.bytes("out.json")) as! [String: Any]
@@ -148,8 +164,10 @@ struct HostileStoreTests {
 
     @Test("UUIDs stored as text (uppercase and lowercase) export exactly like the 16-byte blobs")
     func textUUIDs() throws {
-        let hyphenated = "substr(hex(ZID),1,8)||'-'||substr(hex(ZID),9,4)||'-'||substr(hex(ZID),13,4)||'-'||substr(hex(ZID),17,4)||'-'||substr(hex(ZID),21)"
-        let store = try HostileStore.sample("UPDATE ZTASK SET ZID = \(hyphenated); UPDATE ZTAG SET ZID = lower(\(hyphenated));")
+        let hyphenated =
+            "substr(hex(ZID),1,8)||'-'||substr(hex(ZID),9,4)||'-'||substr(hex(ZID),13,4)||'-'||substr(hex(ZID),17,4)||'-'||substr(hex(ZID),21)"
+        let store = try HostileStore.sample(
+            "UPDATE ZTASK SET ZID = \(hyphenated); UPDATE ZTAG SET ZID = lower(\(hyphenated));")
         let export = try GuardedRun.run(["export", "--store", store.path])
         expectNoCrash(export, "export")
         #expect(export.status == 0)
@@ -163,15 +181,23 @@ struct HostileStoreTests {
         let entity = #"Ta"sk'; DROP TABLE ZTAG;--"#
         let table = Database.quote("Z" + entity.uppercased())
         let column = Database.quote(#"ZX"; DROP TABLE ZPROJECT;--"#)
-        let store = try HostileStore.sample("""
+        let store = try HostileStore.sample(
+            """
             INSERT INTO Z_PRIMARYKEY VALUES (6, '\(entity.replacingOccurrences(of: "'", with: "''"))', 0, 2);
             CREATE TABLE \(table) (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR, \(column) VARCHAR);
             INSERT INTO \(table) VALUES (1, 6, 1, 'one', 'x'), (2, 6, 1, 'two', 'y');
             """)
         // The hostile entity read as tags through a mapping: its names reach the SQL the reader builds.
         let mapping = store.scratch.path("mapping.json")
-        let mappingJSON: [String: Any] = ["mappingVersion": 1, "kinds": ["tag": [
-            "entity": entity, "fields": ["name": "title", "id": #"x"; DROP TABLE ZPROJECT;--"#], "relationships": [:]]]]
+        let mappingJSON: [String: Any] = [
+            "mappingVersion": 1,
+            "kinds": [
+                "tag": [
+                    "entity": entity, "fields": ["name": "title", "id": #"x"; DROP TABLE ZPROJECT;--"#],
+                    "relationships": [:],
+                ]
+            ],
+        ]
         try JSONSerialization.data(withJSONObject: mappingJSON).write(to: URL(fileURLWithPath: mapping))
         let runs: [(String, [String])] = [
             ("inspect", ["inspect", "--store", store.path]),
@@ -200,7 +226,8 @@ struct HostileStoreTests {
 
     @Test("the store's triggers never fire on import: the side table stays empty, the other tables intact")
     func triggersDoNotFire() throws {
-        let store = try HostileStore.sample("""
+        let store = try HostileStore.sample(
+            """
             CREATE TABLE SIDE (what TEXT);
             CREATE TRIGGER spy_insert AFTER INSERT ON ZTASK BEGIN INSERT INTO SIDE VALUES (NEW.ZTITLE); END;
             CREATE TRIGGER spy_keys AFTER UPDATE ON Z_PRIMARYKEY BEGIN INSERT INTO SIDE VALUES ('Z_MAX'); END;
@@ -213,7 +240,9 @@ struct HostileStoreTests {
         expectNoCrash(imported, "import")
         #expect(imported.status == 0, "\(imported.stderr)")
         let full = store.scratch.path("full.json")
-        #expect(try TasksBinary.run(["export", "--store", TasksBinary.sample("TaskManager.sqlite"), "-o", full]).status == 0)
+        #expect(
+            try TasksBinary.run(["export", "--store", TasksBinary.sample("TaskManager.sqlite"), "-o", full]).status == 0
+        )
         let replaced = try GuardedRun.run(["import", "--mode", "replace", "--store", store.path, full])
         expectNoCrash(replaced, "import --mode replace")
         #expect(replaced.status == 0, "\(replaced.stderr)")
@@ -222,9 +251,11 @@ struct HostileStoreTests {
         #expect(try database.scalar("SELECT count(*) FROM ZTAG")?.int64 == 10)
     }
 
-    @Test("a view shadowing ZTAG: its fabricated rows are never read; the export fails (65) or reports the missing tags")
+    @Test(
+        "a view shadowing ZTAG: its fabricated rows are never read; the export fails (65) or reports the missing tags")
     func viewShadowingTable() throws {
-        let store = try HostileStore.sample("""
+        let store = try HostileStore.sample(
+            """
             CREATE TABLE ZTAG_REAL AS SELECT * FROM ZTAG; DROP TABLE ZTAG;
             CREATE VIEW ZTAG AS SELECT Z_PK, Z_ENT, Z_OPT, 'FAKE ' || ZNAME AS ZNAME, ZID FROM ZTAG_REAL
               UNION ALL SELECT 99, 4, 1, 'FABRICATED', x'00112233445566778899AABBCCDDEEFF';
@@ -233,7 +264,8 @@ struct HostileStoreTests {
         for command in ["inspect", "export"] {
             let run = try GuardedRun.run([command, "--store", store.path])
             expectNoCrash(run, command)
-            #expect(!run.stdout.contains("FAKE") && !run.stdout.contains("FABRICATED"), "\(command) read the view's rows")
+            #expect(
+                !run.stdout.contains("FAKE") && !run.stdout.contains("FABRICATED"), "\(command) read the view's rows")
             #expect([0, 65].contains(run.status), "\(command): exit \(run.status)")
             if command == "export" && run.status == 0 {
                 // Exported without tags: something must say why (the Tag entity's table is a view).
@@ -242,7 +274,9 @@ struct HostileStoreTests {
         }
         #expect(try store.snapshot() == before, "reading changed the store's files")
         let full = store.scratch.path("full.json")
-        #expect(try TasksBinary.run(["export", "--store", TasksBinary.sample("TaskManager.sqlite"), "-o", full]).status == 0)
+        #expect(
+            try TasksBinary.run(["export", "--store", TasksBinary.sample("TaskManager.sqlite"), "-o", full]).status == 0
+        )
         let before2 = try store.snapshot()
         let imported = try GuardedRun.run(["import", "--mode", "upsert", "--store", store.path, full])
         expectNoCrash(imported, "import")
@@ -251,24 +285,31 @@ struct HostileStoreTests {
         #expect(try store.snapshot() == before2, "a failed import changed the store")
     }
 
-    @Test("not an SQLite file, a valid header over random pages, a truncated store and an empty file: exit 65 with a clear message, the file untouched", arguments: [
-        "text", "garbage-after-header", "truncated", "empty",
-    ])
+    @Test(
+        "not an SQLite file, a valid header over random pages, a truncated store and an empty file: exit 65 with a clear message, the file untouched",
+        arguments: [
+            "text", "garbage-after-header", "truncated", "empty",
+        ])
     func notAStore(_ kind: String) throws {
         let sample = try Data(contentsOf: URL(fileURLWithPath: TasksBinary.sample("TaskManager.sqlite")))
         // Pages of noise (a multiplicative hash of the offset: deterministic, no pattern SQLite could mistake).
-        let random = Data((0..<(65_536 - 16)).map { (offset: UInt32) in UInt8(truncatingIfNeeded: (offset &* 2_654_435_761) >> 13) })
-        let (bytes, message): (Data, String) = switch kind {
-        case "text": (Data(String(repeating: "not a database, just text\n", count: 20).utf8), "not an SQLite database")
-        case "garbage-after-header": (Data("SQLite format 3\0".utf8) + random, "not a database")
-        case "truncated": (sample.prefix(5_000), "malformed")
-        default: (Data(), "empty")
-        }
+        let random = Data(
+            (0..<(65_536 - 16)).map { (offset: UInt32) in UInt8(truncatingIfNeeded: (offset &* 2_654_435_761) >> 13) })
+        let (bytes, message): (Data, String) =
+            switch kind {
+            case "text":
+                (Data(String(repeating: "not a database, just text\n", count: 20).utf8), "not an SQLite database")
+            case "garbage-after-header": (Data("SQLite format 3\0".utf8) + random, "not a database")
+            case "truncated": (sample.prefix(5_000), "malformed")
+            default: (Data(), "empty")
+            }
         let store = try HostileStore.bytes(bytes)
         let archive = try store.archive(newTaskArchive)
         let before = try store.snapshot()
-        for arguments in [["inspect", "--store", store.path], ["export", "--store", store.path],
-                          ["import", "--store", store.path, archive]] {
+        for arguments in [
+            ["inspect", "--store", store.path], ["export", "--store", store.path],
+            ["import", "--store", store.path, archive],
+        ] {
             let run = try GuardedRun.run(arguments)
             expectNoCrash(run, arguments[0])
             #expect(run.status == 65, "\(arguments[0]): \(run.stderr)")
@@ -283,15 +324,17 @@ struct HostileStoreTests {
         let directory = scratch.url.appendingPathComponent("readonly")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(atPath: TasksBinary.sample("TaskManager.sqlite") + suffix,
-                                             toPath: directory.appendingPathComponent("TaskManager.sqlite" + suffix).path)
+            try FileManager.default.copyItem(
+                atPath: TasksBinary.sample("TaskManager.sqlite") + suffix,
+                toPath: directory.appendingPathComponent("TaskManager.sqlite" + suffix).path)
         }
         let archive = scratch.path("new-task.json")
         try Data(newTaskArchive.utf8).write(to: URL(fileURLWithPath: archive))
         let store = directory.appendingPathComponent("TaskManager.sqlite").path
         let before = try directorySnapshot(directory)
         for name in before.keys {
-            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: directory.appendingPathComponent(name).path)
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o444], ofItemAtPath: directory.appendingPathComponent(name).path)
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path) }
@@ -307,32 +350,45 @@ struct HostileStoreTests {
                 try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.url.path)
                 try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: archive)
             } else {
-                print("read-only directory: this user can still write there (root without setpriv); the import-must-fail assertions are skipped")
+                print(
+                    "read-only directory: this user can still write there (root without setpriv); the import-must-fail assertions are skipped"
+                )
             }
         }
         for arguments in [["export", "--store", store], ["inspect", "--store", store]] {
             let run = try GuardedRun.run(arguments, prefix: command)
             expectNoCrash(run, arguments[0])
             #expect(run.status == 0, "\(arguments[0]): \(run.stderr)")
-            #expect(try directorySnapshot(directory) == before, "\(arguments[0]) changed or created files in the directory")
+            #expect(
+                try directorySnapshot(directory) == before, "\(arguments[0]) changed or created files in the directory")
         }
         guard restricted else { return }
-        for (label, target) in [("existing store", store), ("new store", directory.appendingPathComponent("new.sqlite").path)] {
+        for (label, target) in [
+            ("existing store", store), ("new store", directory.appendingPathComponent("new.sqlite").path),
+        ] {
             let run = try GuardedRun.run(["import", "--store", target, archive], prefix: command)
             expectNoCrash(run, "import into \(label)")
             #expect([73, 74].contains(run.status), "import into \(label): exit \(run.status): \(run.stderr)")
-            #expect(run.stderr.hasPrefix("Error: ") && run.stderr.contains(target.split(separator: "/").last.map(String.init) ?? ""),
-                    "import into \(label): \(run.stderr)")
+            #expect(
+                run.stderr.hasPrefix("Error: ")
+                    && run.stderr.contains(target.split(separator: "/").last.map(String.init) ?? ""),
+                "import into \(label): \(run.stderr)")
             #expect(try directorySnapshot(directory) == before, "a failed import into \(label) changed the directory")
         }
     }
 
-    @Test("a -wal without -shm (a real Core Data store): export and inspect leave both files byte-identical and create no -shm")
+    @Test(
+        "a -wal without -shm (a real Core Data store): export and inspect leave both files byte-identical and create no -shm"
+    )
     func walWithoutSharedMemory() throws {
         let name = "CoreDataMigration_Example_WAL__wibosco_CoreDataMigration-Example.sqlite"
         // ../shared beside the repository, as the workplace lays it out.
-        let original = TasksBinary.repository.deletingLastPathComponent().appendingPathComponent("shared/fixtures/real-stores/" + name).path
-        guard FileManager.default.fileExists(atPath: original), FileManager.default.fileExists(atPath: original + "-wal") else {
+        let original = TasksBinary.repository.deletingLastPathComponent().appendingPathComponent(
+            "shared/fixtures/real-stores/" + name
+        ).path
+        guard FileManager.default.fileExists(atPath: original),
+            FileManager.default.fileExists(atPath: original + "-wal")
+        else {
             print("skipped: \(original) is not on this machine")
             return
         }
@@ -350,12 +406,18 @@ struct HostileStoreTests {
             #expect(try directorySnapshot(scratch.url) == before, "\(command) changed the files or created a -shm")
         }
         let export = try GuardedRun.run(["export", "--store", scratch.path(name)])
-        #expect(export.stderr.contains("generic: Color 84, Post 84"), "its entities (Post, Color) must travel: \(export.stderr)")
+        #expect(
+            export.stderr.contains("generic: Color 84, Post 84"),
+            "its entities (Post, Color) must travel: \(export.stderr)")
     }
 
-    @Test("a date beyond what archives hold (±1e17 s): export reports it (exit 0 with a finding, or 65), never an internal error")
+    @Test(
+        "a date beyond what archives hold (±1e17 s): export reports it (exit 0 with a finding, or 65), never an internal error"
+    )
     func outOfRangeDate() throws {
-        let store = try HostileStore.sample("UPDATE ZTASK SET ZCREATEDAT = 1e300 WHERE Z_PK = 5; UPDATE ZPROJECT SET ZCREATEDAT = -1e18 WHERE Z_PK = 1;")
+        let store = try HostileStore.sample(
+            "UPDATE ZTASK SET ZCREATEDAT = 1e300 WHERE Z_PK = 5; UPDATE ZPROJECT SET ZCREATEDAT = -1e18 WHERE Z_PK = 1;"
+        )
         let run = try GuardedRun.run(["export", "--store", store.path, "-o", store.scratch.path("out.json")])
         expectNoCrash(run, "export")
         #expect([0, 65].contains(run.status), "exit \(run.status): \(run.stderr)")

@@ -37,26 +37,34 @@ struct ImportSelectionTests {
         let run = try TasksBinary.run(["import", "--store", store, "--kinds", "task", archive.path])
         #expect(run.status == 0, "\(run.stderr)")
         let dropped = archive.projectRefs + archive.categoryRefs + archive.tagRefs
-        #expect(run.stderr.contains("warning: \(dropped) references to records this import did not load and the target does not have were dropped"))
+        #expect(
+            run.stderr.contains(
+                "warning: \(dropped) references to records this import did not load and the target does not have were dropped"
+            ))
         #expect(run.stderr.contains("  project: 0 inserted, 5 not loaded"))
         // The headline says what happened, not what the archive holds.
         #expect(run.stderr.contains("Imported into \(store) (new store) in "))
-        #expect(run.stderr.contains(" s: 128 inserted, 19 not loaded (the archive holds 5 projects, 4 categories, "
-                                    + "10 tags, 44 tasks, 84 subtasks)"))
+        #expect(
+            run.stderr.contains(
+                " s: 128 inserted, 19 not loaded (the archive holds 5 projects, 4 categories, "
+                    + "10 tags, 44 tasks, 84 subtasks)"))
         #expect(try count(store, "SELECT count(*) FROM ZTASK") == 44)
         #expect(try count(store, "SELECT count(*) FROM ZSUBTASK") == 84)
         #expect(try count(store, "SELECT count(*) FROM ZPROJECT") == 0)
         #expect(try count(store, "SELECT count(ZPROJECT) + count(ZCATEGORY) FROM ZTASK") == 0)
     }
 
-    @Test("two partial imports: tasks link to the projects and tags loaded before; categories are dropped; the dry run says the same")
+    @Test(
+        "two partial imports: tasks link to the projects and tags loaded before; categories are dropped; the dry run says the same"
+    )
     func inSteps() throws {
         let scratch = try Scratch()
         let archive = try Archive(scratch)
         let store = scratch.path("new.sqlite")
         #expect(try TasksBinary.run(["import", "--store", store, "--kinds", "project,tag", archive.path]).status == 0)
         #expect(try count(store, "SELECT count(*) FROM ZTASK") == 0)
-        let warning = "warning: \(archive.categoryRefs) references to records this import did not load and the target does not have were dropped"
+        let warning =
+            "warning: \(archive.categoryRefs) references to records this import did not load and the target does not have were dropped"
         let dryRun = try TasksBinary.run(["import", "--store", store, "--kinds", "task", "--dry-run", archive.path])
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
         #expect(dryRun.stderr.contains(warning))
@@ -105,15 +113,20 @@ struct ImportSelectionTests {
         let existing = scratch.path("TaskManager.sqlite")
         let near = try TasksBinary.run(["import", "--store", existing, "--entities", "Taskk", archive.path])
         #expect(near.status == 64, "\(near.stderr)")
-        #expect(near.stderr.contains("--entities: the archive has no records of an entity 'Taskk' (did you mean 'Task'? "
-                                     + "it holds Category, Project, Subtask, Tag, Task)"))
-        let replace = try TasksBinary.run(["import", "--store", store, "--kinds", "task", "--mode", "replace", archive.path])
+        #expect(
+            near.stderr.contains(
+                "--entities: the archive has no records of an entity 'Taskk' (did you mean 'Task'? "
+                    + "it holds Category, Project, Subtask, Tag, Task)"))
+        let replace = try TasksBinary.run([
+            "import", "--store", store, "--kinds", "task", "--mode", "replace", archive.path,
+        ])
         #expect(replace.status == 64)
         let verify = try TasksBinary.run(["import", "--store", store, "--kinds", "task", "--verify", archive.path])
         #expect(verify.status == 64)
         let kind = try TasksBinary.run(["import", "--store", store, "--kinds", "note", archive.path])
         #expect(kind.status == 64)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
                 == ["TaskManager.sqlite", "TaskManager.sqlite-shm", "TaskManager.sqlite-wal", "all.json"])
     }
 }

@@ -5,7 +5,8 @@ import Testing
 /// the same file (many errors of one code, on one line).
 @Suite("Input messages")
 struct InputMessagesTests {
-    static let storeMessage = "error: $ (1:1): malformed-json: this is a Core Data store (an SQLite database), not an "
+    static let storeMessage =
+        "error: $ (1:1): malformed-json: this is a Core Data store (an SQLite database), not an "
         + "interchange file; did you mean 'tasks inspect' or 'tasks export --store'?\n"
 
     @Test("a store given as the archive to validate or import is named as a store, with the commands meant")
@@ -30,18 +31,23 @@ struct InputMessagesTests {
         try Data().write(to: scratch.url.appendingPathComponent("empty.json"))
         let file = try TasksBinary.run(["validate", scratch.path("empty.json")])
         #expect(file.status == 65)
-        #expect(file.stderr == "error: $ (1:1): malformed-json: the input is empty; expected a JSON document\n"
-            + "\(scratch.path("empty.json")): invalid: 1 error(s), 0 warning(s)\n")
+        #expect(
+            file.stderr == "error: $ (1:1): malformed-json: the input is empty; expected a JSON document\n"
+                + "\(scratch.path("empty.json")): invalid: 1 error(s), 0 warning(s)\n")
         // A FIFO whose writer closes without writing (made here; never a device path).
-        let fifo = try TasksBinary.shell("mkfifo empty.fifo && ( : > empty.fifo & ) && \"$TASKS\" validate empty.fifo",
-                                         in: scratch.url)
+        let fifo = try TasksBinary.shell(
+            "mkfifo empty.fifo && ( : > empty.fifo & ) && \"$TASKS\" validate empty.fifo",
+            in: scratch.url)
         #expect(fifo.status == 65)
-        #expect(fifo.stderr == "error: $ (1:1): malformed-json: the input is empty; expected a JSON document\n"
-            + "empty.fifo: invalid: 1 error(s), 0 warning(s)\n")
+        #expect(
+            fifo.stderr == "error: $ (1:1): malformed-json: the input is empty; expected a JSON document\n"
+                + "empty.fifo: invalid: 1 error(s), 0 warning(s)\n")
         let blank = try TasksBinary.run(["validate"], stdin: Data(" \n".utf8))
         #expect(blank.status == 65)
-        #expect(blank.stderr.hasPrefix("error: $ (2:1): malformed-json: the input contains only whitespace; expected a "
-            + "JSON document\n"))
+        #expect(
+            blank.stderr.hasPrefix(
+                "error: $ (2:1): malformed-json: the input contains only whitespace; expected a "
+                    + "JSON document\n"))
     }
 
     @Test("a second insert-mode import lists its 147 id-exists-in-store errors on one line: a count and the first ids")
@@ -55,7 +61,8 @@ struct InputMessagesTests {
         #expect(again.status == 65)
         let lines = again.stderr.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(again.stderr)")
-        let grouped: String = "error: $.projects[0].id: id-exists-in-store: project "
+        let grouped: String =
+            "error: $.projects[0].id: id-exists-in-store: project "
             + "400CB70F-964E-43C0-B4A3-165DE1AB3E01 already exists in the target store (use --mode upsert, skip or "
             + "replace) [147 id-exists-in-store errors; also 4A894DB7-E48F-42B9-AA5D-670AF9A3638E, "
             + "5B08ACC2-13A5-4F07-9A1B-195060C40EB7, 82B9BFBC-91BA-4257-9ABE-22CAD37B17C6 and 143 more]"
@@ -92,9 +99,11 @@ struct InputMessagesTests {
         #expect(!two.stderr.contains("missing-project errors"))
         let three = try TasksBinary.run(["validate"], stdin: Data(archive(3).utf8))
         #expect(three.status == 65)
-        #expect(three.stderr.hasPrefix("error: $.tasks[0].projectId: missing-project: no project with id "
-            + "00000001-0000-4000-8000-000000000000 in the archive [3 missing-project errors; also "
-            + "00000002-0000-4000-8000-000000000000, 00000003-0000-4000-8000-000000000000]\n"))
+        #expect(
+            three.stderr.hasPrefix(
+                "error: $.tasks[0].projectId: missing-project: no project with id "
+                    + "00000001-0000-4000-8000-000000000000 in the archive [3 missing-project errors; also "
+                    + "00000002-0000-4000-8000-000000000000, 00000003-0000-4000-8000-000000000000]\n"))
         #expect(three.stderr.hasSuffix("stdin: invalid: 3 error(s), 0 warning(s)\n"))
     }
 }

@@ -66,9 +66,10 @@ struct LiveStoreTests {
         return process.terminationStatus == 0
     }
 
-    @Test("exports while another process commits read one committed state each: the writer's invariant holds in every export",
-          .enabled(if: LiveStoreTests.hasPython, "python3 with sqlite3 is needed for the second writing process"),
-          arguments: ["wal", "delete", "wal-reopen"])
+    @Test(
+        "exports while another process commits read one committed state each: the writer's invariant holds in every export",
+        .enabled(if: LiveStoreTests.hasPython, "python3 with sqlite3 is needed for the second writing process"),
+        arguments: ["wal", "delete", "wal-reopen"])
     func exportsDuringWrites(journalMode: String) throws {
         let scratch = try Scratch()
         let store = scratch.path("live.sqlite")
@@ -76,7 +77,8 @@ struct LiveStoreTests {
         let quiet = try Self.run(["export", "--store", store, "--ndjson"])
         let expected = try Self.completion(quiet.stdout).filter { $0 }.count
         #expect(quiet.status == 0 && expected > 0)
-        let writer = try Self.startPython([Self.writer, store, journalMode, scratch.path("ready")], ready: scratch.path("ready"))
+        let writer = try Self.startPython(
+            [Self.writer, store, journalMode, scratch.path("ready")], ready: scratch.path("ready"))
         defer { Self.stop(writer) }
         var states = Set<[Bool]>()
         for attempt in 0..<Self.exportsPerMode {
@@ -84,7 +86,10 @@ struct LiveStoreTests {
             #expect(run.status == 0, "export \(attempt) (\(journalMode)): \(run.stderr)")
             let flags = try Self.completion(run.stdout)
             #expect(flags.count == 20_000, "export \(attempt) (\(journalMode)): \(flags.count) tasks")
-            #expect(flags.filter { $0 }.count == expected, "export \(attempt) (\(journalMode)): completed tasks \(flags.filter { $0 }.count), expected \(expected)")
+            #expect(
+                flags.filter { $0 }.count == expected,
+                "export \(attempt) (\(journalMode)): completed tasks \(flags.filter { $0 }.count), expected \(expected)"
+            )
             states.insert(flags)
         }
         #expect(writer.isRunning, "the writer stopped early")
@@ -92,8 +97,9 @@ struct LiveStoreTests {
         #expect(states.count > 1, "every export saw the same state; the writer did not write")
     }
 
-    @Test("a writer that holds its lock past --busy-timeout: export, inspect and import exit 75 with a clear message",
-          .enabled(if: LiveStoreTests.hasPython, "python3 with sqlite3 is needed for the lock-holding process"))
+    @Test(
+        "a writer that holds its lock past --busy-timeout: export, inspect and import exit 75 with a clear message",
+        .enabled(if: LiveStoreTests.hasPython, "python3 with sqlite3 is needed for the lock-holding process"))
     func lockHeldPastTimeout() throws {
         let scratch = try Scratch()
         let store = scratch.path("locked.sqlite")
@@ -111,10 +117,12 @@ struct LiveStoreTests {
             """
         let holder = try Self.startPython(["-c", script, store, scratch.path("ready")], ready: scratch.path("ready"))
         defer { Self.stop(holder) }
-        for arguments in [["export", "--store", store, "--busy-timeout", "200"],
-                          ["import", "--store", store, "--mode", "upsert", "--busy-timeout", "200", archive],
-                          ["import", "--store", store, "--mode", "upsert", "--dry-run", "--busy-timeout", "200", archive],
-                          ["validate", "--store", store, "--mode", "upsert", "--busy-timeout", "200", archive]] {
+        for arguments in [
+            ["export", "--store", store, "--busy-timeout", "200"],
+            ["import", "--store", store, "--mode", "upsert", "--busy-timeout", "200", archive],
+            ["import", "--store", store, "--mode", "upsert", "--dry-run", "--busy-timeout", "200", archive],
+            ["validate", "--store", store, "--mode", "upsert", "--busy-timeout", "200", archive],
+        ] {
             let run = try Self.run(arguments)
             #expect(run.status == 75, "\(arguments[0]): \(run.status) \(run.stderr)")
             #expect(run.stderr.contains("locked by another process"), "\(arguments[0]): \(run.stderr)")
@@ -122,8 +130,9 @@ struct LiveStoreTests {
         }
     }
 
-    @Test("a hot journal (writer killed mid-transaction): export and inspect read only committed data, the files stay as they were",
-          .enabled(if: LiveStoreTests.hasPython, "python3 with sqlite3 is needed to make a hot journal"))
+    @Test(
+        "a hot journal (writer killed mid-transaction): export and inspect read only committed data, the files stay as they were",
+        .enabled(if: LiveStoreTests.hasPython, "python3 with sqlite3 is needed to make a hot journal"))
     func hotJournal() throws {
         let scratch = try Scratch()
         let source = scratch.path("source.sqlite")
@@ -150,7 +159,8 @@ struct LiveStoreTests {
         let directory = scratch.url.appendingPathComponent("hot")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for suffix in ["", "-journal"] {
-            try FileManager.default.moveItem(atPath: crashed + suffix, toPath: directory.appendingPathComponent("store.sqlite" + suffix).path)
+            try FileManager.default.moveItem(
+                atPath: crashed + suffix, toPath: directory.appendingPathComponent("store.sqlite" + suffix).path)
         }
         let store = directory.appendingPathComponent("store.sqlite").path
         let before = try directorySnapshot(directory)
@@ -159,7 +169,9 @@ struct LiveStoreTests {
             #expect(run.status == 0, "\(run.stderr)")
             #expect(!run.stdout.contains("HALF-DONE"))
             #expect(try Self.completion(run.stdout) == Self.completion(committed.stdout))
-            #expect(run.stdout.components(separatedBy: #""subtasks":[{"#).count == committed.stdout.components(separatedBy: #""subtasks":[{"#).count)
+            #expect(
+                run.stdout.components(separatedBy: #""subtasks":[{"#).count
+                    == committed.stdout.components(separatedBy: #""subtasks":[{"#).count)
             #expect(run.stderr.contains("hot-journal"), "\(run.stderr)")
         }
         let inspect = try Self.run(["inspect", "--store", store])
@@ -167,7 +179,9 @@ struct LiveStoreTests {
         #expect(try directorySnapshot(directory) == before, "the store's files changed or a file appeared")
     }
 
-    @Test("two and three imports into one store at once behave as if run one after the other", arguments: ImportMode.allCases)
+    @Test(
+        "two and three imports into one store at once behave as if run one after the other",
+        arguments: ImportMode.allCases)
     func concurrentImports(mode: ImportMode) throws {
         let scratch = try Scratch()
         let first = scratch.path("first.sqlite")
@@ -192,7 +206,9 @@ struct LiveStoreTests {
             let tasks = try database.scalar("SELECT count(*) FROM ZTASK")?.int64 ?? -1
             let distinct = try database.scalar("SELECT count(DISTINCT ZID) FROM ZTASK")?.int64 ?? -1
             let subtasks = try database.scalar("SELECT count(*) - count(DISTINCT ZID) FROM ZSUBTASK")?.int64 ?? -1
-            let maxOK = try database.scalar("SELECT min(p.Z_MAX >= (SELECT coalesce(max(Z_PK), 0) FROM ZTASK)) FROM Z_PRIMARYKEY p WHERE p.Z_NAME = 'Task'")?.int64
+            let maxOK = try database.scalar(
+                "SELECT min(p.Z_MAX >= (SELECT coalesce(max(Z_PK), 0) FROM ZTASK)) FROM Z_PRIMARYKEY p WHERE p.Z_NAME = 'Task'"
+            )?.int64
             #expect(tasks == distinct && subtasks == 0, "\(mode) × \(racers): \(tasks) tasks, \(distinct) distinct ids")
             #expect(maxOK == 1)
             #expect(try database.scalar("PRAGMA integrity_check")?.string == "ok")

@@ -21,8 +21,10 @@ enum GuardedRun {
 
     /// Runs `tasks arguments`; kills it after `timeout` seconds. `prefix` runs it through another command (such as
     /// `setpriv` to drop root).
-    static func run(_ arguments: [String], stdin: String? = nil, timeout: Double = 20, measureMemory: Bool = false,
-                    prefix: [String] = []) throws -> Result {
+    static func run(
+        _ arguments: [String], stdin: String? = nil, timeout: Double = 20, measureMemory: Bool = false,
+        prefix: [String] = []
+    ) throws -> Result {
         let process = Process()
         let unique = UUID().uuidString
         let temporary = FileManager.default.temporaryDirectory
@@ -74,14 +76,17 @@ enum GuardedRun {
         if measureMemory, timeTool != nil, let text = try? String(contentsOf: memory, encoding: .utf8) {
             // GNU time: "Command terminated by signal N" (then exits 128 + N) before the figure, in kilobytes.
             if text.contains("terminated by signal") { signaled = true }
-            peak = text.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { $0 * 1024 }
+            peak = text.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map {
+                $0 * 1024
+            }
             if status >= 128 { signaled = true }
             if signaled && status < 128 { status += 128 }
         }
-        return Result(status: status, signaled: signaled, timedOut: timedOut,
-                      stdout: String(decoding: try Data(contentsOf: output), as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: errors), as: UTF8.self),
-                      seconds: seconds, peakRSS: peak)
+        return Result(
+            status: status, signaled: signaled, timedOut: timedOut,
+            stdout: String(decoding: try Data(contentsOf: output), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errors), as: UTF8.self),
+            seconds: seconds, peakRSS: peak)
     }
 
     /// What is wrong with a run that should have ended cleanly: a crash, a hang, an internal error; nil when fine.
@@ -90,8 +95,10 @@ enum GuardedRun {
         if run.signaled { return "killed by signal \(run.status)" }
         if run.status >= 128 { return "exit \(run.status) (a signal)" }
         if run.status == 70 { return "exit 70 (internal error)" }
-        for marker in ["Fatal error", "Backtrace", "Illegal instruction", "Segmentation fault", "internal error",
-                       "AddressSanitizer"] where run.stderr.contains(marker) {
+        for marker in [
+            "Fatal error", "Backtrace", "Illegal instruction", "Segmentation fault", "internal error",
+            "AddressSanitizer",
+        ] where run.stderr.contains(marker) {
             return "stderr contains \"\(marker)\""
         }
         return nil
@@ -133,7 +140,8 @@ enum MalformedCorpus {
     }
 
     static let directory = TasksBinary.repository.appendingPathComponent("Tests/tasksTests/Fixtures/malformed")
-    static let crashesDirectory = TasksBinary.repository.appendingPathComponent("Tests/tasksTests/Fixtures/fuzz-crashes")
+    static let crashesDirectory = TasksBinary.repository.appendingPathComponent(
+        "Tests/tasksTests/Fixtures/fuzz-crashes")
 
     static func cases() throws -> [Case] {
         let text = try String(contentsOf: directory.appendingPathComponent("EXPECTED.tsv"), encoding: .utf8)
@@ -144,9 +152,12 @@ enum MalformedCorpus {
     }
 
     /// Runs `validate FILE` and `import --store <copy of the sample store> FILE`; returns every problem found.
-    static func check(file path: String, expectedExit: Set<Int32>, code: String?, contains: String?,
-                      label: String, measureMemory: Bool = false, memoryBound: Int? = nil) throws
-        -> (problems: [String], slowest: Double, peakRSS: Int?) {
+    static func check(
+        file path: String, expectedExit: Set<Int32>, code: String?, contains: String?,
+        label: String, measureMemory: Bool = false, memoryBound: Int? = nil
+    ) throws
+        -> (problems: [String], slowest: Double, peakRSS: Int?)
+    {
         var problems: [String] = []
         let scratch = try Scratch()
         let store = try scratch.sampleStore()
@@ -156,7 +167,8 @@ enum MalformedCorpus {
         // `--mode upsert`: the sample store already holds the corpus's ids, and in the default insert mode their
         // id-exists-in-store errors would fill the 100 listed issues before the one that matters here.
         let accepted = expectedExit == [0]
-        let importArguments = ["import", "--store", store, "--mode", "upsert"] + (accepted ? ["--dry-run"] : []) + [path]
+        let importArguments =
+            ["import", "--store", store, "--mode", "upsert"] + (accepted ? ["--dry-run"] : []) + [path]
         for arguments in [["validate", path], importArguments] {
             // A tolerated file imports (as a dry run); only `validate` shows its warnings.
             let checksText = !(accepted && arguments[0] == "import")
@@ -168,7 +180,9 @@ enum MalformedCorpus {
                 continue
             }
             if !expectedExit.contains(run.status) {
-                problems.append("\(command): exit \(run.status), expected \(expectedExit.sorted()); stderr: \(run.stderr.prefix(400))")
+                problems.append(
+                    "\(command): exit \(run.status), expected \(expectedExit.sorted()); stderr: \(run.stderr.prefix(400))"
+                )
             }
             if checksText, let code, code != "-", !run.stderr.contains(code) {
                 problems.append("\(command): stderr lacks the issue code \(code): \(run.stderr.prefix(400))")
@@ -221,7 +235,9 @@ struct MalformedInputTests {
         #expect(process.terminationStatus == 0, "the corpus is out of date: run scripts/make-malformed")
     }
 
-    @Test("every corpus file: validate and import exit as expected with the issue code and a location, within 20 s, no crash, the store byte-identical")
+    @Test(
+        "every corpus file: validate and import exit as expected with the issue code and a location, within 20 s, no crash, the store byte-identical"
+    )
     func corpus() throws {
         let cases = try MalformedCorpus.cases()
         let results = Results(count: cases.count)
@@ -232,8 +248,9 @@ struct MalformedInputTests {
             queue.addOperation {
                 let path = MalformedCorpus.directory.appendingPathComponent(entry.file).path
                 do {
-                    let outcome = try MalformedCorpus.check(file: path, expectedExit: [entry.exitCode], code: entry.code,
-                                                            contains: entry.contains, label: entry.file)
+                    let outcome = try MalformedCorpus.check(
+                        file: path, expectedExit: [entry.exitCode], code: entry.code,
+                        contains: entry.contains, label: entry.file)
                     results.set(index, problems: outcome.problems, seconds: outcome.slowest)
                 } catch {
                     results.set(index, problems: ["\(entry.file): \(error)"], seconds: 0)
@@ -243,9 +260,10 @@ struct MalformedInputTests {
         queue.waitUntilAllOperationsAreFinished()
         let (problems, failedFiles, slowest) = results.collected()
         for problem in problems { Issue.record(Comment(rawValue: problem)) }
-        print("malformed corpus: \(cases.count) files × (validate + import) = \(cases.count * 2) runs, "
-              + "\(cases.count - failedFiles) files passed, \(problems.count) problems, "
-              + "slowest run \(String(format: "%.2f", slowest)) s")
+        print(
+            "malformed corpus: \(cases.count) files × (validate + import) = \(cases.count * 2) runs, "
+                + "\(cases.count - failedFiles) files passed, \(problems.count) problems, "
+                + "slowest run \(String(format: "%.2f", slowest)) s")
     }
 
     @Test("inputs that once crashed the fuzzer end with exit 0 or 65, never a crash, the store untouched")
@@ -254,8 +272,9 @@ struct MalformedInputTests {
         let inputs = names.filter { $0 != "README.md" }.sorted()
         for name in inputs {
             let path = MalformedCorpus.crashesDirectory.appendingPathComponent(name).path
-            let outcome = try MalformedCorpus.check(file: path, expectedExit: [0, 65], code: nil, contains: nil,
-                                                    label: "fuzz-crashes/\(name)")
+            let outcome = try MalformedCorpus.check(
+                file: path, expectedExit: [0, 65], code: nil, contains: nil,
+                label: "fuzz-crashes/\(name)")
             for problem in outcome.problems { Issue.record(Comment(rawValue: problem)) }
         }
         print("fuzz regression inputs: \(inputs.count)")
@@ -292,30 +311,36 @@ struct MalformedInputTests {
         try (base[..<start] + string + base[end...]).write(to: valid)
         let bound = 4 * size + 100 * 1_048_576
 
-        let rejected = try MalformedCorpus.check(file: unterminated.path, expectedExit: [65], code: "malformed-json",
-                                                 contains: "$.tasks[", label: "string-50mb-unterminated.json",
-                                                 measureMemory: true, memoryBound: bound)
+        let rejected = try MalformedCorpus.check(
+            file: unterminated.path, expectedExit: [65], code: "malformed-json",
+            contains: "$.tasks[", label: "string-50mb-unterminated.json",
+            measureMemory: true, memoryBound: bound)
         for problem in rejected.problems { Issue.record(Comment(rawValue: problem)) }
 
         let run = try GuardedRun.run(["validate", valid.path], measureMemory: true)
         #expect(GuardedRun.crashProblem(run) == nil, "\(run.stderr.prefix(400))")
         #expect(run.status == 0, "\(run.stderr.prefix(400))")
         if let rss = run.peakRSS { #expect(rss < bound, "validate: peak RSS \(rss / 1_048_576) MB") }
-        print("50 MB string: unterminated rejected in \(String(format: "%.2f", rejected.slowest)) s, peak RSS "
-              + "\(rejected.peakRSS.map { "\($0 / 1_048_576) MB" } ?? "not measured (no /usr/bin/time)"); valid title "
-              + "validated in \(String(format: "%.2f", run.seconds)) s, peak RSS "
-              + "\(run.peakRSS.map { "\($0 / 1_048_576) MB" } ?? "not measured")")
+        print(
+            "50 MB string: unterminated rejected in \(String(format: "%.2f", rejected.slowest)) s, peak RSS "
+                + "\(rejected.peakRSS.map { "\($0 / 1_048_576) MB" } ?? "not measured (no /usr/bin/time)"); valid title "
+                + "validated in \(String(format: "%.2f", run.seconds)) s, peak RSS "
+                + "\(run.peakRSS.map { "\($0 / 1_048_576) MB" } ?? "not measured")")
     }
 
-    @Test("100,000 levels of nesting: rejected (65) in bounded memory", arguments: [
-        "deep-nesting-100k-brackets.json", "deep-nesting-100k-brackets-balanced.json", "deep-nesting-in-task-notes.json",
-        "deep-nesting-objects-in-unknown-member.json",
-    ])
+    @Test(
+        "100,000 levels of nesting: rejected (65) in bounded memory",
+        arguments: [
+            "deep-nesting-100k-brackets.json", "deep-nesting-100k-brackets-balanced.json",
+            "deep-nesting-in-task-notes.json",
+            "deep-nesting-objects-in-unknown-member.json",
+        ])
     func deepNesting(_ file: String) throws {
         let url = MalformedCorpus.directory.appendingPathComponent(file)
         let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! Int
-        let outcome = try MalformedCorpus.check(file: url.path, expectedExit: [65], code: "malformed-json", contains: nil,
-                                                label: file, measureMemory: true, memoryBound: 4 * size + 100 * 1_048_576)
+        let outcome = try MalformedCorpus.check(
+            file: url.path, expectedExit: [65], code: "malformed-json", contains: nil,
+            label: file, measureMemory: true, memoryBound: 4 * size + 100 * 1_048_576)
         for problem in outcome.problems { Issue.record(Comment(rawValue: problem)) }
         if GuardedRun.timeTool == nil { print("\(file): peak RSS not measured (/usr/bin/time is absent)") }
     }

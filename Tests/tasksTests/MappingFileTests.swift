@@ -7,8 +7,10 @@ import Testing
 @Suite("Mapping files")
 struct MappingFileTests {
     /// The sample store's `inspect --json` output, edited by `edit` (nil: as it is), saved in `scratch`.
-    static func inspection(of store: String, in scratch: Scratch,
-                           edit: ((inout [String: Any]) -> Void)? = nil) throws -> String {
+    static func inspection(
+        of store: String, in scratch: Scratch,
+        edit: ((inout [String: Any]) -> Void)? = nil
+    ) throws -> String {
         let run = try TasksBinary.run(["inspect", "--json", store])
         #expect(run.status == 0)
         var object = try #require(try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any])
@@ -47,11 +49,15 @@ struct MappingFileTests {
         #expect(mapped.status == 0, "\(mapped.stderr)")
         #expect(contentLines(mapped.stdout) == contentLines(detected.stdout))
         try Data(detected.stdout.utf8).write(to: scratch.url.appendingPathComponent("tasks.json"))
-        let imported = try TasksBinary.run(["import", "--store", scratch.path("new.sqlite"), "--mapping", saved,
-                                            scratch.path("tasks.json")])
+        let imported = try TasksBinary.run([
+            "import", "--store", scratch.path("new.sqlite"), "--mapping", saved,
+            scratch.path("tasks.json"),
+        ])
         #expect(imported.status == 0, "\(imported.stderr)")
-        let again = try TasksBinary.run(["validate", "--store", scratch.path("new.sqlite"), "--mode", "upsert",
-                                         "--mapping", saved, scratch.path("tasks.json")])
+        let again = try TasksBinary.run([
+            "validate", "--store", scratch.path("new.sqlite"), "--mode", "upsert",
+            "--mapping", saved, scratch.path("tasks.json"),
+        ])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try TasksBinary.run(["inspect", store, "--mapping", saved]).status == 0)
         // Problems inside the inspection's mapping are placed under $.mapping.
@@ -73,28 +79,39 @@ struct MappingFileTests {
         }
         let run = try TasksBinary.run(["export", store, "--mapping", mapping, "-o", scratch.path("out.json")])
         #expect(run.status == 0)
-        #expect(run.stderr.contains("warning: Task.deadline: missing-property: mapped to task.dueDate, but this "
-            + "store's "
-            + "model version has no property 'deadline' (no column ZDEADLINE in ZTASK); read as absent\n"))
-        #expect(run.stderr.contains("warning: Task.note: missing-property: mapped to task.notes, but this store's "
-            + "model "
-            + "version has no property 'note' (no column ZNOTE in ZTASK); read as absent (did you mean 'notes'?)\n"))
+        #expect(
+            run.stderr.contains(
+                "warning: Task.deadline: missing-property: mapped to task.dueDate, but this "
+                    + "store's "
+                    + "model version has no property 'deadline' (no column ZDEADLINE in ZTASK); read as absent\n"))
+        #expect(
+            run.stderr.contains(
+                "warning: Task.note: missing-property: mapped to task.notes, but this store's "
+                    + "model "
+                    + "version has no property 'note' (no column ZNOTE in ZTASK); read as absent (did you mean 'notes'?)\n"
+            ))
         let archive = try String(contentsOfFile: scratch.path("out.json"), encoding: .utf8)
         // Read as absent, the columns are unmapped: their values travel under extra, nothing is lost.
         #expect(!archive.contains("\"dueDate\""))
         #expect(archive.contains("\"extra\":{\"duedate\":\"2024-06-09T00:00:00Z\"}"))
-        let strict = try TasksBinary.run(["export", store, "--mapping", mapping, "--strict",
-                                          "-o", scratch.path("strict.json")])
+        let strict = try TasksBinary.run([
+            "export", store, "--mapping", mapping, "--strict",
+            "-o", scratch.path("strict.json"),
+        ])
         #expect(strict.status == 65)
         #expect(!FileManager.default.fileExists(atPath: scratch.path("strict.json")))
         // Importing through the same mapping: the target lacks them too, and says the values are not imported.
-        let imported = try TasksBinary.run(["import", "--store", scratch.path("new.sqlite"), "--mapping", mapping,
-                                            TasksBinary.sample("TaskManager.v2.json")])
+        let imported = try TasksBinary.run([
+            "import", "--store", scratch.path("new.sqlite"), "--mapping", mapping,
+            TasksBinary.sample("TaskManager.v2.json"),
+        ])
         #expect(imported.status == 0)
-        #expect(imported.stderr.contains("warning: Task.deadline: mapped to task.dueDate, but the target's model "
-            + "version "
-            + "has no property 'deadline' (no column ZDEADLINE in ZTASK); the archive's values for it are not "
-            + "imported\n"))
+        #expect(
+            imported.stderr.contains(
+                "warning: Task.deadline: mapped to task.dueDate, but the target's model "
+                    + "version "
+                    + "has no property 'deadline' (no column ZDEADLINE in ZTASK); the archive's values for it are not "
+                    + "imported\n"))
     }
 
     @Test("an entity no store has stays an error, with the closest entity suggested")
@@ -104,12 +121,14 @@ struct MappingFileTests {
         let mapping = try Self.inspection(of: store, in: scratch) { Self.set(&$0, "task", "entity", "", "Tsk") }
         let run = try TasksBinary.run(["export", store, "--mapping", mapping])
         #expect(run.status == 65 && run.stdout.isEmpty)
-        #expect(run.stderr == "Error: \(mapping): $.kinds.task.entity: no entity 'Tsk' in the store (it has: Category, "
-            + "Project, Subtask, Tag, Task); did you mean 'Task'?\n")
+        #expect(
+            run.stderr == "Error: \(mapping): $.kinds.task.entity: no entity 'Tsk' in the store (it has: Category, "
+                + "Project, Subtask, Tag, Task); did you mean 'Task'?\n")
     }
 
-    @Test("samples/easylife-mapping.json serves both EasyLife versions: 1.3.0 (no TodoItem.project) with a warning",
-          .enabled(if: ModelCommandTests.sharedAvailable, "../shared/fixtures/models is absent"))
+    @Test(
+        "samples/easylife-mapping.json serves both EasyLife versions: 1.3.0 (no TodoItem.project) with a warning",
+        .enabled(if: ModelCommandTests.sharedAvailable, "../shared/fixtures/models is absent"))
     func easyLifeVersions() throws {
         let scratch = try Scratch()
         let mapping = TasksBinary.sample("easylife-mapping.json")
@@ -117,12 +136,16 @@ struct MappingFileTests {
         let current = try ModelCommandTests.copyStore("EasyLife/EasyLife 1.5.0.sqlite", to: scratch)
         let oldRun = try TasksBinary.run(["export", old, "--mapping", mapping, "-o", scratch.path("old.json")])
         #expect(oldRun.status == 0, "\(oldRun.stderr)")
-        #expect(oldRun.stderr.hasPrefix("warning: TodoItem.project: missing-property: mapped to task.project, but this "
-            + "store's model version has no to-one relationship 'project' (no column ZPROJECT in ZTODOITEM); read as "
-            + "absent\n"))
+        #expect(
+            oldRun.stderr.hasPrefix(
+                "warning: TodoItem.project: missing-property: mapped to task.project, but this "
+                    + "store's model version has no to-one relationship 'project' (no column ZPROJECT in ZTODOITEM); read as "
+                    + "absent\n"))
         #expect(try TasksBinary.run(["export", old, "--mapping", mapping, "--strict"]).status == 65)
-        let currentRun = try TasksBinary.run(["export", current, "--mapping", mapping,
-                                              "-o", scratch.path("current.json")])
+        let currentRun = try TasksBinary.run([
+            "export", current, "--mapping", mapping,
+            "-o", scratch.path("current.json"),
+        ])
         #expect(currentRun.status == 0)
         #expect(!currentRun.stderr.contains("missing-property"))
         #expect(currentRun.stderr.contains("6 tasks"))
@@ -135,8 +158,10 @@ struct MappingFileTests {
         try FileManager.default.copyItem(atPath: TasksBinary.sample("EasyLife.sqlite"), toPath: store)
         let run = try TasksBinary.run(["export", store, "--mapping", TasksBinary.sample("easylife-mapping.json")])
         #expect(run.status == 0)
-        #expect(run.stderr.contains("\nExported 2 projects, 0 categories, 0 tags, 4 tasks, 0 subtasks from \(store) "
-            + "(format 2) in "))
+        #expect(
+            run.stderr.contains(
+                "\nExported 2 projects, 0 categories, 0 tags, 4 tasks, 0 subtasks from \(store) "
+                    + "(format 2) in "))
         let archive = try #require(try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any])
         let titles = (archive["tasks"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
         #expect(titles.sorted() == ["call the plumber", "fix the gate", "plant tomatoes", "repaint the hallway"])

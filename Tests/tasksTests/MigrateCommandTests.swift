@@ -16,9 +16,12 @@ struct MigrateCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.isEmpty)
         let lines = run.stderr.split(separator: "\n").map(String.init)
-        #expect(Array(lines.prefix(5)) == ["migrate: preparing backup of \(legacy)", "migrate: validating",
-                                           "migrate: migrating into \(target)", "migrate: verifying",
-                                           "migrate: completed"])
+        #expect(
+            Array(lines.prefix(5)) == [
+                "migrate: preparing backup of \(legacy)", "migrate: validating",
+                "migrate: migrating into \(target)", "migrate: verifying",
+                "migrate: completed",
+            ])
         let backup = try #require(try FileManager.default.contentsOfDirectory(atPath: backups).first)
         #expect(backup.hasPrefix("TaskManager-backup-") && backup.hasSuffix(".sqlite"))
         let counts = "5 projects, 4 categories, 10 tags, 44 tasks, 84 subtasks"
@@ -39,7 +42,8 @@ struct MigrateCommandTests {
         #expect(run.stderr.contains("migrate: preparing backup of \(legacy)\nmigrate: failed\nError: "))
         #expect(run.stderr.contains("already exists") && run.stderr.contains("no backup was made"))
         #expect(try scratch.bytes("new.sqlite") == Data("mine".utf8))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
                 == ["TaskManager.sqlite", "TaskManager.sqlite-shm", "TaskManager.sqlite-wal", "new.sqlite"])
     }
 
@@ -55,8 +59,9 @@ struct MigrateCommandTests {
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains("migrate: validating\nmigrate: failed\nError: "), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: target))
-        let backup = try #require(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path)
-            .first { $0.hasPrefix("TaskManager-backup-") })
+        let backup = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.url.path)
+                .first { $0.hasPrefix("TaskManager-backup-") })
         #expect(run.stderr.contains("the backup of \(legacy) is \(scratch.url.path)/\(backup)"), "\(run.stderr)")
     }
 

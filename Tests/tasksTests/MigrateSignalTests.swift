@@ -36,11 +36,13 @@ struct MigrateSignalTests {
             let wasStopped = SignalTests.check(outcome, signal: signal, label: label)
             if wasStopped { stopped += 1 }
             #expect(try names() == (wasStopped ? before : before.union(["new.sqlite"])), "\(label)")
-            #expect(try directorySnapshot(fixture.temporary) == temporaryBefore,
-                    "\(label): the temporary directory kept files")
+            #expect(
+                try directorySnapshot(fixture.temporary) == temporaryBefore,
+                "\(label): the temporary directory kept files")
             let kept = try FileManager.default.contentsOfDirectory(atPath: backups)
-            #expect(kept.count <= 1 && kept.allSatisfy { $0.hasPrefix("source-backup-") && $0.hasSuffix(".sqlite") },
-                    "\(label): \(kept)")
+            #expect(
+                kept.count <= 1 && kept.allSatisfy { $0.hasPrefix("source-backup-") && $0.hasSuffix(".sqlite") },
+                "\(label): \(kept)")
             try reset()
         }
         #expect(stopped >= SignalTests.count / 3, "only \(stopped) of \(SignalTests.count) runs were interrupted")

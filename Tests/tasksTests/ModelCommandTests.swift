@@ -8,7 +8,9 @@ import TaskInterchange
 struct ModelCommandTests {
     static var sharedAvailable: Bool { SharedFixtures.exists("models") }
     static func sharedPath(_ relative: String) -> String { SharedFixtures.path("models/" + relative) }
-    static let ledger = TasksBinary.repository.appendingPathComponent("Tests/tasksTests/Fixtures/models/Ledger.xcdatamodeld").path
+    static let ledger = TasksBinary.repository.appendingPathComponent(
+        "Tests/tasksTests/Fixtures/models/Ledger.xcdatamodeld"
+    ).path
 
     /// Copies a shared store with its sidecars into `scratch`.
     static func copyStore(_ relative: String, to scratch: Scratch) throws -> String {
@@ -24,7 +26,10 @@ struct ModelCommandTests {
         #expect(try TasksBinary.run(["--help"]).stdout.contains("\n  model "))
         let help = try TasksBinary.run(["model", "--help"])
         #expect(help.status == 0)
-        for usage in ["tasks model hashes", "tasks model identify --store <path> --model <path>", "tasks model new-store", "tasks model swiftdata", "tasks model lint"] {
+        for usage in [
+            "tasks model hashes", "tasks model identify --store <path> --model <path>", "tasks model new-store",
+            "tasks model swiftdata", "tasks model lint",
+        ] {
             #expect(help.stdout.contains(usage), "\(usage)")
         }
         #expect(try TasksBinary.run(["model", "identify", "--help"]).stdout == help.stdout)
@@ -44,14 +49,17 @@ struct ModelCommandTests {
         let scratch = try Scratch()
         let missing = try TasksBinary.run(["model", "hashes", scratch.path("Nope.xcdatamodeld")])
         #expect(missing.status == 66 && missing.stdout.isEmpty)
-        try FileManager.default.createDirectory(atPath: scratch.path("Bad.xcdatamodel"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: scratch.path("Bad.xcdatamodel"), withIntermediateDirectories: true)
         try Data("<model>\n  <entity name=\"A\">\n    <attribute name=\"a\" attributeType=\"Strin\"/>\n".utf8)
             .write(to: URL(fileURLWithPath: scratch.path("Bad.xcdatamodel/contents")))
         let bad = try TasksBinary.run(["model", "lint", scratch.path("Bad.xcdatamodel")])
         #expect(bad.status == 65 && bad.stdout.isEmpty)
         #expect(bad.stderr.hasPrefix("Error: \(scratch.path("Bad.xcdatamodel/contents")):3:"), "\(bad.stderr)")
         #expect(bad.stderr.contains("attributeType \"Strin\""))
-        let version = try TasksBinary.run(["model", "new-store", Self.ledger, "--model-version", "Ledger 9", "-o", scratch.path("x.sqlite")])
+        let version = try TasksBinary.run([
+            "model", "new-store", Self.ledger, "--model-version", "Ledger 9", "-o", scratch.path("x.sqlite"),
+        ])
         #expect(version.status == 65 && version.stderr.contains("has no version Ledger 9 (it has Ledger 1, Ledger 2)"))
         #expect(!FileManager.default.fileExists(atPath: scratch.path("x.sqlite")))
     }
@@ -60,41 +68,66 @@ struct ModelCommandTests {
     func hashes() throws {
         let text = try TasksBinary.run(["model", "hashes", Self.ledger])
         #expect(text.status == 0 && text.stderr.isEmpty)
-        #expect(text.stdout.contains("\nLedger 1: version identifiers [\"1\"]\n") && text.stdout.contains("\nLedger 2 (current): version identifiers [\"2\"]\n"))
-        let json = try Self.json(try TasksBinary.run(["model", "hashes", Self.ledger, "--model-version", "Ledger 2", "--json"]))
+        #expect(
+            text.stdout.contains("\nLedger 1: version identifiers [\"1\"]\n")
+                && text.stdout.contains("\nLedger 2 (current): version identifiers [\"2\"]\n"))
+        let json = try Self.json(
+            try TasksBinary.run(["model", "hashes", Self.ledger, "--model-version", "Ledger 2", "--json"]))
         let versions = try #require(json["versions"] as? [[String: Any]])
         #expect(versions.count == 1)
         let entities = try #require(versions[0]["entities"] as? [String: String])
         let scratch = try Scratch()
         let made = try TasksBinary.run(["model", "new-store", Self.ledger, "-o", scratch.path("new.sqlite")])
-        #expect(made.status == 0 && made.stdout.isEmpty && made.stderr.hasPrefix("Created \(scratch.path("new.sqlite")): an empty store for Ledger 2"))
+        #expect(
+            made.status == 0 && made.stdout.isEmpty
+                && made.stderr.hasPrefix("Created \(scratch.path("new.sqlite")): an empty store for Ledger 2"))
         let snapshot = try StoreSnapshot(path: scratch.path("new.sqlite"))
         let metadata = try #require(try StoreMetadata(of: snapshot))
         #expect(entities == metadata.versionHashes.mapValues { Data($0).base64EncodedString() })
         #expect(versions[0]["checksum"] as? String == metadata.checksum)
         // The new store is identified as Ledger 2, and an existing path is refused without being touched.
-        let identify = try TasksBinary.run(["model", "identify", "--store", scratch.path("new.sqlite"), "--model", Self.ledger])
+        let identify = try TasksBinary.run([
+            "model", "identify", "--store", scratch.path("new.sqlite"), "--model", Self.ledger,
+        ])
         #expect(identify.status == 0 && identify.stdout.contains("\nMade by: Ledger 2\n"))
         let again = try TasksBinary.run(["model", "new-store", Self.ledger, "-o", scratch.path("new.sqlite")])
         #expect(again.status == 73 && again.stderr.contains("already exists"))
     }
 
-    @Test("identify names the version that made each shared store; EasyLife 1.3.0 exits 1 with the closest version explained",
-          .enabled(if: ModelCommandTests.sharedAvailable, "../shared/fixtures/models is absent"))
+    @Test(
+        "identify names the version that made each shared store; EasyLife 1.3.0 exits 1 with the closest version explained",
+        .enabled(if: ModelCommandTests.sharedAvailable, "../shared/fixtures/models is absent"))
     func identifyShared() throws {
         let expected: [(store: String, model: String, version: String?)] = [
-            ("BrowserServicesKit-Bookmarks/Bookmarks_V2.sqlite", "BrowserServicesKit-Bookmarks/BookmarksModel.xcdatamodeld", "BookmarksModel 2"),
-            ("BrowserServicesKit-Bookmarks/Bookmarks_V5.sqlite", "BrowserServicesKit-Bookmarks/BookmarksModel.xcdatamodeld", "BookmarksModel 5"),
-            ("CoreDataPlus-SampleModel/SampleModel_V1.sqlite", "CoreDataPlus-SampleModel/SampleModel.momd", "SampleModel"),
-            ("CoreDataPlus-SampleModel/SampleModel_V2.sqlite", "CoreDataPlus-SampleModel/SampleModel.momd/SampleModel2.mom", "SampleModel2"),
-            ("CoreDataPlus-SampleModel3/SampleModel3_V1.sqlite", "CoreDataPlus-SampleModel3/SampleModel3.xcdatamodeld/SampleModel3.xcdatamodel", "SampleModel3"),
+            (
+                "BrowserServicesKit-Bookmarks/Bookmarks_V2.sqlite",
+                "BrowserServicesKit-Bookmarks/BookmarksModel.xcdatamodeld", "BookmarksModel 2"
+            ),
+            (
+                "BrowserServicesKit-Bookmarks/Bookmarks_V5.sqlite",
+                "BrowserServicesKit-Bookmarks/BookmarksModel.xcdatamodeld", "BookmarksModel 5"
+            ),
+            (
+                "CoreDataPlus-SampleModel/SampleModel_V1.sqlite", "CoreDataPlus-SampleModel/SampleModel.momd",
+                "SampleModel"
+            ),
+            (
+                "CoreDataPlus-SampleModel/SampleModel_V2.sqlite",
+                "CoreDataPlus-SampleModel/SampleModel.momd/SampleModel2.mom", "SampleModel2"
+            ),
+            (
+                "CoreDataPlus-SampleModel3/SampleModel3_V1.sqlite",
+                "CoreDataPlus-SampleModel3/SampleModel3.xcdatamodeld/SampleModel3.xcdatamodel", "SampleModel3"
+            ),
             ("EasyLife/EasyLife 1.5.0.sqlite", "EasyLife/EasyLife.xcdatamodeld", "EasyLife 1.5.0"),
             ("EasyLife/EasyLife 1.3.0.sqlite", "EasyLife/EasyLife.xcdatamodeld", nil),
         ]
         for (store, model, version) in expected {
             let scratch = try Scratch()
             let path = try Self.copyStore(store, to: scratch)
-            let run = try TasksBinary.run(["model", "identify", "--json", "--store", path, "--model", Self.sharedPath(model)])
+            let run = try TasksBinary.run([
+                "model", "identify", "--json", "--store", path, "--model", Self.sharedPath(model),
+            ])
             #expect(run.status == (version == nil ? 1 : 0), "\(store)")
             let json = try Self.json(run)
             #expect(json.keys.contains("version"))
@@ -102,31 +135,46 @@ struct ModelCommandTests {
             if version == nil {
                 #expect(json["version"] is NSNull)
                 #expect(json["closest"] as? String == "EasyLife 1.3.0")
-                let text = try TasksBinary.run(["model", "identify", "--store", path, "--model", Self.sharedPath(model)])
+                let text = try TasksBinary.run([
+                    "model", "identify", "--store", path, "--model", Self.sharedPath(model),
+                ])
                 #expect(text.status == 1)
-                #expect(text.stdout.contains("Closest: EasyLife 1.3.0, which differs from the store in:\n  Project.todoItem: added: relationship todoItem is new in the version\n  TodoItem.project: added: relationship project is new in the version\n"))
+                #expect(
+                    text.stdout.contains(
+                        "Closest: EasyLife 1.3.0, which differs from the store in:\n  Project.todoItem: added: relationship todoItem is new in the version\n  TodoItem.project: added: relationship project is new in the version\n"
+                    ))
             }
         }
     }
 
-    @Test("import --model-from a model version makes a store that version identifies as its own",
-          .enabled(if: ModelCommandTests.sharedAvailable, "../shared/fixtures/models is absent"))
+    @Test(
+        "import --model-from a model version makes a store that version identifies as its own",
+        .enabled(if: ModelCommandTests.sharedAvailable, "../shared/fixtures/models is absent"))
     func importModelFrom() throws {
         let scratch = try Scratch()
         let store = try Self.copyStore("EasyLife/EasyLife 1.5.0.sqlite", to: scratch)
         let mapping = TasksBinary.sample("easylife-mapping.json")
-        let export = try TasksBinary.run(["export", "--store", store, "--mapping", mapping, "-o", scratch.path("e.json")])
+        let export = try TasksBinary.run([
+            "export", "--store", store, "--mapping", mapping, "-o", scratch.path("e.json"),
+        ])
         #expect(export.status == 0)
         let model = Self.sharedPath("EasyLife/EasyLife.xcdatamodeld")
-        let imported = try TasksBinary.run(["import", scratch.path("e.json"), "--store", scratch.path("new.sqlite"), "--mapping", mapping,
-                                            "--model-from", model, "--model-version", "EasyLife 1.5.0"])
+        let imported = try TasksBinary.run([
+            "import", scratch.path("e.json"), "--store", scratch.path("new.sqlite"), "--mapping", mapping,
+            "--model-from", model, "--model-version", "EasyLife 1.5.0",
+        ])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stderr.contains("Imported 0 projects, 0 categories, 0 tags, 6 tasks"))
-        let identify = try Self.json(try TasksBinary.run(["model", "identify", "--json", "--store", scratch.path("new.sqlite"), "--model", model]))
+        let identify = try Self.json(
+            try TasksBinary.run([
+                "model", "identify", "--json", "--store", scratch.path("new.sqlite"), "--model", model,
+            ]))
         #expect(identify["version"] as? String == "EasyLife 1.5.0")
         // A version given with a store template is a usage mistake the library reports.
-        let wrong = try TasksBinary.run(["import", scratch.path("e.json"), "--store", scratch.path("other.sqlite"), "--mapping", mapping,
-                                         "--model-from", store, "--model-version", "EasyLife 1.5.0"])
+        let wrong = try TasksBinary.run([
+            "import", scratch.path("e.json"), "--store", scratch.path("other.sqlite"), "--mapping", mapping,
+            "--model-from", store, "--model-version", "EasyLife 1.5.0",
+        ])
         #expect(wrong.status == 65 && wrong.stderr.contains("a model version applies to a model"))
         #expect(!FileManager.default.fileExists(atPath: scratch.path("other.sqlite")))
     }
@@ -142,22 +190,32 @@ struct ModelCommandTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: expected).sorted()
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path("out")).sorted() == names)
         for name in names {
-            #expect(try scratch.bytes("out/" + name) == Data(contentsOf: URL(fileURLWithPath: expected + "/" + name)), "\(name)")
+            #expect(
+                try scratch.bytes("out/" + name) == Data(contentsOf: URL(fileURLWithPath: expected + "/" + name)),
+                "\(name)")
         }
         let again = try TasksBinary.run(["model", "swiftdata", Self.ledger, "-o", scratch.path("out")])
         #expect(again.status == 73)
         let lint = try TasksBinary.run(["model", "lint", Self.ledger, "--cloudkit"])
         #expect(lint.status == 0)
-        #expect(lint.stdout.contains("\nML003 error Transaction.account: required relationship: CloudKit needs every relationship optional\n"))
+        #expect(
+            lint.stdout.contains(
+                "\nML003 error Transaction.account: required relationship: CloudKit needs every relationship optional\n"
+            ))
         #expect(lint.stdout.hasSuffix(" findings\n"))
-        let json = try #require(try JSONSerialization.jsonObject(with: try TasksBinary.run(["model", "lint", Self.ledger, "--json"]).stdoutData) as? [[String: Any]])
+        let json = try #require(
+            try JSONSerialization.jsonObject(
+                with: try TasksBinary.run(["model", "lint", Self.ledger, "--json"]).stdoutData) as? [[String: Any]])
         #expect(json.contains { $0["code"] as? String == "ML009" && $0["entity"] as? String == "Predicate" })
     }
 
-    @Test(".momd hashes agree with VersionInfo.plist; swiftdata and lint read a store's own model with --store",
-          .enabled(if: ModelCommandTests.sharedAvailable, "../shared/fixtures/models is absent"))
+    @Test(
+        ".momd hashes agree with VersionInfo.plist; swiftdata and lint read a store's own model with --store",
+        .enabled(if: ModelCommandTests.sharedAvailable, "../shared/fixtures/models is absent"))
     func compiledAndStore() throws {
-        let hashes = try TasksBinary.run(["model", "hashes", Self.sharedPath("CoreDataPlus-SampleModel/SampleModel.momd")])
+        let hashes = try TasksBinary.run([
+            "model", "hashes", Self.sharedPath("CoreDataPlus-SampleModel/SampleModel.momd"),
+        ])
         #expect(hashes.status == 0)
         #expect(hashes.stdout.components(separatedBy: "  VersionInfo.plist hashes: equal\n").count - 1 == 3)
         #expect(!hashes.stdout.contains("DIFFER"))
@@ -168,6 +226,10 @@ struct ModelCommandTests {
         let car = try String(contentsOfFile: scratch.path("out/SampleModel_V2Schema+Car.swift"), encoding: .utf8)
         #expect(car.contains("    class Car {") && car.contains("@Attribute(.unique) var numberPlate: String"))
         let lint = try TasksBinary.run(["model", "lint", "--store", store])
-        #expect(lint.status == 0 && lint.stdout.contains("ML002 note Person.firstName,lastName: unique constraint on firstName, lastName"))
+        #expect(
+            lint.status == 0
+                && lint.stdout.contains(
+                    "ML002 note Person.firstName,lastName: unique constraint on firstName, lastName")
+        )
     }
 }

@@ -10,7 +10,8 @@ struct ModificationDateTests {
     private func storeWithUpdatedAt(_ scratch: Scratch) throws -> String {
         let store = try scratch.sampleStore()
         try Database(path: store, mode: .readWrite).execute(
-            "ALTER TABLE ZTASK ADD COLUMN ZUPDATEDAT TIMESTAMP; UPDATE ZTASK SET ZUPDATEDAT = ZCREATEDAT + 0.125 WHERE Z_PK % 2 = 0")
+            "ALTER TABLE ZTASK ADD COLUMN ZUPDATEDAT TIMESTAMP; UPDATE ZTASK SET ZUPDATEDAT = ZCREATEDAT + 0.125 WHERE Z_PK % 2 = 0"
+        )
         return store
     }
 
@@ -37,9 +38,11 @@ struct ModificationDateTests {
         #expect(dated.count == expected && expected > 0)
         #expect(exported.allSatisfy { ($0["extra"] as? [String: Any])?["updatedAt"] == nil })
         for task in dated {
-            let seconds = try LosslessDate.date(from: task["modifiedAt"] as? String ?? "").timeIntervalSinceReferenceDate
-            let stored = try database.scalar("SELECT ZUPDATEDAT FROM ZTASK WHERE ZID = ?",
-                                             [.blob(Self.bytes(task["id"] as? String ?? ""))])?.double
+            let seconds = try LosslessDate.date(from: task["modifiedAt"] as? String ?? "")
+                .timeIntervalSinceReferenceDate
+            let stored = try database.scalar(
+                "SELECT ZUPDATEDAT FROM ZTASK WHERE ZID = ?",
+                [.blob(Self.bytes(task["id"] as? String ?? ""))])?.double
             #expect(stored?.bitPattern == seconds.bitPattern)
         }
     }
@@ -79,23 +82,31 @@ struct ModificationDateTests {
         let expected = try count(store, "SELECT count(ZUPDATEDAT) FROM ZTASK")
         let run = try TasksBinary.run(["import", "--store", scratch.path("new.sqlite"), scratch.path("a.json")])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr.contains("warning: Task.modifiedAt: the target maps no property to this field; \(expected) values not imported"))
+        #expect(
+            run.stderr.contains(
+                "warning: Task.modifiedAt: the target maps no property to this field; \(expected) values not imported"))
         // --strict refuses what it would lose, into a new store (nothing left behind) and an existing one (unchanged).
-        let strictNew = try TasksBinary.run(["import", "--store", scratch.path("strict.sqlite"), "--strict",
-                                             scratch.path("a.json")])
+        let strictNew = try TasksBinary.run([
+            "import", "--store", scratch.path("strict.sqlite"), "--strict",
+            scratch.path("a.json"),
+        ])
         #expect(strictNew.status == 65)
         #expect(strictNew.stderr.contains("--strict: the target has no place for Task.modifiedAt (\(expected))"))
         #expect(!FileManager.default.fileExists(atPath: scratch.path("strict.sqlite")))
         // One task changed: the upsert rewrites it, and would lose its date.
         var exported = String(decoding: try scratch.bytes("a.json"), as: UTF8.self)
         let dated = try #require(exported.range(of: #""modifiedAt":""#))
-        let title = try #require(exported.range(of: #""title":""#, options: .backwards,
-                                                range: exported.startIndex..<dated.lowerBound))
+        let title = try #require(
+            exported.range(
+                of: #""title":""#, options: .backwards,
+                range: exported.startIndex..<dated.lowerBound))
         exported.replaceSubrange(title, with: #""title":"edited "#)
         try Data(exported.utf8).write(to: scratch.url.appendingPathComponent("edited.json"))
         let before = try scratch.bytes("new.sqlite")
-        let strictUpsert = try TasksBinary.run(["import", "--store", scratch.path("new.sqlite"), "--mode", "upsert",
-                                                "--strict", scratch.path("edited.json")])
+        let strictUpsert = try TasksBinary.run([
+            "import", "--store", scratch.path("new.sqlite"), "--mode", "upsert",
+            "--strict", scratch.path("edited.json"),
+        ])
         #expect(strictUpsert.status == 65)
         #expect(strictUpsert.stderr.contains("--strict: the target has no place for Task.modifiedAt (1)"))
         #expect(try scratch.bytes("new.sqlite") == before)
@@ -108,14 +119,17 @@ struct ModificationDateTests {
         #expect(try TasksBinary.run(["export", "--store", store, "-o", scratch.path("a.json")]).status == 0)
         // Edited as text, so sections and records keep the export's order (merge compares in that order).
         let exported = String(decoding: try scratch.bytes("a.json"), as: UTF8.self)
-        let legacy = exported.replacingOccurrences(of: #""modifiedAt":("[^"]*")"#, with: #""extra":{"updatedAt":$1}"#,
-                                                   options: .regularExpression)
+        let legacy = exported.replacingOccurrences(
+            of: #""modifiedAt":("[^"]*")"#, with: #""extra":{"updatedAt":$1}"#,
+            options: .regularExpression)
         #expect(legacy != exported)
         try Data(legacy.utf8).write(to: scratch.url.appendingPathComponent("old.json"))
         let plain = try Scratch()
         let without = try plain.sampleStore()
         for (target, archive) in [(without, "a.json"), (store, "old.json")] {
-            #expect(try TasksBinary.run(["import", "--store", target, "--mode", "upsert", scratch.path(archive)]).status == 0)
+            #expect(
+                try TasksBinary.run(["import", "--store", target, "--mode", "upsert", scratch.path(archive)]).status
+                    == 0)
             let before = try Data(contentsOf: URL(fileURLWithPath: target))
             for mode in ["upsert", "merge"] {
                 let again = try TasksBinary.run(["import", "--store", target, "--mode", mode, scratch.path(archive)])

@@ -24,7 +24,9 @@ struct PathSafetyTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path) == ["link.sqlite"])
     }
 
-    @Test("-o and --backup naming the store, a sidecar or the input (however spelled) are refused with 64 before anything is written")
+    @Test(
+        "-o and --backup naming the store, a sidecar or the input (however spelled) are refused with 64 before anything is written"
+    )
     func aliasedOutputs() throws {
         let scratch = try Scratch()
         let store = try scratch.sampleStore()
@@ -35,13 +37,17 @@ struct PathSafetyTests {
         try FileManager.default.createSymbolicLink(atPath: scratch.path("link.json"), withDestinationPath: archive)
         let before = try directorySnapshot(scratch.url)
         let dotted = scratch.url.path + "/./TaskManager.sqlite"
-        let exports: [[String]] = [store, dotted, scratch.path("link.sqlite"), scratch.path("hard.sqlite"), store + "-wal",
-                                   store + "-shm", store + "-journal"].map {
-            ["export", "--store", store, "-o", $0]
-        } + [["export", "--store", scratch.path("link.sqlite"), "-o", store]]
-        let imports: [[String]] = [store, dotted, store + "-wal", scratch.path("link.sqlite"), archive, scratch.path("link.json")].map {
-            ["import", "--store", store, "--mode", "upsert", "--backup", $0, archive]
-        } + [["import", "--store", archive, archive], ["import", "--store", scratch.path("link.json"), archive]]
+        let exports: [[String]] =
+            [
+                store, dotted, scratch.path("link.sqlite"), scratch.path("hard.sqlite"), store + "-wal",
+                store + "-shm", store + "-journal",
+            ].map {
+                ["export", "--store", store, "-o", $0]
+            } + [["export", "--store", scratch.path("link.sqlite"), "-o", store]]
+        let imports: [[String]] =
+            [store, dotted, store + "-wal", scratch.path("link.sqlite"), archive, scratch.path("link.json")].map {
+                ["import", "--store", store, "--mode", "upsert", "--backup", $0, archive]
+            } + [["import", "--store", archive, archive], ["import", "--store", scratch.path("link.json"), archive]]
         for arguments in exports + imports {
             let run = try Self.run(arguments)
             #expect(run.status == 64, "\(arguments.joined(separator: " ")): \(run.status) \(run.stderr)")
@@ -69,13 +75,16 @@ struct PathSafetyTests {
         let received = try Data(contentsOf: URL(fileURLWithPath: scratch.path("received.json")))
         let validate = try TasksBinary.run(["validate", "-"], stdin: received)
         #expect(validate.status == 0 && validate.stderr.contains("44 tasks"), "\(validate.stderr)")
-        #expect(try !FileManager.default.contentsOfDirectory(atPath: scratch.url.path).contains { $0.contains(".tasks-") })
+        #expect(
+            try !FileManager.default.contentsOfDirectory(atPath: scratch.url.path).contains { $0.contains(".tasks-") })
 
         // A null device of our own (never the system's /dev/null): the test makes the node in its directory.
         let device = scratch.path("null-device")
         // Major 1, minor 3 in Linux's encoding: the same device as /dev/null.
         guard mknod(device, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0 else {
-            print("special outputs: mknod is not permitted here (\(String(cString: strerror(errno)))); the character-device case is skipped")
+            print(
+                "special outputs: mknod is not permitted here (\(String(cString: strerror(errno)))); the character-device case is skipped"
+            )
             return
         }
         for extra in [[], ["--strict"]] {
@@ -94,10 +103,13 @@ struct PathSafetyTests {
         let before = try storeFiles(scratch.url)
         // 100 blocks of 512 bytes: more than the -shm, less than the store, so the backup's writes fail (EFBIG, SIGXFSZ
         // ignored) while the import's own files are unaffected.
-        let run = try TasksBinary.runProcess(URL(fileURLWithPath: "/bin/sh"),
-                                             ["-c", "trap '' XFSZ; ulimit -f 100; exec \"$0\" \"$@\"", LiveStoreTests.binary.path,
-                                              "import", "--store", store, "--mode", "upsert", "--backup", scratch.path("backup.sqlite"), archive],
-                                             stdin: nil, in: nil)
+        let run = try TasksBinary.runProcess(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", "trap '' XFSZ; ulimit -f 100; exec \"$0\" \"$@\"", LiveStoreTests.binary.path,
+                "import", "--store", store, "--mode", "upsert", "--backup", scratch.path("backup.sqlite"), archive,
+            ],
+            stdin: nil, in: nil)
         #expect(run.status == 73, "\(run.status): \(run.stderr)")
         #expect(run.stderr.contains("backup.sqlite") && run.stderr.contains("cannot write the backup"), "\(run.stderr)")
         #expect(try storeFiles(scratch.url) == before, "a backup file or temporary file was left, or the store changed")
@@ -117,9 +129,11 @@ struct PathSafetyTests {
         try FileManager.default.createDirectory(at: deadDirectory, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: deadDirectory.appendingPathComponent("lock").path, contents: nil)
         // A dead run's lock is older than the few seconds a live owner may take to lock a new one.
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)],
-                                              ofItemAtPath: deadDirectory.appendingPathComponent("lock").path)
-        _ = FileManager.default.createFile(atPath: deadDirectory.appendingPathComponent("store.sqlite").path, contents: Data(count: 4096))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -60)],
+            ofItemAtPath: deadDirectory.appendingPathComponent("lock").path)
+        _ = FileManager.default.createFile(
+            atPath: deadDirectory.appendingPathComponent("store.sqlite").path, contents: Data(count: 4096))
         // As a running tasks holds them: the same names, locked by this process.
         let liveOutput = scratch.path(".out.json.tasks-\(UUID().uuidString)")
         let liveDirectory = temporary.appendingPathComponent("tasks-export-\(UUID().uuidString)")
@@ -144,11 +158,14 @@ struct PathSafetyTests {
         #expect(FileManager.default.fileExists(atPath: freshOutput))
         #expect(FileManager.default.fileExists(atPath: liveDirectory.path))
         #expect(FileManager.default.fileExists(atPath: foreign.path))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).sorted()
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: temporary.path).sorted()
                 == [liveDirectory.lastPathComponent, foreign.lastPathComponent].sorted())
     }
 
-    @Test("a store on a read-only mount or a read-only file: import and dry run exit 73, nothing written, no -wal/-shm left")
+    @Test(
+        "a store on a read-only mount or a read-only file: import and dry run exit 73, nothing written, no -wal/-shm left"
+    )
     func readOnlyTargets() throws {
         let scratch = try Scratch()
         let store = try scratch.sampleStore()
@@ -157,14 +174,21 @@ struct PathSafetyTests {
         let before = try directorySnapshot(scratch.url)
         // A read-only bind mount of the scratch directory, in a mount namespace of its own.
         let script = "mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro \"$1\" || exit 99; shift; exec \"$@\""
-        for arguments in [["import", "--store", store, "--mode", "upsert", archive],
-                          ["import", "--store", store, "--mode", "upsert", "--dry-run", archive],
-                          ["validate", "--store", store, "--mode", "upsert", archive]] {
-            let run = try TasksBinary.runProcess(URL(fileURLWithPath: "/usr/bin/unshare"),
-                                                 ["-m", "/bin/sh", "-c", script, "sh", scratch.url.path, LiveStoreTests.binary.path] + arguments,
-                                                 stdin: nil, in: nil)
-            if run.status == 99 || run.stderr.contains("unshare failed") || run.stderr.contains("Operation not permitted") {
-                print("read-only targets: a read-only mount cannot be made here (\(run.stderr.prefix(200))); that case is skipped")
+        for arguments in [
+            ["import", "--store", store, "--mode", "upsert", archive],
+            ["import", "--store", store, "--mode", "upsert", "--dry-run", archive],
+            ["validate", "--store", store, "--mode", "upsert", archive],
+        ] {
+            let run = try TasksBinary.runProcess(
+                URL(fileURLWithPath: "/usr/bin/unshare"),
+                ["-m", "/bin/sh", "-c", script, "sh", scratch.url.path, LiveStoreTests.binary.path] + arguments,
+                stdin: nil, in: nil)
+            if run.status == 99 || run.stderr.contains("unshare failed")
+                || run.stderr.contains("Operation not permitted")
+            {
+                print(
+                    "read-only targets: a read-only mount cannot be made here (\(run.stderr.prefix(200))); that case is skipped"
+                )
                 break
             }
             #expect(run.status == 73, "\(arguments): \(run.status) \(run.stderr)")
@@ -181,13 +205,18 @@ struct PathSafetyTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.url.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: shared.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: archive)
-        for suffix in ["", "-wal"] { try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: target + suffix) }
+        for suffix in ["", "-wal"] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: target + suffix)
+        }
         let sharedBefore = try directorySnapshot(shared)
         for extra in [[], ["--dry-run"]] {
-            let run = try TasksBinary.runProcess(URL(fileURLWithPath: "/usr/bin/setpriv"),
-                                                 ["--reuid=65534", "--regid=65534", "--clear-groups", LiveStoreTests.binary.path,
-                                                  "import", "--store", target, "--mode", "upsert"] + extra + [archive],
-                                                 stdin: nil, in: nil)
+            let run = try TasksBinary.runProcess(
+                URL(fileURLWithPath: "/usr/bin/setpriv"),
+                [
+                    "--reuid=65534", "--regid=65534", "--clear-groups", LiveStoreTests.binary.path,
+                    "import", "--store", target, "--mode", "upsert",
+                ] + extra + [archive],
+                stdin: nil, in: nil)
             #expect(run.status == 73, "\(extra): \(run.status) \(run.stderr)")
             #expect(run.stderr.contains("cannot write the store"), "\(run.stderr)")
             #expect(try directorySnapshot(shared) == sharedBefore, "a -wal/-shm or other file was left")
@@ -205,12 +234,18 @@ struct PathSafetyTests {
         let path = scratch.path("mislabelled.json")
         try Data(mislabelled.utf8).write(to: URL(fileURLWithPath: path))
         let before = try directorySnapshot(scratch.url)
-        for arguments in [["validate", path], ["import", "--store", store, "--mode", "upsert", path],
-                          ["import", "--store", scratch.path("new.sqlite"), path]] {
+        for arguments in [
+            ["validate", path], ["import", "--store", store, "--mode", "upsert", path],
+            ["import", "--store", scratch.path("new.sqlite"), path],
+        ] {
             let run = try Self.run(arguments)
             #expect(run.status == 65, "\(arguments[0]): \(run.stderr)")
-            #expect(run.stderr.contains("version-mismatch") && run.stderr.contains("looks like a version 2 file"), "\(run.stderr)")
-            #expect(run.stderr.components(separatedBy: "version-mismatch").count == 2, "only the first such member is reported")
+            #expect(
+                run.stderr.contains("version-mismatch") && run.stderr.contains("looks like a version 2 file"),
+                "\(run.stderr)")
+            #expect(
+                run.stderr.components(separatedBy: "version-mismatch").count == 2,
+                "only the first such member is reported")
         }
         #expect(try directorySnapshot(scratch.url) == before)
     }

@@ -11,10 +11,12 @@ struct ProgressLineTests {
         let line = ProgressLine()
         let start = Date(timeIntervalSinceReferenceDate: 1_000)
         // First report at 10%: no pace yet.
-        #expect(line.text("importing", fraction: 0.1, detail: "7 of 70 MB", now: start)
+        #expect(
+            line.text("importing", fraction: 0.1, detail: "7 of 70 MB", now: start)
                 == "importing: 10% (7 of 70 MB)")
         // 20 points in 4 s: the 70 points left take 14 s more.
-        #expect(line.text("importing", fraction: 0.3, now: start.addingTimeInterval(4))
+        #expect(
+            line.text("importing", fraction: 0.3, now: start.addingTimeInterval(4))
                 == "importing: 30%, about 14 s left")
         #expect(line.text("importing", fraction: 1, now: start.addingTimeInterval(9)) == "importing: 100%")
     }
@@ -26,18 +28,21 @@ struct ProgressLineTests {
         #expect(ProgressLine.duration(3_840) == "1 h 04 min")
     }
 
-    @Test("on a terminal, validate shows percentages; in a pipe, no progress at all",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "no script(1) for a pty"))
+    @Test(
+        "on a terminal, validate shows percentages; in a pipe, no progress at all",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "no script(1) for a pty"))
     func terminalOnly() throws {
         let scratch = try Scratch()
         #expect(try TasksBinary.run(["generate", "--tasks", "20000", "-o", scratch.path("big.sqlite")]).status == 0)
-        #expect(try TasksBinary.run(["export", "--store", scratch.path("big.sqlite"), "-o", scratch.path("a.json")])
-                    .status == 0)
+        #expect(
+            try TasksBinary.run(["export", "--store", scratch.path("big.sqlite"), "-o", scratch.path("a.json")])
+                .status == 0)
         // `script` gives the command a pseudo-terminal; CI must be unset, as progress is never shown under CI.
         let command = "\(TasksBinary.url.path) validate \(scratch.path("a.json"))"
-        let terminal = try TasksBinary.runProcess(URL(fileURLWithPath: "/usr/bin/env"),
-                                                  ["-u", "CI", "script", "-qec", command, "/dev/null"],
-                                                  stdin: nil, in: nil)
+        let terminal = try TasksBinary.runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["-u", "CI", "script", "-qec", command, "/dev/null"],
+            stdin: nil, in: nil)
         #expect(terminal.status == 0, "\(terminal.stderr)")
         #expect(terminal.stdout.contains("validating: 0% (0 of "))
         #expect(terminal.stdout.contains("validating: 100%"))

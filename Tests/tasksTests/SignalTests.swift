@@ -10,7 +10,8 @@ import TaskInterchange
 @Suite("Signals", .serialized)
 struct SignalTests {
     static let count = Int(ProcessInfo.processInfo.environment["TASKS_SIGNAL_COUNT"] ?? "") ?? 9
-    static let seed = UInt64(ProcessInfo.processInfo.environment["TASKS_SIGNAL_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+    static let seed =
+        UInt64(ProcessInfo.processInfo.environment["TASKS_SIGNAL_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     struct Outcome {
@@ -82,8 +83,10 @@ struct SignalTests {
     /// The task count and the sum of versions: an upsert that committed changes the sum; one rolled back does not.
     static func state(_ path: String) throws -> [Int64] {
         let database = try Database(path: path, mode: .readWrite)
-        return try [database.scalar("SELECT count(*) FROM ZTASK")?.int64 ?? -1,
-                    database.scalar("SELECT total(Z_OPT) FROM ZTASK")?.double.map { Int64($0) } ?? -1]
+        return try [
+            database.scalar("SELECT count(*) FROM ZTASK")?.int64 ?? -1,
+            database.scalar("SELECT total(Z_OPT) FROM ZTASK")?.double.map { Int64($0) } ?? -1,
+        ]
     }
 
     /// Checks one interrupted (or finished) run; returns true when the signal stopped it.
@@ -91,7 +94,9 @@ struct SignalTests {
         if let status = outcome.exitStatus {
             #expect(status == 0 || status == 128 + signal, "\(label): exit \(status): \(outcome.stderr)")
             if status == 128 + signal {
-                #expect(outcome.stderr.contains("interrupted by") && outcome.stderr.contains("rolled back"), "\(label): \(outcome.stderr)")
+                #expect(
+                    outcome.stderr.contains("interrupted by") && outcome.stderr.contains("rolled back"),
+                    "\(label): \(outcome.stderr)")
             }
             return status != 0
         }
@@ -100,7 +105,9 @@ struct SignalTests {
         return true
     }
 
-    @Test("export -o, import into a new store, upsert into an existing one: interrupted runs leave nothing and exit 128+n")
+    @Test(
+        "export -o, import into a new store, upsert into an existing one: interrupted runs leave nothing and exit 128+n"
+    )
     func interrupted() throws {
         let fixture = try Fixture()
         srand48(Int(truncatingIfNeeded: Self.seed &+ 7))
@@ -112,7 +119,10 @@ struct SignalTests {
         let importArguments = ["import", "--store", newStore, fixture.archive]
         let upsertArguments = ["import", "--store", existing, "--mode", "upsert", fixture.archive]
         try Self.touch(existing)
-        let durations = [try fixture.duration(exportArguments), try fixture.duration(importArguments), try fixture.duration(upsertArguments)]
+        let durations = [
+            try fixture.duration(exportArguments), try fixture.duration(importArguments),
+            try fixture.duration(upsertArguments),
+        ]
         try FileManager.default.removeItem(atPath: output)
         for suffix in ["", "-wal", "-shm"] { unlink(newStore + suffix) }
         var stopped = 0
@@ -120,7 +130,8 @@ struct SignalTests {
             for attempt in 0..<Self.count {
                 let signal = Self.signals[attempt % Self.signals.count]
                 let delay = drand48() * durations[operation]
-                let label = "\(arguments[0]) #\(operation) signal \(signal) after \(String(format: "%.3f", delay)) s (seed \(Self.seed))"
+                let label =
+                    "\(arguments[0]) #\(operation) signal \(signal) after \(String(format: "%.3f", delay)) s (seed \(Self.seed))"
                 if operation == 2 { try Self.touch(existing) }
                 let before = try directorySnapshot(fixture.scratch.url.appendingPathComponent("tmp"))
                 let stateBefore = try Self.state(existing)
@@ -128,16 +139,21 @@ struct SignalTests {
                 let outcome = try Self.run(arguments, temporary: fixture.temporary, signal: signal, after: delay)
                 let wasStopped = Self.check(outcome, signal: signal, label: label)
                 if wasStopped { stopped += 1 }
-                #expect(try directorySnapshot(fixture.temporary) == before, "\(label): the temporary directory kept files")
+                #expect(
+                    try directorySnapshot(fixture.temporary) == before, "\(label): the temporary directory kept files")
                 let after = try Set(FileManager.default.contentsOfDirectory(atPath: fixture.scratch.url.path))
                     .subtracting(["existing.sqlite-wal", "existing.sqlite-shm"]).filter { !$0.hasPrefix("stderr-") }
                 let expected = names.subtracting(["existing.sqlite-wal", "existing.sqlite-shm"])
                 switch operation {
                 case 0:
-                    #expect(after == (wasStopped ? expected : expected.union(["out.json"])), "\(label): \(after.subtracting(expected))")
+                    #expect(
+                        after == (wasStopped ? expected : expected.union(["out.json"])),
+                        "\(label): \(after.subtracting(expected))")
                     if !wasStopped { try FileManager.default.removeItem(atPath: output) }
                 case 1:
-                    #expect(after == (wasStopped ? expected : expected.union(["new.sqlite"])), "\(label): \(after.subtracting(expected))")
+                    #expect(
+                        after == (wasStopped ? expected : expected.union(["new.sqlite"])),
+                        "\(label): \(after.subtracting(expected))")
                     for suffix in ["", "-wal", "-shm"] { unlink(newStore + suffix) }
                 default:
                     #expect(after == expected, "\(label): \(after.subtracting(expected))")
@@ -161,7 +177,8 @@ struct SignalTests {
         let store = try scratch.sampleStore()
         let fifo = scratch.path("pipe")
         #expect(mkfifo(fifo, 0o600) == 0)
-        let outcome = try Self.run(["export", "--store", store, "-o", fifo], temporary: scratch.url, signal: SIGTERM, after: 0.3)
+        let outcome = try Self.run(
+            ["export", "--store", store, "-o", fifo], temporary: scratch.url, signal: SIGTERM, after: 0.3)
         #expect(outcome.exitStatus == 143, "\(outcome.stderr)")
         #expect(outcome.stderr.contains("interrupted by SIGTERM"), "\(outcome.stderr)")
         var status = stat()

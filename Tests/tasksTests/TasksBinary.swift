@@ -17,7 +17,8 @@ struct TasksBinary {
 
     /// The binary sits beside the test bundle in the build products directory.
     static let url: URL = {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("tasks")
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "tasks")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
         return repository.appendingPathComponent(".build/debug/tasks")
     }()
@@ -33,12 +34,15 @@ struct TasksBinary {
 
     /// Runs a shell pipeline (for `export | import`).
     static func shell(_ command: String, in directory: URL? = nil) throws -> Run {
-        try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command], stdin: nil, in: directory,
-                       environment: ["TASKS": url.path])
+        try runProcess(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", command], stdin: nil, in: directory,
+            environment: ["TASKS": url.path])
     }
 
-    static func runProcess(_ executable: URL, _ arguments: [String], stdin: Data?, in directory: URL?,
-                           environment: [String: String] = [:]) throws -> Run {
+    static func runProcess(
+        _ executable: URL, _ arguments: [String], stdin: Data?, in directory: URL?,
+        environment: [String: String] = [:]
+    ) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -68,8 +72,9 @@ struct TasksBinary {
         }
         process.waitUntilExit()
         let out = try Data(contentsOf: output)
-        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                   stderr: String(decoding: try Data(contentsOf: errors), as: UTF8.self), stdoutData: out)
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errors), as: UTF8.self), stdoutData: out)
     }
 }
 
@@ -86,7 +91,8 @@ final class Scratch {
     /// Copies the sample store with its sidecars (never used in place).
     func sampleStore() throws -> String {
         for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(atPath: TasksBinary.sample("TaskManager.sqlite") + suffix, toPath: path("TaskManager.sqlite" + suffix))
+            try FileManager.default.copyItem(
+                atPath: TasksBinary.sample("TaskManager.sqlite") + suffix, toPath: path("TaskManager.sqlite" + suffix))
         }
         return path("TaskManager.sqlite")
     }
@@ -96,5 +102,7 @@ final class Scratch {
 
 /// An archive's lines without those that name the export itself (`exportDate`, `source`).
 func contentLines(_ text: String) -> [String] {
-    text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("\"exportDate\"") && !$0.hasPrefix("\"source\"") }
+    text.split(separator: "\n").map(String.init).filter {
+        !$0.hasPrefix("\"exportDate\"") && !$0.hasPrefix("\"source\"")
+    }
 }

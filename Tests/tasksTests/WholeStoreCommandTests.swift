@@ -12,8 +12,9 @@ import Testing
 struct WholeStoreCommandTests {
     /// A private copy of the Bookmarks store (with its -wal and -shm).
     static func copy(to scratch: Scratch) throws -> String {
-        try SharedFixtures.copy("real-stores/Bookmarks_V5__duckduckgo_BrowserServicesKit.sqlite", into: scratch,
-                                as: "Bookmarks.sqlite")
+        try SharedFixtures.copy(
+            "real-stores/Bookmarks_V5__duckduckgo_BrowserServicesKit.sqlite", into: scratch,
+            as: "Bookmarks.sqlite")
     }
 
     @Test("export says where each entity went; --keep-identity restores a store whose export is the same")
@@ -91,4 +92,3 @@ struct WholeStoreCommandTests {
 }
 
 /// The shared Bookmarks store (read only through copies).
-

@@ -18,7 +18,7 @@ public protocol TaskGraphContext: AnyObject {
     associatedtype Subtask: TaskGraphSubtask
     /// The app's task type, whose relationships lead to the types above.
     associatedtype Task: TaskGraphTask
-        where Task.Project == Project, Task.Category == Category, Task.Tag == Tag, Task.Subtask == Subtask
+    where Task.Project == Project, Task.Category == Category, Task.Tag == Tag, Task.Subtask == Subtask
 
     /// A new project, inserted into the context (its properties are set next).
     func makeProject() throws -> Project

@@ -155,12 +155,13 @@ public final class TaskGraphDestination<Context: TaskGraphContext>: ImportDestin
             archive.categories = all.categories.map { CategoryRecord(id: $0.id, name: $0.name, color: $0.color) }
             archive.tags = all.tags.map { TagRecord(id: $0.id, name: $0.name) }
             archive.tasks = all.tasks.map { task in
-                TaskRecord(id: task.id, title: task.title, notes: task.notes, isCompleted: task.isCompleted,
-                           createdAt: task.createdAt, dueDate: task.dueDate, priority: task.priority,
-                           projectId: task.project?.id, categoryId: task.category?.id, tagIds: task.tags.map(\.id),
-                           subtasks: task.subtasks.sorted { $0.position < $1.position }.map {
-                               SubtaskRecord(id: $0.id, title: $0.title, isCompleted: $0.isCompleted)
-                           })
+                TaskRecord(
+                    id: task.id, title: task.title, notes: task.notes, isCompleted: task.isCompleted,
+                    createdAt: task.createdAt, dueDate: task.dueDate, priority: task.priority,
+                    projectId: task.project?.id, categoryId: task.category?.id, tagIds: task.tags.map(\.id),
+                    subtasks: task.subtasks.sorted { $0.position < $1.position }.map {
+                        SubtaskRecord(id: $0.id, title: $0.title, isCompleted: $0.isCompleted)
+                    })
             }
             return archive
         }

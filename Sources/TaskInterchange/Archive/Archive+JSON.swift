@@ -34,7 +34,8 @@ extension Archive {
     /// - Throws: `ArchiveWritingError`, or the sink's error.
     @discardableResult
     public func write(to sink: any ByteSink, options: ArchiveWritingOptions = ArchiveWritingOptions()) throws
-        -> ArchiveCounts {
+        -> ArchiveCounts
+    {
         var writer = try ArchiveWriter(sink: sink, options: options)
         try writer.begin(header: header)
         for project in projects { try writer.write(project: project) }

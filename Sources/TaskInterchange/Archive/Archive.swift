@@ -19,8 +19,10 @@ public struct Archive: Sendable, Hashable {
     public var entities: [EntityRecord]
 
     /// Creates an archive.
-    public init(header: ArchiveHeader = ArchiveHeader(), projects: [ProjectRecord] = [], categories: [CategoryRecord] = [],
-                tags: [TagRecord] = [], tasks: [TaskRecord] = [], entities: [EntityRecord] = []) {
+    public init(
+        header: ArchiveHeader = ArchiveHeader(), projects: [ProjectRecord] = [], categories: [CategoryRecord] = [],
+        tags: [TagRecord] = [], tasks: [TaskRecord] = [], entities: [EntityRecord] = []
+    ) {
         self.entities = entities
         self.header = header
         self.projects = projects
@@ -31,7 +33,8 @@ public struct Archive: Sendable, Hashable {
 
     /// The counts of this archive's content.
     public var counts: ArchiveCounts {
-        ArchiveCounts(projects: projects.count, categories: categories.count, tags: tags.count, tasks: tasks.count,
-                      subtasks: tasks.reduce(0) { $0 + $1.subtasks.count }, entities: entities.count)
+        ArchiveCounts(
+            projects: projects.count, categories: categories.count, tags: tags.count, tasks: tasks.count,
+            subtasks: tasks.reduce(0) { $0 + $1.subtasks.count }, entities: entities.count)
     }
 }

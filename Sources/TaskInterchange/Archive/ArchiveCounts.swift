@@ -14,8 +14,10 @@ public struct ArchiveCounts: Sendable, Hashable, Codable {
     public var entities: Int
 
     /// Creates counts.
-    public init(projects: Int = 0, categories: Int = 0, tags: Int = 0, tasks: Int = 0, subtasks: Int = 0,
-                entities: Int = 0) {
+    public init(
+        projects: Int = 0, categories: Int = 0, tags: Int = 0, tasks: Int = 0, subtasks: Int = 0,
+        entities: Int = 0
+    ) {
         self.entities = entities
         self.projects = projects
         self.categories = categories

@@ -37,9 +37,11 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
         public var selection: String?
 
         /// Creates a source description.
-        public init(store: String, storeUUID: String? = nil, entities: [String: String] = [:],
-                    relationships: [String: [String: ExtraRelationship]] = [:],
-                    model: [String: EntityDeclaration] = [:], selection: String? = nil) {
+        public init(
+            store: String, storeUUID: String? = nil, entities: [String: String] = [:],
+            relationships: [String: [String: ExtraRelationship]] = [:],
+            model: [String: EntityDeclaration] = [:], selection: String? = nil
+        ) {
             self.store = store
             self.storeUUID = storeUUID
             self.entities = entities
@@ -57,7 +59,8 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
             store = try container.decode(String.self, forKey: .store)
             storeUUID = try container.decodeIfPresent(String.self, forKey: .storeUUID)
             entities = try container.decode([String: String].self, forKey: .entities)
-            relationships = try container.decodeIfPresent([String: [String: ExtraRelationship]].self, forKey: .relationships) ?? [:]
+            relationships =
+                try container.decodeIfPresent([String: [String: ExtraRelationship]].self, forKey: .relationships) ?? [:]
             model = try container.decodeIfPresent([String: EntityDeclaration].self, forKey: .model) ?? [:]
             selection = try container.decodeIfPresent(String.self, forKey: .selection)
         }
@@ -88,8 +91,10 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
     public var source: Source?
 
     /// Creates a header.
-    public init(format: String? = ArchiveHeader.formatName, version: Int = ArchiveHeader.currentVersion,
-                exportDate: Date? = nil, generator: Generator? = nil, source: Source? = nil) {
+    public init(
+        format: String? = ArchiveHeader.formatName, version: Int = ArchiveHeader.currentVersion,
+        exportDate: Date? = nil, generator: Generator? = nil, source: Source? = nil
+    ) {
         self.format = format
         self.version = version
         self.exportDate = exportDate

@@ -8,10 +8,12 @@ extension ArchiveInput: ArchiveSource {
         // Parsing and what the visitor does with the records (validating, writing a store) each get a core.
         try RecordPipeline.run(&visitor) { pipeline in
             try withBytes {
-                try reader.read($0, into: &pipeline, consumed: {
-                    self.release(below: $0)
-                    self.readObserver?(kinds, $0, self.count)
-                })
+                try reader.read(
+                    $0, into: &pipeline,
+                    consumed: {
+                        self.release(below: $0)
+                        self.readObserver?(kinds, $0, self.count)
+                    })
             }
         }
         readObserver?(kinds, count, count)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The bytes of an archive: a file mapped into memory, or standard input read whole.
@@ -98,7 +98,8 @@ public final class ArchiveInput {
 
     /// Maps a regular file, reads anything else (pipes, terminals) to its end.
     private static func load(_ descriptor: Int32, name: String) throws
-        -> (base: UnsafeMutableRawPointer?, count: Int, isMapped: Bool) {
+        -> (base: UnsafeMutableRawPointer?, count: Int, isMapped: Bool)
+    {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw TaskInterchangeError(.io, "\(name): cannot read: \(describe(errno))")
@@ -110,7 +111,8 @@ public final class ArchiveInput {
         if size == 0 { return (nil, 0, false) }
         // MAP_FAILED is (void *)-1, spelled out: not every platform's Swift overlay defines the constant.
         guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0),
-              mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
+            mapped != UnsafeMutableRawPointer(bitPattern: -1)
+        else {
             // Some file systems cannot map; reading is slower but works.
             return try readToEnd(descriptor, name: name)
         }
@@ -120,7 +122,8 @@ public final class ArchiveInput {
 
     /// Reads until end of file into a buffer that doubles as it fills.
     private static func readToEnd(_ descriptor: Int32, name: String) throws
-        -> (base: UnsafeMutableRawPointer?, count: Int, isMapped: Bool) {
+        -> (base: UnsafeMutableRawPointer?, count: Int, isMapped: Bool)
+    {
         var capacity = 1 << 20
         var buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         var count = 0

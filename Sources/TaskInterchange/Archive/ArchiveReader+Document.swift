@@ -47,7 +47,8 @@ extension ArchiveReader.Parser {
             return
         }
         try checkHeader(seen: tracker.seen, at: start)
-        let requiredSections: [(DocumentMember, String)] = rules == .version1
+        let requiredSections: [(DocumentMember, String)] =
+            rules == .version1
             ? [(.projects, "projects"), (.tags, "tags"), (.tasks, "tasks")]
             : [(.projects, "projects"), (.categories, "categories"), (.tags, "tags"), (.tasks, "tasks")]
         for (member, name) in requiredSections where !tracker.seen.contains(member) {
@@ -105,8 +106,9 @@ extension ArchiveReader.Parser {
             guard let value = try readString("$.format") else { return }
             format = value
             if value != ArchiveHeader.formatName {
-                try report(.unknownFormat, "$.format",
-                           "format is \"\(value)\", not \"\(ArchiveHeader.formatName)\"", at: location)
+                try report(
+                    .unknownFormat, "$.format",
+                    "format is \"\(value)\", not \"\(ArchiveHeader.formatName)\"", at: location)
             }
         case .version:
             try readVersion()
@@ -126,12 +128,14 @@ extension ArchiveReader.Parser {
     /// Reports a missing version, format (version 2) or export date (version 1).
     mutating func checkHeader(seen: MemberSet, at location: JSONScanner.Location) throws {
         if !seen.contains(DocumentMember.version) {
-            try report(.missingVersion, "$.version",
-                       "no \"version\" member: every archive states its format version", at: location)
+            try report(
+                .missingVersion, "$.version",
+                "no \"version\" member: every archive states its format version", at: location)
         }
         if rules == .version2 && !seen.contains(DocumentMember.format) {
-            try report(.missingField, "$.format",
-                       "missing required member \"format\" (\"\(ArchiveHeader.formatName)\")", at: location)
+            try report(
+                .missingField, "$.format",
+                "missing required member \"format\" (\"\(ArchiveHeader.formatName)\")", at: location)
         }
         if rules == .version1 && !seen.contains(DocumentMember.exportDate) {
             try report(.missingField, "$.exportDate", "missing required member \"exportDate\"", at: location)
@@ -191,27 +195,33 @@ extension ArchiveReader.Parser {
         let kind = try scanner.peekKind()
         let location = scanner.location
         guard kind == .number else {
-            try report(.unsupportedVersion, "$.version", "the version must be an integer, found \(kind.phrase)",
-                       at: location)
+            try report(
+                .unsupportedVersion, "$.version", "the version must be an integer, found \(kind.phrase)",
+                at: location)
             try scanner.skipValue()
             return
         }
         let number = try scanner.readNumber()
         guard number.isInteger, let value = number.int64Value, let integer = Int(exactly: value) else {
-            try report(.unsupportedVersion, "$.version",
-                       "version \(number.description) is not a supported format version (1 or 2)", at: location)
+            try report(
+                .unsupportedVersion, "$.version",
+                "version \(number.description) is not a supported format version (1 or 2)", at: location)
             return
         }
         version = integer
         if integer < 1 {
-            try report(.unsupportedVersion, "$.version",
-                       "version \(integer) is not a valid format version; versions start at 1", at: location)
+            try report(
+                .unsupportedVersion, "$.version",
+                "version \(integer) is not a valid format version; versions start at 1", at: location)
         } else if integer > ArchiveHeader.currentVersion {
-            try report(.unsupportedVersion, "$.version", "file format version \(integer) is newer than the newest "
-                       + "this tool reads (\(ArchiveHeader.currentVersion))", at: location)
+            try report(
+                .unsupportedVersion, "$.version",
+                "file format version \(integer) is newer than the newest "
+                    + "this tool reads (\(ArchiveHeader.currentVersion))", at: location)
         } else if isNDJSON && integer == 1 {
-            try report(.unsupportedVersion, "$.version",
-                       "format version 1 has no NDJSON form; NDJSON archives are version 2", at: location)
+            try report(
+                .unsupportedVersion, "$.version",
+                "format version 1 has no NDJSON form; NDJSON archives are version 2", at: location)
         }
     }
 
@@ -227,15 +237,18 @@ extension ArchiveReader.Parser {
         var name: String?
         var version: String?
         let all = MemberSet.all(ArchiveReader.GeneratorMember.self)
-        while let member = try nextMember(ArchiveReader.GeneratorMember.self, allowed: all, in: "$.generator",
-                                          tracker: &tracker) {
+        while let member = try nextMember(
+            ArchiveReader.GeneratorMember.self, allowed: all, in: "$.generator",
+            tracker: &tracker)
+        {
             switch member {
             case .name: name = try readString("$.generator.name")
             case .version: version = try readString("$.generator.version")
             }
         }
-        try reportMissing(ArchiveReader.GeneratorMember.self, required: all, seen: tracker.seen, in: "$.generator",
-                          at: start)
+        try reportMissing(
+            ArchiveReader.GeneratorMember.self, required: all, seen: tracker.seen, in: "$.generator",
+            at: start)
         return ArchiveHeader.Generator(name: name ?? "", version: version ?? "")
     }
 
@@ -255,8 +268,10 @@ extension ArchiveReader.Parser {
         var relationships: [String: [String: ExtraRelationship]] = [:]
         var model: [String: EntityDeclaration] = [:]
         var selection: String?
-        while let member = try nextMember(SourceMember.self, allowed: .all(SourceMember.self), in: "$.source",
-                                          tracker: &tracker) {
+        while let member = try nextMember(
+            SourceMember.self, allowed: .all(SourceMember.self), in: "$.source",
+            tracker: &tracker)
+        {
             switch member {
             case .store: store = try readString("$.source.store")
             case .storeUUID: storeUUID = try readString("$.source.storeUUID", nullable: true)
@@ -266,10 +281,12 @@ extension ArchiveReader.Parser {
             case .selection: selection = try readString("$.source.selection")
             }
         }
-        try reportMissing(SourceMember.self, required: MemberSet(SourceMember.store, .entities), seen: tracker.seen,
-                          in: "$.source", at: start)
-        return ArchiveHeader.Source(store: store ?? "", storeUUID: storeUUID, entities: entities, relationships: relationships,
-                                    model: model, selection: selection)
+        try reportMissing(
+            SourceMember.self, required: MemberSet(SourceMember.store, .entities), seen: tracker.seen,
+            in: "$.source", at: start)
+        return ArchiveHeader.Source(
+            store: store ?? "", storeUUID: storeUUID, entities: entities, relationships: relationships,
+            model: model, selection: selection)
     }
 
     /// `{"task": {"blocking": {"destination": "task", "toMany": true, "ordered": false, "inverse": "blockedBy"}}}`.
@@ -282,12 +299,17 @@ extension ArchiveReader.Parser {
             let kindName = try scanner.readKey().string
             let kindPath = JSONPath.member(path, kindName)
             guard let kind = RecordKind(rawValue: kindName) else {
-                try report(.wrongType, kindPath, "\"\(kindName)\" is not a kind of record (expected one of \(Self.kindNames))", at: location)
+                try report(
+                    .wrongType, kindPath, "\"\(kindName)\" is not a kind of record (expected one of \(Self.kindNames))",
+                    at: location)
                 try scanner.skipValue()
                 continue
             }
             if result[kind.rawValue] != nil {
-                try report(.duplicateKey, kindPath, "member \"\(kindName)\" appears more than once in this object; the first value is used", at: location)
+                try report(
+                    .duplicateKey, kindPath,
+                    "member \"\(kindName)\" appears more than once in this object; the first value is used",
+                    at: location)
                 try scanner.skipValue()
                 continue
             }
@@ -298,7 +320,10 @@ extension ArchiveReader.Parser {
                 let property = try scanner.readKey().string
                 let propertyPath = JSONPath.member(kindPath, property)
                 if properties[property] != nil {
-                    try report(.duplicateKey, propertyPath, "member \"\(property)\" appears more than once in this object; the first value is used", at: propertyLocation)
+                    try report(
+                        .duplicateKey, propertyPath,
+                        "member \"\(property)\" appears more than once in this object; the first value is used",
+                        at: propertyLocation)
                     try scanner.skipValue()
                     continue
                 }
@@ -312,19 +337,22 @@ extension ArchiveReader.Parser {
     private mutating func readRelationship(_ path: String) throws -> ExtraRelationship? {
         guard let read = try readDeclaration(path) else { return nil }
         guard let destination = RecordKind(rawValue: read.destination) else {
-            try report(.wrongType, path + ".destination",
-                       "\"\(read.destination)\" is not a kind of record (expected one of \(Self.kindNames))",
-                       at: read.location)
+            try report(
+                .wrongType, path + ".destination",
+                "\"\(read.destination)\" is not a kind of record (expected one of \(Self.kindNames))",
+                at: read.location)
             return nil
         }
-        return ExtraRelationship(destination: destination, toMany: read.toMany, ordered: read.ordered,
-                                 inverse: read.inverse)
+        return ExtraRelationship(
+            destination: destination, toMany: read.toMany, ordered: read.ordered,
+            inverse: read.inverse)
     }
 
     /// `{destination, toMany, ordered?, inverse?}`, as `source.relationships` and `source.model` declare relationships;
     /// nil after reporting what is missing.
     mutating func readDeclaration(_ path: String) throws
-        -> (destination: String, location: JSONScanner.Location, toMany: Bool, ordered: Bool, inverse: String?)? {
+        -> (destination: String, location: JSONScanner.Location, toMany: Bool, ordered: Bool, inverse: String?)?
+    {
         typealias Member = ArchiveReader.RelationshipMember
         let start = scanner.location
         guard try expectObject(path) else { return nil }
@@ -344,7 +372,8 @@ extension ArchiveReader.Parser {
             case .inverse: inverse = try readString(path + ".inverse", nullable: true)
             }
         }
-        try reportMissing(Member.self, required: MemberSet(Member.destination, .toMany), seen: tracker.seen, in: path, at: start)
+        try reportMissing(
+            Member.self, required: MemberSet(Member.destination, .toMany), seen: tracker.seen, in: path, at: start)
         guard let destination, let toMany else { return nil }
         return (destination, location, toMany, ordered, inverse)
     }
@@ -379,9 +408,10 @@ extension ArchiveReader.Parser {
             let name = try scanner.readKey().string
             let path = JSONPath.member("$.source.entities", name)
             if entities[name] != nil || repeated.contains(name) {
-                try report(.duplicateKey, path,
-                           "member \"\(name)\" appears more than once in this object; the first value is used",
-                           at: location)
+                try report(
+                    .duplicateKey, path,
+                    "member \"\(name)\" appears more than once in this object; the first value is used",
+                    at: location)
                 try scanner.skipValue()
                 continue
             }
@@ -432,18 +462,23 @@ extension ArchiveReader.Parser {
         var tracker = MemberTracker(CountsMember.self)
         var values = [Int?](repeating: nil, count: CountsMember.names.count)
         var locations = [JSONScanner.Location](repeating: start, count: CountsMember.names.count)
-        while let member = try nextMember(CountsMember.self, allowed: .all(CountsMember.self), in: "$.counts",
-                                          tracker: &tracker) {
+        while let member = try nextMember(
+            CountsMember.self, allowed: .all(CountsMember.self), in: "$.counts",
+            tracker: &tracker)
+        {
             locations[member.rawValue] = try locationOfNextValue()
-            values[member.rawValue] = try readInteger("$.counts.\(CountsMember.names[member.rawValue])",
-                                                      in: 0...Int64.max, rangeName: "0…\(Int64.max)")
+            values[member.rawValue] = try readInteger(
+                "$.counts.\(CountsMember.names[member.rawValue])",
+                in: 0...Int64.max, rangeName: "0…\(Int64.max)")
         }
         for member in CountsMember.allCases where !tracker.seen.contains(member) && member != .entities {
-            try report(.countsMismatch, "$.counts.\(CountsMember.names[member.rawValue])",
-                       "counts has no \"\(CountsMember.names[member.rawValue])\" member", at: start)
+            try report(
+                .countsMismatch, "$.counts.\(CountsMember.names[member.rawValue])",
+                "counts has no \"\(CountsMember.names[member.rawValue])\" member", at: start)
         }
-        declared = ArchiveCounts(projects: values[0] ?? 0, categories: values[1] ?? 0, tags: values[2] ?? 0,
-                                 tasks: values[3] ?? 0, subtasks: values[4] ?? 0, entities: values[5] ?? 0)
+        declared = ArchiveCounts(
+            projects: values[0] ?? 0, categories: values[1] ?? 0, tags: values[2] ?? 0,
+            tasks: values[3] ?? 0, subtasks: values[4] ?? 0, entities: values[5] ?? 0)
         declaredValues = values
         declaredLocations = locations
     }
@@ -451,16 +486,19 @@ extension ArchiveReader.Parser {
     /// Compares the declared counts with what the file holds.
     mutating func checkCounts(against actual: ArchiveCounts) throws {
         guard declaredValues.count == ArchiveReader.CountsMember.names.count else { return }
-        let actualValues = [actual.projects, actual.categories, actual.tags, actual.tasks, actual.subtasks,
-                            actual.entities]
+        let actualValues = [
+            actual.projects, actual.categories, actual.tags, actual.tasks, actual.subtasks,
+            actual.entities,
+        ]
         let nouns = ["projects", "categories", "tags", "tasks", "subtasks", "entities"]
         for index in actualValues.indices {
             // A file without generic records may leave `entities` out.
             let declaredValue = declaredValues[index] ?? (index == 5 && declaredLocations.count > 0 ? 0 : nil)
             guard let declaredValue, declaredValue != actualValues[index] else { continue }
-            try report(.countsMismatch, "$.counts.\(nouns[index])",
-                       "counts.\(nouns[index]) is \(declaredValue) but the file has \(actualValues[index]) "
-                       + "\(nouns[index]); it may be truncated or edited", at: declaredLocations[index])
+            try report(
+                .countsMismatch, "$.counts.\(nouns[index])",
+                "counts.\(nouns[index]) is \(declaredValue) but the file has \(actualValues[index]) "
+                    + "\(nouns[index]); it may be truncated or edited", at: declaredLocations[index])
         }
     }
 

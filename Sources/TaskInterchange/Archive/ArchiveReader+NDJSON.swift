@@ -25,14 +25,17 @@ extension ArchiveReader.Parser {
                         try readNDJSONHeader()
                         headerSeen = true
                     } else {
-                        try report(.wrongType, "$", "NDJSON: the header must be the first line; this one is on line "
-                                   + "\(location.line) and is ignored", at: location)
+                        try report(
+                            .wrongType, "$",
+                            "NDJSON: the header must be the first line; this one is on line "
+                                + "\(location.line) and is ignored", at: location)
                         try scanner.skipValue()
                     }
                 case "trailer":
                     if countsAtTrailer != nil {
-                        try report(.countsMismatch, "$.counts", "NDJSON: a second trailer; it is ignored",
-                                   at: location)
+                        try report(
+                            .countsMismatch, "$.counts", "NDJSON: a second trailer; it is ignored",
+                            at: location)
                         try scanner.skipValue()
                     } else {
                         try readTrailer()
@@ -40,18 +43,22 @@ extension ArchiveReader.Parser {
                     }
                 case "entity":
                     if ordinal == 0 {
-                        try report(.missingVersion, "$.version", "NDJSON: the first line must be the header "
-                                   + "({\"type\":\"header\",\"format\":…,\"version\":2,…}); it is an entity",
-                                   at: location)
+                        try report(
+                            .missingVersion, "$.version",
+                            "NDJSON: the first line must be the header "
+                                + "({\"type\":\"header\",\"format\":…,\"version\":2,…}); it is an entity",
+                            at: location)
                     }
                     try deliverHeader()
                     try readEntityRecord(entity: nil, at: location)
                 case let type? where RecordKind(recordType: type) != nil:
-                    try readNDJSONRecord(RecordKind(recordType: type)!, at: location, isFirst: ordinal == 0,
-                                         afterTrailer: countsAtTrailer != nil)
+                    try readNDJSONRecord(
+                        RecordKind(recordType: type)!, at: location, isFirst: ordinal == 0,
+                        afterTrailer: countsAtTrailer != nil)
                 case let type?:
-                    try report(.unknownField, "$", "NDJSON: unknown line type \"\(type)\" is ignored", at: location,
-                               severity: .warning)
+                    try report(
+                        .unknownField, "$", "NDJSON: unknown line type \"\(type)\" is ignored", at: location,
+                        severity: .warning)
                     try scanner.skipValue()
                 case nil:
                     try report(.missingField, "$", "NDJSON: this line has no string \"type\" member", at: location)
@@ -68,8 +75,9 @@ extension ArchiveReader.Parser {
         if let countsAtTrailer {
             try checkCounts(against: countsAtTrailer)
         } else {
-            try report(.countsMismatch, "$.counts", "NDJSON: no trailer line with counts: the file may be truncated",
-                       at: scanner.location)
+            try report(
+                .countsMismatch, "$.counts", "NDJSON: no trailer line with counts: the file may be truncated",
+                at: scanner.location)
         }
         try visitor.visitEnd(header: header, counts: declared)
     }
@@ -91,16 +99,21 @@ extension ArchiveReader.Parser {
     }
 
     /// `{"type":"project",…}` and the other record lines; indexes count within the kind.
-    private mutating func readNDJSONRecord(_ kind: RecordKind, at location: JSONScanner.Location, isFirst: Bool,
-                                           afterTrailer: Bool) throws {
+    private mutating func readNDJSONRecord(
+        _ kind: RecordKind, at location: JSONScanner.Location, isFirst: Bool,
+        afterTrailer: Bool
+    ) throws {
         let index = found[kind]
         if isFirst {
-            try report(.missingVersion, "$.version", "NDJSON: the first line must be the header "
-                       + "({\"type\":\"header\",\"format\":…,\"version\":2,…}); it is a \(kind.rawValue)", at: location)
+            try report(
+                .missingVersion, "$.version",
+                "NDJSON: the first line must be the header "
+                    + "({\"type\":\"header\",\"format\":…,\"version\":2,…}); it is a \(kind.rawValue)", at: location)
         }
         if afterTrailer {
-            try report(.countsMismatch, Self.recordPath(kind, index),
-                       "NDJSON: a \(kind.rawValue) follows the trailer, which must be the last line", at: location)
+            try report(
+                .countsMismatch, Self.recordPath(kind, index),
+                "NDJSON: a \(kind.rawValue) follows the trailer, which must be the last line", at: location)
         }
         try deliverHeader()
         found[kind] += 1
@@ -120,8 +133,10 @@ extension ArchiveReader.Parser {
         let start = scanner.location
         try scanner.beginObject()
         var tracker = MemberTracker(TrailerMember.self)
-        while let member = try nextMember(TrailerMember.self, allowed: .all(TrailerMember.self), in: "$",
-                                          tracker: &tracker) {
+        while let member = try nextMember(
+            TrailerMember.self, allowed: .all(TrailerMember.self), in: "$",
+            tracker: &tracker)
+        {
             switch member {
             case .type: try scanner.skipValue()
             case .counts: try readCounts()

@@ -63,12 +63,14 @@ extension ArchiveReader {
         static let project = RecordMembers(ProjectRecord.self, inVersion1: true)
         static let category = RecordMembers(CategoryRecord.self, inVersion1: false)
         static let tag = RecordMembers(TagRecord.self, inVersion1: true)
-        static let task = RecordMembers(TaskRecord.self, own: [
-            Own(name: "projectId", isRequired: false, inVersion1: true),
-            Own(name: "categoryId", isRequired: false, inVersion1: false),
-            Own(name: "tagIds", isRequired: true, inVersion1: true),
-            Own(name: "subtasks", isRequired: true, inVersion1: false),
-        ], inVersion1: true)
+        static let task = RecordMembers(
+            TaskRecord.self,
+            own: [
+                Own(name: "projectId", isRequired: false, inVersion1: true),
+                Own(name: "categoryId", isRequired: false, inVersion1: false),
+                Own(name: "tagIds", isRequired: true, inVersion1: true),
+                Own(name: "subtasks", isRequired: true, inVersion1: false),
+            ], inVersion1: true)
         static let subtask = RecordMembers(SubtaskRecord.self, inVersion1: false)
 
         /// A task's own members, by position.

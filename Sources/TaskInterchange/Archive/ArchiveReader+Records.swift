@@ -47,7 +47,9 @@ extension ArchiveReader.Parser {
     }
 
     /// Opens a record object, or reports that the element is not one and skips it (returning nil).
-    private mutating func beginRecord(_ members: RecordMembers, _ path: @autoclosure () -> String) throws -> RecordReading? {
+    private mutating func beginRecord(_ members: RecordMembers, _ path: @autoclosure () -> String) throws
+        -> RecordReading?
+    {
         let kind = try scanner.peekKind()
         let location = scanner.location
         guard kind == .object else {
@@ -63,9 +65,11 @@ extension ArchiveReader.Parser {
 
     /// Reads members up to the next one of the kind's own (returned by position), reading `id`, the fields (as the
     /// kind's table says) and `extra` into `record` on the way; nil after the object's end.
-    private mutating func nextOwnMember<Record: TypedRecord>(_ members: RecordMembers, _ reading: inout RecordReading,
-                                                              into record: inout Record,
-                                                              in path: @autoclosure () -> String) throws -> Int? {
+    private mutating func nextOwnMember<Record: TypedRecord>(
+        _ members: RecordMembers, _ reading: inout RecordReading,
+        into record: inout Record,
+        in path: @autoclosure () -> String
+    ) throws -> Int? {
         while let member = try nextMember(allowed: reading.allowed, in: path(), tracker: &reading.tracker) {
             switch member {
             case RecordMembers.type: try scanner.skipValue()
@@ -81,11 +85,14 @@ extension ArchiveReader.Parser {
     }
 
     /// Reports the required members the record lacks; the record with its id, or nil without a usable id.
-    private mutating func endRecord<Record: TypedRecord>(_ members: RecordMembers, _ reading: RecordReading,
-                                                         _ record: Record, in path: @autoclosure () -> String) throws -> Record? {
+    private mutating func endRecord<Record: TypedRecord>(
+        _ members: RecordMembers, _ reading: RecordReading,
+        _ record: Record, in path: @autoclosure () -> String
+    ) throws -> Record? {
         let required = rules == .version1 ? members.requiredInVersion1 : members.required
-        try reportMissing(names: members.names, required: required, seen: reading.tracker.seen, in: path(),
-                          at: reading.start)
+        try reportMissing(
+            names: members.names, required: required, seen: reading.tracker.seen, in: path(),
+            at: reading.start)
         guard let id = reading.id else { return nil }
         var record = record
         record.id = id
@@ -93,8 +100,10 @@ extension ArchiveReader.Parser {
     }
 
     /// Reads one field's value into `record`; a value of the wrong type is reported and leaves the field as it was.
-    private mutating func readField<Record: TypedRecord>(_ field: FieldLayout, into record: inout Record,
-                                                        _ path: @autoclosure () -> String) throws {
+    private mutating func readField<Record: TypedRecord>(
+        _ field: FieldLayout, into record: inout Record,
+        _ path: @autoclosure () -> String
+    ) throws {
         switch field.shape {
         case .text, .textOrDefault: if let value = try readString(path()) { record[field] = value }
         case .optionalText: record[field] = try readString(path(), nullable: true)
@@ -102,15 +111,19 @@ extension ArchiveReader.Parser {
         case .date: if let value = try readDate(path()) { record[field] = value }
         case .optionalDate: record[field] = try readDate(path(), nullable: true)
         case .level:
-            if let value = try readInteger(path(), in: Int64(Int16.min)...Int64(Int16.max), rangeName: "the Int16 range") {
+            if let value = try readInteger(
+                path(), in: Int64(Int16.min)...Int64(Int16.max), rangeName: "the Int16 range")
+            {
                 record[field] = value
             }
         }
     }
 
     /// A project, category or tag: members only from its table.
-    private mutating func readSectionRecord<Record: SectionRecord>(_: Record.Type, _ members: RecordMembers,
-                                                                   index: Int) throws {
+    private mutating func readSectionRecord<Record: SectionRecord>(
+        _: Record.Type, _ members: RecordMembers,
+        index: Int
+    ) throws {
         // Paths are only built when an issue is reported.
         let kind = Record.kind
         guard var reading = try beginRecord(members, Self.recordPath(kind, index)) else { return }
@@ -128,7 +141,8 @@ extension ArchiveReader.Parser {
         while let own = try nextOwnMember(members, &reading, into: &task, in: Self.recordPath(.task, index)) {
             switch RecordMembers.TaskMember(rawValue: own)! {
             case .projectId: task.projectId = try readUUID(Self.recordPath(.task, index) + ".projectId", nullable: true)
-            case .categoryId: task.categoryId = try readUUID(Self.recordPath(.task, index) + ".categoryId", nullable: true)
+            case .categoryId:
+                task.categoryId = try readUUID(Self.recordPath(.task, index) + ".categoryId", nullable: true)
             case .tagIds: task.tagIds = try readTagIds(Self.recordPath(.task, index) + ".tagIds")
             case .subtasks: task.subtasks = try readSubtasks(Self.recordPath(.task, index) + ".subtasks")
             }

@@ -6,14 +6,18 @@ extension ArchiveReader.Parser {
 
     /// Moves to the next member of the open object whose name is one of `allowed`, and returns it; nil after the
     /// object's end. Repeated and unknown names are reported and their values skipped on the way.
-    mutating func nextMember<M: ArchiveReader.Member>(_: M.Type, allowed: MemberSet, in path: @autoclosure () -> String,
-                                                      tracker: inout MemberTracker) throws -> M? {
+    mutating func nextMember<M: ArchiveReader.Member>(
+        _: M.Type, allowed: MemberSet, in path: @autoclosure () -> String,
+        tracker: inout MemberTracker
+    ) throws -> M? {
         try nextMember(allowed: allowed, in: path(), tracker: &tracker).map { M(rawValue: $0)! }
     }
 
     /// `nextMember(_:allowed:in:tracker:)` for members known by position in `tracker.names`.
-    mutating func nextMember(allowed: MemberSet, in path: @autoclosure () -> String,
-                             tracker: inout MemberTracker) throws -> Int? {
+    mutating func nextMember(
+        allowed: MemberSet, in path: @autoclosure () -> String,
+        tracker: inout MemberTracker
+    ) throws -> Int? {
         while try scanner.nextMember() {
             let location = scanner.location
             // Member names are short and plain: packed while scanned, matched with two comparisons.
@@ -25,7 +29,8 @@ extension ArchiveReader.Parser {
                 name = key.string
             }
             if let packed, let rawValue = Self.lookUp(packed, in: tracker.names, hint: tracker.hint),
-               allowed.contains(rawValue: rawValue) {
+                allowed.contains(rawValue: rawValue)
+            {
                 if tracker.seen.contains(rawValue: rawValue) {
                     try reportDuplicate(name ?? packed.string, in: path(), at: location)
                     continue
@@ -44,8 +49,9 @@ extension ArchiveReader.Parser {
                 continue
             }
             tracker.unknown = (tracker.unknown ?? []) + [unknownName]
-            try report(.unknownField, JSONPath.member(path(), unknownName),
-                       "unknown member \"\(unknownName)\" is ignored", at: location, severity: .warning)
+            try report(
+                .unknownField, JSONPath.member(path(), unknownName),
+                "unknown member \"\(unknownName)\" is ignored", at: location, severity: .warning)
             try scanner.skipValue()
         }
         return nil
@@ -55,35 +61,42 @@ extension ArchiveReader.Parser {
     mutating func reportVersion2Member(_ name: String, in path: String, at location: JSONScanner.Location?) throws {
         if !versionMismatchReported {
             versionMismatchReported = true
-            try report(.versionMismatch, JSONPath.member(path, name),
-                       "\"\(name)\" exists only in format version 2, but the file says \"version\": 1; it looks like a version 2 file "
-                       + "(set \"version\": 2), and read as version 1 its values would be lost", at: location)
+            try report(
+                .versionMismatch, JSONPath.member(path, name),
+                "\"\(name)\" exists only in format version 2, but the file says \"version\": 1; it looks like a version 2 file "
+                    + "(set \"version\": 2), and read as version 1 its values would be lost", at: location)
         }
         try scanner.skipValue()
     }
 
     /// Reports a repeated member name and skips its value; the first value stays.
     private mutating func reportDuplicate(_ name: String, in path: String, at location: JSONScanner.Location) throws {
-        try report(.duplicateKey, JSONPath.member(path, name),
-                   "member \"\(name)\" appears more than once in this object; the first value is used", at: location)
+        try report(
+            .duplicateKey, JSONPath.member(path, name),
+            "member \"\(name)\" appears more than once in this object; the first value is used", at: location)
         try scanner.skipValue()
     }
 
     /// Reports each member of `required` that is not in `seen`, at the object's opening brace.
-    mutating func reportMissing<M: ArchiveReader.Member>(_: M.Type, required: MemberSet, seen: MemberSet,
-                                                         in path: @autoclosure () -> String,
-                                                         at location: JSONScanner.Location) throws {
+    mutating func reportMissing<M: ArchiveReader.Member>(
+        _: M.Type, required: MemberSet, seen: MemberSet,
+        in path: @autoclosure () -> String,
+        at location: JSONScanner.Location
+    ) throws {
         try reportMissing(names: M.names.map { "\($0)" }, required: required, seen: seen, in: path(), at: location)
     }
 
     /// `reportMissing(_:required:seen:in:at:)` for members known by position in `names`.
-    mutating func reportMissing(names: [String], required: MemberSet, seen: MemberSet,
-                                in path: @autoclosure () -> String, at location: JSONScanner.Location) throws {
+    mutating func reportMissing(
+        names: [String], required: MemberSet, seen: MemberSet,
+        in path: @autoclosure () -> String, at location: JSONScanner.Location
+    ) throws {
         let missing = required.subtracting(seen)
         guard missing.bits != 0 else { return }
         for (position, name) in names.enumerated() where missing.contains(rawValue: position) {
-            try report(.missingField, JSONPath.member(path(), name), "missing required member \"\(name)\"",
-                       at: location)
+            try report(
+                .missingField, JSONPath.member(path(), name), "missing required member \"\(name)\"",
+                at: location)
         }
     }
 
@@ -94,8 +107,10 @@ extension ArchiveReader.Parser {
     }
 
     /// Reports a value of the wrong JSON type and skips it.
-    mutating func reportWrongType(_ expected: String, found kind: JSONScanner.ValueKind, _ path: String,
-                                  at location: JSONScanner.Location) throws {
+    mutating func reportWrongType(
+        _ expected: String, found kind: JSONScanner.ValueKind, _ path: String,
+        at location: JSONScanner.Location
+    ) throws {
         try report(.wrongType, path, "expected \(expected), found \(kind.phrase)", at: location)
         try scanner.skipValue()
     }
@@ -152,22 +167,26 @@ extension ArchiveReader.Parser {
         case .number where rules == .version1:
             let number = try scanner.readNumber()
             guard let seconds = number.doubleValue, seconds.magnitude <= LosslessDate.maximumMagnitude else {
-                try report(.invalidDate, path(),
-                           "\(number.description) seconds from 2001-01-01 is out of range for a date", at: location)
+                try report(
+                    .invalidDate, path(),
+                    "\(number.description) seconds from 2001-01-01 is out of range for a date", at: location)
                 return nil
             }
             return Date(timeIntervalSinceReferenceDate: seconds)
         case .number:
             let number = try scanner.readNumber()
-            try report(.invalidDate, path(), "format version 2 writes dates as ISO-8601 text such as "
-                       + "\"2024-03-01T09:30:00Z\", found the number \(number.description)", at: location)
+            try report(
+                .invalidDate, path(),
+                "format version 2 writes dates as ISO-8601 text such as "
+                    + "\"2024-03-01T09:30:00Z\", found the number \(number.description)", at: location)
             return nil
         case .null where nullable:
             try scanner.readNull()
             return nil
         default:
-            try reportWrongType(rules == .version1 ? "a date (a number or ISO-8601 text)" : "an ISO-8601 date string",
-                                found: kind, path(), at: location)
+            try reportWrongType(
+                rules == .version1 ? "a date (a number or ISO-8601 text)" : "an ISO-8601 date string",
+                found: kind, path(), at: location)
             return nil
         }
     }
@@ -186,8 +205,9 @@ extension ArchiveReader.Parser {
             let location = scanner.location
             let name = try scanner.readKey().string
             if values[name] != nil {
-                try report(.duplicateKey, JSONPath.member(path(), name),
-                           "member \"\(name)\" appears more than once in this object; the first value is used", at: location)
+                try report(
+                    .duplicateKey, JSONPath.member(path(), name),
+                    "member \"\(name)\" appears more than once in this object; the first value is used", at: location)
                 try scanner.skipValue()
                 continue
             }
@@ -207,12 +227,16 @@ extension ArchiveReader.Parser {
                 } else if let double = number.doubleValue, double.isFinite, !number.isInteger {
                     values[name] = .double(double)
                 } else {
-                    try report(.wrongType, JSONPath.member(path(), name), "number \(number.description) is out of range", at: valueLocation)
+                    try report(
+                        .wrongType, JSONPath.member(path(), name), "number \(number.description) is out of range",
+                        at: valueLocation)
                 }
             case .array:
                 if let ids = try readIdArray(JSONPath.member(path(), name)) { values[name] = .array(ids) }
             case let other:
-                try reportWrongType("null, a boolean, a number, a string or an array of ids", found: other, JSONPath.member(path(), name), at: valueLocation)
+                try reportWrongType(
+                    "null, a boolean, a number, a string or an array of ids", found: other,
+                    JSONPath.member(path(), name), at: valueLocation)
             }
         }
         return values
@@ -248,8 +272,10 @@ extension ArchiveReader.Parser {
     }
 
     /// An integer within `range`; fractions, exponents and values outside the range are wrong-type (nil).
-    mutating func readInteger(_ path: @autoclosure () -> String, in range: ClosedRange<Int64>,
-                              rangeName: String) throws -> Int? {
+    mutating func readInteger(
+        _ path: @autoclosure () -> String, in range: ClosedRange<Int64>,
+        rangeName: String
+    ) throws -> Int? {
         let kind = try scanner.peekKind()
         let location = scanner.location
         guard kind == .number else {
@@ -262,8 +288,9 @@ extension ArchiveReader.Parser {
             return nil
         }
         guard let value = number.int64Value, range.contains(value) else {
-            try report(.wrongType, path(), "expected an integer in \(rangeName), found \(number.description)",
-                       at: location)
+            try report(
+                .wrongType, path(), "expected an integer in \(rangeName), found \(number.description)",
+                at: location)
             return nil
         }
         return Int(value)

@@ -24,8 +24,10 @@ package struct ArchiveReader: Sendable {
     /// - Throws: only what the visitor throws; input problems are reported through `visitIssue`.
     /// - Parameter consumed: called every 4 MB or so with how many bytes have been read for good, so a caller can
     ///   release the memory of a mapped input behind the reader and show how far it got.
-    package func read<Visitor: ArchiveVisitor>(_ bytes: UnsafeRawBufferPointer, into visitor: inout Visitor,
-                                             consumed: ((Int) -> Void)? = nil) throws {
+    package func read<Visitor: ArchiveVisitor>(
+        _ bytes: UnsafeRawBufferPointer, into visitor: inout Visitor,
+        consumed: ((Int) -> Void)? = nil
+    ) throws {
         // Moved in and back out, so the parser's visitor is uniquely referenced and its collections are not copied on
         // the first mutation.
         var parser = Parser(input: bytes, options: options, visitor: consume visitor)
@@ -105,8 +107,9 @@ extension ArchiveReader {
         mutating func run() throws {
             do {
                 if Database.startsWithHeader(scanner.input.prefix(Database.fileHeader.count)) {
-                    try report(.malformedJSON, "$", Self.storeGivenAsArchive,
-                               at: JSONScanner.Location(line: 1, column: 1))
+                    try report(
+                        .malformedJSON, "$", Self.storeGivenAsArchive,
+                        at: JSONScanner.Location(line: 1, column: 1))
                     return
                 }
                 try scanner.beginDocument()
@@ -115,7 +118,8 @@ extension ArchiveReader {
                     return
                 }
                 if let type = detectRecordType(stoppingAtSections: true),
-                   type == "header" || type == "trailer" || RecordKind(recordType: type) != nil {
+                    type == "header" || type == "trailer" || RecordKind(recordType: type) != nil
+                {
                     try readNDJSON()
                 } else {
                     try readDocument()
@@ -123,8 +127,9 @@ extension ArchiveReader {
             } catch let error as JSONScanError {
                 var path = "$"
                 if let context { path = Self.recordPath(context.kind, context.index) }
-                try report(.malformedJSON, path, error.message,
-                           at: JSONScanner.Location(line: error.line, column: error.column))
+                try report(
+                    .malformedJSON, path, error.message,
+                    at: JSONScanner.Location(line: error.line, column: error.column))
             }
         }
 
@@ -146,8 +151,9 @@ extension ArchiveReader {
 
         /// The header the visitor gets at the end; version 0 when the file has no usable version.
         var header: ArchiveHeader {
-            ArchiveHeader(format: format, version: version ?? 0, exportDate: exportDate, generator: generator,
-                          source: source)
+            ArchiveHeader(
+                format: format, version: version ?? 0, exportDate: exportDate, generator: generator,
+                source: source)
         }
 
         /// `$.tasks[17]`
@@ -156,11 +162,15 @@ extension ArchiveReader {
         }
 
         /// Sends an issue to the visitor.
-        mutating func report(_ code: ValidationIssue.Code, _ path: String, _ message: String,
-                             at location: JSONScanner.Location?, severity: ValidationIssue.Severity = .error) throws {
+        mutating func report(
+            _ code: ValidationIssue.Code, _ path: String, _ message: String,
+            at location: JSONScanner.Location?, severity: ValidationIssue.Severity = .error
+        ) throws {
             guard !muted else { return }
-            try visitor.visitIssue(ValidationIssue(code, severity: severity, path: path, message: message,
-                                                   line: location?.line, column: location?.column))
+            try visitor.visitIssue(
+                ValidationIssue(
+                    code, severity: severity, path: path, message: message,
+                    line: location?.line, column: location?.column))
         }
 
         /// The `type` member of the object at the scanner, read ahead without moving; nil when there is none, when
@@ -177,9 +187,10 @@ extension ArchiveReader {
                         return try lookahead.readString()
                     }
                     if stoppingAtSections, let packed = key.withBytes({ ArchiveReader.PackedName($0) }),
-                       let member = Self.lookUp(packed, in: ArchiveReader.DocumentMember.packedNames, hint: 0),
-                       member >= ArchiveReader.DocumentMember.projects.rawValue,
-                       member <= ArchiveReader.DocumentMember.counts.rawValue {
+                        let member = Self.lookUp(packed, in: ArchiveReader.DocumentMember.packedNames, hint: 0),
+                        member >= ArchiveReader.DocumentMember.projects.rawValue,
+                        member <= ArchiveReader.DocumentMember.counts.rawValue
+                    {
                         return nil
                     }
                     try lookahead.skipValue()

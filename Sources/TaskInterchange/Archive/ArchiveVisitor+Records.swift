@@ -5,11 +5,15 @@ protocol SectionRecord: TypedRecord {
 }
 
 extension ProjectRecord: SectionRecord {
-    func deliver(to visitor: inout some ArchiveVisitor, index: Int) throws { try visitor.visitProject(self, index: index) }
+    func deliver(to visitor: inout some ArchiveVisitor, index: Int) throws {
+        try visitor.visitProject(self, index: index)
+    }
 }
 
 extension CategoryRecord: SectionRecord {
-    func deliver(to visitor: inout some ArchiveVisitor, index: Int) throws { try visitor.visitCategory(self, index: index) }
+    func deliver(to visitor: inout some ArchiveVisitor, index: Int) throws {
+        try visitor.visitCategory(self, index: index)
+    }
 }
 
 extension TagRecord: SectionRecord {

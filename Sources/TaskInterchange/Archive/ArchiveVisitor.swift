@@ -1,6 +1,7 @@
 /// Receives an archive's content as a reader streams it, record by record.
 ///
-/// Records arrive in document order; version 2 files written by `tasks` list projects, categories and tags before tasks,
+/// Records arrive in document order; version 2 files written by `tasks` list projects, categories and tags before
+/// tasks,
 /// but version 1 files may come in any key order. Index arguments are positions within the record's array, for paths.
 public protocol ArchiveVisitor {
     /// A project was read (`$.projects[index]`).

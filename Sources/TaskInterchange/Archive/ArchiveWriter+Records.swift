@@ -68,8 +68,9 @@ extension ArchiveWriter {
             openObject(breaksLines: false)
             for (property, declaration) in properties.sorted(by: { $0.key < $1.key }) {
                 key(dynamic: property)
-                writeDeclaration(destination: declaration.destination.rawValue, toMany: declaration.toMany,
-                                 ordered: declaration.ordered, inverse: declaration.inverse)
+                writeDeclaration(
+                    destination: declaration.destination.rawValue, toMany: declaration.toMany,
+                    ordered: declaration.ordered, inverse: declaration.inverse)
             }
             close()
         }
@@ -201,7 +202,11 @@ extension ArchiveWriter {
             if version1 && !field.inVersion1 {
                 if isPresent { droppedFields["\(Record.kind.rawValue).\(field.name)", default: 0] += 1 }
             } else if let date {
-                if version1 { try checkNumericDate(date, what(field)) } else { try checkLosslessDate(date, what(field)) }
+                if version1 {
+                    try checkNumericDate(date, what(field))
+                } else {
+                    try checkLosslessDate(date, what(field))
+                }
             }
         }
     }

@@ -140,8 +140,10 @@ struct ArchiveWriter {
     @discardableResult
     mutating func finish() throws -> ArchiveCounts {
         guard case .writing = stage else {
-            throw ArchiveWritingError.outOfOrder(stage == .ready ? "finish() called before begin(header:)"
-                                                 : "finish() called twice")
+            throw ArchiveWritingError.outOfOrder(
+                stage == .ready
+                    ? "finish() called before begin(header:)"
+                    : "finish() called twice")
         }
         if options.layout == .ndjson {
             openObject(breaksLines: false)
@@ -172,8 +174,10 @@ struct ArchiveWriter {
     /// Checks the call order and opens the sections up to `kind`, writing empty arrays for kinds that were skipped.
     mutating func enterSection(_ kind: RecordKind) throws {
         guard case .writing(let through) = stage else {
-            throw ArchiveWritingError.outOfOrder(stage == .ready ? "begin(header:) must be called before writing records"
-                                                 : "no records can be written after finish()")
+            throw ArchiveWritingError.outOfOrder(
+                stage == .ready
+                    ? "begin(header:) must be called before writing records"
+                    : "no records can be written after finish()")
         }
         if entityGroup != nil {
             throw ArchiveWritingError.outOfOrder("\(kind.sectionName) cannot follow the entities section")
@@ -182,7 +186,7 @@ struct ArchiveWriter {
             if kind < through {
                 throw ArchiveWritingError.outOfOrder(
                     "\(kind.sectionName) cannot follow \(through.sectionName): sections are written in the order "
-                    + "projects, categories, tags, tasks")
+                        + "projects, categories, tags, tasks")
             }
             if kind == through { return }
         }

@@ -14,7 +14,8 @@ enum CanonicalUUID {
     /// The UUID spelled canonically in `bytes`, or nil for any other text (lowercase, braces, no hyphens…).
     static func parse(_ bytes: UnsafeRawBufferPointer) -> UUID? {
         guard bytes.count == 36, bytes[8] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: "-"),
-              bytes[18] == UInt8(ascii: "-"), bytes[23] == UInt8(ascii: "-") else { return nil }
+            bytes[18] == UInt8(ascii: "-"), bytes[23] == UInt8(ascii: "-")
+        else { return nil }
         func load64(_ offset: Int) -> UInt64 {
             UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         }
@@ -23,7 +24,8 @@ enum CanonicalUUID {
         }
         // The 32 digits as four words of eight: 0-7, 9-12 + 14-17, 19-22 + 24-27, 28-35.
         guard let first = decodeHex(load64(0)), let second = decodeHex(load32(9) | load32(14) << 32),
-              let third = decodeHex(load32(19) | load32(24) << 32), let fourth = decodeHex(load64(28)) else {
+            let third = decodeHex(load32(19) | load32(24) << 32), let fourth = decodeHex(load64(28))
+        else {
             return nil
         }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -60,7 +62,8 @@ enum CanonicalUUID {
     /// Why `text` is not a canonical UUID, with the canonical spelling when the text is a UUID in another form.
     static func problem(with text: String) -> String {
         let shown = text.count > 60 ? "\"\(text.prefix(60))…\"" : "\"\(text)\""
-        let canonicalForm = "canonical UUIDs are 36 characters, uppercase hexadecimal digits in groups of 8-4-4-4-12 "
+        let canonicalForm =
+            "canonical UUIDs are 36 characters, uppercase hexadecimal digits in groups of 8-4-4-4-12 "
             + "separated by hyphens, such as \(example)"
         var bare = text
         if bare.hasPrefix("{") && bare.hasSuffix("}") && bare.count > 2 {

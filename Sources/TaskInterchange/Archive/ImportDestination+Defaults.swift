@@ -44,10 +44,14 @@ extension ImportDestination {
 
     /// - Throws: `.invalidData`: the archive carries a relationship under `extra` that this destination has no
     ///   place for; nothing is dropped silently.
-    public mutating func link(_ kind: RecordKind, _ key: ObjectKey, relationship: String,
-                              _ declaration: ExtraRelationship, to destinations: [ObjectKey], replacing: Bool) throws {
-        throw TaskInterchangeError(.invalidData, "\(kind.rawValue).\(relationship): the archive carries this "
-                                   + "relationship under extra, and the destination \(Self.self) has no place for it")
+    public mutating func link(
+        _ kind: RecordKind, _ key: ObjectKey, relationship: String,
+        _ declaration: ExtraRelationship, to destinations: [ObjectKey], replacing: Bool
+    ) throws {
+        throw TaskInterchangeError(
+            .invalidData,
+            "\(kind.rawValue).\(relationship): the archive carries this "
+                + "relationship under extra, and the destination \(Self.self) has no place for it")
     }
 
     /// Nothing to save: a destination that writes through needs no commit.
@@ -63,7 +67,9 @@ extension ImportDestination {
     public mutating func contents() throws -> Archive? { nil }
 
     private static func unsupported(_ action: String) -> TaskInterchangeError {
-        TaskInterchangeError(.usage, "the destination \(Self.self) cannot \(action); "
-                             + "it supports a fresh start (insert mode) only")
+        TaskInterchangeError(
+            .usage,
+            "the destination \(Self.self) cannot \(action); "
+                + "it supports a fresh start (insert mode) only")
     }
 }

@@ -73,8 +73,9 @@ public protocol ImportDestination {
     /// object at `key` to `destinations`, in order, once every record exists. `replacing` is true for an object that
     /// existed before the import: its current destinations for this relationship are dropped first.
     /// - Throws: the destination's own error; the import stops and the destination is rolled back.
-    mutating func link(_ kind: RecordKind, _ key: ObjectKey, relationship: String, _ declaration: ExtraRelationship,
-                       to destinations: [ObjectKey], replacing: Bool) throws
+    mutating func link(
+        _ kind: RecordKind, _ key: ObjectKey, relationship: String, _ declaration: ExtraRelationship,
+        to destinations: [ObjectKey], replacing: Bool) throws
 
     // Generic records: defaults in `ImportDestination+Entities.swift` take nothing.
 
@@ -87,8 +88,9 @@ public protocol ImportDestination {
     mutating func update(_ record: EntityRecord, declaration: EntityDeclaration, at key: ObjectKey) throws
     /// Sets a generic object's relationship to `destinations` in order (`positions`: the stored positions of an
     /// ordered one, when the archive has them), once every record exists; `replacing` drops its current links first.
-    mutating func link(entity: String, _ key: ObjectKey, relationship: String, _ declaration: EntityRelationship,
-                       to destinations: [ObjectKey], positions: [Int64]?, replacing: Bool) throws
+    mutating func link(
+        entity: String, _ key: ObjectKey, relationship: String, _ declaration: EntityRelationship,
+        to destinations: [ObjectKey], positions: [Int64]?, replacing: Bool) throws
     /// `Entity.property` → values the destination had no place for, counted since the last call.
     mutating func lackingProperties() -> [String: Int]
 }

@@ -27,8 +27,10 @@ final class RecordPipeline<Consumer: ArchiveVisitor>: ArchiveVisitor {
     /// - Parameter batchSize: records per hand-over (a lock round trip each).
     /// - Parameter depth: batches that may wait for the consumer.
     /// - Throws: what `produce` throws, or else what the consumer threw.
-    static func run(_ consumer: inout Consumer, batchSize: Int = 256, depth: Int = 8,
-                    _ produce: (inout RecordPipeline) throws -> Void) throws {
+    static func run(
+        _ consumer: inout Consumer, batchSize: Int = 256, depth: Int = 8,
+        _ produce: (inout RecordPipeline) throws -> Void
+    ) throws {
         var pipeline = RecordPipeline(consume consumer, batchSize: batchSize, depth: depth)
         var failure: (any Error)?
         do {

@@ -75,8 +75,10 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
     private enum CodingKeys: String, CodingKey { case code, severity, path, message, line, column }
 
     /// Creates an issue.
-    public init(_ code: Code, severity: Severity = .error, path: String, message: String, line: Int? = nil,
-                column: Int? = nil, subject: String? = nil) {
+    public init(
+        _ code: Code, severity: Severity = .error, path: String, message: String, line: Int? = nil,
+        column: Int? = nil, subject: String? = nil
+    ) {
         self.code = code
         self.severity = severity
         self.path = path

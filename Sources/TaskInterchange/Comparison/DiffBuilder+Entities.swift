@@ -41,8 +41,10 @@ extension DiffBuilder {
         summary.countA += 1
         if summary.compared {
             summary.onlyInA += 1
-            self.record(RecordDifference(kind: nil, entity: record.entity, id: record.id, label: record.label,
-                                         change: .onlyInA))
+            self.record(
+                RecordDifference(
+                    kind: nil, entity: record.entity, id: record.id, label: record.label,
+                    change: .onlyInA))
         }
         entitySummaries[record.entity] = summary
     }
@@ -54,8 +56,10 @@ extension DiffBuilder {
         entitySummaries[record.entity] = summary
         // What a store holds beyond the file is not a difference for `verify` (which names the entities included).
         guard entityScope.included == nil else { return }
-        self.record(RecordDifference(kind: nil, entity: record.entity, id: record.id, label: record.label,
-                                     change: .onlyInB))
+        self.record(
+            RecordDifference(
+                kind: nil, entity: record.entity, id: record.id, label: record.label,
+                change: .onlyInB))
     }
 
     mutating func both(_ a: EntityRecord, _ b: EntityRecord) {
@@ -66,8 +70,10 @@ extension DiffBuilder {
         let fields = compare(a, b)
         guard !fields.isEmpty else { return }
         summary.changed += 1
-        record(RecordDifference(kind: nil, entity: b.entity, id: b.id, label: b.label, change: .changed,
-                                fields: fields))
+        record(
+            RecordDifference(
+                kind: nil, entity: b.entity, id: b.id, label: b.label, change: .changed,
+                fields: fields))
     }
 
     /// Property by property, names sorted: to-many relationships as links added and removed (and, when ordered, the
@@ -94,7 +100,8 @@ extension DiffBuilder {
     /// Two spellings of one date (a hand-edited file may write more digits than an export does).
     private static func sameDate(_ a: ExtraValue, _ b: ExtraValue) -> Bool {
         guard case .string(let x) = a, case .string(let y) = b,
-              let first = try? LosslessDate.date(from: x), let second = try? LosslessDate.date(from: y) else {
+            let first = try? LosslessDate.date(from: x), let second = try? LosslessDate.date(from: y)
+        else {
             return false
         }
         return first.timeIntervalSinceReferenceDate.bitPattern == second.timeIntervalSinceReferenceDate.bitPattern

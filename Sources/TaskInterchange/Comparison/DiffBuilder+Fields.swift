@@ -35,7 +35,9 @@ extension DiffBuilder {
             case .optionalDate: date(field.name, a[field, as: Date?.self], b[field, as: Date?.self], into: &fields)
             case .level:
                 let (old, new) = (a[field, as: Int.self], b[field, as: Int.self])
-                if old != new { fields.append(.value(field.name, old: .integer(Int64(old)), new: .integer(Int64(new)))) }
+                if old != new {
+                    fields.append(.value(field.name, old: .integer(Int64(old)), new: .integer(Int64(new))))
+                }
             }
         }
     }
@@ -45,7 +47,9 @@ extension DiffBuilder {
     }
 
     private func reference(_ field: String, _ a: UUID?, _ b: UUID?, into fields: inout [FieldDifference]) {
-        if a != b { fields.append(.value(field, old: a.map { .string($0.uuidString) }, new: b.map { .string($0.uuidString) })) }
+        if a != b {
+            fields.append(.value(field, old: a.map { .string($0.uuidString) }, new: b.map { .string($0.uuidString) }))
+        }
     }
 
     /// Dates are equal only when every bit of the Double is (−0.0 is not 0.0).
@@ -73,8 +77,10 @@ extension DiffBuilder {
 
     /// `extra` members by name: relationships (as either side declares them) as links, attributes as values. An
     /// absent member equals null, and an absent to-many relationship equals an empty one (both mean "none").
-    private func extras(of kind: StoreMapping.Kind, _ a: [String: ExtraValue]?, _ b: [String: ExtraValue]?,
-                        into fields: inout [FieldDifference]) {
+    private func extras(
+        of kind: StoreMapping.Kind, _ a: [String: ExtraValue]?, _ b: [String: ExtraValue]?,
+        into fields: inout [FieldDifference]
+    ) {
         if ignores("extra", of: kind) { return }
         let a = a ?? [:], b = b ?? [:]
         if a.isEmpty && b.isEmpty { return }

@@ -16,7 +16,8 @@ struct DiffBuilder {
     let entityScope: EntityScope
     var entitySummaries: [String: GraphDiff.EntitySummary] = [:]
 
-    init(nameA: String, nameB: String, options: GraphComparison.Options, headerA: ArchiveHeader, headerB: ArchiveHeader) {
+    init(nameA: String, nameB: String, options: GraphComparison.Options, headerA: ArchiveHeader, headerB: ArchiveHeader)
+    {
         diff = GraphDiff(nameA: nameA, nameB: nameB, bMayHoldMore: options.bMayHoldMore)
         detailLimit = options.detailLimit
         var kinds = Set(StoreMapping.Kind.allCases)
@@ -25,8 +26,10 @@ struct DiffBuilder {
             if headerA.version == 1 {
                 // What the DataExporter format has no place for is not something the file says.
                 kinds = [.project, .tag, .task]
-                ignored = [.project: ["createdAt", "modifiedAt", "extra"], .tag: ["extra"],
-                           .task: ["notes", "dueDate", "modifiedAt", "categoryId", "subtasks", "extra"]]
+                ignored = [
+                    .project: ["createdAt", "modifiedAt", "extra"], .tag: ["extra"],
+                    .task: ["notes", "dueDate", "modifiedAt", "categoryId", "subtasks", "extra"],
+                ]
             } else if let entities = headerA.source?.entities, !entities.isEmpty {
                 kinds = Set(entities.keys.compactMap(StoreMapping.Kind.init(rawValue:)))
             }
@@ -135,7 +138,9 @@ struct DiffBuilder {
             let changes = compare(subtask, other)
             guard !changes.isEmpty else { continue }
             summaries[.subtask]!.changed += 1
-            record(RecordDifference(kind: .subtask, id: other.id, label: other.title, taskId: b.id, change: .changed, fields: changes))
+            record(
+                RecordDifference(
+                    kind: .subtask, id: other.id, label: other.title, taskId: b.id, change: .changed, fields: changes))
         }
         return fields
     }

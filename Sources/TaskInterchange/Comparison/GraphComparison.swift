@@ -38,15 +38,19 @@ public enum GraphComparison {
             // entity sorted in memory. Standard input cannot be read a second time.
             for side in [a, b] {
                 guard case .standardInput = side.storage else { continue }
-                throw TaskInterchangeError(.invalidData, "stdin: its generic records are not listed as exports list "
-                    + "them (ids derived from their keys, in key order); save the archive to a file and compare that")
+                throw TaskInterchangeError(
+                    .invalidData,
+                    "stdin: its generic records are not listed as exports list "
+                        + "them (ids derived from their keys, in key order); save the archive to a file and compare that"
+                )
             }
             return try compare(a, b, options: options, byKey: false)
         }
     }
 
     private static func compare(_ a: GraphSource, _ b: GraphSource, options: Options, byKey: Bool) throws
-        -> GraphDiff {
+        -> GraphDiff
+    {
         do {
             return try join(a, b, options: options, byKey: byKey)
         } catch let unsorted as NotSorted {
@@ -64,7 +68,9 @@ public enum GraphComparison {
     /// Verifies that store (or archive) `target` holds what `file` holds: `compare(file, target)` with
     /// `bMayHoldMore`.
     /// - Throws: as `compare(_:_:options:)`.
-    public static func verify(_ file: GraphSource, against target: GraphSource, detailLimit: Int = 1000) throws -> GraphDiff {
+    public static func verify(_ file: GraphSource, against target: GraphSource, detailLimit: Int = 1000) throws
+        -> GraphDiff
+    {
         try compare(file, target, options: Options(detailLimit: detailLimit, bMayHoldMore: true))
     }
 
@@ -99,7 +105,8 @@ public enum GraphComparison {
         }
         try cursorA.advance()
         try cursorB.advance()
-        var builder = DiffBuilder(nameA: a.name, nameB: b.name, options: options, headerA: cursorA.header, headerB: cursorB.header)
+        var builder = DiffBuilder(
+            nameA: a.name, nameB: b.name, options: options, headerA: cursorA.header, headerB: cursorB.header)
         while true {
             switch (cursorA.current, cursorB.current) {
             case (nil, nil):
@@ -209,7 +216,8 @@ public enum GraphComparison {
             guard case .entity(let first) = item else { return item }
             if let keyedBy {
                 guard let key = first.key,
-                      first.id == UUID.derived(storeUUID: keyedBy, entity: first.entity, primaryKey: key) else {
+                    first.id == UUID.derived(storeUUID: keyedBy, entity: first.entity, primaryKey: key)
+                else {
                     throw KeyOrderUnavailable()
                 }
                 return item
@@ -244,8 +252,9 @@ public enum GraphComparison {
                 case .tag(let record): next = SortKey(kind: .tag, id: GraphKey(record.id))
                 case .task(let record): next = SortKey(kind: .task, id: GraphKey(record.id))
                 case .entity(let record):
-                    next = SortKey(kind: .task, entity: record.entity, key: keyedBy == nil ? nil : record.key,
-                                   id: GraphKey(record.id))
+                    next = SortKey(
+                        kind: .task, entity: record.entity, key: keyedBy == nil ? nil : record.key,
+                        id: GraphKey(record.id))
                 }
                 if let key, !(key < next) {
                     if next.key != nil { throw KeyOrderUnavailable() }

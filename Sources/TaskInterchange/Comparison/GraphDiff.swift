@@ -21,7 +21,10 @@ public struct GraphDiff: Sendable, Hashable, Codable {
         public var changed: Int
 
         /// Creates a kind's totals.
-        public init(kind: StoreMapping.Kind, countA: Int = 0, countB: Int = 0, onlyInA: Int = 0, onlyInB: Int = 0, changed: Int = 0) {
+        public init(
+            kind: StoreMapping.Kind, countA: Int = 0, countB: Int = 0, onlyInA: Int = 0, onlyInB: Int = 0,
+            changed: Int = 0
+        ) {
             self.kind = kind
             self.countA = countA
             self.countB = countB
@@ -50,8 +53,10 @@ public struct GraphDiff: Sendable, Hashable, Codable {
         public var compared: Bool
 
         /// Creates an entity's totals.
-        public init(entity: String, countA: Int = 0, countB: Int = 0, onlyInA: Int = 0, onlyInB: Int = 0,
-                    changed: Int = 0, compared: Bool = true) {
+        public init(
+            entity: String, countA: Int = 0, countB: Int = 0, onlyInA: Int = 0, onlyInB: Int = 0,
+            changed: Int = 0, compared: Bool = true
+        ) {
             self.entity = entity
             self.countA = countA
             self.countB = countB
@@ -83,8 +88,10 @@ public struct GraphDiff: Sendable, Hashable, Codable {
     public var omittedCount: Int { differenceCount - records.count }
 
     /// Creates a comparison result (`GraphComparison` makes them).
-    public init(nameA: String, nameB: String, bMayHoldMore: Bool = false, kinds: [KindSummary] = [],
-                entities: [EntitySummary] = [], records: [RecordDifference] = [], differenceCount: Int = 0) {
+    public init(
+        nameA: String, nameB: String, bMayHoldMore: Bool = false, kinds: [KindSummary] = [],
+        entities: [EntitySummary] = [], records: [RecordDifference] = [], differenceCount: Int = 0
+    ) {
         self.nameA = nameA
         self.nameB = nameB
         self.bMayHoldMore = bMayHoldMore
@@ -123,8 +130,10 @@ public struct RecordDifference: Sendable, Hashable, Codable {
     public var typeName: String { entity ?? kind?.rawValue ?? "" }
 
     /// Creates a record difference: of a typed `kind`, or of a generic `entity`.
-    public init(kind: StoreMapping.Kind?, entity: String? = nil, id: UUID, label: String, taskId: UUID? = nil,
-                change: Change, fields: [FieldDifference] = []) {
+    public init(
+        kind: StoreMapping.Kind?, entity: String? = nil, id: UUID, label: String, taskId: UUID? = nil,
+        change: Change, fields: [FieldDifference] = []
+    ) {
         self.kind = kind
         self.entity = entity
         self.id = id

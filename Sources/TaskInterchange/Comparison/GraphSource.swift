@@ -50,7 +50,11 @@ public struct GraphSource: Sendable {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            throw TaskInterchangeError(.noInput, exists ? "\(path): cannot be opened for reading\(isDirectory.boolValue ? " (a directory)" : "")" : "\(path): no such file")
+            throw TaskInterchangeError(
+                .noInput,
+                exists
+                    ? "\(path): cannot be opened for reading\(isDirectory.boolValue ? " (a directory)" : "")"
+                    : "\(path): no such file")
         }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         try? handle.close()
@@ -95,10 +99,12 @@ public struct GraphSource: Sendable {
             let snapshot = try StoreSnapshot(path: path)
             let reader = try StoreReader(snapshot: snapshot, mapping: mapping)
             reader.genericIdentity = identity
-            try visitor.visitHeader(ArchiveHeader(
-                source: ArchiveHeader.Source(store: path, storeUUID: reader.schema.storeUUID, entities: reader.entityNames,
-                                             relationships: reader.relationshipDeclarations,
-                                             model: reader.entityDeclarations)))
+            try visitor.visitHeader(
+                ArchiveHeader(
+                    source: ArchiveHeader.Source(
+                        store: path, storeUUID: reader.schema.storeUUID, entities: reader.entityNames,
+                        relationships: reader.relationshipDeclarations,
+                        model: reader.entityDeclarations)))
             try reader.read(into: &visitor)
             try visitor.flush()
         case .records(let archive, _):
@@ -113,7 +119,10 @@ public struct GraphSource: Sendable {
         switch storage {
         case .store: return self
         case .standardInput:
-            throw TaskInterchangeError(.invalidData, "stdin: records are not sorted by id; save the archive to a file (or re-export it with 'tasks export', which sorts) and compare that")
+            throw TaskInterchangeError(
+                .invalidData,
+                "stdin: records are not sorted by id; save the archive to a file (or re-export it with 'tasks export', which sorts) and compare that"
+            )
         case .records(let records, _): archive = records
         case .archive, .input:
             var collector = ArchiveCollector()
@@ -123,7 +132,10 @@ public struct GraphSource: Sendable {
                 try ArchiveInput(path: path).stream(kinds: nil, into: &collector)
             }
             if let issue = collector.issues.first(where: { $0.severity == .error }) {
-                throw TaskInterchangeError(.invalidData, "\(name): \(issue.path): \(issue.code.rawValue): \(issue.message); run 'tasks validate' for every problem")
+                throw TaskInterchangeError(
+                    .invalidData,
+                    "\(name): \(issue.path): \(issue.code.rawValue): \(issue.message); run 'tasks validate' for every problem"
+                )
             }
             archive = collector.archive
         }
@@ -144,7 +156,9 @@ struct GraphKey: Comparable, Hashable {
     init(_ id: UUID) { entry = StoreIdentity.Entry(id: id, key: 0) }
 
     static func < (lhs: GraphKey, rhs: GraphKey) -> Bool { lhs.entry < rhs.entry }
-    static func == (lhs: GraphKey, rhs: GraphKey) -> Bool { lhs.entry.high == rhs.entry.high && lhs.entry.low == rhs.entry.low }
+    static func == (lhs: GraphKey, rhs: GraphKey) -> Bool {
+        lhs.entry.high == rhs.entry.high && lhs.entry.low == rhs.entry.low
+    }
     func hash(into hasher: inout Hasher) {
         hasher.combine(entry.high)
         hasher.combine(entry.low)

@@ -55,13 +55,18 @@ public struct MatchRule: Sendable, Hashable {
             }
             let parts = term.split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw TaskInterchangeError(.usage, "--match \(term.isEmpty ? "''" : term): expected 'name' (projects, "
-                    + "categories and tags by name) or 'Entity.attribute' (a generic entity's records by an attribute)")
+                throw TaskInterchangeError(
+                    .usage,
+                    "--match \(term.isEmpty ? "''" : term): expected 'name' (projects, "
+                        + "categories and tags by name) or 'Entity.attribute' (a generic entity's records by an attribute)"
+                )
             }
             let key = EntityKey(entity: String(parts[0]), attribute: String(parts[1]))
             if let other = attribute(of: key.entity) {
-                throw TaskInterchangeError(.usage, "--match names two keys for \(key.entity) (\(other) and "
-                    + "\(key.attribute)); one attribute per entity")
+                throw TaskInterchangeError(
+                    .usage,
+                    "--match names two keys for \(key.entity) (\(other) and "
+                        + "\(key.attribute)); one attribute per entity")
             }
             entityKeys.append(key)
         }
@@ -73,15 +78,19 @@ public struct MatchRule: Sendable, Hashable {
     public func check(against model: [String: EntityDeclaration]) throws(TaskInterchangeError) {
         for key in entityKeys {
             guard let declaration = model[key.entity] else {
-                throw TaskInterchangeError(.usage, "--match \(key.entity).\(key.attribute): the archive has no "
-                    + "entity '\(key.entity)' in its entities section"
-                    + Suggestion.phrase(for: key.entity, among: model.keys.sorted()))
+                throw TaskInterchangeError(
+                    .usage,
+                    "--match \(key.entity).\(key.attribute): the archive has no "
+                        + "entity '\(key.entity)' in its entities section"
+                        + Suggestion.phrase(for: key.entity, among: model.keys.sorted()))
             }
             guard declaration.attributes[key.attribute] != nil else {
                 let isRelationship = declaration.relationships[key.attribute] != nil
-                throw TaskInterchangeError(.usage, "--match \(key.entity).\(key.attribute): \(key.entity) has no "
-                    + "attribute '\(key.attribute)'\(isRelationship ? " (it is a relationship)" : "")"
-                    + Suggestion.phrase(for: key.attribute, among: declaration.attributes.keys.sorted()))
+                throw TaskInterchangeError(
+                    .usage,
+                    "--match \(key.entity).\(key.attribute): \(key.entity) has no "
+                        + "attribute '\(key.attribute)'\(isRelationship ? " (it is a relationship)" : "")"
+                        + Suggestion.phrase(for: key.attribute, among: declaration.attributes.keys.sorted()))
             }
         }
     }

@@ -144,7 +144,10 @@ struct ChannelVisitor: ArchiveVisitor {
     mutating func visitIssue(_ issue: ValidationIssue) throws {
         guard issue.severity == .error else { return }
         let location = issue.line.map { " (line \($0)\(issue.column.map { ", column \($0)" } ?? ""))" } ?? ""
-        throw TaskInterchangeError(.invalidData, "\(name): \(issue.path): \(issue.code.rawValue): \(issue.message)\(location); run 'tasks validate' for every problem")
+        throw TaskInterchangeError(
+            .invalidData,
+            "\(name): \(issue.path): \(issue.code.rawValue): \(issue.message)\(location); run 'tasks validate' for every problem"
+        )
     }
 
     mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) throws { try flush() }

@@ -39,8 +39,10 @@ struct TargetComparison: Sendable, Hashable {
     /// - Returns: nil when the archive's records are not in id order (then nothing is known: every existing record is
     ///   rewritten, as before, and nothing is matched).
     /// - Throws: what reading either side throws.
-    static func find(_ source: some ArchiveSource, in target: GraphSource, match: MatchRule? = nil,
-                            dates: ModificationDates = ModificationDates()) throws -> TargetComparison? {
+    static func find(
+        _ source: some ArchiveSource, in target: GraphSource, match: MatchRule? = nil,
+        dates: ModificationDates = ModificationDates()
+    ) throws -> TargetComparison? {
         var finder = Finder(target: GraphComparison.Cursor(source: target, side: 1), match: match, dates: dates)
         defer { finder.target.channel.cancel() }
         do {
@@ -77,8 +79,9 @@ struct TargetComparison: Sendable, Hashable {
 
         mutating func visitHeader(_ header: ArchiveHeader) throws {
             try match?.check(against: header.source?.model ?? [:])
-            builder = DiffBuilder(nameA: "archive", nameB: "target", options: GraphComparison.Options(detailLimit: 0),
-                                  headerA: header, headerB: target.header)
+            builder = DiffBuilder(
+                nameA: "archive", nameB: "target", options: GraphComparison.Options(detailLimit: 0),
+                headerA: header, headerB: target.header)
         }
 
         /// Moves the target past `key`, noting the names of what it passes; returns its record with the same kind
@@ -131,9 +134,13 @@ struct TargetComparison: Sendable, Hashable {
             }
         }
 
-        mutating func visitProject(_ project: ProjectRecord, index: Int) throws { try visitRecord(project, GraphItem.project) }
+        mutating func visitProject(_ project: ProjectRecord, index: Int) throws {
+            try visitRecord(project, GraphItem.project)
+        }
 
-        mutating func visitCategory(_ category: CategoryRecord, index: Int) throws { try visitRecord(category, GraphItem.category) }
+        mutating func visitCategory(_ category: CategoryRecord, index: Int) throws {
+            try visitRecord(category, GraphItem.category)
+        }
 
         mutating func visitTag(_ tag: TagRecord, index: Int) throws { try visitRecord(tag, GraphItem.tag) }
 
@@ -141,10 +148,13 @@ struct TargetComparison: Sendable, Hashable {
         /// same fields; otherwise the target's modification date is noted, if its kind has one.
         mutating func visitRecord<Record: TypedRecord>(_ record: Record, _ item: (Record) -> GraphItem) throws {
             var record = record
-            if let field = Record.modificationDate { (record[field], record.extra) = dates.asStored(record[field], record.extra) }
+            if let field = Record.modificationDate {
+                (record[field], record.extra) = dates.asStored(record[field], record.extra)
+            }
             let kind = Record.kind
             guard let counterpart = try counterpart(.init(kind: kind, id: GraphKey(record.id))),
-                  let other = counterpart.record(as: Record.self) else {
+                let other = counterpart.record(as: Record.self)
+            else {
                 if match?.kinds.contains(kind) == true { unmatched[kind, default: []].append(item(record)) }
                 return
             }
@@ -158,7 +168,8 @@ struct TargetComparison: Sendable, Hashable {
         mutating func visitTask(_ task: TaskRecord, index: Int) throws {
             var task = task
             (task.modifiedAt, task.extra) = dates.asStored(task.modifiedAt, task.extra)
-            guard case .task(let other)? = try counterpart(.init(kind: .task, id: GraphKey(task.id))), builder != nil else { return }
+            guard case .task(let other)? = try counterpart(.init(kind: .task, id: GraphKey(task.id))), builder != nil
+            else { return }
             let before = builder!.differenceCount
             // Subtask changes are counted by the builder, not returned with the task's own fields.
             guard builder!.compareTask(task, other).isEmpty, builder!.differenceCount == before else {

@@ -9,8 +9,9 @@ import Foundation
 /// 1,024 records, SQLite's progress handler, a blocked read or write); the work then rolls back and removes what it
 /// created before this call throws `.cancelled`. A cancellation check the caller has bound is carried over.
 enum BackgroundWork {
-    private static let queue = DispatchQueue(label: "tasks.background-work", qos: .userInitiated,
-                                             attributes: .concurrent)
+    private static let queue = DispatchQueue(
+        label: "tasks.background-work", qos: .userInitiated,
+        attributes: .concurrent)
 
     /// Runs `work` on a background queue and returns its result.
     /// - Throws: what `work` throws; `.cancelled` when the task was cancelled before the work started.
@@ -22,12 +23,13 @@ enum BackgroundWork {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
                 queue.async {
                     let check = Cancellation { flag.isSet || outer.isRequestedNow() }
-                    continuation.resume(with: Swift.Result {
-                        try Cancellation.$current.withValue(check) {
-                            try Cancellation.checkpoint()
-                            return try work()
-                        }
-                    })
+                    continuation.resume(
+                        with: Swift.Result {
+                            try Cancellation.$current.withValue(check) {
+                                try Cancellation.checkpoint()
+                                return try work()
+                            }
+                        })
                 }
             }
         } onCancel: {

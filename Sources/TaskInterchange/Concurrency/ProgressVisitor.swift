@@ -7,8 +7,10 @@ struct ProgressVisitor<Inner: ArchiveVisitor>: ArchiveVisitor {
     private var tasks = 0
     private var total: Int?
 
-    init(_ inner: Inner, phase: ProgressEvent.Phase, total: Int? = nil,
-         progress: (@Sendable (ProgressEvent) -> Void)?) {
+    init(
+        _ inner: Inner, phase: ProgressEvent.Phase, total: Int? = nil,
+        progress: (@Sendable (ProgressEvent) -> Void)?
+    ) {
         self.inner = inner
         self.phase = phase
         self.total = total

@@ -8,16 +8,20 @@ extension Exporter {
     /// nothing appears at `path`, and the store is unchanged. `progress` receives `.exporting` events (from any
     /// thread): the first with `done` 0, one every 10,000 tasks, the last with every task and the bytes written.
     /// - Throws: as `export(store:toFile:options:)`; `TaskInterchangeError` of kind `.cancelled` when cancelled.
-    public static func export(store: String, toFile path: String, options: ExportOptions = ExportOptions(),
-                              progress: (@Sendable (ProgressEvent) -> Void)?) async throws -> ExportSummary {
+    public static func export(
+        store: String, toFile path: String, options: ExportOptions = ExportOptions(),
+        progress: (@Sendable (ProgressEvent) -> Void)?
+    ) async throws -> ExportSummary {
         try await BackgroundWork.run {
             try exportReporting(store: store, toFile: path, options: options, progress: progress)
         }
     }
 
     /// `export(store:toFile:options:)` with `progress` as `.exporting` events.
-    static func exportReporting(store: String, toFile path: String, options: ExportOptions,
-                                progress: (@Sendable (ProgressEvent) -> Void)?) throws -> ExportSummary {
+    static func exportReporting(
+        store: String, toFile path: String, options: ExportOptions,
+        progress: (@Sendable (ProgressEvent) -> Void)?
+    ) throws -> ExportSummary {
         var options = options
         if let progress {
             let earlier = options.progress
@@ -28,8 +32,10 @@ extension Exporter {
         }
         progress?(ProgressEvent(phase: .exporting, done: 0, total: nil, bytes: 0))
         let summary = try export(store: store, toFile: path, options: options)
-        progress?(ProgressEvent(phase: .exporting, done: summary.counts.tasks, total: summary.counts.tasks,
-                                bytes: FileIdentity.size(of: path)))
+        progress?(
+            ProgressEvent(
+                phase: .exporting, done: summary.counts.tasks, total: summary.counts.tasks,
+                bytes: FileIdentity.size(of: path)))
         return summary
     }
 }

@@ -8,13 +8,16 @@ public enum Exporter {
     /// was lost; otherwise `ExportStrictError` is thrown and `sink` receives nothing.
     /// - Throws: `TaskInterchangeError` for store and mapping problems (`.cancelled` when stopped), `ByteSinkError`
     ///   when the output fails, `ExportStrictError`.
-    public static func export(store: String, to sink: any ByteSink, options: ExportOptions = ExportOptions()) throws -> ExportSummary {
+    public static func export(store: String, to sink: any ByteSink, options: ExportOptions = ExportOptions()) throws
+        -> ExportSummary
+    {
         guard options.strict else { return try stream(store: store, to: sink, options: options) }
         let directory = try PrivateDirectory(purpose: .export)
         let buffer = directory.file("archive")
         let descriptor = open(buffer, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw TaskInterchangeError(.io, "\(buffer): cannot create a private file: \(String(cString: strerror(errno)))")
+            throw TaskInterchangeError(
+                .io, "\(buffer): cannot create a private file: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         let summary = try stream(store: store, to: FileDescriptorSink(fileDescriptor: descriptor), options: options)
@@ -29,7 +32,9 @@ public enum Exporter {
     /// of its sidecars is refused before anything is read.
     /// - Throws: as `export(store:to:options:)`; `.usage` when `path` names the store, `.cannotCreate` when the file
     ///   cannot be made.
-    public static func export(store: String, toFile path: String, options: ExportOptions = ExportOptions()) throws -> ExportSummary {
+    public static func export(store: String, toFile path: String, options: ExportOptions = ExportOptions()) throws
+        -> ExportSummary
+    {
         try FileIdentity.checkOutput(path, option: "-o", store: store)
         if FileIdentity.isSpecialFile(path) {
             let descriptor = try SpecialFile.openForWriting(path)
@@ -37,7 +42,8 @@ public enum Exporter {
             return try export(store: store, to: FileDescriptorSink(fileDescriptor: descriptor), options: options)
         }
         let temporary = try TemporaryFile(beside: path)
-        let summary = try stream(store: store, to: FileDescriptorSink(fileDescriptor: temporary.descriptor), options: options)
+        let summary = try stream(
+            store: store, to: FileDescriptorSink(fileDescriptor: temporary.descriptor), options: options)
         try temporary.synchronize(naming: path)
         try temporary.place(at: path, replacing: true)
         return summary
@@ -47,17 +53,19 @@ public enum Exporter {
     private static func stream(store: String, to sink: any ByteSink, options: ExportOptions) throws -> ExportSummary {
         let started = Date()
         let snapshot = try StoreSnapshot(path: store, busyTimeout: options.busyTimeout)
-        let reader = try StoreReader(snapshot: snapshot, mapping: options.mapping, mappingSource: options.mappingSource,
-                                     carryExtras: options.writing.formatVersion >= 2, selection: options.selection,
-                                     model: options.model)
+        let reader = try StoreReader(
+            snapshot: snapshot, mapping: options.mapping, mappingSource: options.mappingSource,
+            carryExtras: options.writing.formatVersion >= 2, selection: options.selection,
+            model: options.model)
         let header = ArchiveHeader(
             format: options.writing.formatVersion >= 2 ? ArchiveHeader.formatName : nil,
             version: options.writing.formatVersion, exportDate: options.exportDate,
             generator: ArchiveHeader.Generator(name: ToolInfo.name, version: ToolInfo.version),
-            source: ArchiveHeader.Source(store: options.sourceName ?? store, storeUUID: reader.schema.storeUUID, entities: reader.entityNames,
-                                         relationships: reader.relationshipDeclarations,
-                                         model: reader.entityDeclarations,
-                                         selection: options.selection.isEverything ? nil : options.selection.description))
+            source: ArchiveHeader.Source(
+                store: options.sourceName ?? store, storeUUID: reader.schema.storeUUID, entities: reader.entityNames,
+                relationships: reader.relationshipDeclarations,
+                model: reader.entityDeclarations,
+                selection: options.selection.isEverything ? nil : options.selection.description))
         var writing = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
         try writing.writer.begin(header: header)
         // Reading the store and formatting JSON take about the same time: each gets a core.
@@ -65,27 +73,35 @@ public enum Exporter {
         let counts = try writing.writer.finish()
         var findings = reader.findings
         for (field, count) in writing.writer.droppedFields.sorted(by: { $0.key < $1.key }) where count > 0 {
-            findings.append(StoreFinding(.droppedByFormat, property: field, count: count,
-                                         message: "format version \(options.writing.formatVersion) has no place for these values; not written"))
+            findings.append(
+                StoreFinding(
+                    .droppedByFormat, property: field, count: count,
+                    message:
+                        "format version \(options.writing.formatVersion) has no place for these values; not written"))
         }
         if !options.selection.isEverything {
             if options.writing.formatVersion < 2 {
                 // Without its selection the file reads as a whole store, which `--mode replace` would enforce.
-                findings.append(StoreFinding(.droppedByFormat, property: "source.selection", count: 1,
-                                             message: "format version 1 has no place for the selection "
-                                                 + "(\(options.selection)); the file reads as a whole store, and an "
-                                                 + "import with --mode replace would delete what it does not hold"))
+                findings.append(
+                    StoreFinding(
+                        .droppedByFormat, property: "source.selection", count: 1,
+                        message: "format version 1 has no place for the selection "
+                            + "(\(options.selection)); the file reads as a whole store, and an "
+                            + "import with --mode replace would delete what it does not hold"))
             }
             let total = counts.projects + counts.categories + counts.tags + counts.tasks + counts.entities
             if total == 0 {
-                findings.append(StoreFinding(.emptySelection, count: 0,
-                                             message: "the selection (\(options.selection)) matches no record; "
-                                                 + "the archive is empty"))
+                findings.append(
+                    StoreFinding(
+                        .emptySelection, count: 0,
+                        message: "the selection (\(options.selection)) matches no record; "
+                            + "the archive is empty"))
             }
         }
-        var summary = ExportSummary(store: store, counts: counts, formatVersion: options.writing.formatVersion,
-                                    entities: reader.entityNames,
-                                    findings: findings, seconds: Date().timeIntervalSince(started))
+        var summary = ExportSummary(
+            store: store, counts: counts, formatVersion: options.writing.formatVersion,
+            entities: reader.entityNames,
+            findings: findings, seconds: Date().timeIntervalSince(started))
         summary.generic = reader.genericCounts
         if options.strict && summary.hasWarnings { throw ExportStrictError(summary: summary) }
         return summary

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Copies what remains of an open descriptor to a sink, in 1 MB chunks, stopping when the work is cancelled.

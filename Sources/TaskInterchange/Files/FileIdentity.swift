@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 
@@ -55,7 +55,9 @@ struct FileIdentity: Hashable {
 
     /// Refuses an output path that names the store being read or written, one of its sidecars, or an input file.
     /// - Throws: `.usage` before anything is written.
-    static func checkOutput(_ output: String, option: String, store: String?, inputs: [String] = []) throws(TaskInterchangeError) {
+    static func checkOutput(_ output: String, option: String, store: String?, inputs: [String] = [])
+        throws(TaskInterchangeError)
+    {
         let target = FileIdentity(output)
         if let store {
             let resolvedStore = resolved(store)
@@ -63,12 +65,15 @@ struct FileIdentity: Hashable {
                 // Sidecars are looked for beside the real file, as SQLite does.
                 if target == FileIdentity(resolvedStore + suffix) || target == FileIdentity(store + suffix) {
                     let what = suffix.isEmpty ? "the store \(store) itself" : "the store's \(suffix) file"
-                    throw TaskInterchangeError(.usage, "\(option) \(output) names \(what); refusing to overwrite it (choose another path)")
+                    throw TaskInterchangeError(
+                        .usage, "\(option) \(output) names \(what); refusing to overwrite it (choose another path)")
                 }
             }
         }
         for input in inputs where target == FileIdentity(input) {
-            throw TaskInterchangeError(.usage, "\(option) \(output) names the input file \(input); refusing to overwrite it (choose another path)")
+            throw TaskInterchangeError(
+                .usage,
+                "\(option) \(output) names the input file \(input); refusing to overwrite it (choose another path)")
         }
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 
@@ -30,14 +30,16 @@ final class PrivateDirectory {
         LivePaths.shared.insert(path)
         guard mkdir(path, 0o700) == 0 else {
             LivePaths.shared.remove(path)
-            throw TaskInterchangeError(.io, "\(base): cannot create a private directory: \(String(cString: strerror(errno)))")
+            throw TaskInterchangeError(
+                .io, "\(base): cannot create a private directory: \(String(cString: strerror(errno)))")
         }
         // The lock file gets its name only once it is locked: a sweep in another process never finds it unlocked
         // (a directory without one is left alone for a minute).
         let pending = path + "/" + Self.lockName + "-pending"
         lockDescriptor = open(pending, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard lockDescriptor >= 0, flock(lockDescriptor, LOCK_EX) == 0,
-              rename(pending, path + "/" + Self.lockName) == 0 else {
+            rename(pending, path + "/" + Self.lockName) == 0
+        else {
             // The descriptor (if any) is closed by `deinit`, which runs for an initializer that throws from here.
             let reason = String(cString: strerror(errno))
             unlink(pending)
@@ -72,10 +74,13 @@ final class PrivateDirectory {
             let directory = base + "/" + name
             if LivePaths.shared.contains(directory) { continue }
             var status = stat()
-            guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid() else { continue }
+            guard lstat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == geteuid() else {
+                continue
+            }
             let handle = open(directory + "/" + lockName, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             if handle < 0 {
-                let modified = (try? FileManager.default.attributesOfItem(atPath: directory)[.modificationDate]) as? Date
+                let modified =
+                    (try? FileManager.default.attributesOfItem(atPath: directory)[.modificationDate]) as? Date
                 if errno == ENOENT, let modified, modified.timeIntervalSinceNow < -60 {
                     try? FileManager.default.removeItem(atPath: directory)
                 }

@@ -18,7 +18,8 @@ enum SpecialFile {
             let code = errno
             guard isFIFO && (code == ENXIO || code == EINTR) else {
                 if code == EINTR { try Cancellation.checkpoint() }
-                throw TaskInterchangeError(.cannotCreate, "\(path): cannot open for writing: \(String(cString: strerror(code)))")
+                throw TaskInterchangeError(
+                    .cannotCreate, "\(path): cannot open for writing: \(String(cString: strerror(code)))")
             }
             try Cancellation.checkpoint()
             usleep(20_000)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 
@@ -54,7 +54,9 @@ final class TemporaryFile {
     func place(at output: String, replacing: Bool) throws(TaskInterchangeError) {
         if replacing {
             guard rename(path, output) == 0 else {
-                throw TaskInterchangeError(.cannotCreate, "\(output): cannot move the finished file into place: \(String(cString: strerror(errno)))")
+                throw TaskInterchangeError(
+                    .cannotCreate,
+                    "\(output): cannot move the finished file into place: \(String(cString: strerror(errno)))")
             }
         } else if link(path, output) == 0 {
             unlink(path)
@@ -75,7 +77,8 @@ final class TemporaryFile {
         let prefix = "." + url.lastPathComponent + marker
         let directory = url.deletingLastPathComponent().path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasPrefix(prefix) && UUID(uuidString: String(name.dropFirst(prefix.count))) != nil {
+        for name in names where name.hasPrefix(prefix) && UUID(uuidString: String(name.dropFirst(prefix.count))) != nil
+        {
             let candidate = directory + "/" + name
             if LivePaths.shared.contains(candidate) { continue }
             let handle = open(candidate, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
@@ -84,7 +87,8 @@ final class TemporaryFile {
             // be one whose owner is between creating and locking it, so it is left alone until it is a minute old.
             var status = stat()
             if flock(handle, LOCK_EX | LOCK_NB) == 0, fstat(handle, &status) == 0,
-               status.st_size > 0 || isMinuteOld(candidate) {
+                status.st_size > 0 || isMinuteOld(candidate)
+            {
                 remove(candidate)
             }
             close(handle)

@@ -18,15 +18,18 @@ extension Importer {
             let report = try Validator.validate(archiveAt: archivePath, progress: progress)
             guard report.isValid else { throw ArchiveValidationError(report: report) }
             var destination = try makeDestination()
-            return try run(ArchiveInput(path: archivePath), into: &destination, total: report.counts.tasks,
-                           bytes: FileIdentity.size(of: archivePath), progress: progress)
+            return try run(
+                ArchiveInput(path: archivePath), into: &destination, total: report.counts.tasks,
+                bytes: FileIdentity.size(of: archivePath), progress: progress)
         }
     }
 
     /// Imports into `destination`, commits, and on any failure rolls back before rethrowing.
-    func run<Destination: ImportDestination>(_ source: some ArchiveSource, into destination: inout Destination,
-                                             total: Int, bytes: Int64?,
-                                             progress: (@Sendable (ProgressEvent) -> Void)?) throws -> ImportPlan {
+    func run<Destination: ImportDestination>(
+        _ source: some ArchiveSource, into destination: inout Destination,
+        total: Int, bytes: Int64?,
+        progress: (@Sendable (ProgressEvent) -> Void)?
+    ) throws -> ImportPlan {
         var importer = self
         if let progress {
             let earlier = importer.progress

@@ -64,7 +64,8 @@ extension Importer.Pass {
             importer.mode == .replace ? nil : try destination.existingKey(ofEntity: record.entity, id: record.id)
         var targetId = record.id
         if existing == nil, importer.mode != .replace, let matched = importer.baseline?.entityMatches[record.id],
-           let matchedKey = try destination.existingKey(ofEntity: record.entity, id: matched) {
+            let matchedKey = try destination.existingKey(ofEntity: record.entity, id: matched)
+        {
             // The archive's record is the target's: every reference to the archive's id follows through the keys.
             existing = matchedKey
             targetId = matched
@@ -92,8 +93,10 @@ extension Importer.Pass {
             case .merge where !importer.archiveWins(archiveDate: archiveDate, targetDate: targetDate):
                 operations.conflicts += 1
                 operations.skipped += 1
-                plan.note(MergeDecision(kind: .conflict, entity: record.entity, id: record.id, targetId: targetId,
-                                        winner: .target, archiveModifiedAt: archiveDate, targetModifiedAt: targetDate))
+                plan.note(
+                    MergeDecision(
+                        kind: .conflict, entity: record.entity, id: record.id, targetId: targetId,
+                        winner: .target, archiveModifiedAt: archiveDate, targetModifiedAt: targetDate))
                 generic.keys[record.id] = existing
                 return
             case .insert, .skip:
@@ -103,9 +106,11 @@ extension Importer.Pass {
             case .upsert, .merge, .replace:
                 if importer.mode == .merge {
                     operations.conflicts += 1
-                    plan.note(MergeDecision(kind: .conflict, entity: record.entity, id: record.id, targetId: targetId,
-                                            winner: .archive, archiveModifiedAt: archiveDate,
-                                            targetModifiedAt: targetDate))
+                    plan.note(
+                        MergeDecision(
+                            kind: .conflict, entity: record.entity, id: record.id, targetId: targetId,
+                            winner: .archive, archiveModifiedAt: archiveDate,
+                            targetModifiedAt: targetDate))
                 }
                 if !importer.dryRun { try destination.update(record, declaration: declaration, at: existing) }
                 operations.updated += 1

@@ -57,7 +57,9 @@ extension Importer.Pass {
 
     /// Removes the declared relationships from a record's `extra` and returns them; a declared relationship the
     /// record leaves out is empty (an export leaves out empty ones).
-    func takeRelationships(_ extra: inout [String: ExtraValue]?, of kind: StoreMapping.Kind) -> [(property: String, declaration: ExtraRelationship, ids: [String])] {
+    func takeRelationships(_ extra: inout [String: ExtraValue]?, of kind: StoreMapping.Kind) -> [(
+        property: String, declaration: ExtraRelationship, ids: [String]
+    )] {
         guard let declared = links.declarations[kind.rawValue] else { return [] }
         var taken: [(property: String, declaration: ExtraRelationship, ids: [String])] = []
         for (property, declaration) in declared.sorted(by: { $0.key < $1.key }) {
@@ -72,8 +74,10 @@ extension Importer.Pass {
     }
 
     /// Keeps a record's relationships for `linkRelationships`, and its key when relationships point at its kind.
-    mutating func keep(_ taken: [(property: String, declaration: ExtraRelationship, ids: [String])], of kind: StoreMapping.Kind,
-                       id: UUID, key: Destination.ObjectKey?, at record: RecordPath) throws {
+    mutating func keep(
+        _ taken: [(property: String, declaration: ExtraRelationship, ids: [String])], of kind: StoreMapping.Kind,
+        id: UUID, key: Destination.ObjectKey?, at record: RecordPath
+    ) throws {
         var taken = taken
         // Links to kinds this import does not load go to the target's objects, or are dropped (in a dry run too).
         for index in taken.indices where !loaded.contains(taken[index].declaration.destination) {
@@ -105,9 +109,11 @@ extension Importer.Pass {
             for text in texts {
                 if let id = CanonicalUUID.parse(text) { ids.append(id) } else if invalid == nil { invalid = text }
             }
-            links.pending.append(PendingLink(kind: kind, key: key, property: property, declaration: declaration, ids: ids,
-                                             invalid: invalid, record: record, replacing: placement == .updated,
-                                             additive: placement == .skipped))
+            links.pending.append(
+                PendingLink(
+                    kind: kind, key: key, property: property, declaration: declaration, ids: ids,
+                    invalid: invalid, record: record, replacing: placement == .updated,
+                    additive: placement == .skipped))
         }
     }
 
@@ -126,12 +132,15 @@ extension Importer.Pass {
                         plan.unlinked += 1
                         continue
                     }
-                    throw TaskInterchangeError(.invalidData, "\(path): no \(link.declaration.destination.rawValue) with id \(id.uuidString) in the archive")
+                    throw TaskInterchangeError(
+                        .invalidData,
+                        "\(path): no \(link.declaration.destination.rawValue) with id \(id.uuidString) in the archive")
                 }
                 keys.append(key)
             }
             if link.additive && keys.isEmpty { continue }
-            try destination.link(link.kind, link.key, relationship: link.property, link.declaration, to: keys, replacing: link.replacing)
+            try destination.link(
+                link.kind, link.key, relationship: link.property, link.declaration, to: keys, replacing: link.replacing)
         }
         links.pending = []
     }

@@ -30,10 +30,12 @@ extension Importer.Pass {
             let known = read.values.sorted() + (header.source?.model.keys.sorted() ?? [])
             for name in entities.sorted() where !known.contains(name) {
                 let near = Suggestion.closest(to: name, among: known).map { "did you mean '\($0)'? " } ?? ""
-                throw TaskInterchangeError(.usage, "--entities: the archive has no records of an entity '\(name)' ("
-                                           + near + "it holds "
-                                           + (known.isEmpty ? "no named entities; use --kinds" : known.joined(separator: ", "))
-                                           + ")")
+                throw TaskInterchangeError(
+                    .usage,
+                    "--entities: the archive has no records of an entity '\(name)' ("
+                        + near + "it holds "
+                        + (known.isEmpty ? "no named entities; use --kinds" : known.joined(separator: ", "))
+                        + ")")
             }
             kinds = kinds.filter { read[$0.rawValue].map(entities.contains) ?? false }
             if kinds.contains(.task) { kinds.insert(.subtask) }

@@ -6,15 +6,20 @@ extension Importer {
     /// transaction, so no other writer can change the store between this comparison and the writes it decides.
     /// - Throws: `TaskInterchangeError.invalidData` when merge or `--match` needs the comparison and the archive's
     ///   records are not in id order.
-    func leavingUnchanged(_ source: some ArchiveSource, in path: String, options: StoreImportOptions) throws -> Importer {
+    func leavingUnchanged(_ source: some ArchiveSource, in path: String, options: StoreImportOptions) throws -> Importer
+    {
         var copy = self
         copy.match = options.match
         copy.modificationDates = options.modificationDates
         guard mode == .upsert || mode == .merge || (options.match != nil && mode != .replace) else { return copy }
-        copy.baseline = try TargetComparison.find(source, in: .store(path: path, mapping: options.mapping),
-                                                  match: options.match, dates: options.modificationDates)
+        copy.baseline = try TargetComparison.find(
+            source, in: .store(path: path, mapping: options.mapping),
+            match: options.match, dates: options.modificationDates)
         if copy.baseline == nil && (mode == .merge || options.match != nil) {
-            throw TaskInterchangeError(.invalidData, "\(mode == .merge ? "--mode merge" : "--match") compares the archive with the store in id order, and the archive's records are not sorted by id; export it again with 'tasks export' (which sorts) and import that")
+            throw TaskInterchangeError(
+                .invalidData,
+                "\(mode == .merge ? "--mode merge" : "--match") compares the archive with the store in id order, and the archive's records are not sorted by id; export it again with 'tasks export' (which sorts) and import that"
+            )
         }
         return copy
     }
@@ -23,7 +28,8 @@ extension Importer {
     /// (a tie keeps the target's, so merging twice changes nothing); one dated: that one; neither: the archive's.
     func archiveWins(archiveDate: Date?, targetDate: Date?) -> Bool {
         switch (archiveDate, targetDate) {
-        case let (archive?, target?): return archive.timeIntervalSinceReferenceDate > target.timeIntervalSinceReferenceDate
+        case let (archive?, target?):
+            return archive.timeIntervalSinceReferenceDate > target.timeIntervalSinceReferenceDate
         case (.some, nil): return true
         case (nil, .some): return false
         case (nil, nil): return true

@@ -44,7 +44,9 @@ public struct Importer: Sendable {
     /// Imports `source` into `destination` and returns what was done.
     /// - Throws: `TaskInterchangeError.invalidData` for an id or reference the archive cannot satisfy; destination and
     ///   source errors unchanged.
-    public func run<Destination: ImportDestination>(_ source: some ArchiveSource, into destination: inout Destination) throws -> ImportPlan {
+    public func run<Destination: ImportDestination>(_ source: some ArchiveSource, into destination: inout Destination)
+        throws -> ImportPlan
+    {
         var validator: Validator?
         return try run(source, into: &destination, validator: &validator)
     }
@@ -52,15 +54,19 @@ public struct Importer: Sendable {
     /// Imports and, in the same passes, feeds every record to `validator` (saving a separate validation pass). The
     /// caller must check `validator.report` before committing: the importer itself stops only at what it cannot write.
     /// - Throws: as `run(_:into:)`.
-    public func run<Destination: ImportDestination>(_ source: some ArchiveSource, into destination: inout Destination,
-                                                     validatingWith validator: inout Validator) throws -> ImportPlan {
+    public func run<Destination: ImportDestination>(
+        _ source: some ArchiveSource, into destination: inout Destination,
+        validatingWith validator: inout Validator
+    ) throws -> ImportPlan {
         var optional: Validator? = validator
         defer { validator = optional! }
         return try run(source, into: &destination, validator: &optional)
     }
 
-    private func run<Destination: ImportDestination>(_ source: some ArchiveSource, into destination: inout Destination,
-                                                     validator: inout Validator?) throws -> ImportPlan {
+    private func run<Destination: ImportDestination>(
+        _ source: some ArchiveSource, into destination: inout Destination,
+        validator: inout Validator?
+    ) throws -> ImportPlan {
         var plan = ImportPlan()
         plan.ambiguousMatches = baseline?.ambiguousMatches ?? [:]
         if mode == .replace {
@@ -113,10 +119,13 @@ public struct Importer: Sendable {
         }
 
         /// Decides insert, update or skip for a project, category or tag (its relationships under `extra` taken out
-        /// and kept for `linkRelationships`); returns the key to record in the ID map (nil in a dry run for a new record).
-        mutating func place<Record: TypedRecord>(_ record: Record, id: UUID, at path: RecordPath,
-                                                   insert: (inout Destination, Record) throws -> Destination.ObjectKey,
-                                                   update: (inout Destination, Record, Destination.ObjectKey) throws -> Void) throws -> Destination.ObjectKey? {
+        /// and kept for `linkRelationships`); returns the key to record in the ID map (nil in a dry run for a new
+        /// record).
+        mutating func place<Record: TypedRecord>(
+            _ record: Record, id: UUID, at path: RecordPath,
+            insert: (inout Destination, Record) throws -> Destination.ObjectKey,
+            update: (inout Destination, Record, Destination.ObjectKey) throws -> Void
+        ) throws -> Destination.ObjectKey? {
             let kind = Record.kind
             var record = record
             let taken = takeRelationships(&record.extra, of: kind)
@@ -124,7 +133,8 @@ public struct Importer: Sendable {
             var existing = importer.mode == .replace ? nil : try destination.existingKey(of: kind, id: id)
             var targetId = id
             if existing == nil, importer.mode != .replace, let matched = importer.baseline?.match(kind, id),
-               let matchedKey = try destination.existingKey(of: kind, id: matched) {
+                let matchedKey = try destination.existingKey(of: kind, id: matched)
+            {
                 // The archive's record is the target's: written (if at all) under the target's id; every reference
                 // to the archive's id follows through the ID map.
                 existing = matchedKey
@@ -138,21 +148,29 @@ public struct Importer: Sendable {
                 let targetDate = importer.baseline?.targetDates[targetId] ?? nil
                 switch importer.mode {
                 case .insert where targetId == id:
-                    throw TaskInterchangeError(.invalidData, "\(path.member("id")): \(kind.rawValue) \(id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
-                case .upsert where importer.baseline?.contains(kind, id) == true, .merge where importer.baseline?.contains(kind, id) == true:
+                    throw TaskInterchangeError(
+                        .invalidData,
+                        "\(path.member("id")): \(kind.rawValue) \(id.uuidString) already exists in the target store (use --mode upsert, skip or replace)"
+                    )
+                case .upsert where importer.baseline?.contains(kind, id) == true,
+                    .merge where importer.baseline?.contains(kind, id) == true:
                     plan[kind].unchanged += 1
                     placement = .unchanged
                 case .merge where !importer.archiveWins(archiveDate: archiveDate, targetDate: targetDate):
                     plan[kind].conflicts += 1
                     plan[kind].skipped += 1
-                    plan.note(MergeDecision(kind: .conflict, recordKind: kind, id: id, targetId: targetId, winner: .target,
-                                            archiveModifiedAt: archiveDate, targetModifiedAt: targetDate))
+                    plan.note(
+                        MergeDecision(
+                            kind: .conflict, recordKind: kind, id: id, targetId: targetId, winner: .target,
+                            archiveModifiedAt: archiveDate, targetModifiedAt: targetDate))
                     placement = .unchanged
                 case .upsert, .merge:
                     if importer.mode == .merge {
                         plan[kind].conflicts += 1
-                        plan.note(MergeDecision(kind: .conflict, recordKind: kind, id: id, targetId: targetId, winner: .archive,
-                                                archiveModifiedAt: archiveDate, targetModifiedAt: targetDate))
+                        plan.note(
+                            MergeDecision(
+                                kind: .conflict, recordKind: kind, id: id, targetId: targetId, winner: .archive,
+                                archiveModifiedAt: archiveDate, targetModifiedAt: targetDate))
                     }
                     if !importer.dryRun { try update(&destination, record, existing) }
                     plan[kind].updated += 1
@@ -172,11 +190,13 @@ public struct Importer: Sendable {
         }
 
         mutating func visitProject(_ project: ProjectRecord, index: Int) throws {
-            try visitRecord(project, index, \.projects, insert: { try $0.insert($1) }, update: { try $0.update($1, at: $2) })
+            try visitRecord(
+                project, index, \.projects, insert: { try $0.insert($1) }, update: { try $0.update($1, at: $2) })
         }
 
         mutating func visitCategory(_ category: CategoryRecord, index: Int) throws {
-            try visitRecord(category, index, \.categories, insert: { try $0.insert($1) }, update: { try $0.update($1, at: $2) })
+            try visitRecord(
+                category, index, \.categories, insert: { try $0.insert($1) }, update: { try $0.update($1, at: $2) })
         }
 
         mutating func visitTag(_ tag: TagRecord, index: Int) throws {
@@ -191,8 +211,9 @@ public struct Importer: Sendable {
         ) throws {
             if validator != nil { try record.deliver(to: &validator!, index: index) }
             guard loads(Record.kind) else { return }
-            self[keyPath: map][record.id] = try place(record, id: record.id, at: RecordPath(Record.kind, index),
-                                                      insert: insert, update: update)
+            self[keyPath: map][record.id] = try place(
+                record, id: record.id, at: RecordPath(Record.kind, index),
+                insert: insert, update: update)
         }
 
         mutating func visitTask(_ task: TaskRecord, index: Int) throws {
@@ -207,7 +228,9 @@ public struct Importer: Sendable {
             if tasksDone % 10_000 == 0 { importer.progress?(tasksDone) }
             var task = task
             let taken = takeRelationships(&task.extra, of: .task)
-            let subtasksTaken = links.declares(.subtask) ? task.subtasks.indices.map { takeRelationships(&task.subtasks[$0].extra, of: .subtask) } : []
+            let subtasksTaken =
+                links.declares(.subtask)
+                ? task.subtasks.indices.map { takeRelationships(&task.subtasks[$0].extra, of: .subtask) } : []
             let existing = importer.mode == .replace ? nil : try destination.existingKey(of: .task, id: task.id)
             if let existing, importer.mode == .skip {
                 plan[.task].skipped += 1
@@ -216,20 +239,28 @@ public struct Importer: Sendable {
                 if !links.isEmpty {
                     try keep(taken, of: .task, id: task.id, key: existing, at: path)
                     for (position, subtask) in task.subtasks.enumerated() {
-                        try keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
-                             key: try destination.existingKey(of: .subtask, id: subtask.id), at: path.subtask(position))
+                        try keep(
+                            subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
+                            key: try destination.existingKey(of: .subtask, id: subtask.id), at: path.subtask(position))
                     }
                 }
                 return
             }
-            let taskDates = (archive: importer.modificationDates.date(of: task), target: importer.baseline?.targetDates[task.id] ?? nil)
+            let taskDates = (
+                archive: importer.modificationDates.date(of: task),
+                target: importer.baseline?.targetDates[task.id] ?? nil
+            )
             let unchanged = importer.baseline?.contains(.task, task.id) == true
-            let targetWins = existing != nil && importer.mode == .merge && !unchanged
+            let targetWins =
+                existing != nil && importer.mode == .merge && !unchanged
                 && !importer.archiveWins(archiveDate: taskDates.archive, targetDate: taskDates.target)
             if existing != nil, importer.mode == .merge, !unchanged {
                 plan[.task].conflicts += 1
-                plan.note(MergeDecision(kind: .conflict, recordKind: .task, id: task.id, targetId: task.id, winner: targetWins ? .target : .archive,
-                                        archiveModifiedAt: taskDates.archive, targetModifiedAt: taskDates.target))
+                plan.note(
+                    MergeDecision(
+                        kind: .conflict, recordKind: .task, id: task.id, targetId: task.id,
+                        winner: targetWins ? .target : .archive,
+                        archiveModifiedAt: taskDates.archive, targetModifiedAt: taskDates.target))
             }
             // Merge kept the target's newer version, or the task, its links and its subtasks (in order) are already as
             // the archive says: they stay as they are.
@@ -247,14 +278,18 @@ public struct Importer: Sendable {
                 if !links.isEmpty, !importer.dryRun {
                     try keep(taken, of: .task, id: task.id, key: existing, at: path)
                     for (position, subtask) in task.subtasks.enumerated() {
-                        try keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
-                             key: try destination.existingKey(of: .subtask, id: subtask.id), at: path.subtask(position))
+                        try keep(
+                            subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
+                            key: try destination.existingKey(of: .subtask, id: subtask.id), at: path.subtask(position))
                     }
                 }
                 return
             }
             if existing != nil, importer.mode == .insert {
-                throw TaskInterchangeError(.invalidData, "\(path.member("id")): task \(task.id.uuidString) already exists in the target store (use --mode upsert, skip or replace)")
+                throw TaskInterchangeError(
+                    .invalidData,
+                    "\(path.member("id")): task \(task.id.uuidString) already exists in the target store (use --mode upsert, skip or replace)"
+                )
             }
             if importer.dryRun {
                 _ = try resolveLinks(task, path: path, externalOnly: true)
@@ -286,15 +321,20 @@ public struct Importer: Sendable {
                 let found = importer.mode == .replace ? nil : try destination.existingKey(of: .subtask, id: subtask.id)
                 if let found {
                     guard importer.mode == .upsert || importer.mode == .merge else {
-                        throw TaskInterchangeError(.invalidData, "\(path.subtask(position).member("id")): subtask \(subtask.id.uuidString) already exists in the target store")
+                        throw TaskInterchangeError(
+                            .invalidData,
+                            "\(path.subtask(position).member("id")): subtask \(subtask.id.uuidString) already exists in the target store"
+                        )
                     }
                     try destination.update(subtask, of: key, position: position, at: found)
                     plan[.subtask].updated += 1
                     kept.insert(found)
                     placement = .updated
                     if !links.isEmpty {
-                        try keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id, key: found,
-                             at: path.subtask(position))
+                        try keep(
+                            subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
+                            key: found,
+                            at: path.subtask(position))
                     }
                 } else {
                     let subtaskKey = try destination.insert(subtask, of: key, position: position)
@@ -302,8 +342,10 @@ public struct Importer: Sendable {
                     plan[.subtask].inserted += 1
                     placement = .inserted
                     if !links.isEmpty {
-                        try keep(subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id, key: subtaskKey,
-                             at: path.subtask(position))
+                        try keep(
+                            subtasksTaken.isEmpty ? [] : subtasksTaken[position], of: .subtask, id: subtask.id,
+                            key: subtaskKey,
+                            at: path.subtask(position))
                     }
                 }
             }
@@ -314,7 +356,9 @@ public struct Importer: Sendable {
 
         /// The task's links through the ID maps; references to kinds not loaded through the target (`externalOnly`
         /// resolves only those: a dry run has no keys for what it would insert).
-        mutating func resolveLinks(_ task: TaskRecord, path: RecordPath, externalOnly: Bool = false) throws -> TaskLinks<Destination.ObjectKey> {
+        mutating func resolveLinks(_ task: TaskRecord, path: RecordPath, externalOnly: Bool = false) throws
+            -> TaskLinks<Destination.ObjectKey>
+        {
             var links = TaskLinks<Destination.ObjectKey>()
             if !loaded.isSuperset(of: [.project, .category, .tag]) {
                 if let projectId = task.projectId, !loaded.contains(.project) {
@@ -328,19 +372,22 @@ public struct Importer: Sendable {
             if externalOnly { return links }
             if let projectId = task.projectId, loaded.contains(.project) {
                 guard let key = projects[projectId] else {
-                    throw TaskInterchangeError(.invalidData, "\(path.member("projectId")): no project with id \(projectId.uuidString)")
+                    throw TaskInterchangeError(
+                        .invalidData, "\(path.member("projectId")): no project with id \(projectId.uuidString)")
                 }
                 links.project = key
             }
             if let categoryId = task.categoryId, loaded.contains(.category) {
                 guard let key = categories[categoryId] else {
-                    throw TaskInterchangeError(.invalidData, "\(path.member("categoryId")): no category with id \(categoryId.uuidString)")
+                    throw TaskInterchangeError(
+                        .invalidData, "\(path.member("categoryId")): no category with id \(categoryId.uuidString)")
                 }
                 links.category = key
             }
             for (position, tagId) in task.tagIds.enumerated() where loaded.contains(.tag) {
                 guard let key = tags[tagId] else {
-                    throw TaskInterchangeError(.invalidData, "\(path.member("tagIds"))[\(position)]: no tag with id \(tagId.uuidString)")
+                    throw TaskInterchangeError(
+                        .invalidData, "\(path.member("tagIds"))[\(position)]: no tag with id \(tagId.uuidString)")
                 }
                 links.tags.append(key)
             }

@@ -139,8 +139,10 @@ public struct MemoryDestination: ImportDestination, Sendable {
     }
 
     /// Records a relationship carried under `extra`.
-    public mutating func link(_ kind: StoreMapping.Kind, _ key: Int, relationship: String, _ declaration: ExtraRelationship,
-                              to destinations: [Int], replacing: Bool) {
+    public mutating func link(
+        _ kind: StoreMapping.Kind, _ key: Int, relationship: String, _ declaration: ExtraRelationship,
+        to destinations: [Int], replacing: Bool
+    ) {
         declarations[kind.rawValue, default: [:]][relationship] = declaration
         links[kind, default: [:]][key, default: [:]][relationship] = destinations
     }
@@ -153,13 +155,20 @@ public struct MemoryDestination: ImportDestination, Sendable {
     public var archive: Archive {
         var archive = Archive()
         if !declarations.isEmpty || !entityDeclarations.isEmpty {
-            archive.header.source = ArchiveHeader.Source(store: "memory", relationships: declarations,
-                                                         model: entityDeclarations)
+            archive.header.source = ArchiveHeader.Source(
+                store: "memory", relationships: declarations,
+                model: entityDeclarations)
         }
         archive.entities = entityRecords
-        archive.projects = projects.map { key, record in withLinks(record, .project, key) }.sorted { $0.id.uuidString < $1.id.uuidString }
-        archive.categories = categories.map { key, record in withLinks(record, .category, key) }.sorted { $0.id.uuidString < $1.id.uuidString }
-        archive.tags = tags.map { key, record in withLinks(record, .tag, key) }.sorted { $0.id.uuidString < $1.id.uuidString }
+        archive.projects = projects.map { key, record in withLinks(record, .project, key) }.sorted {
+            $0.id.uuidString < $1.id.uuidString
+        }
+        archive.categories = categories.map { key, record in withLinks(record, .category, key) }.sorted {
+            $0.id.uuidString < $1.id.uuidString
+        }
+        archive.tags = tags.map { key, record in withLinks(record, .tag, key) }.sorted {
+            $0.id.uuidString < $1.id.uuidString
+        }
         archive.tasks = tasks.map { key, stored in
             var record = withLinks(stored.record, .task, key)
             record.projectId = stored.links.project.flatMap { projects[$0]?.id }
@@ -181,7 +190,8 @@ public struct MemoryDestination: ImportDestination, Sendable {
             guard let declaration = declarations[kind.rawValue]?[property] else { continue }
             let ids = keys.compactMap { id(of: declaration.destination, key: $0)?.uuidString }
             guard let first = ids.first else { continue }
-            record.extra = (record.extra ?? [:]).merging([property: declaration.toMany ? .array(ids) : .string(first)]) { $1 }
+            record.extra = (record.extra ?? [:]).merging([property: declaration.toMany ? .array(ids) : .string(first)])
+            { $1 }
         }
         return record
     }

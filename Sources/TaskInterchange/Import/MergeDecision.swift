@@ -41,8 +41,10 @@ public struct MergeDecision: Sendable, Hashable, Codable {
 
     /// Creates a decision about a record of a typed `recordKind` or a generic `entity`; dates are kept in their
     /// lossless text form.
-    public init(kind: Kind, recordKind: StoreMapping.Kind? = nil, entity: String? = nil, id: UUID, targetId: UUID,
-                winner: Side? = nil, archiveModifiedAt: Date? = nil, targetModifiedAt: Date? = nil) {
+    public init(
+        kind: Kind, recordKind: StoreMapping.Kind? = nil, entity: String? = nil, id: UUID, targetId: UUID,
+        winner: Side? = nil, archiveModifiedAt: Date? = nil, targetModifiedAt: Date? = nil
+    ) {
         self.kind = kind
         self.recordKind = recordKind
         self.entity = entity

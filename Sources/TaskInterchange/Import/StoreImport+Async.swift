@@ -8,16 +8,20 @@ extension StoreImport {
     /// with `done` 0, one every 10,000 tasks, the last with every task and the archive's size in bytes.
     /// `options.progress` is replaced.
     /// - Throws: as `run(_:into:options:)`; `.noInput` when the archive file cannot be read.
-    public static func run(archiveAt archivePath: String, into path: String, options: StoreImportOptions,
-                           progress: (@Sendable (ProgressEvent) -> Void)? = nil) async throws -> StoreImportResult {
+    public static func run(
+        archiveAt archivePath: String, into path: String, options: StoreImportOptions,
+        progress: (@Sendable (ProgressEvent) -> Void)? = nil
+    ) async throws -> StoreImportResult {
         try await BackgroundWork.run {
             try reporting(ArchiveInput(path: archivePath), into: path, options: options, progress: progress)
         }
     }
 
     /// `run(_:into:options:)` with `progress` as `.importing` events.
-    static func reporting(_ input: ArchiveInput, into path: String, options: StoreImportOptions,
-                          progress: (@Sendable (ProgressEvent) -> Void)?) throws -> StoreImportResult {
+    static func reporting(
+        _ input: ArchiveInput, into path: String, options: StoreImportOptions,
+        progress: (@Sendable (ProgressEvent) -> Void)?
+    ) throws -> StoreImportResult {
         var options = options
         if let progress {
             options.progress = { done in progress(ProgressEvent(phase: .importing, done: done, total: nil)) }

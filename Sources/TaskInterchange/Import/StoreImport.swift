@@ -73,10 +73,14 @@ public enum StoreImport {
     /// - Throws: `ArchiveValidationError` when the archive is invalid (nothing written); `TaskInterchangeError` for
     ///   store and file problems (`.busy` when the store is locked, `.usage` when `--backup` or the store names the
     ///   input or the store itself, `.cancelled` when stopped: everything is rolled back).
-    public static func run(_ source: some ArchiveSource, into path: String, options: StoreImportOptions) throws -> StoreImportResult {
+    public static func run(_ source: some ArchiveSource, into path: String, options: StoreImportOptions) throws
+        -> StoreImportResult
+    {
         if options.mode == .replace, options.kinds != nil || options.entities != nil {
-            throw TaskInterchangeError(.usage, "--mode replace removes every record of the target's kinds; with --kinds or "
-                                       + "--entities it would delete records this import does not load")
+            throw TaskInterchangeError(
+                .usage,
+                "--mode replace removes every record of the target's kinds; with --kinds or "
+                    + "--entities it would delete records this import does not load")
         }
         let inputs = [(source as? ArchiveInput)?.path].compactMap { $0 }
         for input in inputs where FileIdentity(input) == FileIdentity(path) {
@@ -85,19 +89,24 @@ public enum StoreImport {
         if let backupPath = options.backupPath {
             try FileIdentity.checkOutput(backupPath, option: "--backup", store: path, inputs: inputs)
             if access(backupPath, F_OK) == 0 {
-                throw TaskInterchangeError(.cannotCreate, "\(backupPath): the backup file already exists; choose a new path")
+                throw TaskInterchangeError(
+                    .cannotCreate, "\(backupPath): the backup file already exists; choose a new path")
             }
         }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        if exists && isDirectory.boolValue { throw TaskInterchangeError(.cannotCreate, "\(path): is a directory, not a store file") }
+        if exists && isDirectory.boolValue {
+            throw TaskInterchangeError(.cannotCreate, "\(path): is a directory, not a store file")
+        }
         guard exists else { return try importIntoNew(source, path: path, options: options) }
         if options.keepIdentity {
-            throw TaskInterchangeError(.usage,
-                                       "\(path): already exists; --keep-identity restores into a new store only")
+            throw TaskInterchangeError(
+                .usage,
+                "\(path): already exists; --keep-identity restores into a new store only")
         }
         guard options.template == nil else {
-            throw TaskInterchangeError(.cannotCreate, "\(path): already exists; a template (--model-from) only shapes a new store")
+            throw TaskInterchangeError(
+                .cannotCreate, "\(path): already exists; a template (--model-from) only shapes a new store")
         }
         _ = try StoreCopy.header(of: FileIdentity.resolved(path), naming: path)
         try checkWritable(path)
@@ -118,11 +127,15 @@ public enum StoreImport {
     /// The references a partial import dropped, said as a warning.
     static func droppedWarning(_ plan: ImportPlan) -> [String] {
         guard let dropped = plan.droppedReferences, dropped > 0 else { return [] }
-        return ["\(dropped) reference\(dropped == 1 ? "" : "s") to records this import did not load and the target does not "
-                + "have \(dropped == 1 ? "was" : "were") dropped"]
+        return [
+            "\(dropped) reference\(dropped == 1 ? "" : "s") to records this import did not load and the target does not "
+                + "have \(dropped == 1 ? "was" : "were") dropped"
+        ]
     }
 
-    static func validate(_ source: some ArchiveSource, existing: Validator.ExistingIDs?, options: StoreImportOptions) throws -> ValidationReport {
+    static func validate(_ source: some ArchiveSource, existing: Validator.ExistingIDs?, options: StoreImportOptions)
+        throws -> ValidationReport
+    {
         var validator = Validator(maxIssues: options.maxIssues, existing: existing)
         try source.stream(kinds: nil, into: &validator)
         let report = validator.report
@@ -154,8 +167,9 @@ public enum StoreImport {
     static func lackingWarnings(_ plan: ImportPlan) -> [String] {
         plan.lacking.sorted { $0.key < $1.key }.map { name, count in
             let plural = count == 1 ? "" : "s"
-            return name.contains(".") ? "\(name): the target has no such property; \(count) value\(plural) not imported"
-                                      : "\(name): the target has no such entity; \(count) record\(plural) not imported"
+            return name.contains(".")
+                ? "\(name): the target has no such property; \(count) value\(plural) not imported"
+                : "\(name): the target has no such entity; \(count) record\(plural) not imported"
         }
     }
 
@@ -164,26 +178,35 @@ public enum StoreImport {
     static func checkWritable(_ path: String) throws(TaskInterchangeError) {
         let resolved = FileIdentity.resolved(path)
         let directory = URL(fileURLWithPath: resolved).deletingLastPathComponent().path
-        for (file, what) in [(resolved, "the store"), (resolved + "-wal", "its -wal file"), (resolved + "-shm", "its -shm file"),
-                             (directory, "its directory (SQLite creates its journal there)")] {
+        for (file, what) in [
+            (resolved, "the store"), (resolved + "-wal", "its -wal file"), (resolved + "-shm", "its -shm file"),
+            (directory, "its directory (SQLite creates its journal there)"),
+        ] {
             guard file == directory || access(file, F_OK) == 0 else { continue }
             if access(file, W_OK) != 0 {
-                throw TaskInterchangeError(.cannotCreate, "\(path): cannot write \(what): \(String(cString: strerror(errno))); nothing was written")
+                throw TaskInterchangeError(
+                    .cannotCreate,
+                    "\(path): cannot write \(what): \(String(cString: strerror(errno))); nothing was written")
             }
         }
     }
 
-    static func importIntoExisting(_ source: some ArchiveSource, path: String, options: StoreImportOptions) throws -> StoreImportResult {
+    static func importIntoExisting(_ source: some ArchiveSource, path: String, options: StoreImportOptions) throws
+        -> StoreImportResult
+    {
         // What the archive alone can show is checked before the store is opened, so an invalid file never touches it.
         let report = try validate(source, existing: nil, options: options)
         if options.mode == .replace, let selection = report.selection {
-            throw TaskInterchangeError(.usage, "the archive holds part of a store (exported with \(selection)); --mode "
-                                       + "replace would delete every record it does not hold; use --mode upsert or merge")
+            throw TaskInterchangeError(
+                .usage,
+                "the archive holds part of a store (exported with \(selection)); --mode "
+                    + "replace would delete every record it does not hold; use --mode upsert or merge")
         }
         // The writer takes the write lock before reading anything; the id checks then run in the import's own passes,
         // against the state the transaction writes over.
-        let writer = try StoreWriter(path: path, create: false, mapping: options.mapping, mappingSource: options.mappingSource,
-                                     busyTimeout: options.busyTimeout)
+        let writer = try StoreWriter(
+            path: path, create: false, mapping: options.mapping, mappingSource: options.mappingSource,
+            busyTimeout: options.busyTimeout)
         let existing = Validator.ExistingIDs(ids: writer.existingIDs, existingIsError: options.mode == .insert)
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
         let importer = Importer(options)
@@ -193,10 +216,12 @@ public enum StoreImport {
         do {
             plan = try writer.transaction {
                 var options = options
-                options.modificationDates.mappedProperties = Set([StoreMapping.Kind.project, .task].compactMap {
-                    writer.resolved.mapping[$0]?.property(for: "modifiedAt")?.lowercased()
-                })
-                let plan = try importer.leavingUnchanged(source, in: path, options: options).run(source, into: &destination, validatingWith: &validator)
+                options.modificationDates.mappedProperties = Set(
+                    [StoreMapping.Kind.project, .task].compactMap {
+                        writer.resolved.mapping[$0]?.property(for: "modifiedAt")?.lowercased()
+                    })
+                let plan = try importer.leavingUnchanged(source, in: path, options: options).run(
+                    source, into: &destination, validatingWith: &validator)
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
                 try checkLacking(plan, unplaced: writer.unplaced, options: options)
                 return plan
@@ -211,17 +236,22 @@ public enum StoreImport {
         }
         var warnings = writer.warnings + lackingWarnings(plan) + ambiguityWarnings(plan) + droppedWarning(plan)
         if plan.unlinked > 0 {
-            warnings.append("skip mode: \(plan.unlinked) relationship value\(plan.unlinked == 1 ? "" : "s") under extra not linked (objects left as they were keep their to-one relationships; links to records not imported are dropped)")
+            warnings.append(
+                "skip mode: \(plan.unlinked) relationship value\(plan.unlinked == 1 ? "" : "s") under extra not linked (objects left as they were keep their to-one relationships; links to records not imported are dropped)"
+            )
         }
         return StoreImportResult(plan: plan, report: validator.report, warnings: warnings, createdStore: false)
     }
 
-    static func importIntoNew(_ source: some ArchiveSource, path: String, options: StoreImportOptions) throws -> StoreImportResult {
+    static func importIntoNew(_ source: some ArchiveSource, path: String, options: StoreImportOptions) throws
+        -> StoreImportResult
+    {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: the directory \(directory) does not exist")
+            throw TaskInterchangeError(
+                .cannotCreate, "\(path): cannot create the store: the directory \(directory) does not exist")
         }
         let importer = Importer(options)
         let temporary = try TemporaryFile(beside: path)
@@ -231,8 +261,9 @@ public enum StoreImport {
         do {
             // Validation runs in the import's own passes: the store is a private temporary file until it is moved into
             // place, so an archive found invalid half-way leaves nothing behind.
-            let writer = try StoreWriter(path: temporary.path, create: true, template: options.template, mapping: options.mapping,
-                                         mappingSource: options.mappingSource, busyTimeout: options.busyTimeout)
+            let writer = try StoreWriter(
+                path: temporary.path, create: true, template: options.template, mapping: options.mapping,
+                mappingSource: options.mappingSource, busyTimeout: options.busyTimeout)
             if options.keepIdentity {
                 var header = HeaderReader()
                 try source.stream(kinds: [], into: &header)
@@ -250,13 +281,17 @@ public enum StoreImport {
                 try checkLacking(plan, unplaced: writer.unplaced, options: options)
                 return plan
             }
-            warnings = (writer.warnings + lackingWarnings(plan) + ambiguityWarnings(plan))
+            warnings =
+                (writer.warnings + lackingWarnings(plan) + ambiguityWarnings(plan))
                 .map { $0.replacingOccurrences(of: temporary.path, with: path) }
                 + droppedWarning(plan)
         } catch let error as TaskInterchangeError {
             // Name the store the user asked for, not the hidden temporary file it is built in.
-            let named = TaskInterchangeError(error.kind, error.message.replacingOccurrences(of: temporary.path, with: path))
-            if error.kind != .cancelled && error.kind != .usage { _ = try validate(source, existing: nil, options: options) }
+            let named = TaskInterchangeError(
+                error.kind, error.message.replacingOccurrences(of: temporary.path, with: path))
+            if error.kind != .cancelled && error.kind != .usage {
+                _ = try validate(source, existing: nil, options: options)
+            }
             throw named
         } catch {
             // Stopped early (or invalid): the full validation gives the complete report, with every problem.
@@ -268,7 +303,8 @@ public enum StoreImport {
             try temporary.synchronize(naming: path)
             try temporary.place(at: path, replacing: false)
         }
-        return StoreImportResult(plan: plan, report: validator.report, warnings: warnings, createdStore: !options.dryRun)
+        return StoreImportResult(
+            plan: plan, report: validator.report, warnings: warnings, createdStore: !options.dryRun)
     }
 }
 

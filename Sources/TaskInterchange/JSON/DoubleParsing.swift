@@ -65,7 +65,9 @@ enum DoubleParsing {
         if mantissa == 0 { return negative ? -0.0 : 0.0 }
         let magnitude: Double
         if mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
-            magnitude = exponent >= 0 ? Double(mantissa) * powersOfTen[exponent]
+            magnitude =
+                exponent >= 0
+                ? Double(mantissa) * powersOfTen[exponent]
                 : Double(mantissa) / powersOfTen[-exponent]
         } else if exponent == 0 {
             // Integer conversion rounds to nearest, ties to even.

@@ -1,13 +1,14 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes to an open file descriptor with `write(2)`; the caller keeps ownership of the descriptor.
 ///
 /// Writing to a pipe whose reader has gone raises `SIGPIPE`, which ends the process unless the program ignores that
-/// signal; a program that does gets `ByteSinkError` with `EPIPE` instead. The library leaves that choice to the program.
+/// signal; a program that does gets `ByteSinkError` with `EPIPE` instead. The library leaves that choice to the
+/// program.
 package struct FileDescriptorSink: ByteSink, Sendable {
     /// Standard output (descriptor 1).
     package static let standardOutput = FileDescriptorSink(fileDescriptor: 1)
@@ -42,7 +43,7 @@ package struct FileDescriptorSink: ByteSink, Sendable {
 }
 
 #if canImport(Glibc)
-private let systemWrite = Glibc.write
+    private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
-private let systemWrite = Darwin.write
+    private let systemWrite = Darwin.write
 #endif

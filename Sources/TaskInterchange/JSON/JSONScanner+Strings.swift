@@ -166,7 +166,8 @@ extension JSONScanner {
             let quote = word ^ (ones &* 0x22)
             let backslash = word ^ (ones &* 0x5C)
             // Classic "has a zero byte" / "has a byte below n" tests; exact about whether, not where.
-            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+            let special =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
                 | ((word &- ones &* 0x20) & ~word) | word
             if special & highs != 0 { break }
             position += 8
@@ -183,9 +184,10 @@ extension JSONScanner {
     private func checkSpecialByte(at position: Int) throws(JSONScanError) -> Int {
         let byte = input[position]
         if byte < 0x20 {
-            throw error(.controlCharacterInString,
-                        "raw control character 0x\(String(byte, radix: 16, uppercase: true)) in a string; "
-                        + "control characters must be escaped", at: position)
+            throw error(
+                .controlCharacterInString,
+                "raw control character 0x\(String(byte, radix: 16, uppercase: true)) in a string; "
+                    + "control characters must be escaped", at: position)
         }
         return try utf8SequenceLength(at: position)
     }
@@ -244,21 +246,26 @@ extension JSONScanner {
             switch unit {
             case 0xD800...0xDBFF:
                 guard position + 7 < input.count, input[position + 6] == UInt8(ascii: "\\"),
-                      input[position + 7] == UInt8(ascii: "u") else {
+                    input[position + 7] == UInt8(ascii: "u")
+                else {
                     throw loneSurrogate(unit, at: position)
                 }
                 let low = try hexQuad(at: position + 8, escapeAt: position + 6)
                 guard (0xDC00...0xDFFF).contains(low) else { throw loneSurrogate(unit, at: position) }
                 return (0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), 12)
             case 0xDC00...0xDFFF:
-                throw error(.loneSurrogate, "lone low surrogate \\u\(JSONScanner.hex(unit)) in a string; "
-                            + "it must follow a high surrogate (\\uD800-\\uDBFF)", at: position)
+                throw error(
+                    .loneSurrogate,
+                    "lone low surrogate \\u\(JSONScanner.hex(unit)) in a string; "
+                        + "it must follow a high surrogate (\\uD800-\\uDBFF)", at: position)
             default:
                 return (unit, 6)
             }
         default:
-            throw error(.invalidEscape, "invalid escape \\\(describeByte(at: position + 1).trimmingQuotes) in a string; "
-                        + "JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX", at: position)
+            throw error(
+                .invalidEscape,
+                "invalid escape \\\(describeByte(at: position + 1).trimmingQuotes) in a string; "
+                    + "JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX", at: position)
         }
     }
 
@@ -282,13 +289,16 @@ extension JSONScanner {
     }
 
     private func loneSurrogate(_ unit: UInt32, at position: Int) -> JSONScanError {
-        error(.loneSurrogate, "lone high surrogate \\u\(JSONScanner.hex(unit)) in a string; "
-              + "it must be followed by a low surrogate escape (\\uDC00-\\uDFFF)", at: position)
+        error(
+            .loneSurrogate,
+            "lone high surrogate \\u\(JSONScanner.hex(unit)) in a string; "
+                + "it must be followed by a low surrogate escape (\\uDC00-\\uDFFF)", at: position)
     }
 
     private func invalidUTF8(at position: Int) -> JSONScanError {
-        error(.invalidUTF8, "invalid UTF-8 in a string (byte 0x\(String(input[position], radix: 16, uppercase: true)))",
-              at: position)
+        error(
+            .invalidUTF8, "invalid UTF-8 in a string (byte 0x\(String(input[position], radix: 16, uppercase: true)))",
+            at: position)
     }
 
     private func unterminatedString(openedAt position: Int) -> JSONScanError {

@@ -114,13 +114,18 @@ struct JSONScanner {
     /// - Throws: `JSONScanError` of kind `byteOrderMark` or `emptyInput`.
     mutating func beginDocument() throws(JSONScanError) {
         if input.count >= 3, input[0] == 0xEF, input[1] == 0xBB, input[2] == 0xBF {
-            throw error(.byteOrderMark, "the input starts with a UTF-8 byte order mark (EF BB BF); "
-                        + "JSON text must not begin with one (RFC 8259, section 8.1)", at: 0)
+            throw error(
+                .byteOrderMark,
+                "the input starts with a UTF-8 byte order mark (EF BB BF); "
+                    + "JSON text must not begin with one (RFC 8259, section 8.1)", at: 0)
         }
         skipWhitespace()
         if isAtEnd {
-            throw error(.emptyInput, input.isEmpty ? "the input is empty; expected a JSON document"
-                        : "the input contains only whitespace; expected a JSON document")
+            throw error(
+                .emptyInput,
+                input.isEmpty
+                    ? "the input is empty; expected a JSON document"
+                    : "the input contains only whitespace; expected a JSON document")
         }
     }
 
@@ -363,13 +368,15 @@ struct JSONScanner {
             }
             byte = input[index]
             if byte == closer {
-                throw JSONScanError(kind: .trailingComma, message: "trailing comma before \(describeByte(at: index))",
-                                    line: commaLine, column: comma - commaLineStart + 1)
+                throw JSONScanError(
+                    kind: .trailingComma, message: "trailing comma before \(describeByte(at: index))",
+                    line: commaLine, column: comma - commaLineStart + 1)
             }
         }
         if needsKey && byte != UInt8(ascii: "\"") {
-            throw error(.unexpectedCharacter,
-                        "expected a member name in double quotes, found \(describeByte(at: index))")
+            throw error(
+                .unexpectedCharacter,
+                "expected a member name in double quotes, found \(describeByte(at: index))")
         }
         return true
     }
@@ -382,8 +389,9 @@ struct JSONScanner {
             return error(.unexpectedEndOfInput, "unexpected end of input; expected \(closerText)")
         }
         let what = needsKey ? "an object member" : "an array element"
-        return error(.unexpectedCharacter,
-                     "expected ',' or \(closerText) after \(what), found \(describeByte(at: index))")
+        return error(
+            .unexpectedCharacter,
+            "expected ',' or \(closerText) after \(what), found \(describeByte(at: index))")
     }
 
     /// Consumes `literal` when the input has it at `index`, followed by a byte that can end a value.
@@ -407,8 +415,8 @@ struct JSONScanner {
     static func isWordByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"),
-             UInt8(ascii: "_"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"),
+            UInt8(ascii: "_"):
             return true
         default:
             return byte >= 0x80

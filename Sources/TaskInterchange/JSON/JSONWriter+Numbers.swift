@@ -10,7 +10,8 @@ extension JSONWriter {
         }
     }
 
-    /// Appends a finite double in Swift's shortest round-trip form (`0.1`, `1e-07`, `757382400.0`), which is valid JSON.
+    /// Appends a finite double in Swift's shortest round-trip form (`0.1`, `1e-07`, `757382400.0`), which is valid
+    /// JSON.
     ///
     /// - Throws: `JSONEncodingError.nonFiniteNumber` for NaN and infinities, which JSON cannot express; nothing is
     ///   written then.

@@ -60,7 +60,8 @@ extension JSONWriter {
             let quote = word ^ (ones &* 0x22)
             let backslash = word ^ (ones &* 0x5C)
             // "Has a zero byte" and "has a byte below 0x20" tests: exact about whether, not where.
-            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            let special =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
             if special & highs != 0 { break }
             position += 8
         }

@@ -9,32 +9,40 @@ extension Migration {
     ///   names the legacy store, `.cancelled` when stopped).
     public func run(intoStore path: String, events: (@Sendable (Event) -> Void)? = nil) throws -> MigrationReport {
         var created = false
-        return try perform(events: events, checkDestination: {
-            try checkNewStore(path)
-        }, migrate: { input, _, progress in
-            var options = StoreImportOptions()
-            options.template = template
-            options.mapping = template == nil ? nil : mapping
-            options.mappingSource = mappingSource
-            options.busyTimeout = busyTimeout
-            let result = try StoreImport.reporting(input, into: path, options: options, progress: progress)
-            created = result.createdStore
-            return result.plan
-        }, verify: { input in
-            try GraphComparison.verify(.input(input, name: "the archive"),
-                                       against: .store(path: path, mapping: template == nil ? nil : mapping))
-        }, undo: {
-            guard created else { return }
-            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
-        })
+        return try perform(
+            events: events,
+            checkDestination: {
+                try checkNewStore(path)
+            },
+            migrate: { input, _, progress in
+                var options = StoreImportOptions()
+                options.template = template
+                options.mapping = template == nil ? nil : mapping
+                options.mappingSource = mappingSource
+                options.busyTimeout = busyTimeout
+                let result = try StoreImport.reporting(input, into: path, options: options, progress: progress)
+                created = result.createdStore
+                return result.plan
+            },
+            verify: { input in
+                try GraphComparison.verify(
+                    .input(input, name: "the archive"),
+                    against: .store(path: path, mapping: template == nil ? nil : mapping))
+            },
+            undo: {
+                guard created else { return }
+                for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+            })
     }
 
     /// Migrates into a new Core Data store at `path` as `run(intoStore:events:)` does, on a background queue: the
     /// caller's actor is never blocked, and cancelling the calling task stops the migration at its next checkpoint
     /// and leaves no store at `path`. `events` is called from that queue.
     /// - Throws: `MigrationError`.
-    public func run(intoStore path: String,
-                    events: (@Sendable (Event) -> Void)? = nil) async throws -> MigrationReport {
+    public func run(
+        intoStore path: String,
+        events: (@Sendable (Event) -> Void)? = nil
+    ) async throws -> MigrationReport {
         try await Self.startingInBackground(events: events) { try run(intoStore: path, events: events) }
     }
 
@@ -51,29 +59,40 @@ extension Migration {
     }
 
     /// Migrates into `destination` on the calling thread (see `run(into:events:)`).
-    func run<Destination: ImportDestination>(into destination: Destination,
-                                             events: (@Sendable (Event) -> Void)?) throws -> MigrationReport {
+    func run<Destination: ImportDestination>(
+        into destination: Destination,
+        events: (@Sendable (Event) -> Void)?
+    ) throws -> MigrationReport {
         var destination = destination
         var written = false
-        return try perform(events: events, checkDestination: {}, migrate: { input, report, progress in
-            let plan = try Importer().run(input, into: &destination, total: report.counts.tasks,
-                                          bytes: Int64(input.count), progress: progress)
-            written = true
-            return plan
-        }, verify: { input in
-            guard let contents = try destination.contents() else { return nil }
-            return try GraphComparison.verify(.input(input, name: "the archive"),
-                                              against: .records(contents, name: "the destination"))
-        }, undo: {
-            if written { try? destination.rollback() }
-        })
+        return try perform(
+            events: events, checkDestination: {},
+            migrate: { input, report, progress in
+                let plan = try Importer().run(
+                    input, into: &destination, total: report.counts.tasks,
+                    bytes: Int64(input.count), progress: progress)
+                written = true
+                return plan
+            },
+            verify: { input in
+                guard let contents = try destination.contents() else { return nil }
+                return try GraphComparison.verify(
+                    .input(input, name: "the archive"),
+                    against: .records(contents, name: "the destination"))
+            },
+            undo: {
+                if written { try? destination.rollback() }
+            })
     }
 
     /// Runs `work` on the background queue. A task cancelled before the work started (or a destination that could
     /// not be made) fails as the first stage does, so callers always get `MigrationError` and a `failed` event.
-    private static func startingInBackground(events: (@Sendable (Event) -> Void)?,
-                                             _ work: @escaping @Sendable () throws -> MigrationReport)
-        async throws -> MigrationReport {
+    private static func startingInBackground(
+        events: (@Sendable (Event) -> Void)?,
+        _ work: @escaping @Sendable () throws -> MigrationReport
+    )
+        async throws -> MigrationReport
+    {
         do {
             return try await BackgroundWork.run(work)
         } catch let error as MigrationError {

@@ -3,11 +3,13 @@ import Foundation
 extension Migration {
     /// The stages in order around the destination-specific steps. `migrate` must leave the destination as it was
     /// when it throws; `undo` takes back what it wrote once it has returned.
-    func perform(events: (@Sendable (Event) -> Void)?,
-                 checkDestination: () throws -> Void,
-                 migrate: (ArchiveInput, ValidationReport, (@Sendable (ProgressEvent) -> Void)?) throws -> ImportPlan,
-                 verify: (ArchiveInput) throws -> GraphDiff?,
-                 undo: () -> Void) throws -> MigrationReport {
+    func perform(
+        events: (@Sendable (Event) -> Void)?,
+        checkDestination: () throws -> Void,
+        migrate: (ArchiveInput, ValidationReport, (@Sendable (ProgressEvent) -> Void)?) throws -> ImportPlan,
+        verify: (ArchiveInput) throws -> GraphDiff?,
+        undo: () -> Void
+    ) throws -> MigrationReport {
         var progress: (@Sendable (ProgressEvent) -> Void)?
         if let events { progress = { event in events(.progress(event)) } }
         var stage = Stage.preparingBackup
@@ -32,8 +34,9 @@ extension Migration {
             exportOptions.sourceName = legacyStore
             exportOptions.busyTimeout = busyTimeout
             let archivePath = directory.file("archive.json")
-            let export = try Exporter.exportReporting(store: backup, toFile: archivePath, options: exportOptions,
-                                                      progress: progress)
+            let export = try Exporter.exportReporting(
+                store: backup, toFile: archivePath, options: exportOptions,
+                progress: progress)
             let validation = try Validator.validate(archiveAt: archivePath, progress: progress)
             guard validation.isValid else { throw ArchiveValidationError(report: validation) }
             let input = try ArchiveInput(path: archivePath)
@@ -45,19 +48,23 @@ extension Migration {
             let verification = try verify(input)
             if let verification, !verification.isEqual {
                 failedVerification = verification
-                throw TaskInterchangeError(.invalidData, "the destination does not hold what the archive holds "
-                                           + "(\(verification.differenceCount) differing records)")
+                throw TaskInterchangeError(
+                    .invalidData,
+                    "the destination does not hold what the archive holds "
+                        + "(\(verification.differenceCount) differing records)")
             }
             progress?(ProgressEvent(phase: .verifying, done: validation.counts.tasks, total: validation.counts.tasks))
             try Cancellation.checkpoint()
             events?(.stage(.completed))
-            return MigrationReport(backupPath: backup, export: export, validation: validation, plan: plan,
-                                   verification: verification)
+            return MigrationReport(
+                backupPath: backup, export: export, validation: validation, plan: plan,
+                verification: verification)
         } catch {
             if migrated { undo() }
             events?(.stage(.failed))
-            throw MigrationError(stage: stage, backupPath: backupPath, underlying: error,
-                                 verification: failedVerification)
+            throw MigrationError(
+                stage: stage, backupPath: backupPath, underlying: error,
+                verification: failedVerification)
         }
     }
 
@@ -65,8 +72,10 @@ extension Migration {
     func checkNewStore(_ path: String) throws {
         try FileIdentity.checkOutput(path, option: "--to", store: legacyStore)
         if access(path, F_OK) == 0 {
-            throw TaskInterchangeError(.cannotCreate, "\(path): already exists; a migration creates a new store "
-                                       + "(remove it or choose another path)")
+            throw TaskInterchangeError(
+                .cannotCreate,
+                "\(path): already exists; a migration creates a new store "
+                    + "(remove it or choose another path)")
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -77,11 +86,14 @@ extension Migration {
 
     /// Copies one committed state of the legacy store (its `-wal` included; its files untouched) through a private
     /// snapshot into a new file in `backupDirectory`, which appears only when complete. Returns its path.
-    func makeBackup(in directory: PrivateDirectory,
-                    progress: (@Sendable (ProgressEvent) -> Void)?) throws -> String {
+    func makeBackup(
+        in directory: PrivateDirectory,
+        progress: (@Sendable (ProgressEvent) -> Void)?
+    ) throws -> String {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: backupDirectory, isDirectory: &isDirectory),
-              isDirectory.boolValue else {
+            isDirectory.boolValue
+        else {
             throw TaskInterchangeError(.cannotCreate, "\(backupDirectory): the backup directory does not exist")
         }
         progress?(ProgressEvent(phase: .backingUp, done: 0, total: 1, bytes: 0))
@@ -106,8 +118,9 @@ extension Migration {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        let stamp = String(format: "%04d%02d%02d-%02d%02d%02d", parts.year!, parts.month!, parts.day!,
-                           parts.hour!, parts.minute!, parts.second!)
+        let stamp = String(
+            format: "%04d%02d%02d-%02d%02d%02d", parts.year!, parts.month!, parts.day!,
+            parts.hour!, parts.minute!, parts.second!)
         let stem = URL(fileURLWithPath: store).deletingPathExtension().lastPathComponent
         return "\(stem)-backup-\(stamp).sqlite"
     }

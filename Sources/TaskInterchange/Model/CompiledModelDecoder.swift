@@ -36,7 +36,8 @@ enum CompiledModelDecoder {
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            throw TaskInterchangeError(.invalidData, "\(path): not a property list: \((error as NSError).localizedDescription)")
+            throw TaskInterchangeError(
+                .invalidData, "\(path): not a property list: \((error as NSError).localizedDescription)")
         }
         let value: KeyedArchive.Value
         do {
@@ -44,23 +45,30 @@ enum CompiledModelDecoder {
         } catch {
             throw TaskInterchangeError(.invalidData, "\(path): \(error)")
         }
-        guard case .dictionary(let root) = value else { throw TaskInterchangeError(.invalidData, "\(path): the property list is not a dictionary") }
+        guard case .dictionary(let root) = value else {
+            throw TaskInterchangeError(.invalidData, "\(path): the property list is not a dictionary")
+        }
         var info = VersionInfo()
         if let current = root["NSManagedObjectModel_CurrentVersionName"] {
             guard case .string(let name) = current else {
-                throw TaskInterchangeError(.invalidData, "\(path): NSManagedObjectModel_CurrentVersionName is \(current.kindName), not a string")
+                throw TaskInterchangeError(
+                    .invalidData,
+                    "\(path): NSManagedObjectModel_CurrentVersionName is \(current.kindName), not a string")
             }
             info.currentVersionName = name
         }
         if case .dictionary(let versions)? = root["NSManagedObjectModel_VersionHashes"] {
             for (version, hashes) in versions {
                 guard case .dictionary(let entities) = hashes else {
-                    throw TaskInterchangeError(.invalidData, "\(path): the hashes of version \(version) are \(hashes.kindName), not a dictionary")
+                    throw TaskInterchangeError(
+                        .invalidData,
+                        "\(path): the hashes of version \(version) are \(hashes.kindName), not a dictionary")
                 }
                 var byEntity: [String: [UInt8]] = [:]
                 for (entity, hash) in entities {
                     guard case .data(let bytes) = hash else {
-                        throw TaskInterchangeError(.invalidData, "\(path): the hash of \(version).\(entity) is \(hash.kindName), not data")
+                        throw TaskInterchangeError(
+                            .invalidData, "\(path): the hash of \(version).\(entity) is \(hash.kindName), not data")
                     }
                     byEntity[entity] = Array(bytes)
                 }

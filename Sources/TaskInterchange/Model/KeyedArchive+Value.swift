@@ -92,7 +92,9 @@ extension KeyedArchive.Value {
         case let array as [Any]:
             var converted: [KeyedArchive.Value] = []
             converted.reserveCapacity(array.count)
-            for element in array { converted.append(try KeyedArchive.Value(foundation: element, depth: depth + 1, limit: limit)) }
+            for element in array {
+                converted.append(try KeyedArchive.Value(foundation: element, depth: depth + 1, limit: limit))
+            }
             self = .array(converted)
         case let dictionary as [AnyHashable: Any]:
             var converted: [String: KeyedArchive.Value] = [:]

@@ -87,7 +87,8 @@ struct KeyedArchive: Sendable {
     /// - Throws: `KeyedArchiveError.malformed` when `$class` does not lead to a class description.
     func classNames(of fields: [String: Value]) throws(KeyedArchiveError) -> [String] {
         guard let reference = fields["$class"] else { throw .malformed("an archived object has no $class") }
-        guard case .dictionary(let description)? = try resolve(reference), let name = description["$classname"]?.string else {
+        guard case .dictionary(let description)? = try resolve(reference), let name = description["$classname"]?.string
+        else {
             throw .malformed("an object's $class is not a class description")
         }
         let hierarchy = description["$classes"]?.array?.compactMap(\.string) ?? []
@@ -110,7 +111,9 @@ struct KeyedArchive: Sendable {
             return string
         case .dictionary(let fields) where fields["$class"] != nil:
             if let string = fields["NS.string"]?.string { return string }
-            if case .data(let bytes)? = fields["NS.bytes"], let string = String(data: bytes, encoding: .utf8) { return string }
+            if case .data(let bytes)? = fields["NS.bytes"], let string = String(data: bytes, encoding: .utf8) {
+                return string
+            }
             throw .malformed("\(context()) is an archived \((try? className(of: fields)) ?? "object"), not a string")
         default:
             throw .malformed("\(context()) is \(resolved.kindName), not a string")
@@ -123,7 +126,9 @@ struct KeyedArchive: Sendable {
     func elements(_ value: Value?, _ context: @autoclosure () -> String) throws(KeyedArchiveError) -> [Value] {
         guard let value, let resolved = try resolve(value) else { return [] }
         if case .array(let inline) = resolved { return inline }
-        guard case .dictionary(let fields) = resolved, fields["$class"] != nil, case .array(let elements)? = fields["NS.objects"] else {
+        guard case .dictionary(let fields) = resolved, fields["$class"] != nil,
+            case .array(let elements)? = fields["NS.objects"]
+        else {
             throw .malformed("\(context()) is \(resolved.kindName), not an archived array or set")
         }
         return elements
@@ -133,7 +138,9 @@ struct KeyedArchive: Sendable {
     /// `NSDictionary`'s parallel `NS.keys`/`NS.objects` and Core Data's `NSKnownKeysDictionary1`. `context` names the
     /// value in error messages.
     /// - Throws: `KeyedArchiveError.malformed` when the value is not a dictionary object.
-    func entries(_ value: Value?, _ context: @autoclosure () -> String) throws(KeyedArchiveError) -> [(key: Value, value: Value)] {
+    func entries(_ value: Value?, _ context: @autoclosure () -> String) throws(KeyedArchiveError) -> [(
+        key: Value, value: Value
+    )] {
         guard let value, let fields = try object(value, context()) else { return [] }
         if case .array(let keys)? = fields["NS.keys"], case .array(let values)? = fields["NS.objects"] {
             guard keys.count == values.count else {
@@ -144,13 +151,17 @@ struct KeyedArchive: Sendable {
         if let values = fields["values"] {
             // NSKnownKeysDictionary1: keys live in the shared mapping strategy, values in a parallel array; unused
             // slots hold the "empty token".
-            let mapping = try fields["searchMapping"].flatMap { (reference: Value) throws(KeyedArchiveError) in try object(reference, "\(context())'s key mapping") }
+            let mapping = try fields["searchMapping"].flatMap { (reference: Value) throws(KeyedArchiveError) in
+                try object(reference, "\(context())'s key mapping")
+            }
             let keys = try elements(mapping?["keys"], "\(context())'s keys")
             let slots = try elements(values, "\(context())'s values")
             guard keys.count == slots.count else {
                 throw .malformed("\(context()) has \(keys.count) keys but \(slots.count) values")
             }
-            let empty = try fields["emptyToken"].flatMap { (reference: Value) throws(KeyedArchiveError) in try resolve(reference) }
+            let empty = try fields["emptyToken"].flatMap { (reference: Value) throws(KeyedArchiveError) in
+                try resolve(reference)
+            }
             var result: [(key: Value, value: Value)] = []
             for (key, slot) in zip(keys, slots) {
                 if let empty, try resolve(slot) == empty { continue }
@@ -167,14 +178,18 @@ struct KeyedArchive: Sendable {
     /// - Throws: `KeyedArchiveError.cyclicReference` when a reference leads back to an object being expanded,
     ///   `.tooDeep` beyond `depthLimit`, `.tooLarge` beyond `nodeLimit` values (shared objects are expanded once per
     ///   use, so a small hostile archive could otherwise expand exponentially), `.badReference` for a dangling one.
-    func tree(_ value: Value, depthLimit: Int = defaultDepthLimit, nodeLimit: Int = 100_000) throws(KeyedArchiveError) -> Value {
+    func tree(_ value: Value, depthLimit: Int = defaultDepthLimit, nodeLimit: Int = 100_000) throws(KeyedArchiveError)
+        -> Value
+    {
         var path: Set<Int> = []
         var budget = nodeLimit
         return try expand(value, depth: 0, limit: depthLimit, path: &path, budget: &budget, nodeLimit: nodeLimit)
     }
 
-    private func expand(_ value: Value, depth: Int, limit: Int, path: inout Set<Int>, budget: inout Int,
-                        nodeLimit: Int) throws(KeyedArchiveError) -> Value {
+    private func expand(
+        _ value: Value, depth: Int, limit: Int, path: inout Set<Int>, budget: inout Int,
+        nodeLimit: Int
+    ) throws(KeyedArchiveError) -> Value {
         guard depth <= limit else { throw .tooDeep(limit: limit) }
         budget -= 1
         guard budget >= 0 else { throw .tooLarge(limit: nodeLimit) }
@@ -183,17 +198,21 @@ struct KeyedArchive: Sendable {
             guard let resolved = try resolve(value) else { return .string("$null") }
             guard path.insert(index).inserted else { throw .cyclicReference(index: index) }
             defer { path.remove(index) }
-            return try expand(resolved, depth: depth + 1, limit: limit, path: &path, budget: &budget, nodeLimit: nodeLimit)
+            return try expand(
+                resolved, depth: depth + 1, limit: limit, path: &path, budget: &budget, nodeLimit: nodeLimit)
         case .array(let elements):
             var result: [Value] = []
             for element in elements {
-                result.append(try expand(element, depth: depth + 1, limit: limit, path: &path, budget: &budget, nodeLimit: nodeLimit))
+                result.append(
+                    try expand(
+                        element, depth: depth + 1, limit: limit, path: &path, budget: &budget, nodeLimit: nodeLimit))
             }
             return .array(result)
         case .dictionary(let fields):
             var result: [String: Value] = [:]
             for (key, element) in fields where key != "$class" {
-                result[key] = try expand(element, depth: depth + 1, limit: limit, path: &path, budget: &budget, nodeLimit: nodeLimit)
+                result[key] = try expand(
+                    element, depth: depth + 1, limit: limit, path: &path, budget: &budget, nodeLimit: nodeLimit)
             }
             if fields["$class"] != nil { result["$class"] = .string(try className(of: fields)) }
             return .dictionary(result)

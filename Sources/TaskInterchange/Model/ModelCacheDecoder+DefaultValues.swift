@@ -6,7 +6,8 @@ extension ModelCacheDecoder {
     /// (a transformable's custom object, a composite's dictionary). Booleans read `YES`/`NO` as in the model editor,
     /// dates are ISO 8601 UTC, decimals exact, UUIDs uppercase, data base64.
     func defaultValueText(_ value: KeyedArchive.Value?, _ context: String) throws(ModelCacheError) -> String? {
-        guard let value, let resolved = try archived({ () throws(KeyedArchiveError) in try archive.resolve(value) }) else { return nil }
+        guard let value, let resolved = try archived({ () throws(KeyedArchiveError) in try archive.resolve(value) })
+        else { return nil }
         switch resolved {
         case .string(let text): return text
         case .integer(let number): return String(number)
@@ -22,8 +23,10 @@ extension ModelCacheDecoder {
             if classes.contains("NSString") || classes.contains("NSMutableString") { return try string(value, label) }
             if classes.contains("NSDate") {
                 switch fields["NS.time"] {
-                case .real(let seconds)?: return try? LosslessDate.string(from: Date(timeIntervalSinceReferenceDate: seconds))
-                case .integer(let seconds)?: return try? LosslessDate.string(from: Date(timeIntervalSinceReferenceDate: Double(seconds)))
+                case .real(let seconds)?:
+                    return try? LosslessDate.string(from: Date(timeIntervalSinceReferenceDate: seconds))
+                case .integer(let seconds)?:
+                    return try? LosslessDate.string(from: Date(timeIntervalSinceReferenceDate: Double(seconds)))
                 default: return nil
                 }
             }
@@ -37,7 +40,9 @@ extension ModelCacheDecoder {
             if classes.contains("NSURL") {
                 return try string(fields["NS.relative"], label)
             }
-            if classes.contains("NSData") || classes.contains("NSMutableData"), case .data(let bytes)? = fields["NS.data"] {
+            if classes.contains("NSData") || classes.contains("NSMutableData"),
+                case .data(let bytes)? = fields["NS.data"]
+            {
                 return bytes.base64EncodedString()
             }
             return nil
@@ -47,13 +52,16 @@ extension ModelCacheDecoder {
     /// An archived `NSDecimalNumber`: up to eight 16-bit mantissa words (least significant first, in the byte order
     /// `NS.mantissa.bo` names: 1 little-endian, 2 big-endian), a power-of-ten exponent and a sign.
     private func decimalText(_ fields: Fields, _ context: String) throws(ModelCacheError) -> String {
-        guard case .data(let bytes)? = fields["NS.mantissa"] else { throw .malformed("\(context) is a decimal without a mantissa") }
+        guard case .data(let bytes)? = fields["NS.mantissa"] else {
+            throw .malformed("\(context) is a decimal without a mantissa")
+        }
         let length = Int(try integer(fields["NS.length"], context) ?? 0)
         let exponent = Int(try integer(fields["NS.exponent"], context) ?? 0)
         let negative = try flag(fields["NS.negative"], context) ?? false
         let bigEndian = try integer(fields["NS.mantissa.bo"], context) == 2
         guard (0...8).contains(length), bytes.count >= length * 2, (-128...127).contains(exponent) else {
-            throw .malformed("\(context) is a decimal with \(length) mantissa words in \(bytes.count) bytes, exponent \(exponent)")
+            throw .malformed(
+                "\(context) is a decimal with \(length) mantissa words in \(bytes.count) bytes, exponent \(exponent)")
         }
         let raw = Array(bytes)
         var words: [UInt32] = (0..<length).map { index in

@@ -5,7 +5,9 @@ import Foundation
 /// than guessed.
 extension ModelCacheDecoder {
     /// The format of an archived expression.
-    func expressionFormat(_ value: KeyedArchive.Value, nesting: Int, _ context: String) throws(ModelCacheError) -> String {
+    func expressionFormat(_ value: KeyedArchive.Value, nesting: Int, _ context: String) throws(ModelCacheError)
+        -> String
+    {
         guard nesting <= Self.maximumNesting else {
             throw .malformed("\(context) nests deeper than \(Self.maximumNesting) levels (or refers to itself)")
         }
@@ -13,14 +15,18 @@ extension ModelCacheDecoder {
         let classes = try classNames(fields)
         let type = try integer(fields["NSExpressionType"], "\(context)'s NSExpressionType")
         if classes.contains("NSKeyPathSpecifierExpression") || type == 10 {
-            guard let path = try string(fields["NSKeyPath"], "\(context)'s NSKeyPath") else { throw .malformed("\(context) has no key path") }
+            guard let path = try string(fields["NSKeyPath"], "\(context)'s NSKeyPath") else {
+                throw .malformed("\(context) has no key path")
+            }
             return path
         }
         if classes.contains("NSSelfExpression") || type == 1 {
             return "SELF"
         }
         if classes.contains("NSVariableExpression") || type == 2 {
-            guard let name = try string(fields["NSVariable"], "\(context)'s NSVariable") else { throw .malformed("\(context) names no variable") }
+            guard let name = try string(fields["NSVariable"], "\(context)'s NSVariable") else {
+                throw .malformed("\(context) names no variable")
+            }
             return "$" + name
         }
         if classes.contains("NSConstantValueExpression") || type == 0 {
@@ -52,11 +58,14 @@ extension ModelCacheDecoder {
             }
             return "{" + parts.joined(separator: ", ") + "}"
         }
-        throw .unsupported("\(context) is an \(classes[0]) (expression type \(type.map(String.init) ?? "?")), whose text form tasks does not know")
+        throw .unsupported(
+            "\(context) is an \(classes[0]) (expression type \(type.map(String.init) ?? "?")), whose text form tasks does not know"
+        )
     }
 
     /// The format of an archived predicate.
-    func predicateFormat(_ value: KeyedArchive.Value, nesting: Int, _ context: String) throws(ModelCacheError) -> String {
+    func predicateFormat(_ value: KeyedArchive.Value, nesting: Int, _ context: String) throws(ModelCacheError) -> String
+    {
         guard nesting <= Self.maximumNesting else {
             throw .malformed("\(context) nests deeper than \(Self.maximumNesting) levels (or refers to itself)")
         }
@@ -70,7 +79,10 @@ extension ModelCacheDecoder {
             for sub in try elements(fields["NSSubpredicates"], "\(context)'s NSSubpredicates") {
                 let text = try predicateFormat(sub, nesting: nesting + 1, context)
                 let subFields = try self.fields(sub, context)
-                let compound = try subFields.map { (fields: Fields) throws(ModelCacheError) in try classNames(fields).contains("NSCompoundPredicate") } ?? false
+                let compound =
+                    try subFields.map { (fields: Fields) throws(ModelCacheError) in
+                        try classNames(fields).contains("NSCompoundPredicate")
+                    } ?? false
                 parts.append(compound ? "(\(text))" : text)
             }
             switch type {
@@ -84,11 +96,13 @@ extension ModelCacheDecoder {
         }
         if classes.contains("NSComparisonPredicate") {
             guard let left = fields["NSLeftExpression"], let right = fields["NSRightExpression"],
-                  let operatorFields = try self.fields(fields["NSPredicateOperator"], "\(context)'s operator") else {
+                let operatorFields = try self.fields(fields["NSPredicateOperator"], "\(context)'s operator")
+            else {
                 throw .malformed("\(context) is a comparison without both sides and an operator")
             }
             let symbol = try operatorSymbol(operatorFields, context)
-            let modifier = try integer(fields["NSModifier"] ?? operatorFields["NSModifier"], "\(context)'s NSModifier") ?? 0
+            let modifier =
+                try integer(fields["NSModifier"] ?? operatorFields["NSModifier"], "\(context)'s NSModifier") ?? 0
             let prefix = modifier == 1 ? "ALL " : modifier == 2 ? "ANY " : ""
             return prefix + (try expressionFormat(left, nesting: nesting + 1, context)) + " " + symbol + " "
                 + (try expressionFormat(right, nesting: nesting + 1, context))
@@ -99,8 +113,10 @@ extension ModelCacheDecoder {
     private func operatorSymbol(_ fields: Fields, _ context: String) throws(ModelCacheError) -> String {
         let type = try integer(fields["NSOperatorType"], "\(context)'s NSOperatorType") ?? -1
         let negate = try flag(fields["NSNegate"], context) ?? false
-        let symbols: [Int64: String] = [0: "<", 1: "<=", 2: ">", 3: ">=", 4: negate ? "!=" : "==", 5: "!=", 6: "MATCHES",
-                                        7: "LIKE", 8: "BEGINSWITH", 9: "ENDSWITH", 10: "IN", 99: "CONTAINS", 100: "BETWEEN"]
+        let symbols: [Int64: String] = [
+            0: "<", 1: "<=", 2: ">", 3: ">=", 4: negate ? "!=" : "==", 5: "!=", 6: "MATCHES",
+            7: "LIKE", 8: "BEGINSWITH", 9: "ENDSWITH", 10: "IN", 99: "CONTAINS", 100: "BETWEEN",
+        ]
         guard let symbol = symbols[type] else { throw .unsupported("\(context) uses comparison operator type \(type)") }
         // Comparison and equality operators archive their options as NSOptions, the string operators as NSFlags.
         let options = try integer(fields["NSOptions"] ?? fields["NSFlags"], "\(context)'s operator options") ?? 0
@@ -130,9 +146,14 @@ extension ModelCacheDecoder {
         return try string(fields["NSConstantValueClassName"], context) == "_NSPredicateUtilities"
     }
 
-    private func constantFormat(_ value: KeyedArchive.Value?, nesting: Int, _ context: String) throws(ModelCacheError) -> String {
-        guard nesting <= Self.maximumNesting else { throw .malformed("\(context) nests deeper than \(Self.maximumNesting) levels") }
-        guard let value, let resolved = try archived({ () throws(KeyedArchiveError) in try archive.resolve(value) }) else { return "nil" }
+    private func constantFormat(_ value: KeyedArchive.Value?, nesting: Int, _ context: String) throws(ModelCacheError)
+        -> String
+    {
+        guard nesting <= Self.maximumNesting else {
+            throw .malformed("\(context) nests deeper than \(Self.maximumNesting) levels")
+        }
+        guard let value, let resolved = try archived({ () throws(KeyedArchiveError) in try archive.resolve(value) })
+        else { return "nil" }
         switch resolved {
         case .string(let text):
             return Self.quoted(text)
@@ -145,12 +166,16 @@ extension ModelCacheDecoder {
             return flag ? "1" : "0"
         case .dictionary(let fields) where fields["$class"] != nil:
             let classes = try classNames(fields)
-            if classes.contains("NSString") || classes.contains("NSMutableString"), let text = try string(value, context) {
+            if classes.contains("NSString") || classes.contains("NSMutableString"),
+                let text = try string(value, context)
+            {
                 return Self.quoted(text)
             }
             if classes.contains("NSArray") || classes.contains("NSSet") {
                 var parts: [String] = []
-                for element in try elements(value, context) { parts.append(try constantFormat(element, nesting: nesting + 1, context)) }
+                for element in try elements(value, context) {
+                    parts.append(try constantFormat(element, nesting: nesting + 1, context))
+                }
                 return "{" + parts.joined(separator: ", ") + "}"
             }
             throw .unsupported("\(context) compares with a constant \(classes[0]), whose text form tasks does not know")

@@ -16,11 +16,13 @@ extension ModelCacheDecoder {
                     throw .malformed("entity \(chain.last!)'s superentity \(parent) is not in the model")
                 }
                 guard !chain.contains(parent) else {
-                    throw .malformed("entities \((chain + [parent]).joined(separator: " → ")) form an inheritance cycle")
+                    throw .malformed(
+                        "entities \((chain + [parent]).joined(separator: " → ")) form an inheritance cycle")
                 }
                 chain.append(parent)
                 guard chain.count <= maximumInheritanceDepth else {
-                    throw .malformed("entity \(archived.entity.name) inherits through more than \(maximumInheritanceDepth) levels")
+                    throw .malformed(
+                        "entity \(archived.entity.name) inherits through more than \(maximumInheritanceDepth) levels")
                 }
                 current = grandparent
             }
@@ -52,7 +54,9 @@ extension ModelCacheDecoder {
             var all = inherited
             for (property, viaProxy) in archived.properties {
                 all[property.name] = property
-                if let parentProperty = inherited[property.name], viaProxy || sameVersion(parentProperty, property) { continue }
+                if let parentProperty = inherited[property.name], viaProxy || sameVersion(parentProperty, property) {
+                    continue
+                }
                 switch property {
                 case .attribute(let attribute): entity.attributes.append(attribute)
                 case .relationship(let relationship): entity.relationships.append(relationship)

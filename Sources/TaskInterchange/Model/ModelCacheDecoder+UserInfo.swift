@@ -5,7 +5,9 @@ extension ModelCacheDecoder {
         guard let value, try fields(value, "\(context)'s NSUserInfo") != nil else { return [:] }
         var result: [String: String] = [:]
         for (key, entry) in try entries(value, "\(context)'s NSUserInfo") {
-            guard let name = try? string(key, "a user info key of \(context)"), let text = try? string(entry, "user info \(name) of \(context)") else {
+            guard let name = try? string(key, "a user info key of \(context)"),
+                let text = try? string(entry, "user info \(name) of \(context)")
+            else {
                 continue
             }
             result[name] = text

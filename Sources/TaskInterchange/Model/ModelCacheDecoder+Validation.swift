@@ -17,10 +17,11 @@ extension ModelCacheDecoder {
         var bounds: (min: String?, max: String?) = (nil, nil)
         for (predicate, warning) in zip(predicates, warnings) {
             guard let code = (try? integer(warning, context)) ?? nil,
-                  let comparison = (try? self.fields(predicate, context)) ?? nil,
-                  let right = (try? self.fields(comparison["NSRightExpression"], context)) ?? nil,
-                  let constant = right["NSConstantValue"],
-                  let value = (try? archive.resolve(constant)) ?? nil else { continue }
+                let comparison = (try? self.fields(predicate, context)) ?? nil,
+                let right = (try? self.fields(comparison["NSRightExpression"], context)) ?? nil,
+                let constant = right["NSConstantValue"],
+                let value = (try? archive.resolve(constant)) ?? nil
+            else { continue }
             let text: String?
             switch value {
             case .integer(let number): text = String(number)

@@ -44,7 +44,9 @@ struct ModelCacheDecoder {
     /// The decoded model.
     func model() throws(ModelCacheError) -> ObjectModel {
         let top = try archived { () throws(KeyedArchiveError) in try archive.topObject() }
-        guard let top, let root = try fields(top, "the archive's root") else { throw .malformed("the archive's root object is nil") }
+        guard let top, let root = try fields(top, "the archive's root") else {
+            throw .malformed("the archive's root object is nil")
+        }
         let rootClasses = try classNames(root)
         guard rootClasses.contains("NSManagedObjectModel") else {
             throw .malformed("the archive's root is an \(rootClasses[0]), not an NSManagedObjectModel")
@@ -61,7 +63,8 @@ struct ModelCacheDecoder {
             var identifiers: [String] = []
             for element in try elements(root["NSVersionIdentifiers"], "the model's version identifiers") {
                 // Identifiers are arbitrary objects in the API; numbers are the only non-strings worth reading.
-                if let number = try archived({ () throws(KeyedArchiveError) in try archive.resolve(element) })?.integer {
+                if let number = try archived({ () throws(KeyedArchiveError) in try archive.resolve(element) })?.integer
+                {
                     identifiers.append(String(number))
                 } else if let identifier = try string(element, "a model version identifier") {
                     identifiers.append(identifier)
@@ -75,9 +78,13 @@ struct ModelCacheDecoder {
     // MARK: Entities
 
     private func entity(_ value: KeyedArchive.Value) throws(ModelCacheError) -> ArchivedEntity {
-        guard let fields = try fields(value, "an entity") else { throw .malformed("the entity list holds a nil entity") }
+        guard let fields = try fields(value, "an entity") else {
+            throw .malformed("the entity list holds a nil entity")
+        }
         let classes = try classNames(fields)
-        guard classes.contains("NSEntityDescription") else { throw .malformed("the entity list holds an \(classes[0])") }
+        guard classes.contains("NSEntityDescription") else {
+            throw .malformed("the entity list holds an \(classes[0])")
+        }
         guard let name = try string(fields["NSEntityName"], "an entity's NSEntityName"), !name.isEmpty else {
             throw .malformed("an entity has no name")
         }
@@ -105,7 +112,9 @@ struct ModelCacheDecoder {
         return ArchivedEntity(entity: entity, properties: properties)
     }
 
-    private func uniquenessConstraints(_ value: KeyedArchive.Value?, _ context: String) throws(ModelCacheError) -> [[String]] {
+    private func uniquenessConstraints(_ value: KeyedArchive.Value?, _ context: String) throws(ModelCacheError)
+        -> [[String]]
+    {
         var constraints: [[String]] = []
         for tuple in try elements(value, "\(context)'s NSUniqueTuples") {
             var components: [String] = []
@@ -117,7 +126,9 @@ struct ModelCacheDecoder {
         return constraints
     }
 
-    private func fetchIndexes(_ value: KeyedArchive.Value?, _ context: String) throws(ModelCacheError) -> [ObjectModel.FetchIndex] {
+    private func fetchIndexes(_ value: KeyedArchive.Value?, _ context: String) throws(ModelCacheError) -> [ObjectModel
+        .FetchIndex]
+    {
         var indexes: [ObjectModel.FetchIndex] = []
         for indexValue in try elements(value, "\(context)'s NSFetchIndexDescriptions") {
             guard let fields = try fields(indexValue, "a fetch index of \(context)") else { continue }
@@ -139,8 +150,11 @@ struct ModelCacheDecoder {
                 elements.append(.init(property, ascending: ascending, kind: kind))
             }
             var index = ObjectModel.FetchIndex(name, elements: elements)
-            if let predicate = fields["NSPartialIndexPredicate"], try archived({ () throws(KeyedArchiveError) in try archive.resolve(predicate) }) != nil {
-                index.partialIndexPredicate = try predicateFormat(predicate, nesting: 0, "the partial-index predicate of \(name) in \(context)")
+            if let predicate = fields["NSPartialIndexPredicate"],
+                try archived({ () throws(KeyedArchiveError) in try archive.resolve(predicate) }) != nil
+            {
+                index.partialIndexPredicate = try predicateFormat(
+                    predicate, nesting: 0, "the partial-index predicate of \(name) in \(context)")
             }
             indexes.append(index)
         }
@@ -165,17 +179,21 @@ struct ModelCacheDecoder {
     private func flags(_ fields: Fields, _ context: String) throws(ModelCacheError) -> Flags {
         let packed = try integer(fields["_P"], "\(context)'s _P") ?? 0
         if packed != 0 {
-            return Flags(optional: packed & 0x2 != 0, readOnly: packed & 0x4 != 0, transient: packed & 0x8 != 0,
-                         ordered: packed & 0x400 != 0, hasModifier: packed & 0x80 == 0)
+            return Flags(
+                optional: packed & 0x2 != 0, readOnly: packed & 0x4 != 0, transient: packed & 0x8 != 0,
+                ordered: packed & 0x400 != 0, hasModifier: packed & 0x80 == 0)
         }
-        return Flags(optional: try flag(fields["NSIsOptional"], context) ?? false,
-                     readOnly: try flag(fields["NSIsReadOnly"], context) ?? false,
-                     transient: try flag(fields["NSIsTransient"], context) ?? false,
-                     ordered: try flag(fields["NSIsOrdered"], context) ?? false)
+        return Flags(
+            optional: try flag(fields["NSIsOptional"], context) ?? false,
+            readOnly: try flag(fields["NSIsReadOnly"], context) ?? false,
+            transient: try flag(fields["NSIsTransient"], context) ?? false,
+            ordered: try flag(fields["NSIsOrdered"], context) ?? false)
     }
 
-    private func property(_ value: KeyedArchive.Value, keyName: String?, context entityContext: String,
-                          nesting: Int) throws(ModelCacheError) -> (property: Property, viaProxy: Bool) {
+    private func property(
+        _ value: KeyedArchive.Value, keyName: String?, context entityContext: String,
+        nesting: Int
+    ) throws(ModelCacheError) -> (property: Property, viaProxy: Bool) {
         guard nesting <= Self.maximumNesting else {
             throw .malformed("\(entityContext): property proxies nest deeper than \(Self.maximumNesting) levels")
         }
@@ -184,10 +202,15 @@ struct ModelCacheDecoder {
         let classes = try classNames(fields)
         if classes.contains(where: { $0.hasSuffix("PropertyDescriptionProxy") }) {
             // A proxy stands for the parent's property and hashes exactly like it.
-            guard let underlying = fields["NSUnderlyingProperty"] else { throw .malformed("\(label) is a proxy without NSUnderlyingProperty") }
-            return (try property(underlying, keyName: keyName, context: entityContext, nesting: nesting + 1).property, true)
+            guard let underlying = fields["NSUnderlyingProperty"] else {
+                throw .malformed("\(label) is a proxy without NSUnderlyingProperty")
+            }
+            return (
+                try property(underlying, keyName: keyName, context: entityContext, nesting: nesting + 1).property, true
+            )
         }
-        guard let name = try string(fields["NSPropertyName"], "\(label)'s NSPropertyName") ?? keyName, !name.isEmpty else {
+        guard let name = try string(fields["NSPropertyName"], "\(label)'s NSPropertyName") ?? keyName, !name.isEmpty
+        else {
             throw .malformed("\(label) has no name")
         }
         let context = "property \(name) of \(entityContext)"
@@ -203,7 +226,9 @@ struct ModelCacheDecoder {
         throw .unsupported("\(context) is an \(classes[0]), not an attribute, relationship or fetched property")
     }
 
-    private func attribute(_ fields: Fields, name: String, context: String, nesting: Int) throws(ModelCacheError) -> ObjectModel.Attribute {
+    private func attribute(_ fields: Fields, name: String, context: String, nesting: Int) throws(ModelCacheError)
+        -> ObjectModel.Attribute
+    {
         let classes = try classNames(fields)
         let typeCode = try integer(fields["NSAttributeType"], "\(context)'s NSAttributeType") ?? 0
         guard let type = ObjectModel.AttributeType(rawValue: Int(typeCode)) else {
@@ -214,13 +239,16 @@ struct ModelCacheDecoder {
         attribute.isTransient = flags.transient
         attribute.isReadOnly = flags.readOnly
         if flags.hasModifier {
-            attribute.versionHashModifier = try string(fields["NSVersionHashModifier"], "\(context)'s NSVersionHashModifier")
+            attribute.versionHashModifier = try string(
+                fields["NSVersionHashModifier"], "\(context)'s NSVersionHashModifier")
         }
         let storage = try integer(fields["NSFlagsKey"], "\(context)'s NSFlagsKey") ?? 0
         attribute.allowsExternalStorage = storage & 0x4 != 0
         attribute.preservesValueInHistoryOnDeletion = storage & 0x10 != 0
-        attribute.valueClassName = try string(fields["NSAttributeValueClassName"], "\(context)'s NSAttributeValueClassName")
-        attribute.valueTransformerName = try string(fields["NSValueTransformerName"], "\(context)'s NSValueTransformerName")
+        attribute.valueClassName = try string(
+            fields["NSAttributeValueClassName"], "\(context)'s NSAttributeValueClassName")
+        attribute.valueTransformerName = try string(
+            fields["NSValueTransformerName"], "\(context)'s NSValueTransformerName")
         attribute.renamingIdentifier = try renamingIdentifier(fields, name: name, context)
         attribute.isIndexed = try flag(fields["NSIsIndexed"], "\(context)'s NSIsIndexed") ?? false
         attribute.defaultValue = try defaultValueText(fields["NSDefaultValue"], context)
@@ -228,11 +256,15 @@ struct ModelCacheDecoder {
         (attribute.minValue, attribute.maxValue) = validationBounds(fields, context)
         if classes.contains("NSDerivedAttributeDescription") {
             // Core Data hashes a derived attribute by its expression's format alone (an absent one adds nothing).
-            attribute.derivation = try fields["NSDerivationExpression"].map { (expression: KeyedArchive.Value) throws(ModelCacheError) in
-                try expressionFormat(expression, nesting: 0, "the derivation of \(context)")
-            } ?? ""
-            if let filter = fields["NSFilteringPredicate"], try archived({ () throws(KeyedArchiveError) in try archive.resolve(filter) }) != nil {
-                attribute.derivationFilter = try predicateFormat(filter, nesting: 0, "the filtering predicate of \(context)")
+            attribute.derivation =
+                try fields["NSDerivationExpression"].map { (expression: KeyedArchive.Value) throws(ModelCacheError) in
+                    try expressionFormat(expression, nesting: 0, "the derivation of \(context)")
+                } ?? ""
+            if let filter = fields["NSFilteringPredicate"],
+                try archived({ () throws(KeyedArchiveError) in try archive.resolve(filter) }) != nil
+            {
+                attribute.derivationFilter = try predicateFormat(
+                    filter, nesting: 0, "the filtering predicate of \(context)")
             }
         }
         if classes.contains("NSCompositeAttributeDescription") || fields["NSCompositeElements"] != nil {
@@ -245,17 +277,23 @@ struct ModelCacheDecoder {
                 guard elementClasses.contains("NSAttributeDescription") else {
                     throw .unsupported("\(context) has a composite element of class \(elementClasses[0])")
                 }
-                guard let elementName = try string(element["NSPropertyName"], "an element name of \(context)"), !elementName.isEmpty else {
+                guard let elementName = try string(element["NSPropertyName"], "an element name of \(context)"),
+                    !elementName.isEmpty
+                else {
                     throw .malformed("\(context) has a composite element without a name")
                 }
-                attribute.elements.append(try self.attribute(element, name: elementName, context: "element \(elementName) of \(context)",
-                                                             nesting: nesting + 1))
+                attribute.elements.append(
+                    try self.attribute(
+                        element, name: elementName, context: "element \(elementName) of \(context)",
+                        nesting: nesting + 1))
             }
         }
         return attribute
     }
 
-    private func relationship(_ fields: Fields, name: String, context: String) throws(ModelCacheError) -> ObjectModel.Relationship {
+    private func relationship(_ fields: Fields, name: String, context: String) throws(ModelCacheError)
+        -> ObjectModel.Relationship
+    {
         var destination: String?
         if let entity = try self.fields(fields["NSDestinationEntity"], "\(context)'s NSDestinationEntity") {
             destination = try string(entity["NSEntityName"], "\(context)'s destination entity name")
@@ -265,23 +303,29 @@ struct ModelCacheDecoder {
         }
         guard let destination, !destination.isEmpty else { throw .malformed("\(context) has no destination entity") }
         var inverse = try string(fields["_NSInverseRelationshipName"], "\(context)'s _NSInverseRelationshipName")
-        if inverse == nil, let inverseFields = try self.fields(fields["NSInverseRelationship"], "\(context)'s NSInverseRelationship") {
+        if inverse == nil,
+            let inverseFields = try self.fields(fields["NSInverseRelationship"], "\(context)'s NSInverseRelationship")
+        {
             inverse = try string(inverseFields["NSPropertyName"], "\(context)'s inverse relationship name")
         }
         let flags = try self.flags(fields, context)
         let maxCount = try integer(fields["NSMaxCount"], "\(context)'s NSMaxCount") ?? 0
-        var relationship = ObjectModel.Relationship(name, to: destination, inverse: inverse, toMany: true, ordered: flags.ordered)
+        var relationship = ObjectModel.Relationship(
+            name, to: destination, inverse: inverse, toMany: true, ordered: flags.ordered)
         relationship.maxCount = Int(maxCount)
         relationship.minCount = Int(try integer(fields["NSMinCount"], "\(context)'s NSMinCount") ?? 0)
         relationship.isOptional = flags.optional
         relationship.isTransient = flags.transient
         relationship.isReadOnly = flags.readOnly
         if flags.hasModifier {
-            relationship.versionHashModifier = try string(fields["NSVersionHashModifier"], "\(context)'s NSVersionHashModifier")
+            relationship.versionHashModifier = try string(
+                fields["NSVersionHashModifier"], "\(context)'s NSVersionHashModifier")
         }
         relationship.renamingIdentifier = try renamingIdentifier(fields, name: name, context)
         relationship.userInfo = try userInfo(fields["NSUserInfo"], context)
-        let rule = try integer(fields["NSDeleteRule"], "\(context)'s NSDeleteRule") ?? Int64(ObjectModel.DeleteRule.nullify.rawValue)
+        let rule =
+            try integer(fields["NSDeleteRule"], "\(context)'s NSDeleteRule")
+            ?? Int64(ObjectModel.DeleteRule.nullify.rawValue)
         guard let deleteRule = ObjectModel.DeleteRule(rawValue: Int(rule)) else {
             throw .malformed("\(context) has delete rule \(rule)")
         }
@@ -290,7 +334,9 @@ struct ModelCacheDecoder {
     }
 
     /// The renaming identifier when it differs from the name (Core Data archives the name itself by default).
-    private func renamingIdentifier(_ fields: Fields, name: String, _ context: String) throws(ModelCacheError) -> String? {
+    private func renamingIdentifier(_ fields: Fields, name: String, _ context: String) throws(ModelCacheError)
+        -> String?
+    {
         let identifier = try string(fields["NSRenamingIdentifier"], "\(context)'s NSRenamingIdentifier")
         return identifier == name ? nil : identifier
     }
@@ -324,16 +370,22 @@ struct ModelCacheDecoder {
         try archived { () throws(KeyedArchiveError) in try archive.string(value, context()) }
     }
 
-    func elements(_ value: KeyedArchive.Value?, _ context: @autoclosure () -> String) throws(ModelCacheError) -> [KeyedArchive.Value] {
+    func elements(_ value: KeyedArchive.Value?, _ context: @autoclosure () -> String) throws(ModelCacheError)
+        -> [KeyedArchive.Value]
+    {
         try archived { () throws(KeyedArchiveError) in try archive.elements(value, context()) }
     }
 
-    func entries(_ value: KeyedArchive.Value?, _ context: @autoclosure () -> String) throws(ModelCacheError) -> [(key: KeyedArchive.Value, value: KeyedArchive.Value)] {
+    func entries(_ value: KeyedArchive.Value?, _ context: @autoclosure () -> String) throws(ModelCacheError) -> [(
+        key: KeyedArchive.Value, value: KeyedArchive.Value
+    )] {
         try archived { () throws(KeyedArchiveError) in try archive.entries(value, context()) }
     }
 
     /// The values of a dictionary object, or the elements of an array or set object.
-    func collectionValues(_ value: KeyedArchive.Value?, _ context: @autoclosure () -> String) throws(ModelCacheError) -> [KeyedArchive.Value] {
+    func collectionValues(_ value: KeyedArchive.Value?, _ context: @autoclosure () -> String) throws(ModelCacheError)
+        -> [KeyedArchive.Value]
+    {
         guard let value, let fields = try fields(value, context()) else { return [] }
         if fields["NS.keys"] != nil || fields["values"] != nil { return try entries(value, context()).map(\.value) }
         return try elements(value, context())
@@ -341,14 +393,18 @@ struct ModelCacheDecoder {
 
     /// An inline or referenced integer (booleans count as 0/1); nil when absent or `$null`.
     func integer(_ value: KeyedArchive.Value?, _ context: @autoclosure () -> String) throws(ModelCacheError) -> Int64? {
-        guard let value, let resolved = try archived({ () throws(KeyedArchiveError) in try archive.resolve(value) }) else { return nil }
-        guard let integer = resolved.integer else { throw .malformed("\(context()) is \(resolved.kindName), not an integer") }
+        guard let value, let resolved = try archived({ () throws(KeyedArchiveError) in try archive.resolve(value) })
+        else { return nil }
+        guard let integer = resolved.integer else {
+            throw .malformed("\(context()) is \(resolved.kindName), not an integer")
+        }
         return integer
     }
 
     /// An inline or referenced boolean; nil when absent or `$null`.
     func flag(_ value: KeyedArchive.Value?, _ context: @autoclosure () -> String) throws(ModelCacheError) -> Bool? {
-        guard let value, let resolved = try archived({ () throws(KeyedArchiveError) in try archive.resolve(value) }) else { return nil }
+        guard let value, let resolved = try archived({ () throws(KeyedArchiveError) in try archive.resolve(value) })
+        else { return nil }
         guard let flag = resolved.bool else { throw .malformed("\(context()) is \(resolved.kindName), not a boolean") }
         return flag
     }

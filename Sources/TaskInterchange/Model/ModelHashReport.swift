@@ -41,11 +41,12 @@ package struct ModelHashReport: Sendable, Encodable {
         allVersions = source.versions.map(\.name)
         self.versions = (versions ?? source.versions).map { version in
             let hashes = version.model.versionHashes
-            return Version(name: version.name, current: version.name == source.currentVersionName,
-                           versionIdentifiers: version.model.versionIdentifiers,
-                           entities: hashes.mapValues { Data($0).base64EncodedString() },
-                           checksum: version.model.versionChecksum, digest: version.model.versionHashesDigest,
-                           compiledHashesAgree: source.compiledVersionHashes[version.name].map { $0 == hashes })
+            return Version(
+                name: version.name, current: version.name == source.currentVersionName,
+                versionIdentifiers: version.model.versionIdentifiers,
+                entities: hashes.mapValues { Data($0).base64EncodedString() },
+                checksum: version.model.versionChecksum, digest: version.model.versionHashesDigest,
+                compiledHashesAgree: source.compiledVersionHashes[version.name].map { $0 == hashes })
         }
     }
 }

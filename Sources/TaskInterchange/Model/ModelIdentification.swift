@@ -58,11 +58,14 @@ package struct ModelIdentification: Sendable, Encodable {
         for version in source.versions {
             let hashes = version.model.versionHashes
             let matching = hashes.filter { metadata.versionHashes[$0.key] == $0.value }.count
-            candidates.append(Candidate(name: version.name, matchingEntities: matching, entities: hashes.count,
-                                        versionIdentifiers: version.model.versionIdentifiers, matches: hashes == metadata.versionHashes))
+            candidates.append(
+                Candidate(
+                    name: version.name, matchingEntities: matching, entities: hashes.count,
+                    versionIdentifiers: version.model.versionIdentifiers, matches: hashes == metadata.versionHashes))
             if hashes != metadata.versionHashes {
-                differencesByVersion[version.name] = ModelDifference.between(storedHashes: metadata.versionHashes, storeModel: storeModel,
-                                                                             version: version.model)
+                differencesByVersion[version.name] = ModelDifference.between(
+                    storedHashes: metadata.versionHashes, storeModel: storeModel,
+                    version: version.model)
             }
         }
         self.candidates = candidates
@@ -78,16 +81,23 @@ package struct ModelIdentification: Sendable, Encodable {
             // is farther than one adding that entity's relationships (EasyLife 1.3.0).
             func weight(_ version: ModelSource.Version) -> Int {
                 (differencesByVersion[version.name] ?? []).reduce(0) { total, difference in
-                    guard difference.property == nil, difference.kind == .added || difference.kind == .removed else { return total + 1 }
-                    let entity = difference.kind == .added ? version.model.entity(named: difference.entity) : storeModel?.entity(named: difference.entity)
+                    guard difference.property == nil, difference.kind == .added || difference.kind == .removed else {
+                        return total + 1
+                    }
+                    let entity =
+                        difference.kind == .added
+                        ? version.model.entity(named: difference.entity) : storeModel?.entity(named: difference.entity)
                     return total + 1 + (entity.map { $0.attributes.count + $0.relationships.count } ?? 0)
                 }
             }
-            let weights = Dictionary(source.versions.map { ($0.name, weight($0)) }, uniquingKeysWith: { first, _ in first })
+            let weights = Dictionary(
+                source.versions.map { ($0.name, weight($0)) }, uniquingKeysWith: { first, _ in first })
             let ranked = candidates.enumerated().sorted { a, b in
                 let (x, y) = (weights[a.element.name] ?? 0, weights[b.element.name] ?? 0)
                 if x != y { return x < y }
-                if a.element.matchingEntities != b.element.matchingEntities { return a.element.matchingEntities > b.element.matchingEntities }
+                if a.element.matchingEntities != b.element.matchingEntities {
+                    return a.element.matchingEntities > b.element.matchingEntities
+                }
                 return a.offset > b.offset
             }
             closest = ranked.first?.element.name
@@ -102,10 +112,12 @@ package struct ModelIdentification: Sendable, Encodable {
             let identified = matches.filter { Set($0.versionIdentifiers) == stored }
             if identified.count == 1 {
                 version = identified[0].name
-                tieBreak = "the store's version identifiers \(Self.list(metadata.versionIdentifiers)) are \(identified[0].name)'s"
+                tieBreak =
+                    "the store's version identifiers \(Self.list(metadata.versionIdentifiers)) are \(identified[0].name)'s"
             } else {
                 version = nil
-                tieBreak = identified.isEmpty
+                tieBreak =
+                    identified.isEmpty
                     ? "no tied version has the store's version identifiers \(Self.list(metadata.versionIdentifiers)); the store opens with any of them"
                     : "\(identified.map(\.name).joined(separator: ", ")) share the store's version identifiers \(Self.list(metadata.versionIdentifiers)); the store opens with any of them"
             }
@@ -117,7 +129,8 @@ package struct ModelIdentification: Sendable, Encodable {
     package init(storePath: String, source: ModelSource) throws(TaskInterchangeError) {
         let snapshot = try StoreSnapshot(path: storePath)
         guard let metadata = try StoreMetadata(of: snapshot) else {
-            throw TaskInterchangeError(.invalidData, "\(storePath): has no Z_METADATA, so no model version hashes to compare")
+            throw TaskInterchangeError(
+                .invalidData, "\(storePath): has no Z_METADATA, so no model version hashes to compare")
         }
         // A cache that cannot be decoded only costs the property-level reasons.
         let storeModel = (try? ObjectModel(modelCacheOf: snapshot)) ?? nil
@@ -129,7 +142,8 @@ package struct ModelIdentification: Sendable, Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case store, model, storeEntities, storeVersionIdentifiers, storeHasModelCache, version, tied, tieBreak, closest, differences, candidates, matched
+        case store, model, storeEntities, storeVersionIdentifiers, storeHasModelCache, version, tied, tieBreak, closest,
+            differences, candidates, matched
     }
 
     /// Like the synthesized encoding, except that `version`, `closest` and `tieBreak` are written as null when

@@ -47,64 +47,104 @@ package struct ModelLint: Sendable {
         let configured = Set(model.configurations.values.flatMap { $0 })
         for entity in model.entities {
             func add(_ code: String, _ severity: Finding.Severity, _ property: String? = nil, _ message: String) {
-                result.append(Finding(code: code, severity: severity, entity: entity.name, property: property, message: message))
+                result.append(
+                    Finding(code: code, severity: severity, entity: entity.name, property: property, message: message))
             }
             if SwiftNames.collidingTypes.contains(entity.name) {
-                add("ML010", .warning, nil, "the name collides with the Swift/SwiftData/Foundation type \(entity.name); generated code keeps the entity name and gives the class another name in Swift")
+                add(
+                    "ML010", .warning, nil,
+                    "the name collides with the Swift/SwiftData/Foundation type \(entity.name); generated code keeps the entity name and gives the class another name in Swift"
+                )
             }
             if entity.isAbstract {
-                add("ML009", .warning, nil, "abstract entity: SwiftData has no abstract models (model inheritance needs iOS 26); never insert \(entity.name) itself")
+                add(
+                    "ML009", .warning, nil,
+                    "abstract entity: SwiftData has no abstract models (model inheritance needs iOS 26); never insert \(entity.name) itself"
+                )
             }
             if entity.superentity != nil {
-                add("ML014", .note, nil, "sub-entity of \(entity.superentity!): SwiftData model inheritance needs iOS 26 / macOS 26")
+                add(
+                    "ML014", .note, nil,
+                    "sub-entity of \(entity.superentity!): SwiftData model inheritance needs iOS 26 / macOS 26")
             }
             if !model.configurations.isEmpty && !configured.contains(entity.name) {
-                add("ML011", .warning, nil, "in no configuration (the model has \(model.configurations.keys.sorted().joined(separator: ", "))): a container using a configuration will not store it")
+                add(
+                    "ML011", .warning, nil,
+                    "in no configuration (the model has \(model.configurations.keys.sorted().joined(separator: ", "))): a container using a configuration will not store it"
+                )
             }
             for constraint in entity.uniquenessConstraints {
-                add("ML002", cloudKit ? .error : .note, constraint.joined(separator: ","),
-                    cloudKit ? "unique constraint on \(constraint.joined(separator: ", ")): CloudKit does not support unique constraints"
-                             : "unique constraint on \(constraint.joined(separator: ", ")): becomes \(constraint.count == 1 ? "@Attribute(.unique)" : "#Unique (iOS 18)") in SwiftData")
+                add(
+                    "ML002", cloudKit ? .error : .note, constraint.joined(separator: ","),
+                    cloudKit
+                        ? "unique constraint on \(constraint.joined(separator: ", ")): CloudKit does not support unique constraints"
+                        : "unique constraint on \(constraint.joined(separator: ", ")): becomes \(constraint.count == 1 ? "@Attribute(.unique)" : "#Unique (iOS 18)") in SwiftData"
+                )
             }
             for name in entity.fetchedProperties {
                 add("ML008", .warning, name, "fetched property: SwiftData has none; use a FetchDescriptor in code")
             }
             for attribute in entity.attributes {
                 if attribute.derivation != nil {
-                    add("ML007", .warning, attribute.name, "derived attribute (\(attribute.derivation!)): SwiftData has none; compute it in Swift")
+                    add(
+                        "ML007", .warning, attribute.name,
+                        "derived attribute (\(attribute.derivation!)): SwiftData has none; compute it in Swift")
                 }
                 if attribute.type == .transformable && (attribute.valueTransformerName ?? "").isEmpty {
-                    add("ML006", .warning, attribute.name, "transformable without a transformer name: the deprecated NSKeyedUnarchiveFromData is used; name a secure transformer (SwiftData: .transformable(by:))")
+                    add(
+                        "ML006", .warning, attribute.name,
+                        "transformable without a transformer name: the deprecated NSKeyedUnarchiveFromData is used; name a secure transformer (SwiftData: .transformable(by:))"
+                    )
                 }
-                if cloudKit && !attribute.isOptional && !attribute.isTransient && attribute.defaultValue == nil && attribute.derivation == nil {
-                    add("ML004", .error, attribute.name, "required attribute without a default value: CloudKit needs every attribute optional or with a default")
+                if cloudKit && !attribute.isOptional && !attribute.isTransient && attribute.defaultValue == nil
+                    && attribute.derivation == nil
+                {
+                    add(
+                        "ML004", .error, attribute.name,
+                        "required attribute without a default value: CloudKit needs every attribute optional or with a default"
+                    )
                 }
                 if SwiftNames.keywords.contains(attribute.name) {
                     add("ML010", .note, attribute.name, "the name is a Swift keyword: it is written in backticks")
                 }
                 if SwiftNames.persistentModelMembers.contains(attribute.name) {
-                    add("ML013", .error, attribute.name, "the name is a member every SwiftData model has: rename it in Swift (originalName: keeps the column)")
+                    add(
+                        "ML013", .error, attribute.name,
+                        "the name is a member every SwiftData model has: rename it in Swift (originalName: keeps the column)"
+                    )
                 }
             }
             for relationship in entity.relationships {
                 if relationship.isOrdered {
-                    add("ML001", cloudKit ? .error : .warning, relationship.name,
-                        "ordered relationship: SwiftData arrays keep no order\(cloudKit ? " and CloudKit does not support ordered relationships" : ""); add a position attribute and sort by it")
+                    add(
+                        "ML001", cloudKit ? .error : .warning, relationship.name,
+                        "ordered relationship: SwiftData arrays keep no order\(cloudKit ? " and CloudKit does not support ordered relationships" : ""); add a position attribute and sort by it"
+                    )
                 }
                 if relationship.deleteRule == .deny {
-                    add("ML005", cloudKit ? .error : .note, relationship.name, "Deny delete rule\(cloudKit ? ": CloudKit does not support it" : ": SwiftData has .deny, but check the app handles the refused save")")
+                    add(
+                        "ML005", cloudKit ? .error : .note, relationship.name,
+                        "Deny delete rule\(cloudKit ? ": CloudKit does not support it" : ": SwiftData has .deny, but check the app handles the refused save")"
+                    )
                 }
                 if cloudKit && !relationship.isOptional {
-                    add("ML003", .error, relationship.name, "required relationship: CloudKit needs every relationship optional")
+                    add(
+                        "ML003", .error, relationship.name,
+                        "required relationship: CloudKit needs every relationship optional")
                 }
                 if cloudKit && relationship.inverse == nil {
-                    add("ML012", .error, relationship.name, "no inverse: CloudKit needs an inverse for every relationship")
+                    add(
+                        "ML012", .error, relationship.name,
+                        "no inverse: CloudKit needs an inverse for every relationship")
                 }
                 if SwiftNames.keywords.contains(relationship.name) {
                     add("ML010", .note, relationship.name, "the name is a Swift keyword: it is written in backticks")
                 }
                 if SwiftNames.persistentModelMembers.contains(relationship.name) {
-                    add("ML013", .error, relationship.name, "the name is a member every SwiftData model has: rename it in Swift (originalName: keeps the column)")
+                    add(
+                        "ML013", .error, relationship.name,
+                        "the name is a member every SwiftData model has: rename it in Swift (originalName: keeps the column)"
+                    )
                 }
             }
         }

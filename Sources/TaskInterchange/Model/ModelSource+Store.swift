@@ -8,7 +8,9 @@ extension ModelSource {
     package init(storePath: String) throws(TaskInterchangeError) {
         let snapshot = try StoreSnapshot(path: storePath)
         guard let model = try ObjectModel(modelCacheOf: snapshot) else {
-            throw TaskInterchangeError(.invalidData, "\(storePath): the store keeps no model cache (Z_MODELCACHE); pass the app's model instead")
+            throw TaskInterchangeError(
+                .invalidData,
+                "\(storePath): the store keeps no model cache (Z_MODELCACHE); pass the app's model instead")
         }
         path = storePath
         kind = .store

@@ -45,7 +45,9 @@ package struct ModelSource: Sendable {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: trimmed, isDirectory: &isDirectory) else {
-            throw TaskInterchangeError(.noInput, "\(trimmed): no such model (expected an .xcdatamodeld or .momd folder, an .xcdatamodel or a .mom)")
+            throw TaskInterchangeError(
+                .noInput,
+                "\(trimmed): no such model (expected an .xcdatamodeld or .momd folder, an .xcdatamodel or a .mom)")
         }
         let url = URL(fileURLWithPath: trimmed)
         switch url.pathExtension {
@@ -54,7 +56,10 @@ package struct ModelSource: Sendable {
             var found: [Version] = []
             for file in try Self.list(trimmed) where file.hasSuffix(".xcdatamodel") {
                 let versionPath = trimmed + "/" + file
-                found.append(Version(name: String(file.dropLast(".xcdatamodel".count)), model: try Self.readXCDataModel(versionPath), path: versionPath))
+                found.append(
+                    Version(
+                        name: String(file.dropLast(".xcdatamodel".count)), model: try Self.readXCDataModel(versionPath),
+                        path: versionPath))
             }
             versions = found
             currentVersionName = try Self.currentVersion(trimmed + "/.xccurrentversion")
@@ -68,7 +73,10 @@ package struct ModelSource: Sendable {
             var found: [Version] = []
             for file in try Self.list(trimmed) where file.hasSuffix(".mom") {
                 let versionPath = trimmed + "/" + file
-                found.append(Version(name: String(file.dropLast(".mom".count)), model: try CompiledModelDecoder.model(at: versionPath), path: versionPath))
+                found.append(
+                    Version(
+                        name: String(file.dropLast(".mom".count)),
+                        model: try CompiledModelDecoder.model(at: versionPath), path: versionPath))
             }
             versions = found
             let infoPath = trimmed + "/VersionInfo.plist"
@@ -83,14 +91,21 @@ package struct ModelSource: Sendable {
             versions = [Version(name: name, model: try CompiledModelDecoder.model(at: trimmed), path: trimmed)]
             currentVersionName = name
         default:
-            throw TaskInterchangeError(.invalidData, "\(trimmed): not a model (expected an .xcdatamodeld or .momd folder, an .xcdatamodel or a .mom)")
+            throw TaskInterchangeError(
+                .invalidData,
+                "\(trimmed): not a model (expected an .xcdatamodeld or .momd folder, an .xcdatamodel or a .mom)")
         }
         guard !versions.isEmpty else {
-            throw TaskInterchangeError(.noInput, "\(trimmed): holds no model version (\(kind == .momd ? "no .mom file" : "no .xcdatamodel folder"))")
+            throw TaskInterchangeError(
+                .noInput,
+                "\(trimmed): holds no model version (\(kind == .momd ? "no .mom file" : "no .xcdatamodel folder"))")
         }
         versions.sort { $0.name.compare($1.name, options: [.numeric]) == .orderedAscending }
         if let current = currentVersionName, !versions.contains(where: { $0.name == current }) {
-            throw TaskInterchangeError(.invalidData, "\(trimmed): the current version \(current) is not among its versions (\(versions.map(\.name).joined(separator: ", ")))")
+            throw TaskInterchangeError(
+                .invalidData,
+                "\(trimmed): the current version \(current) is not among its versions (\(versions.map(\.name).joined(separator: ", ")))"
+            )
         }
     }
 
@@ -106,16 +121,23 @@ package struct ModelSource: Sendable {
     /// - Throws: `TaskInterchangeError.invalidData` naming the versions there are when there is no such version.
     package func version(named name: String?) throws(TaskInterchangeError) -> Version {
         guard let name else {
-            if let current = currentVersionName, let version = versions.first(where: { $0.name == current }) { return version }
+            if let current = currentVersionName, let version = versions.first(where: { $0.name == current }) {
+                return version
+            }
             guard versions.count == 1 else {
-                throw TaskInterchangeError(.invalidData, "\(path): names no current version; choose one with --model-version (\(versions.map(\.name).joined(separator: ", ")))")
+                throw TaskInterchangeError(
+                    .invalidData,
+                    "\(path): names no current version; choose one with --model-version (\(versions.map(\.name).joined(separator: ", ")))"
+                )
             }
             return versions[0]
         }
         var wanted = name
         for suffix in [".xcdatamodel", ".mom"] where wanted.hasSuffix(suffix) { wanted.removeLast(suffix.count) }
         guard let version = versions.first(where: { $0.name == wanted }) else {
-            throw TaskInterchangeError(.invalidData, "\(path): has no version \(name) (it has \(versions.map(\.name).joined(separator: ", ")))")
+            throw TaskInterchangeError(
+                .invalidData, "\(path): has no version \(name) (it has \(versions.map(\.name).joined(separator: ", ")))"
+            )
         }
         return version
     }
@@ -133,7 +155,10 @@ package struct ModelSource: Sendable {
         let contents = folder + "/contents"
         // Very old models kept a binary `elements` file only; Xcode has written `contents` XML since Xcode 4.
         guard FileManager.default.fileExists(atPath: contents) else {
-            throw TaskInterchangeError(.noInput, "\(folder): has no contents file (models saved before Xcode 4 must be opened and saved in a newer Xcode)")
+            throw TaskInterchangeError(
+                .noInput,
+                "\(folder): has no contents file (models saved before Xcode 4 must be opened and saved in a newer Xcode)"
+            )
         }
         return try XCDataModelParser(path: contents).parse(try read(contents))
     }
@@ -145,11 +170,16 @@ package struct ModelSource: Sendable {
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            throw TaskInterchangeError(.invalidData, "\(path): not a property list: \((error as NSError).localizedDescription)")
+            throw TaskInterchangeError(
+                .invalidData, "\(path): not a property list: \((error as NSError).localizedDescription)")
         }
-        guard let dictionary = object as? [String: Any] else { throw TaskInterchangeError(.invalidData, "\(path): the property list is not a dictionary") }
+        guard let dictionary = object as? [String: Any] else {
+            throw TaskInterchangeError(.invalidData, "\(path): the property list is not a dictionary")
+        }
         guard let value = dictionary["_XCCurrentVersionName"] else { return nil }
-        guard let name = value as? String else { throw TaskInterchangeError(.invalidData, "\(path): _XCCurrentVersionName is not a string") }
+        guard let name = value as? String else {
+            throw TaskInterchangeError(.invalidData, "\(path): _XCCurrentVersionName is not a string")
+        }
         return name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
     }
 
@@ -157,7 +187,8 @@ package struct ModelSource: Sendable {
         do {
             return try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         } catch {
-            throw TaskInterchangeError(.io, "\(folder): cannot list the folder: \((error as NSError).localizedDescription)")
+            throw TaskInterchangeError(
+                .io, "\(folder): cannot list the folder: \((error as NSError).localizedDescription)")
         }
     }
 

@@ -33,8 +33,11 @@ extension ObjectModel {
 
     /// The stored relationship whose name matches `name` ignoring case (store columns keep only upper case), the exact
     /// spelling first.
-    func storedRelationship(matching name: String, in entity: Entity) -> (relationship: Relationship, declaredBy: Entity)? {
+    func storedRelationship(matching name: String, in entity: Entity) -> (
+        relationship: Relationship, declaredBy: Entity
+    )? {
         let all = storedRelationships(of: entity)
-        return all.first { $0.relationship.name == name } ?? all.first { $0.relationship.name.uppercased() == name.uppercased() }
+        return all.first { $0.relationship.name == name }
+            ?? all.first { $0.relationship.name.uppercased() == name.uppercased() }
     }
 }

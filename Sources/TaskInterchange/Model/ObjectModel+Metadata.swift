@@ -29,7 +29,9 @@ extension ObjectModel {
             "NSPersistenceFrameworkVersion": frameworkVersion,
             "_NSAutoVacuumLevel": "2",
         ]
-        if frameworkVersion >= MetadataKeysSince.digest { plist["NSStoreModelVersionHashesDigest"] = versionHashesDigest }
+        if frameworkVersion >= MetadataKeysSince.digest {
+            plist["NSStoreModelVersionHashesDigest"] = versionHashesDigest
+        }
         if frameworkVersion >= MetadataKeysSince.checksum { plist["NSStoreModelVersionChecksumKey"] = versionChecksum }
         if frameworkVersion >= MetadataKeysSince.maximumFrameworkVersion {
             plist["NSPersistenceMaximumFrameworkVersion"] = frameworkVersion

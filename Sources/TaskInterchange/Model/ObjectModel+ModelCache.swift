@@ -44,7 +44,8 @@ extension ObjectModel {
     package init?(modelCacheIn database: Database, path: String) throws(TaskInterchangeError) {
         let content: SQLValue?
         do {
-            let tables = try database.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_MODELCACHE'")
+            let tables = try database.scalar(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_MODELCACHE'")
             guard tables?.int64 == 1 else { return nil }
             content = try database.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
         } catch {

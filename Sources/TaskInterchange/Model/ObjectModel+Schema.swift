@@ -1,5 +1,6 @@
 /// The SQLite schema Core Data creates for a model in a new store (system tables, entity tables, join tables, indexes
-/// and the names Core Data gives them). On the real stores we hold that carry a model cache, the schema made from the decoded model alone
+/// and the names Core Data gives them). On the real stores we hold that carry a model cache, the schema made from the
+/// decoded model alone
 /// equals the store's own (see `SchemaFixtureTests`); `schemaCaveats` names what a model uses that no real store has
 /// confirmed.
 extension ObjectModel {
@@ -29,8 +30,11 @@ extension ObjectModel {
     /// - Parameter includingInternalTables: false leaves out Core Data's persistent-history and CloudKit tables
     ///   (names starting with `A`: `ACHANGE`, `ATRANSACTION`, `ANSCK…`) and their indexes and triggers.
     /// - Throws: `SQLiteError` when `sqlite_master` cannot be read.
-    static func normalizedSchema(of database: Database, includingInternalTables: Bool = true) throws(SQLiteError) -> [String] {
-        try database.rows("SELECT tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL").compactMap { row -> String? in
+    static func normalizedSchema(of database: Database, includingInternalTables: Bool = true) throws(SQLiteError)
+        -> [String]
+    {
+        try database.rows("SELECT tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL").compactMap {
+            row -> String? in
             guard let table = row[0].string, let sql = row[1].string else { return nil }
             if !includingInternalTables && table.hasPrefix("A") { return nil }
             return normalized(sql)

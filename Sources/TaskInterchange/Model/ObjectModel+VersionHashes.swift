@@ -27,7 +27,8 @@ extension ObjectModel {
     /// `NSStoreModelVersionHashesDigest`: base64 of SHA-512 over each entity name followed by its hash, in name order.
     public var versionHashesDigest: String {
         let hashes = versionHashes
-        return Data(SHA2.sha512(Self.byteOrder(hashes.keys).flatMap { Array($0.utf8) + hashes[$0]! })).base64EncodedString()
+        return Data(SHA2.sha512(Self.byteOrder(hashes.keys).flatMap { Array($0.utf8) + hashes[$0]! }))
+            .base64EncodedString()
     }
 
     static func byteOrder(_ names: some Sequence<String>) -> [String] {
@@ -46,14 +47,19 @@ extension ObjectModel {
         }
         // Inherited first, so a sub-entity's own property of the same name wins.
         for member in chain {
-            for attribute in member.attributes where !attribute.isTransient { properties[attribute.name] = Self.hash(attribute) }
+            for attribute in member.attributes where !attribute.isTransient {
+                properties[attribute.name] = Self.hash(attribute)
+            }
             for relationship in member.relationships where !relationship.isTransient {
-                properties[relationship.name] = Self.hash(relationship, isOwnInverse: isOwnInverse(relationship, declaredBy: member))
+                properties[relationship.name] = Self.hash(
+                    relationship, isOwnInverse: isOwnInverse(relationship, declaredBy: member))
             }
         }
         for name in Self.byteOrder(properties.keys) { data += properties[name]! }
         if let modifier = entity.versionHashModifier { data += Array(modifier.utf8) }
-        for constraint in entity.uniquenessConstraints.map({ $0.joined(separator: ".") }).filter({ !$0.isEmpty }).sorted() {
+        for constraint in entity.uniquenessConstraints.map({ $0.joined(separator: ".") }).filter({ !$0.isEmpty })
+            .sorted()
+        {
             data += Array(constraint.utf8)
         }
         let result = SHA2.sha256(data)
@@ -61,7 +67,9 @@ extension ObjectModel {
         return result
     }
 
-    private static func base(name: String, optional: Bool, transient: Bool, readOnly: Bool, modifier: String?) -> [UInt8] {
+    private static func base(name: String, optional: Bool, transient: Bool, readOnly: Bool, modifier: String?)
+        -> [UInt8]
+    {
         let flags = UInt16(optional ? 1 : 0) | UInt16(transient ? 2 : 0) | UInt16(readOnly ? 4 : 0)
         return SHA2.sha256(Array(name.utf8) + littleEndian(flags) + Array((modifier ?? "").utf8))
     }
@@ -69,7 +77,8 @@ extension ObjectModel {
     /// True for a relationship whose inverse is itself: its inverse name is its own name and its destination is the
     /// entity that declares it or one of that entity's ancestors. Unverified on real stores (see the type comment).
     func isOwnInverse(_ relationship: Relationship, declaredBy entity: Entity) -> Bool {
-        relationship.inverse == relationship.name && ancestry(of: entity).contains { $0.name == relationship.destination }
+        relationship.inverse == relationship.name
+            && ancestry(of: entity).contains { $0.name == relationship.destination }
     }
 
     static func hash(_ attribute: Attribute) -> [UInt8] {
@@ -81,8 +90,9 @@ extension ObjectModel {
         if let derivation = attribute.derivation {
             return SHA2.sha256(Array(derivation.utf8) + Array((attribute.derivationFilter ?? "").utf8))
         }
-        var data = base(name: attribute.name, optional: attribute.isOptional, transient: attribute.isTransient,
-                        readOnly: attribute.isReadOnly, modifier: attribute.versionHashModifier)
+        var data = base(
+            name: attribute.name, optional: attribute.isOptional, transient: attribute.isTransient,
+            readOnly: attribute.isReadOnly, modifier: attribute.versionHashModifier)
         data += littleEndian(UInt32(truncatingIfNeeded: attribute.type.rawValue))
         if attribute.allowsExternalStorage { data.append(1) }
         if attribute.preservesValueInHistoryOnDeletion { data.append(1) }
@@ -113,11 +123,14 @@ extension ObjectModel {
 
     /// A relationship's hash; `isOwnInverse` leaves the inverse name out (unverified on real stores).
     static func hash(_ relationship: Relationship, isOwnInverse: Bool = false) -> [UInt8] {
-        var data = base(name: relationship.name, optional: relationship.isOptional, transient: relationship.isTransient,
-                        readOnly: relationship.isReadOnly, modifier: relationship.versionHashModifier)
+        var data = base(
+            name: relationship.name, optional: relationship.isOptional, transient: relationship.isTransient,
+            readOnly: relationship.isReadOnly, modifier: relationship.versionHashModifier)
         data += Array(relationship.destination.utf8)
         if !isOwnInverse { data += Array((relationship.inverse ?? "").utf8) }
-        data += littleEndian(UInt32(truncatingIfNeeded: relationship.maxCount)) + littleEndian(UInt32(truncatingIfNeeded: relationship.minCount))
+        data +=
+            littleEndian(UInt32(truncatingIfNeeded: relationship.maxCount))
+            + littleEndian(UInt32(truncatingIfNeeded: relationship.minCount))
         if relationship.isOrdered { data += [1, 0] }
         return SHA2.sha256(data)
     }

@@ -96,8 +96,10 @@ public struct ObjectModel: Sendable, Hashable, Codable {
         public var isToMany: Bool { maxCount != 1 }
 
         /// Creates a relationship.
-        package init(_ name: String, to destination: String, inverse: String?, toMany: Bool, ordered: Bool = false,
-                    deleteRule: DeleteRule = .nullify) {
+        package init(
+            _ name: String, to destination: String, inverse: String?, toMany: Bool, ordered: Bool = false,
+            deleteRule: DeleteRule = .nullify
+        ) {
             self.name = name
             self.destination = destination
             self.inverse = inverse
@@ -135,7 +137,9 @@ public struct ObjectModel: Sendable, Hashable, Codable {
         public package(set) var userInfo: [String: String] = [:]
 
         /// Creates an entity.
-        package init(_ name: String, superentity: String? = nil, attributes: [Attribute], relationships: [Relationship] = []) {
+        package init(
+            _ name: String, superentity: String? = nil, attributes: [Attribute], relationships: [Relationship] = []
+        ) {
             self.name = name
             self.superentity = superentity
             self.attributes = attributes

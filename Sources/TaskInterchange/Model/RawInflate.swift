@@ -13,10 +13,14 @@ enum RawInflate {
     static func inflate(_ input: Data, limit: Int = defaultLimit) throws(RawInflateError) -> Data {
         guard !input.isEmpty else { throw .truncated }
         // zlib counts input in 32-bit units; larger blobs are not model caches.
-        guard input.count <= Int(UInt32.max) else { throw .zlib(code: Z_BUF_ERROR, message: "more than 4 GiB of compressed input") }
+        guard input.count <= Int(UInt32.max) else {
+            throw .zlib(code: Z_BUF_ERROR, message: "more than 4 GiB of compressed input")
+        }
         var stream = z_stream()
         let initCode = tasks_inflate_init_raw(&stream)
-        guard initCode == Z_OK else { throw .zlib(code: initCode, message: message(of: stream) ?? "inflateInit2 failed") }
+        guard initCode == Z_OK else {
+            throw .zlib(code: initCode, message: message(of: stream) ?? "inflateInit2 failed")
+        }
         defer { inflateEnd(&stream) }
 
         var output = Data()
@@ -41,7 +45,8 @@ enum RawInflate {
                     case Z_STREAM_END:
                         return .success(Int(stream.avail_in))
                     case Z_OK:
-                        // Progress is guaranteed by zlib when it returns Z_OK; the check keeps a broken zlib from spinning.
+                        // Progress is guaranteed by zlib when it returns Z_OK; the check keeps a broken zlib from
+                        // spinning.
                         if produced == 0 && stream.avail_in == availableBefore { return .failure(.truncated) }
                     case Z_BUF_ERROR:
                         // No progress possible: all input consumed without reaching the end of the stream.

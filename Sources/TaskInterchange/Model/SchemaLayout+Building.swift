@@ -15,10 +15,13 @@ extension SchemaLayout {
         for entity in model.entities where byName[entity.name] == nil { byName[entity.name] = entity }
         let names = Self.byteOrder(byName.keys)
 
-        // Numbering, as `Z_PRIMARYKEY` shows it in real stores: roots in name order, each followed depth-first by its sub-entities in name order.
+        // Numbering, as `Z_PRIMARYKEY` shows it in real stores: roots in name order, each followed depth-first by its
+        // sub-entities in name order.
         var children: [String: [String]] = [:]
         for name in names {
-            if let parent = byName[name]?.superentity, byName[parent] != nil { children[parent, default: []].append(name) }
+            if let parent = byName[name]?.superentity, byName[parent] != nil {
+                children[parent, default: []].append(name)
+            }
         }
         var rootOf: [String: String] = [:]
         func number(_ name: String, root: String) {
@@ -38,7 +41,8 @@ extension SchemaLayout {
         var tableOfRoot: [String: Int] = [:]
         for name in entityOrder where rootOf[name] == name {
             tableOfRoot[name] = tables.count
-            tables.append(EntityTable(name: "Z" + name.uppercased(), root: name, hasSubentities: !(children[name] ?? []).isEmpty))
+            tables.append(
+                EntityTable(name: "Z" + name.uppercased(), root: name, hasSubentities: !(children[name] ?? []).isEmpty))
         }
         func table(of entity: String) -> Int? { rootOf[entity].flatMap { tableOfRoot[$0] } }
 
@@ -47,9 +51,12 @@ extension SchemaLayout {
         // First pass, entities in Z_ENT order: own attributes, then to-one keys with their entity and order columns.
         for name in entityOrder {
             guard let entity = byName[name], let t = table(of: name) else { continue }
-            for attribute in entity.attributes.sorted(by: { Self.byteOrder($0.name, $1.name) }) where !attribute.isTransient {
+            for attribute in entity.attributes.sorted(by: { Self.byteOrder($0.name, $1.name) })
+            where !attribute.isTransient {
                 if attribute.type == .composite {
-                    caveats.append("\(name).\(attribute.name) is a composite attribute: its columns are named Z<COMPOSITE>_<ELEMENT> here, a guess no real store confirms")
+                    caveats.append(
+                        "\(name).\(attribute.name) is a composite attribute: its columns are named Z<COMPOSITE>_<ELEMENT> here, a guess no real store confirms"
+                    )
                     for (path, leaf) in Self.flattenedLeaves(of: attribute) {
                         guard let storage = Self.storage(of: leaf.type) else { continue }
                         _ = tables[t].claim("Z" + path.uppercased(), storage: storage)
@@ -57,12 +64,16 @@ extension SchemaLayout {
                     continue
                 }
                 guard let storage = Self.storage(of: attribute.type) else {
-                    caveats.append("\(name).\(attribute.name) has attribute type \(attribute.type.rawValue), which has no column type; it gets no column")
+                    caveats.append(
+                        "\(name).\(attribute.name) has attribute type \(attribute.type.rawValue), which has no column type; it gets no column"
+                    )
                     continue
                 }
-                columns[PropertyKey(entity: name, property: attribute.name)] = tables[t].claim("Z" + attribute.name.uppercased(), storage: storage)
+                columns[PropertyKey(entity: name, property: attribute.name)] = tables[t].claim(
+                    "Z" + attribute.name.uppercased(), storage: storage)
             }
-            // Order columns come after all of the entity's keys (Bookmarks_V2 and _V3 have two: ZFAVORITEFOLDER, ZPARENT,
+            // Order columns come after all of the entity's keys (Bookmarks_V2 and _V3 have two: ZFAVORITEFOLDER,
+            // ZPARENT,
             // Z_FOK_FAVORITEFOLDER, Z_FOK_PARENT).
             var orderColumns: [String] = []
             for relationship in entity.relationships.sorted(by: { Self.byteOrder($0.name, $1.name) })
@@ -71,11 +82,15 @@ extension SchemaLayout {
                 let key = tables[t].claim("Z" + upper, storage: .integer)
                 columns[PropertyKey(entity: name, property: relationship.name)] = key
                 tables[t].keyColumns.append(key)
-                if let destination = entityNumbers[relationship.destination], !(children[relationship.destination] ?? []).isEmpty {
+                if let destination = entityNumbers[relationship.destination],
+                    !(children[relationship.destination] ?? []).isEmpty
+                {
                     tables[t].append("Z\(destination)_\(upper)", storage: .integer)
                 }
-                if let inverse = Self.inverse(of: relationship, in: model, byName: byName), inverse.relationship.isToMany,
-                   inverse.relationship.isOrdered {
+                if let inverse = Self.inverse(of: relationship, in: model, byName: byName),
+                    inverse.relationship.isToMany,
+                    inverse.relationship.isOrdered
+                {
                     orderColumns.append("Z_FOK_" + upper)
                 }
             }
@@ -87,9 +102,15 @@ extension SchemaLayout {
         for name in names {
             guard let entity = byName[name], let source = entityNumbers[name], let t = table(of: name) else { continue }
             for relationship in entity.relationships.sorted(by: { Self.byteOrder($0.name, $1.name) })
-            where !relationship.isTransient && relationship.isToMany && !joined.contains(PropertyKey(entity: name, property: relationship.name)) {
-                guard let destination = entityNumbers[relationship.destination], let d = table(of: relationship.destination) else {
-                    caveats.append("\(name).\(relationship.name) points at \(relationship.destination), which the model lacks; it gets no storage")
+            where !relationship.isTransient && relationship.isToMany
+                && !joined.contains(PropertyKey(entity: name, property: relationship.name))
+            {
+                guard let destination = entityNumbers[relationship.destination],
+                    let d = table(of: relationship.destination)
+                else {
+                    caveats.append(
+                        "\(name).\(relationship.name) points at \(relationship.destination), which the model lacks; it gets no storage"
+                    )
                     continue
                 }
                 guard let inverse = Self.inverse(of: relationship, in: model, byName: byName) else {
@@ -101,27 +122,39 @@ extension SchemaLayout {
                 joined.insert(PropertyKey(entity: name, property: relationship.name))
                 joined.insert(PropertyKey(entity: inverse.declaredBy.name, property: inverse.relationship.name))
                 if inverse.declaredBy.name == name && inverse.relationship.name == relationship.name {
-                    caveats.append("\(name).\(relationship.name) is its own inverse: its join table's second column is named REFLEXIVE, which no real store we hold confirms")
+                    caveats.append(
+                        "\(name).\(relationship.name) is its own inverse: its join table's second column is named REFLEXIVE, which no real store we hold confirms"
+                    )
                     let column = "Z_\(destination)\(relationship.name.uppercased())"
-                    tables[t].joinTables.append(JoinTable(name: "Z_\(source)\(relationship.name.uppercased())", first: column, second: "REFLEXIVE",
-                                                          orderColumns: relationship.isOrdered ? ["Z_FOK_" + column.dropFirst(2)] : []))
+                    tables[t].joinTables.append(
+                        JoinTable(
+                            name: "Z_\(source)\(relationship.name.uppercased())", first: column, second: "REFLEXIVE",
+                            orderColumns: relationship.isOrdered ? ["Z_FOK_" + column.dropFirst(2)] : []))
                     continue
                 }
-                // R names the table. Between two entities the side visited first does. On one entity no rule seen in real
-                // stores fixes the choice; the relationship whose name sorts last named it in both such real stores we hold.
+                // R names the table. Between two entities the side visited first does. On one entity no rule seen in
+                // real
+                // stores fixes the choice; the relationship whose name sorts last named it in both such real stores we
+                // hold.
                 var (r, i) = (relationship, inverse.relationship)
                 if inverse.declaredBy.name == name {
-                    caveats.append("\(name).\(relationship.name) and \(name).\(inverse.relationship.name) are a many-to-many pair on one entity: which of them names the join table is not reproducible; take the name from a template store when there is one")
+                    caveats.append(
+                        "\(name).\(relationship.name) and \(name).\(inverse.relationship.name) are a many-to-many pair on one entity: which of them names the join table is not reproducible; take the name from a template store when there is one"
+                    )
                     if Self.byteOrder(r.name, i.name) { swap(&r, &i) }
                 }
-                guard let first = entityNumbers[i.destination], let second = entityNumbers[r.destination] else { continue }
+                guard let first = entityNumbers[i.destination], let second = entityNumbers[r.destination] else {
+                    continue
+                }
                 let firstColumn = "Z_\(first)\(i.name.uppercased())"
                 let secondColumn = "Z_\(second)\(r.name.uppercased())"
                 var orderColumns: [String] = []
                 if i.isOrdered { orderColumns.append("Z_FOK_" + firstColumn.dropFirst(2)) }
                 if r.isOrdered { orderColumns.append("Z_FOK_" + secondColumn.dropFirst(2)) }
-                tables[t].joinTables.append(JoinTable(name: "Z_\(source)\(r.name.uppercased())", first: firstColumn,
-                                                      second: secondColumn, orderColumns: orderColumns))
+                tables[t].joinTables.append(
+                    JoinTable(
+                        name: "Z_\(source)\(r.name.uppercased())", first: firstColumn,
+                        second: secondColumn, orderColumns: orderColumns))
             }
         }
 
@@ -135,11 +168,15 @@ extension SchemaLayout {
             for constraint in entity.uniquenessConstraints where !constraint.isEmpty {
                 let found = constraint.compactMap(column)
                 guard found.count == constraint.count else {
-                    caveats.append("the uniqueness constraint (\(constraint.joined(separator: ", "))) of \(name) names a property without a column; it gets no index")
+                    caveats.append(
+                        "the uniqueness constraint (\(constraint.joined(separator: ", "))) of \(name) names a property without a column; it gets no index"
+                    )
                     continue
                 }
-                tables[t].indexes.append(Index(name: "Z_\(name)_UNIQUE_" + constraint.joined(separator: "_"), table: tables[t].name,
-                                               terms: found.map { Index.Term(column: $0, ascending: true) }, isUnique: true))
+                tables[t].indexes.append(
+                    Index(
+                        name: "Z_\(name)_UNIQUE_" + constraint.joined(separator: "_"), table: tables[t].name,
+                        terms: found.map { Index.Term(column: $0, ascending: true) }, isUnique: true))
             }
             for fetchIndex in entity.fetchIndexes where !fetchIndex.elements.isEmpty {
                 let isAttribute = fetchIndex.elements.map { element in
@@ -148,31 +185,41 @@ extension SchemaLayout {
                 // An index on one relationship is not created: a to-one key is indexed anyway, a to-many has no column
                 // (Accounts3's model has such indexes and its store none).
                 if fetchIndex.elements.count == 1 && !isAttribute[0] { continue }
-                if fetchIndex.partialIndexPredicate != nil || fetchIndex.elements.contains(where: { $0.kind != .binary })
-                    || isAttribute.contains(false) {
-                    caveats.append("fetch index \(fetchIndex.name) of \(name) is partial, an R-tree or mixes relationships with attributes; it is not created")
+                if fetchIndex.partialIndexPredicate != nil
+                    || fetchIndex.elements.contains(where: { $0.kind != .binary })
+                    || isAttribute.contains(false)
+                {
+                    caveats.append(
+                        "fetch index \(fetchIndex.name) of \(name) is partial, an R-tree or mixes relationships with attributes; it is not created"
+                    )
                     continue
                 }
                 let terms = fetchIndex.elements.compactMap { element in
                     column(element.property).map { Index.Term(column: $0, ascending: element.ascending) }
                 }
                 guard terms.count == fetchIndex.elements.count else { continue }
-                tables[t].indexes.append(Index(name: "Z_\(name)_\(fetchIndex.name)", table: tables[t].name, terms: terms))
+                tables[t].indexes.append(
+                    Index(name: "Z_\(name)_\(fetchIndex.name)", table: tables[t].name, terms: terms))
             }
         }
 
         var tableNames: [String: String] = [:]
         for name in entityOrder { tableNames[name] = table(of: name).map { tables[$0].name } }
-        addDerivedAttributeTriggers(model: model, byName: byName, columns: { columns[PropertyKey(entity: $0, property: $1)] },
-                                    table: { tableNames[$0] })
+        addDerivedAttributeTriggers(
+            model: model, byName: byName, columns: { columns[PropertyKey(entity: $0, property: $1)] },
+            table: { tableNames[$0] })
         let modelNames = model.entities.flatMap { entity in
-            [entity.name] + entity.attributes.map(\.name) + entity.relationships.map(\.name) + entity.fetchIndexes.map(\.name)
+            [entity.name] + entity.attributes.map(\.name) + entity.relationships.map(\.name)
+                + entity.fetchIndexes.map(\.name)
         }
         if let odd = modelNames.first(where: { Self.identifier($0) != $0 }) {
-            caveats.append("the name \(odd) is not a plain SQL identifier; Core Data's would be bare, these statements quote it")
+            caveats.append(
+                "the name \(odd) is not a plain SQL identifier; Core Data's would be bare, these statements quote it")
         }
         if let foreign = modelNames.first(where: { $0.utf8.contains { $0 >= 0x80 } }) {
-            caveats.append("the name \(foreign) is not ASCII: how Core Data uppercases it for its columns is unconfirmed (Swift's uppercasing is used)")
+            caveats.append(
+                "the name \(foreign) is not ASCII: how Core Data uppercases it for its columns is unconfirmed (Swift's uppercasing is used)"
+            )
         }
     }
 
@@ -191,7 +238,9 @@ extension SchemaLayout {
     }
 
     /// A composite attribute's stored leaves in element order, each with its underscore-joined path from the composite.
-    private static func flattenedLeaves(of composite: ObjectModel.Attribute) -> [(path: String, leaf: ObjectModel.Attribute)] {
+    private static func flattenedLeaves(of composite: ObjectModel.Attribute) -> [(
+        path: String, leaf: ObjectModel.Attribute
+    )] {
         composite.elements.filter { !$0.isTransient }.flatMap { element in
             element.type == .composite
                 ? flattenedLeaves(of: element).map { (composite.name + "_" + $0.path, $0.leaf) }
@@ -200,8 +249,10 @@ extension SchemaLayout {
     }
 
     /// The inverse of `relationship`, looked up on its destination (and the destination's ancestors).
-    static func inverse(of relationship: ObjectModel.Relationship, in model: ObjectModel,
-                        byName: [String: ObjectModel.Entity]) -> (relationship: ObjectModel.Relationship, declaredBy: ObjectModel.Entity)? {
+    static func inverse(
+        of relationship: ObjectModel.Relationship, in model: ObjectModel,
+        byName: [String: ObjectModel.Entity]
+    ) -> (relationship: ObjectModel.Relationship, declaredBy: ObjectModel.Entity)? {
         guard let name = relationship.inverse, let destination = byName[relationship.destination] else { return nil }
         return model.relationship(named: name, in: destination)
     }

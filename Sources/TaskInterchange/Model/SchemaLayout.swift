@@ -155,18 +155,22 @@ struct SchemaLayout: Sendable {
     var statements: [String] {
         var result: [String] = []
         for table in tables {
-            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+            let columns =
+                ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
                 + table.columns.map { "\(Self.identifier($0.name)) \($0.storage.declaredType)" }
             result.append("CREATE TABLE \(Self.identifier(table.name)) ( \(columns.joined(separator: ", ")) )")
             for join in table.joinTables {
                 let keys = [join.first, join.second].map(Self.identifier)
-                let columns = (keys + join.orderColumns.map(Self.identifier)).map { "\($0) INTEGER" }
+                let columns =
+                    (keys + join.orderColumns.map(Self.identifier)).map { "\($0) INTEGER" }
                     + ["PRIMARY KEY (\(keys.joined(separator: ", ")))"]
                 result.append("CREATE TABLE \(Self.identifier(join.name)) ( \(columns.joined(separator: ", ")) )")
             }
         }
         for table in tables {
-            var indexes = table.keyColumns.map { Index(name: "\(table.name)_\($0)_INDEX", table: table.name, columns: [$0]) }
+            var indexes = table.keyColumns.map {
+                Index(name: "\(table.name)_\($0)_INDEX", table: table.name, columns: [$0])
+            }
             if table.hasSubentities {
                 indexes.append(Index(name: "\(table.name)_Z_ENT_INDEX", table: table.name, columns: ["Z_ENT"]))
             }
@@ -180,7 +184,8 @@ struct SchemaLayout: Sendable {
         let terms = index.terms.map { term in
             identifier(term.column) + (term.ascending.map { $0 ? " COLLATE BINARY ASC" : " COLLATE BINARY DESC" } ?? "")
         }
-        return "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(identifier(index.name)) ON \(identifier(index.table)) (\(terms.joined(separator: ", ")))"
+        return
+            "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(identifier(index.name)) ON \(identifier(index.table)) (\(terms.joined(separator: ", ")))"
     }
 
     /// A name as Core Data writes it (bare), quoted when it is not a plain SQL identifier, so that names read from a
@@ -189,7 +194,9 @@ struct SchemaLayout: Sendable {
     static func identifier(_ name: String) -> String {
         let plain = name.utf8.enumerated().allSatisfy { offset, byte in
             switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "_"), 0x80...0xFF: return true
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "_"),
+                0x80...0xFF:
+                return true
             case UInt8(ascii: "0")...UInt8(ascii: "9"): return offset > 0
             default: return false
             }

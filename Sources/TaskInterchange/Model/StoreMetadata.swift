@@ -35,8 +35,10 @@ package struct StoreMetadata: Sendable, Hashable {
         do {
             object = try PropertyListSerialization.propertyList(from: plist, options: [], format: nil)
         } catch {
-            throw .notAPropertyList(plist.starts(with: Array("bplist".utf8)) ? "a damaged or truncated binary property list"
-                                    : (error as NSError).localizedDescription)
+            throw .notAPropertyList(
+                plist.starts(with: Array("bplist".utf8))
+                    ? "a damaged or truncated binary property list"
+                    : (error as NSError).localizedDescription)
         }
         let value: KeyedArchive.Value
         do {
@@ -54,7 +56,9 @@ package struct StoreMetadata: Sendable, Hashable {
         frameworkVersion = try Self.number(fields, "NSPersistenceFrameworkVersion")
         maximumFrameworkVersion = try Self.number(fields, "NSPersistenceMaximumFrameworkVersion")
         if let hashes = fields["NSStoreModelVersionHashes"] {
-            guard case .dictionary(let entries) = hashes else { throw .malformed("NSStoreModelVersionHashes is \(hashes.kindName), not a dictionary") }
+            guard case .dictionary(let entries) = hashes else {
+                throw .malformed("NSStoreModelVersionHashes is \(hashes.kindName), not a dictionary")
+            }
             for (entity, hash) in entries {
                 guard case .data(let bytes) = hash, bytes.count == 32 else {
                     throw .malformed("the version hash of \(entity) is \(Self.describe(hash)), not 32 bytes of data")
@@ -66,7 +70,8 @@ package struct StoreMetadata: Sendable, Hashable {
             guard case .array(let elements) = identifiers else {
                 throw .malformed("NSStoreModelVersionIdentifiers is \(identifiers.kindName), not an array")
             }
-            versionIdentifiers = try elements.map { (element: KeyedArchive.Value) throws(StoreMetadataError) -> String in
+            versionIdentifiers = try elements.map {
+                (element: KeyedArchive.Value) throws(StoreMetadataError) -> String in
                 switch element {
                 case .string(let text): return text
                 case .integer(let number): return String(number)
@@ -89,7 +94,8 @@ package struct StoreMetadata: Sendable, Hashable {
     package init?(in database: Database, path: String) throws(TaskInterchangeError) {
         let plist: SQLValue?
         do {
-            let tables = try database.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'")
+            let tables = try database.scalar(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'")
             guard tables?.int64 == 1 else { return nil }
             plist = try database.scalar("SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
         } catch {
@@ -100,7 +106,8 @@ package struct StoreMetadata: Sendable, Hashable {
         case nil, .null?: return nil
         case .blob(let blob)?: bytes = blob
         case .text(let text)?: bytes = Array(text.utf8)  // an XML plist stored as text by another tool
-        case .integer?, .real?: throw TaskInterchangeError(.invalidData, "\(path): Z_METADATA.Z_PLIST is a number, not a property list")
+        case .integer?, .real?:
+            throw TaskInterchangeError(.invalidData, "\(path): Z_METADATA.Z_PLIST is a number, not a property list")
         }
         do {
             try self.init(plist: Data(bytes))
@@ -109,13 +116,16 @@ package struct StoreMetadata: Sendable, Hashable {
         }
     }
 
-    private static func text(_ fields: [String: KeyedArchive.Value], _ key: String) throws(StoreMetadataError) -> String? {
+    private static func text(_ fields: [String: KeyedArchive.Value], _ key: String) throws(StoreMetadataError)
+        -> String?
+    {
         guard let value = fields[key] else { return nil }
         guard case .string(let text) = value else { throw .malformed("\(key) is \(value.kindName), not a string") }
         return text
     }
 
-    private static func number(_ fields: [String: KeyedArchive.Value], _ key: String) throws(StoreMetadataError) -> Int? {
+    private static func number(_ fields: [String: KeyedArchive.Value], _ key: String) throws(StoreMetadataError) -> Int?
+    {
         guard let value = fields[key] else { return nil }
         if let number = value.integer, let result = Int(exactly: number) { return result }
         if case .string(let text) = value, let number = Int(text) { return number }

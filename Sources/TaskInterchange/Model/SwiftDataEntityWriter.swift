@@ -11,8 +11,10 @@ struct SwiftDataEntityWriter {
     /// True when another entity inherits from this one (its class is then not `final`).
     let hasSubentities: Bool
 
-    init(entity: ObjectModel.Entity, model: ObjectModel, schema: String, source: String, entityNames: Set<String>? = nil,
-         parents: Set<String>? = nil) {
+    init(
+        entity: ObjectModel.Entity, model: ObjectModel, schema: String, source: String, entityNames: Set<String>? = nil,
+        parents: Set<String>? = nil
+    ) {
         self.entity = entity
         self.model = model
         self.schema = schema
@@ -31,27 +33,37 @@ struct SwiftDataEntityWriter {
     }
 
     func file() -> String {
-        var lines = [SwiftDataGenerator.header("from \(URL(fileURLWithPath: source).lastPathComponent), entity \(entity.name)"), ""]
+        var lines = [
+            SwiftDataGenerator.header("from \(URL(fileURLWithPath: source).lastPathComponent), entity \(entity.name)"),
+            "",
+        ]
         lines.append("extension \(schema) {")
         lines += classLines().map { $0.isEmpty ? "" : "    " + $0 }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
 
-
     func classLines() -> [String] {
         var lines: [String] = []
         if entity.isAbstract {
-            lines.append("// NOTE: abstract in Core Data; SwiftData has no abstract models: never insert a \(entity.name) itself.")
+            lines.append(
+                "// NOTE: abstract in Core Data; SwiftData has no abstract models: never insert a \(entity.name) itself."
+            )
         }
         if let modifier = entity.versionHashModifier {
-            lines.append("// NOTE: the entity's version hash modifier \"\(modifier)\" has no SwiftData equivalent; without it the entity's hash differs from the store's.")
+            lines.append(
+                "// NOTE: the entity's version hash modifier \"\(modifier)\" has no SwiftData equivalent; without it the entity's hash differs from the store's."
+            )
         }
         if let renaming = entity.renamingIdentifier {
-            lines.append("// NOTE: renaming identifier \"\(renaming)\": this entity was \(renaming); SwiftData has no originalName for a model, so the migration from it is a custom stage.")
+            lines.append(
+                "// NOTE: renaming identifier \"\(renaming)\": this entity was \(renaming); SwiftData has no originalName for a model, so the migration from it is a custom stage."
+            )
         }
         if entity.superentity != nil {
-            lines.append("// NOTE: a sub-entity of \(entity.superentity!); SwiftData model inheritance needs the 26 releases. Core Data keeps the whole hierarchy in one table, so check the store SwiftData makes before relying on it.")
+            lines.append(
+                "// NOTE: a sub-entity of \(entity.superentity!); SwiftData model inheritance needs the 26 releases. Core Data keeps the whole hierarchy in one table, so check the store SwiftData makes before relying on it."
+            )
             lines.append(Self.inheritanceAvailability)
         }
         lines.append("@Model")
@@ -60,19 +72,33 @@ struct SwiftDataEntityWriter {
         var body: [String] = []
         let compound = entity.uniquenessConstraints.filter { $0.count > 1 }
         if !compound.isEmpty {
-            body.append("#Unique<\(entity.name)>(" + compound.map { "[" + $0.map { "\\.\(SwiftNames.identifier($0))" }.joined(separator: ", ") + "]" }.joined(separator: ", ") + ")")
+            body.append(
+                "#Unique<\(entity.name)>("
+                    + compound.map { "[" + $0.map { "\\.\(SwiftNames.identifier($0))" }.joined(separator: ", ") + "]" }
+                    .joined(separator: ", ") + ")")
         }
         let indexable = entity.fetchIndexes.filter { index in
-            index.partialIndexPredicate == nil && !index.elements.isEmpty && index.elements.allSatisfy { element in
-                element.kind == .binary && element.ascending && entity.attributes.contains { $0.name == element.property && !$0.isTransient }
-            }
+            index.partialIndexPredicate == nil && !index.elements.isEmpty
+                && index.elements.allSatisfy { element in
+                    element.kind == .binary && element.ascending
+                        && entity.attributes.contains { $0.name == element.property && !$0.isTransient }
+                }
         }
         if !indexable.isEmpty {
-            body.append("// NOTE: SwiftData names its indexes itself; Core Data's were \(indexable.map { "Z_\(entity.name)_\($0.name)" }.joined(separator: ", ")).")
-            body.append("#Index<\(entity.name)>(" + indexable.map { "[" + $0.elements.map { "\\.\(SwiftNames.identifier($0.property))" }.joined(separator: ", ") + "]" }.joined(separator: ", ") + ")")
+            body.append(
+                "// NOTE: SwiftData names its indexes itself; Core Data's were \(indexable.map { "Z_\(entity.name)_\($0.name)" }.joined(separator: ", "))."
+            )
+            body.append(
+                "#Index<\(entity.name)>("
+                    + indexable.map {
+                        "[" + $0.elements.map { "\\.\(SwiftNames.identifier($0.property))" }.joined(separator: ", ")
+                            + "]"
+                    }.joined(separator: ", ") + ")")
         }
         for index in entity.fetchIndexes where !indexable.contains(index) {
-            body.append("// NOTE: fetch index \(index.name) (descending, R-tree, partial or on a relationship) has no SwiftData #Index form.")
+            body.append(
+                "// NOTE: fetch index \(index.name) (descending, R-tree, partial or on a relationship) has no SwiftData #Index form."
+            )
         }
         if !body.isEmpty { body.append("") }
         var parameters: [Parameter] = []
@@ -83,14 +109,18 @@ struct SwiftDataEntityWriter {
             body += relationshipLines(relationship)
         }
         for name in entity.fetchedProperties {
-            body.append("// NOTE: fetched property \(name) has no SwiftData equivalent: run a FetchDescriptor in a ModelContext instead.")
+            body.append(
+                "// NOTE: fetched property \(name) has no SwiftData equivalent: run a FetchDescriptor in a ModelContext instead."
+            )
         }
         let inherited = inheritedParameters()
         if !body.isEmpty { body.append("") }
         let all = parameters + inherited
         // A sub-entity without required attributes of its own has its parent's initializer signature.
         let overrides = entity.superentity != nil && parameters.isEmpty
-        body.append((overrides ? "override " : "") + "init(" + all.map { "\($0.name): \($0.type)" }.joined(separator: ", ") + ") {")
+        body.append(
+            (overrides ? "override " : "") + "init(" + all.map { "\($0.name): \($0.type)" }.joined(separator: ", ")
+                + ") {")
         for parameter in parameters {
             body.append("    self.\(parameter.name) = \(parameter.name)")
         }
@@ -109,8 +139,10 @@ struct SwiftDataEntityWriter {
         for ancestor in model.ancestry(of: entity).dropFirst().reversed() {
             var ignored: [Parameter] = []
             for attribute in ancestor.attributes {
-                _ = SwiftDataEntityWriter(entity: ancestor, model: model, schema: schema, source: source, entityNames: entityNames,
-                                          parents: []).attributeLines(attribute, parameters: &ignored)
+                _ = SwiftDataEntityWriter(
+                    entity: ancestor, model: model, schema: schema, source: source, entityNames: entityNames,
+                    parents: []
+                ).attributeLines(attribute, parameters: &ignored)
             }
             result += ignored
         }
@@ -150,7 +182,8 @@ struct SwiftDataEntityWriter {
         case .integer16, .integer32, .integer64:
             return Int64(text) != nil ? text : nil
         case .double, .float:
-            return Double(text) != nil ? (text.contains(".") || text.contains("e") || text.contains("E") ? text : text + ".0") : nil
+            return Double(text) != nil
+                ? (text.contains(".") || text.contains("e") || text.contains("E") ? text : text + ".0") : nil
         case .boolean:
             switch text.uppercased() {
             case "YES", "TRUE", "1": return "true"
@@ -167,7 +200,9 @@ struct SwiftDataEntityWriter {
             return URL(string: text) != nil ? "\(type)(string: \(Self.stringLiteral(text)))!" : nil
         case .date:
             if let interval = Double(text) { return "\(type)(timeIntervalSinceReferenceDate: \(interval))" }
-            if let date = ISO8601DateFormatter().date(from: text) { return "\(type)(timeIntervalSinceReferenceDate: \(date.timeIntervalSinceReferenceDate))" }
+            if let date = ISO8601DateFormatter().date(from: text) {
+                return "\(type)(timeIntervalSinceReferenceDate: \(date.timeIntervalSinceReferenceDate))"
+            }
             return nil
         case .binaryData, .transformable, .undefined, .objectID, .composite:
             return nil
@@ -198,22 +233,30 @@ struct SwiftDataEntityWriter {
         var lines: [String] = []
         let name = SwiftNames.identifier(attribute.name)
         if let derivation = attribute.derivation {
-            lines.append("// NOTE: derived attribute \(attribute.name) = \(derivation): SwiftData has no derived attributes; compute it in Swift.")
+            lines.append(
+                "// NOTE: derived attribute \(attribute.name) = \(derivation): SwiftData has no derived attributes; compute it in Swift."
+            )
             return lines
         }
         if SwiftNames.persistentModelMembers.contains(attribute.name) {
-            lines.append("// NOTE: \(attribute.name) is a member every SwiftData model has, so it cannot be a property: rename it and move its values in a custom stage.")
+            lines.append(
+                "// NOTE: \(attribute.name) is a member every SwiftData model has, so it cannot be a property: rename it and move its values in a custom stage."
+            )
             return lines
         }
         guard let type = swiftType(attribute) else {
-            lines.append("// NOTE: attribute \(attribute.name) of type \(XCDataModelParser.typeName(attribute.type)) has no SwiftData equivalent\(attribute.type == .composite ? " (use a Codable struct)" : "").")
+            lines.append(
+                "// NOTE: attribute \(attribute.name) of type \(XCDataModelParser.typeName(attribute.type)) has no SwiftData equivalent\(attribute.type == .composite ? " (use a Codable struct)" : "")."
+            )
             return lines
         }
         if attribute.type == .transformable && (attribute.valueClassName ?? "").isEmpty {
             lines.append("// NOTE: the model names no class for \(attribute.name); NSObject stands in.")
         }
         if attribute.minValue != nil || attribute.maxValue != nil {
-            let range = (attribute.minValue.map { "\($0) ≤ " } ?? "") + attribute.name + (attribute.maxValue.map { " ≤ \($0)" } ?? "")
+            let range =
+                (attribute.minValue.map { "\($0) ≤ " } ?? "") + attribute.name
+                + (attribute.maxValue.map { " ≤ \($0)" } ?? "")
             lines.append("// NOTE: the model validates \(range); SwiftData does not: check it before saving.")
         }
         var options: [String] = []
@@ -224,11 +267,16 @@ struct SwiftDataEntityWriter {
         }
         if attribute.preservesValueInHistoryOnDeletion { options.append(".preserveValueOnDeletion") }
         var arguments = options
-        if let original = attribute.renamingIdentifier { arguments.append("originalName: \(Self.stringLiteral(original))") }
-        if let modifier = attribute.versionHashModifier { arguments.append("hashModifier: \(Self.stringLiteral(modifier))") }
+        if let original = attribute.renamingIdentifier {
+            arguments.append("originalName: \(Self.stringLiteral(original))")
+        }
+        if let modifier = attribute.versionHashModifier {
+            arguments.append("hashModifier: \(Self.stringLiteral(modifier))")
+        }
         let defaultLiteral = attribute.defaultValue.flatMap { literal($0, for: attribute, type: type) }
         if let text = attribute.defaultValue, defaultLiteral == nil {
-            lines.append("// NOTE: default value \(Self.stringLiteral(text)) has no Swift literal here; set it in init.")
+            lines.append(
+                "// NOTE: default value \(Self.stringLiteral(text)) has no Swift literal here; set it in init.")
         }
         if attribute.isTransient {
             lines.append("@Transient var \(name): \(type)? = \(defaultLiteral ?? "nil")")
@@ -252,7 +300,8 @@ struct SwiftDataEntityWriter {
     /// the side whose `Entity.name` sorts first. Writing it on one side only avoids the macros' circular reference.
     func writesInverse(_ relationship: ObjectModel.Relationship) -> Bool {
         guard let inverseName = relationship.inverse, let destination = model.entity(named: relationship.destination),
-              let inverse = model.relationship(named: inverseName, in: destination)?.relationship else { return false }
+            let inverse = model.relationship(named: inverseName, in: destination)?.relationship
+        else { return false }
         if relationship.isToMany != inverse.isToMany { return relationship.isToMany }
         let this = Array((entity.name + "." + relationship.name).utf8)
         let other = Array((destination.name + "." + inverse.name).utf8)
@@ -263,7 +312,9 @@ struct SwiftDataEntityWriter {
         var lines: [String] = []
         let name = SwiftNames.identifier(relationship.name)
         if SwiftNames.persistentModelMembers.contains(relationship.name) {
-            lines.append("// NOTE: \(relationship.name) is a member every SwiftData model has, so it cannot be a property: rename it and move its values in a custom stage.")
+            lines.append(
+                "// NOTE: \(relationship.name) is a member every SwiftData model has, so it cannot be a property: rename it and move its values in a custom stage."
+            )
             return lines
         }
         if relationship.isTransient {
@@ -271,25 +322,39 @@ struct SwiftDataEntityWriter {
             return lines
         }
         if relationship.isOrdered {
-            lines.append("// NOTE: ordered in Core Data; SwiftData arrays keep no order (the store's Z_FOK_ order is not read): add a position attribute and sort by it.")
+            lines.append(
+                "// NOTE: ordered in Core Data; SwiftData arrays keep no order (the store's Z_FOK_ order is not read): add a position attribute and sort by it."
+            )
         }
         if relationship.inverse == nil {
             lines.append("// NOTE: no inverse in the model.")
         }
         if !relationship.isToMany && (!relationship.isOptional || relationship.minCount > 0) {
-            lines.append("// NOTE: required in the model; optional here because SwiftData sets relationships after insert: check it before saving.")
+            lines.append(
+                "// NOTE: required in the model; optional here because SwiftData sets relationships after insert: check it before saving."
+            )
         }
         var arguments: [String] = []
         let inverse = writesInverse(relationship)
-        if relationship.deleteRule != .nullify || inverse { arguments.append("deleteRule: \(Self.deleteRule(relationship.deleteRule))") }
-        if relationship.isToMany && relationship.minCount > 0 { arguments.append("minimumModelCount: \(relationship.minCount)") }
-        if relationship.isToMany && relationship.maxCount > 0 { arguments.append("maximumModelCount: \(relationship.maxCount)") }
-        if let original = relationship.renamingIdentifier { arguments.append("originalName: \(Self.stringLiteral(original))") }
+        if relationship.deleteRule != .nullify || inverse {
+            arguments.append("deleteRule: \(Self.deleteRule(relationship.deleteRule))")
+        }
+        if relationship.isToMany && relationship.minCount > 0 {
+            arguments.append("minimumModelCount: \(relationship.minCount)")
+        }
+        if relationship.isToMany && relationship.maxCount > 0 {
+            arguments.append("maximumModelCount: \(relationship.maxCount)")
+        }
+        if let original = relationship.renamingIdentifier {
+            arguments.append("originalName: \(Self.stringLiteral(original))")
+        }
         // The macro's parameter order: inverse before hashModifier.
         if inverse, let inverseName = relationship.inverse {
             arguments.append("inverse: \\\(relationship.destination).\(SwiftNames.identifier(inverseName))")
         }
-        if let modifier = relationship.versionHashModifier { arguments.append("hashModifier: \(Self.stringLiteral(modifier))") }
+        if let modifier = relationship.versionHashModifier {
+            arguments.append("hashModifier: \(Self.stringLiteral(modifier))")
+        }
         let annotation = arguments.isEmpty ? "" : "@Relationship(\(arguments.joined(separator: ", "))) "
         if relationship.isToMany {
             lines.append("\(annotation)var \(name): [\(relationship.destination)] = []")

@@ -13,25 +13,33 @@ extension SwiftDataGenerator {
             case .added:
                 // A required attribute without a default cannot be filled in for existing rows.
                 if let property = difference.property, let entity = new.entity(named: difference.entity),
-                   let attribute = entity.attributes.first(where: { $0.name == property }),
-                   !attribute.isOptional, !attribute.isTransient, attribute.defaultValue == nil, attribute.derivation == nil {
+                    let attribute = entity.attributes.first(where: { $0.name == property }),
+                    !attribute.isOptional, !attribute.isTransient, attribute.defaultValue == nil,
+                    attribute.derivation == nil
+                {
                     reasons.append("\(place): new required attribute without a default value")
                 }
             case .changed:
                 if difference.detail.contains("made required") {
                     if let property = difference.property, let entity = new.entity(named: difference.entity),
-                       let attribute = entity.attributes.first(where: { $0.name == property }), attribute.defaultValue != nil {
+                        let attribute = entity.attributes.first(where: { $0.name == property }),
+                        attribute.defaultValue != nil
+                    {
                         continue
                     }
                     reasons.append("\(place): \(difference.detail) (existing rows may hold nil)")
                 } else if difference.detail.contains("uniqueness constraints") {
                     reasons.append("\(place): \(difference.detail) (existing rows may hold duplicates)")
-                } else if difference.detail.contains("to-many → to-one") || difference.detail.contains("parent entity") {
+                } else if difference.detail.contains("to-many → to-one") || difference.detail.contains("parent entity")
+                {
                     reasons.append("\(place): \(difference.detail)")
                 }
             case .renamed:
                 // Properties have originalName; a model has none.
-                if difference.property == nil { reasons.append("\(place): \(difference.detail); SwiftData cannot rename a model in a lightweight stage") }
+                if difference.property == nil {
+                    reasons.append(
+                        "\(place): \(difference.detail); SwiftData cannot rename a model in a lightweight stage")
+                }
             case .removed:
                 break
             }
@@ -63,10 +71,14 @@ extension SwiftDataGenerator {
             lines.append("")
             lines.append("    /// \(versions[index - 1].name) → \(versions[index].name)")
             if reasons.isEmpty {
-                lines.append("    static let \(stages[index - 1]) = MigrationStage.lightweight(fromVersion: \(from).self, toVersion: \(to).self)")
+                lines.append(
+                    "    static let \(stages[index - 1]) = MigrationStage.lightweight(fromVersion: \(from).self, toVersion: \(to).self)"
+                )
                 continue
             }
-            notes.append("\(versions[index - 1].name) → \(versions[index].name) needs a custom stage: " + reasons.joined(separator: "; "))
+            notes.append(
+                "\(versions[index - 1].name) → \(versions[index].name) needs a custom stage: "
+                    + reasons.joined(separator: "; "))
             lines.append("    static let \(stages[index - 1]) = MigrationStage.custom(")
             lines.append("        fromVersion: \(from).self,")
             lines.append("        toVersion: \(to).self,")

@@ -39,7 +39,9 @@ package struct SwiftDataGenerator: Sendable {
     /// A generator for `versions` (oldest first); `currentVersion` names the version the short names point to (the
     /// last one when nil or not among `versions`). `allVersions` (the model's, when only some are generated) numbers
     /// each `VersionedSchema` by its place among them.
-    package init(versions: [ModelSource.Version], currentVersion: String?, modelName: String? = nil, allVersions: [String]? = nil) {
+    package init(
+        versions: [ModelSource.Version], currentVersion: String?, modelName: String? = nil, allVersions: [String]? = nil
+    ) {
         self.versions = versions
         let order = allVersions ?? versions.map(\.name)
         numbers = versions.enumerated().map { index, version in (order.firstIndex(of: version.name) ?? index) + 1 }
@@ -68,18 +70,23 @@ package struct SwiftDataGenerator: Sendable {
         var notes: [String] = []
         for (index, version) in versions.enumerated() {
             let schema = schemaNames[index]
-            files.append(File(name: schema + ".swift", contents: schemaFile(version, schema: schema, number: numbers[index])))
+            files.append(
+                File(name: schema + ".swift", contents: schemaFile(version, schema: schema, number: numbers[index])))
             let names = Set(version.model.entities.map(\.name))
             let parents = Set(version.model.entities.compactMap(\.superentity))
             for entity in version.model.entities {
-                let writer = SwiftDataEntityWriter(entity: entity, model: version.model, schema: schema, source: version.path,
-                                                   entityNames: names, parents: parents)
-                files.append(File(name: "\(schema)+\(SwiftNames.typeFragment(entity.name)).swift", contents: writer.file()))
+                let writer = SwiftDataEntityWriter(
+                    entity: entity, model: version.model, schema: schema, source: version.path,
+                    entityNames: names, parents: parents)
+                files.append(
+                    File(name: "\(schema)+\(SwiftNames.typeFragment(entity.name)).swift", contents: writer.file()))
             }
         }
         files.append(File(name: modelName + ".swift", contents: aliasFile(current)))
         for entity in current.model.entities where Self.shortName(entity.name) != entity.name {
-            notes.append("entity \(entity.name) would hide Swift's or SwiftData's \(entity.name): the class keeps the name (so the entity is still \"\(entity.name)\") inside its schema enum, and the app calls it \(Self.shortName(entity.name))")
+            notes.append(
+                "entity \(entity.name) would hide Swift's or SwiftData's \(entity.name): the class keeps the name (so the entity is still \"\(entity.name)\") inside its schema enum, and the app calls it \(Self.shortName(entity.name))"
+            )
         }
         if versions.count > 1 {
             let plan = migrationPlan()
@@ -104,7 +111,8 @@ package struct SwiftDataGenerator: Sendable {
         lines.append("    static let versionIdentifier = SwiftData.Schema.Version(\(number), 0, 0)")
         lines.append("")
         lines.append("    static var models: [any PersistentModel.Type] {")
-        lines.append("        [" + version.model.entities.map { "\(schema).\($0.name).self" }.joined(separator: ", ") + "]")
+        lines.append(
+            "        [" + version.model.entities.map { "\(schema).\($0.name).self" }.joined(separator: ", ") + "]")
         lines.append("    }")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
@@ -118,7 +126,9 @@ package struct SwiftDataGenerator: Sendable {
         for entity in current.model.entities {
             let short = Self.shortName(entity.name)
             if short != entity.name {
-                lines.append("// NOTE: entity \(entity.name) keeps its name (the class is \(schema).\(entity.name)); \(entity.name) alone would hide Swift's or SwiftData's type, so the app calls it \(short).")
+                lines.append(
+                    "// NOTE: entity \(entity.name) keeps its name (the class is \(schema).\(entity.name)); \(entity.name) alone would hide Swift's or SwiftData's type, so the app calls it \(short)."
+                )
             }
             if entity.superentity != nil { lines.append(SwiftDataEntityWriter.inheritanceAvailability) }
             lines.append("typealias \(short) = \(schema).\(entity.name)")
@@ -135,7 +145,8 @@ package struct SwiftDataGenerator: Sendable {
         let parent = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw TaskInterchangeError(.cannotCreate, "\(directory): cannot create the directory: \(parent) does not exist")
+            throw TaskInterchangeError(
+                .cannotCreate, "\(directory): cannot create the directory: \(parent) does not exist")
         }
         guard !manager.fileExists(atPath: directory) else {
             throw TaskInterchangeError(.cannotCreate, "\(directory): already exists; choose a new directory")
@@ -148,7 +159,9 @@ package struct SwiftDataGenerator: Sendable {
             }
         } catch {
             try? manager.removeItem(atPath: temporary)
-            throw TaskInterchangeError(.cannotCreate, "\(directory): cannot write the generated files: \((error as NSError).localizedDescription)")
+            throw TaskInterchangeError(
+                .cannotCreate,
+                "\(directory): cannot write the generated files: \((error as NSError).localizedDescription)")
         }
         // rename(2) replaces an empty directory that appeared meanwhile; one that has files makes it fail.
         guard rename(temporary, directory) == 0 else {

@@ -12,7 +12,8 @@ enum SwiftNames {
         "Predicate", "Expression", "SortDescriptor", "Index",
         // SwiftData
         "Attribute", "FetchDescriptor", "MigrationStage", "Model", "ModelContainer", "ModelContext", "PersistentModel",
-        "Query", "Relationship", "Schema", "SchemaMigrationPlan", "Transaction", "Transient", "Unique", "VersionedSchema",
+        "Query", "Relationship", "Schema", "SchemaMigrationPlan", "Transaction", "Transient", "Unique",
+        "VersionedSchema",
         "History", "HistoryTransaction",
         // SwiftUI
         "App", "Button", "Color", "Form", "Group", "Image", "Label", "List", "Section", "Text", "Toggle", "View",
@@ -22,8 +23,10 @@ enum SwiftNames {
     static let keywords: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
         "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static",
-        "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do", "else",
-        "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "as", "false",
+        "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer", "do",
+        "else",
+        "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "as",
+        "false",
         "is", "nil", "self", "Self", "super", "throws", "true", "try", "await", "async", "any", "some",
     ]
 
@@ -39,7 +42,10 @@ enum SwiftNames {
 
     /// `name` as a Swift type-name fragment: letters, digits and underscores only, never starting with a digit.
     static func typeFragment(_ name: String) -> String {
-        var result = String(name.unicodeScalars.filter { ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") && $0.isASCII }.map(Character.init))
+        var result = String(
+            name.unicodeScalars.filter {
+                ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") && $0.isASCII
+            }.map(Character.init))
         if result.isEmpty { result = "Model" }
         if result.first!.isNumber { result = "V" + result }
         return result

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// Reads the `contents` XML of one `.xcdatamodel` (what Xcode's model editor saves) into an `ObjectModel` shaped like
@@ -27,7 +27,8 @@ struct XCDataModelParser {
         if let error = delegate.failure { throw error }
         guard parsed else {
             let reason = parser.parserError.map(XCDataModelParser.reason) ?? "the XML is not well-formed"
-            throw TaskInterchangeError(.invalidData, "\(path):\(parser.lineNumber):\(parser.columnNumber): not a data model: \(reason)")
+            throw TaskInterchangeError(
+                .invalidData, "\(path):\(parser.lineNumber):\(parser.columnNumber): not a data model: \(reason)")
         }
         guard delegate.sawModel else {
             throw TaskInterchangeError(.invalidData, "\(path): not a data model: no <model> element")
@@ -59,7 +60,8 @@ struct XCDataModelParser {
         let error = error as NSError
         let names: [Int: String] = [
             4: "the document is empty", 5: "the document ends too early", 26: "an undeclared entity",
-            73: "'>' expected", 76: "an end tag does not match its start tag", 89: "an entity refers to itself or expands too much",
+            73: "'>' expected", 76: "an end tag does not match its start tag",
+            89: "an entity refers to itself or expands too much",
         ]
         let text = error.localizedDescription
         guard text.hasPrefix("The operation could not be completed") || text.isEmpty else { return text }
@@ -97,12 +99,15 @@ struct XCDataModelParser {
 
         func fail(_ parser: XMLParser, _ message: String) {
             guard failure == nil else { return }
-            failure = TaskInterchangeError(.invalidData, "\(path):\(parser.lineNumber):\(parser.columnNumber): \(message)")
+            failure = TaskInterchangeError(
+                .invalidData, "\(path):\(parser.lineNumber):\(parser.columnNumber): \(message)")
             parser.abortParsing()
         }
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             guard failure == nil else { return }
             stack.append(name)
             let location = Location(line: parser.lineNumber, column: parser.columnNumber)
@@ -113,7 +118,9 @@ struct XCDataModelParser {
             case name:
                 fail(parser, "not a data model: the root element is <\(name)>, not <model>")
             case "model/entity":
-                guard let entityName = attributes["name"], !entityName.isEmpty else { return fail(parser, "an entity has no name") }
+                guard let entityName = attributes["name"], !entityName.isEmpty else {
+                    return fail(parser, "an entity has no name")
+                }
                 var entity = ObjectModel.Entity(entityName, superentity: attributes["parentEntity"], attributes: [])
                 entity.isAbstract = attributes["isAbstract"] == "YES"
                 entity.versionHashModifier = attributes["versionHashModifier"]
@@ -129,37 +136,56 @@ struct XCDataModelParser {
                 relationshipLocations[entityName + "." + relationship.name] = location
                 entities[entities.count - 1].entity.relationships.append(relationship)
             case "model/entity/fetchedProperty":
-                guard let propertyName = attributes["name"], !propertyName.isEmpty else { return fail(parser, "a fetched property has no name") }
+                guard let propertyName = attributes["name"], !propertyName.isEmpty else {
+                    return fail(parser, "a fetched property has no name")
+                }
                 entities[entities.count - 1].entity.fetchedProperties.append(propertyName)
             case "model/entity/uniquenessConstraints/uniquenessConstraint":
                 currentConstraint = []
             case "model/entity/uniquenessConstraints/uniquenessConstraint/constraint":
-                guard let value = attributes["value"], !value.isEmpty else { return fail(parser, "a uniqueness constraint names no property") }
+                guard let value = attributes["value"], !value.isEmpty else {
+                    return fail(parser, "a uniqueness constraint names no property")
+                }
                 currentConstraint?.append(value)
             case "model/entity/fetchIndex":
-                guard let indexName = attributes["name"], !indexName.isEmpty else { return fail(parser, "a fetch index has no name") }
+                guard let indexName = attributes["name"], !indexName.isEmpty else {
+                    return fail(parser, "a fetch index has no name")
+                }
                 currentIndex = ObjectModel.FetchIndex(indexName, elements: [])
-                if let predicate = attributes["partialIndexPredicate"], !predicate.isEmpty { currentIndex?.partialIndexPredicate = predicate }
+                if let predicate = attributes["partialIndexPredicate"], !predicate.isEmpty {
+                    currentIndex?.partialIndexPredicate = predicate
+                }
             case "model/entity/fetchIndex/fetchIndexElement":
                 guard let property = attributes["property"], !property.isEmpty else {
                     // Expression elements (`expression=`, `expressionType=`) name no stored property.
-                    return fail(parser, "fetch index \(currentIndex?.name ?? "") has an element without a property (expression elements are not supported)")
+                    return fail(
+                        parser,
+                        "fetch index \(currentIndex?.name ?? "") has an element without a property (expression elements are not supported)"
+                    )
                 }
                 let kind: ObjectModel.FetchIndex.Kind
                 switch attributes["type"] ?? "Binary" {
                 case "Binary": kind = .binary
                 case "RTree": kind = .rTree
-                case let other: return fail(parser, "fetch index \(currentIndex?.name ?? "") has an element of type \"\(other)\" (expected Binary or RTree)")
+                case let other:
+                    return fail(
+                        parser,
+                        "fetch index \(currentIndex?.name ?? "") has an element of type \"\(other)\" (expected Binary or RTree)"
+                    )
                 }
-                currentIndex?.elements.append(.init(property, ascending: attributes["order"] != "descending", kind: kind))
+                currentIndex?.elements.append(
+                    .init(property, ascending: attributes["order"] != "descending", kind: kind))
             case "model/configuration":
-                guard let configuration = attributes["name"], !configuration.isEmpty else { return fail(parser, "a configuration has no name") }
+                guard let configuration = attributes["name"], !configuration.isEmpty else {
+                    return fail(parser, "a configuration has no name")
+                }
                 currentConfiguration = configuration
                 configurations[configuration, default: []] = configurations[configuration] ?? []
             case "model/configuration/memberEntity":
                 guard let member = attributes["name"], let configuration = currentConfiguration else { return }
                 configurations[configuration, default: []].append(member)
-            case "model/entity/userInfo/entry", "model/entity/attribute/userInfo/entry", "model/entity/relationship/userInfo/entry":
+            case "model/entity/userInfo/entry", "model/entity/attribute/userInfo/entry",
+                "model/entity/relationship/userInfo/entry":
                 guard let key = attributes["key"] else { return fail(parser, "a user info entry has no key") }
                 setUserInfo(stack[2], key, attributes["value"] ?? "")
             default:
@@ -191,7 +217,10 @@ struct XCDataModelParser {
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
             guard failure == nil else { return }
-            failure = TaskInterchangeError(.invalidData, "\(path):\(parser.lineNumber):\(parser.columnNumber): not a data model: \(XCDataModelParser.reason(parseError))")
+            failure = TaskInterchangeError(
+                .invalidData,
+                "\(path):\(parser.lineNumber):\(parser.columnNumber): not a data model: \(XCDataModelParser.reason(parseError))"
+            )
         }
 
         // MARK: Properties
@@ -204,13 +233,17 @@ struct XCDataModelParser {
             }
             let typeName = attributes["attributeType"] ?? "Undefined"
             guard let type = XCDataModelParser.attributeTypes[typeName] else {
-                fail(parser, "attribute \(entityName).\(name) has attributeType \"\(typeName)\", which tasks does not know")
+                fail(
+                    parser,
+                    "attribute \(entityName).\(name) has attributeType \"\(typeName)\", which tasks does not know")
                 return nil
             }
             if type == .composite {
                 // The XML keeps a composite's elements in a model-level definition this reader does not follow, and a
                 // composite without its elements would hash wrong: refuse rather than guess.
-                fail(parser, "attribute \(entityName).\(name) is a composite attribute, which tasks cannot read from XML yet")
+                fail(
+                    parser,
+                    "attribute \(entityName).\(name) is a composite attribute, which tasks cannot read from XML yet")
                 return nil
             }
             var attribute = ObjectModel.Attribute(name, type, optional: attributes["optional"] == "YES")
@@ -245,12 +278,16 @@ struct XCDataModelParser {
             }
             let ruleName = attributes["deletionRule"] ?? "Nullify"
             guard let rule = XCDataModelParser.deleteRules[ruleName] else {
-                fail(parser, "relationship \(entityName).\(name) has deletionRule \"\(ruleName)\" (expected Nullify, Cascade, Deny or No Action)")
+                fail(
+                    parser,
+                    "relationship \(entityName).\(name) has deletionRule \"\(ruleName)\" (expected Nullify, Cascade, Deny or No Action)"
+                )
                 return nil
             }
             let toMany = attributes["toMany"] == "YES"
-            var relationship = ObjectModel.Relationship(name, to: destination, inverse: attributes["inverseName"], toMany: toMany,
-                                                        ordered: attributes["ordered"] == "YES", deleteRule: rule)
+            var relationship = ObjectModel.Relationship(
+                name, to: destination, inverse: attributes["inverseName"], toMany: toMany,
+                ordered: attributes["ordered"] == "YES", deleteRule: rule)
             for (key, value) in [("maxCount", attributes["maxCount"]), ("minCount", attributes["minCount"])] {
                 guard let value else { continue }
                 guard let number = Int(value), number >= 0 else {
@@ -300,35 +337,48 @@ struct XCDataModelParser {
             do {
                 _ = try ModelCacheDecoder.checkedInheritance(entities.map { .init(entity: $0.entity, properties: []) })
             } catch {
-                if case .malformed(let reason) = error { throw TaskInterchangeError(.invalidData, "\(path): \(reason)") }
+                if case .malformed(let reason) = error {
+                    throw TaskInterchangeError(.invalidData, "\(path): \(reason)")
+                }
                 throw TaskInterchangeError(.invalidData, "\(path): \(error)")
             }
             let unsorted = ObjectModel(entities: entities.map(\.entity))
-            let entityByName = Dictionary(entities.map { ($0.entity.name, $0.entity) }, uniquingKeysWith: { first, _ in first })
+            let entityByName = Dictionary(
+                entities.map { ($0.entity.name, $0.entity) }, uniquingKeysWith: { first, _ in first })
             for (entity, location) in entities {
                 var seen: Set<String> = []
-                for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) + entity.fetchedProperties {
-                    guard seen.insert(name).inserted else { throw located(location, "entity \(entity.name) has two properties named \(name)") }
+                for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) + entity.fetchedProperties
+                {
+                    guard seen.insert(name).inserted else {
+                        throw located(location, "entity \(entity.name) has two properties named \(name)")
+                    }
                 }
                 for relationship in entity.relationships {
                     let place = relationshipLocations[entity.name + "." + relationship.name] ?? location
                     guard let destination = entityByName[relationship.destination] else {
-                        throw located(place, "relationship \(entity.name).\(relationship.name) points to entity \(relationship.destination), which the model does not have")
+                        throw located(
+                            place,
+                            "relationship \(entity.name).\(relationship.name) points to entity \(relationship.destination), which the model does not have"
+                        )
                     }
                     if let inverse = relationship.inverse {
                         guard unsorted.relationship(named: inverse, in: destination) != nil else {
-                            throw located(place, "relationship \(entity.name).\(relationship.name) names inverse \(inverse), which \(destination.name) does not have")
+                            throw located(
+                                place,
+                                "relationship \(entity.name).\(relationship.name) names inverse \(inverse), which \(destination.name) does not have"
+                            )
                         }
                     }
                 }
             }
-            var model = ObjectModel(entities: entities.map { pair in
-                var entity = pair.entity
-                entity.attributes.sort { Self.byteOrder($0.name, $1.name) }
-                entity.relationships.sort { Self.byteOrder($0.name, $1.name) }
-                entity.fetchedProperties.sort(by: Self.byteOrder)
-                return entity
-            }.sorted { Self.byteOrder($0.name, $1.name) })
+            var model = ObjectModel(
+                entities: entities.map { pair in
+                    var entity = pair.entity
+                    entity.attributes.sort { Self.byteOrder($0.name, $1.name) }
+                    entity.relationships.sort { Self.byteOrder($0.name, $1.name) }
+                    entity.fetchedProperties.sort(by: Self.byteOrder)
+                    return entity
+                }.sorted { Self.byteOrder($0.name, $1.name) })
             model.versionIdentifiers = [versionIdentifier ?? ""]
             model.configurations = configurations
             return model

@@ -83,9 +83,10 @@ struct FieldLayout: Sendable {
             let offset = MemoryLayout<Record>.offset(of: field.value.keyPath)!
             var range = 0...0
             if case .level(_, let levels, _) = field.value { range = levels }
-            return FieldLayout(shape: field.value.shape, offset: offset, member: field.member, index: index,
-                               isModificationDate: field.role == .modificationDate, inVersion1: field.inVersion1,
-                               range: range)
+            return FieldLayout(
+                shape: field.value.shape, offset: offset, member: field.member, index: index,
+                isModificationDate: field.role == .modificationDate, inVersion1: field.inVersion1,
+                range: range)
         }
     }
 
@@ -118,8 +119,10 @@ struct RecordField<Record>: @unchecked Sendable {
     let inVersion1: Bool
     let role: Role
 
-    init(_ member: StaticString, _ value: FieldValue<Record>, synonyms: [String], inVersion1: Bool = false,
-         role: Role = .plain) {
+    init(
+        _ member: StaticString, _ value: FieldValue<Record>, synonyms: [String], inVersion1: Bool = false,
+        role: Role = .plain
+    ) {
         self.member = member
         self.name = "\(member)"
         self.value = value

@@ -30,7 +30,8 @@ extension LosslessDate {
         guard (1...12).contains(month) else { throw .malformed("month \(month) is not 01…12") }
         let monthLength = ProlepticGregorian.daysInMonth(month, year: year)
         guard day >= 1 && day <= monthLength else {
-            throw .malformed("day \(day) does not exist in month \(month) of year \(year), which has \(monthLength) days")
+            throw .malformed(
+                "day \(day) does not exist in month \(month) of year \(year), which has \(monthLength) days")
         }
         try cursor.expect(UInt8(ascii: "T"), orLowercase: true, "'T' between the date and the time")
         let hour = try cursor.number(digits: 2, "a two-digit hour")
@@ -63,8 +64,9 @@ extension LosslessDate {
     private static func parseCanonical(_ bytes: UnsafeRawBufferPointer) -> Double? {
         let count = bytes.count
         guard count >= 20, bytes[count - 1] == UInt8(ascii: "Z"), bytes[4] == UInt8(ascii: "-"),
-              bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
-              bytes[16] == UInt8(ascii: ":") else { return nil }
+            bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
+            bytes[16] == UInt8(ascii: ":")
+        else { return nil }
         /// Two digits at `position`, or a value no field accepts.
         func twoDigits(_ position: Int) -> Int64 {
             let tens = bytes[position] &- UInt8(ascii: "0")
@@ -79,7 +81,8 @@ extension LosslessDate {
         let minute = twoDigits(14)
         let second = twoDigits(17)
         guard century < 100, yearOfCentury < 100, month >= 1, month <= 12, day >= 1, hour <= 23, minute <= 59,
-              second <= 59 else { return nil }
+            second <= 59
+        else { return nil }
         let year = century * 100 + yearOfCentury
         guard day <= ProlepticGregorian.daysInMonth(month, year: year) else { return nil }
         var fraction = UnsafeRawBufferPointer(rebasing: bytes[19..<19])
@@ -94,7 +97,8 @@ extension LosslessDate {
     }
 
     /// The `Double` nearest to `wholeSeconds + 0.fraction`, computed from exact decimal text.
-    private static func makeDouble(wholeSeconds: Int64, fraction: UnsafeRawBufferPointer, negativeZero: Bool) -> Double {
+    private static func makeDouble(wholeSeconds: Int64, fraction: UnsafeRawBufferPointer, negativeZero: Bool) -> Double
+    {
         var fractionCount = fraction.count
         while fractionCount > 0 && fraction[fractionCount - 1] == UInt8(ascii: "0") { fractionCount -= 1 }
         if fractionCount == 0 {
@@ -135,7 +139,8 @@ extension LosslessDate {
                 append(UInt8(ascii: "0") + written)
             }
             // The text is a plain decimal within range, so parsing cannot fail.
-            return DoubleParsing.parse(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(text)[0..<length])) ?? .nan
+            return DoubleParsing.parse(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(text)[0..<length]))
+                ?? .nan
         }
     }
 
@@ -196,7 +201,8 @@ extension LosslessDate {
         }
 
         mutating func expect(_ byte: UInt8, orLowercase lowercase: Bool = false, _ what: String)
-            throws(LosslessDateError) {
+            throws(LosslessDateError)
+        {
             guard !isAtEnd, bytes[position] == byte || (lowercase && bytes[position] == byte | 0x20) else {
                 throw .malformed("expected \(what)")
             }

@@ -44,8 +44,9 @@ public struct ModificationDates: Sendable, Hashable {
         guard let mappedProperties else { return (modifiedAt, extra) }
         guard !mappedProperties.isEmpty else { return (nil, extra) }
         guard modifiedAt == nil, var extra,
-              let name = extra.keys.first(where: { mappedProperties.contains($0.lowercased()) }),
-              case .string(let text)? = extra[name], let date = try? LosslessDate.date(from: text) else {
+            let name = extra.keys.first(where: { mappedProperties.contains($0.lowercased()) }),
+            case .string(let text)? = extra[name], let date = try? LosslessDate.date(from: text)
+        else {
             return (modifiedAt, extra)
         }
         extra[name] = nil

@@ -27,8 +27,9 @@ extension ProjectRecord: TypedRecord {
     static let fields: [RecordField<ProjectRecord>] = [
         RecordField("name", .text(\.name), synonyms: FieldSynonyms.name, inVersion1: true),
         RecordField("createdAt", .optionalDate(\.createdAt), synonyms: FieldSynonyms.createdAt),
-        RecordField("modifiedAt", .optionalDate(\.modifiedAt), synonyms: FieldSynonyms.modifiedAt,
-                    role: .modificationDate),
+        RecordField(
+            "modifiedAt", .optionalDate(\.modifiedAt), synonyms: FieldSynonyms.modifiedAt,
+            role: .modificationDate),
     ]
 
     static let layout = FieldLayout.of(fields)

@@ -20,7 +20,7 @@ public struct TagRecord: Sendable, Hashable, Codable {
 extension TagRecord: TypedRecord {
     static let kind = RecordKind.tag
     static let fields: [RecordField<TagRecord>] = [
-        RecordField("name", .text(\.name), synonyms: FieldSynonyms.name, inVersion1: true),
+        RecordField("name", .text(\.name), synonyms: FieldSynonyms.name, inVersion1: true)
     ]
 
     static let layout = FieldLayout.of(fields)

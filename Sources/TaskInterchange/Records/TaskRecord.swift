@@ -34,9 +34,11 @@ public struct TaskRecord: Sendable, Hashable, Codable {
     public var extra: [String: ExtraValue]?
 
     /// Creates a task record.
-    public init(id: UUID, title: String, notes: String? = nil, isCompleted: Bool = false, createdAt: Date,
-                dueDate: Date? = nil, priority: Int = 0, projectId: UUID? = nil, categoryId: UUID? = nil,
-                tagIds: [UUID] = [], subtasks: [SubtaskRecord] = []) {
+    public init(
+        id: UUID, title: String, notes: String? = nil, isCompleted: Bool = false, createdAt: Date,
+        dueDate: Date? = nil, priority: Int = 0, projectId: UUID? = nil, categoryId: UUID? = nil,
+        tagIds: [UUID] = [], subtasks: [SubtaskRecord] = []
+    ) {
         self.id = id
         self.title = title
         self.notes = notes
@@ -59,10 +61,12 @@ extension TaskRecord: TypedRecord {
         RecordField("isCompleted", .flag(\.isCompleted), synonyms: FieldSynonyms.isCompleted, inVersion1: true),
         RecordField("createdAt", .date(\.createdAt), synonyms: FieldSynonyms.createdAt, inVersion1: true),
         RecordField("dueDate", .optionalDate(\.dueDate), synonyms: FieldSynonyms.dueDate),
-        RecordField("modifiedAt", .optionalDate(\.modifiedAt), synonyms: FieldSynonyms.modifiedAt,
-                    role: .modificationDate),
-        RecordField("priority", .level(\.priority, range: priorityRange, meaning: "0 low, 1 medium, 2 high, 3 urgent"),
-                    synonyms: FieldSynonyms.priority, inVersion1: true),
+        RecordField(
+            "modifiedAt", .optionalDate(\.modifiedAt), synonyms: FieldSynonyms.modifiedAt,
+            role: .modificationDate),
+        RecordField(
+            "priority", .level(\.priority, range: priorityRange, meaning: "0 low, 1 medium, 2 high, 3 urgent"),
+            synonyms: FieldSynonyms.priority, inVersion1: true),
     ]
 
     static let layout = FieldLayout.of(fields)

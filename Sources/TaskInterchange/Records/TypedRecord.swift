@@ -25,7 +25,8 @@ extension TypedRecord {
         }
         set {
             withUnsafeMutablePointer(to: &self) { record in
-                UnsafeMutableRawPointer(record).advanced(by: field.offset).assumingMemoryBound(to: Value.self).pointee = newValue
+                UnsafeMutableRawPointer(record).advanced(by: field.offset).assumingMemoryBound(to: Value.self).pointee =
+                    newValue
             }
         }
     }
@@ -47,7 +48,9 @@ extension RecordKind {
     /// moved last.
     var mappingFields: [(name: String, synonyms: [String])] {
         func ordered<Record: TypedRecord>(_: Record.Type) -> [(name: String, synonyms: [String])] {
-            let fields = Record.fields.filter { $0.role != .modificationDate } + Record.fields.filter { $0.role == .modificationDate }
+            let fields =
+                Record.fields.filter { $0.role != .modificationDate }
+                + Record.fields.filter { $0.role == .modificationDate }
             return fields.map { ($0.name, $0.synonyms) }
         }
         switch self {

@@ -11,7 +11,8 @@ extension Database {
             { context, _, arguments in
                 let function = Unmanaged<IntegerFunction>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
                 guard let argument = arguments?[0], sqlite3_value_type(argument) == SQLITE_INTEGER,
-                      let result = function.body(sqlite3_value_int64(argument)) else {
+                    let result = function.body(sqlite3_value_int64(argument))
+                else {
                     sqlite3_result_null(context)
                     return
                 }

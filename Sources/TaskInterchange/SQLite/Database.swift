@@ -56,14 +56,16 @@ package final class Database {
         tasks_sqlite3_disable_triggers(db)
         tasks_sqlite3_disable_views(db)
         // Waits for another process's lock in short sleeps, and stops waiting as soon as the work is cancelled.
-        sqlite3_busy_handler(db, { context, count in
-            guard let context, !Cancellation.isRequested else { return 0 }
-            let timeout = context.assumingMemoryBound(to: Int32.self).pointee
-            let waited = count < 10 ? count * (count + 1) / 2 : 55 + (count - 10) * 20
-            guard waited < timeout else { return 0 }
-            usleep(UInt32(count < 10 ? count + 1 : 20) * 1000)
-            return 1
-        }, self.busyTimeout)
+        sqlite3_busy_handler(
+            db,
+            { context, count in
+                guard let context, !Cancellation.isRequested else { return 0 }
+                let timeout = context.assumingMemoryBound(to: Int32.self).pointee
+                let waited = count < 10 ? count * (count + 1) / 2 : 55 + (count - 10) * 20
+                guard waited < timeout else { return 0 }
+                usleep(UInt32(count < 10 ? count + 1 : 20) * 1000)
+                return 1
+            }, self.busyTimeout)
         // Long statements (an index build, a backup step) stop with SQLITE_INTERRUPT once the work is cancelled.
         sqlite3_progress_handler(db, 10_000, { _ in Cancellation.isRequested ? 1 : 0 }, nil)
     }
@@ -132,8 +134,9 @@ package final class Database {
 
     /// Builds an error from a result code and the connection's current message.
     func error(code: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: sqlite3_extended_errcode(handle) != 0 ? sqlite3_extended_errcode(handle) : code,
-                    message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        SQLiteError(
+            code: sqlite3_extended_errcode(handle) != 0 ? sqlite3_extended_errcode(handle) : code,
+            message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
 
     /// The 16 bytes every SQLite database file starts with.
@@ -148,7 +151,8 @@ package final class Database {
     package static func isDatabaseFile(atPath path: String) -> Bool {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-              let handle = FileHandle(forReadingAtPath: path) else { return false }
+            let handle = FileHandle(forReadingAtPath: path)
+        else { return false }
         defer { try? handle.close() }
         return startsWithHeader((try? handle.read(upToCount: fileHeader.count)) ?? Data())
     }
@@ -165,7 +169,8 @@ package final class Database {
         var result = ""
         for byte in path.utf8 {
             switch byte {
-            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0x80...0xFF: result += String(format: "%%%02X", byte)
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0x80...0xFF:
+                result += String(format: "%%%02X", byte)
             default: result.unicodeScalars.append(Unicode.Scalar(byte))
             }
         }

@@ -41,7 +41,9 @@ package final class Statement {
         case .text(let string): code = sqlite3_bind_text(handle, index, string, -1, SQLITE_TRANSIENT)
         case .blob(let bytes):
             code = bytes.withUnsafeBytes { buffer in
-                sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), SQLITE_TRANSIENT)
+                sqlite3_bind_blob(
+                    handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+                    SQLITE_TRANSIENT)
             }
         }
         guard code == SQLITE_OK else { throw database.error(code: code, sql: sql) }
@@ -62,14 +64,17 @@ package final class Statement {
         var text = value
         text.withUTF8 { bytes in
             let empty: StaticString = ""
-            sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(empty.utf8Start))
-                .assumingMemoryBound(to: CChar.self), Int32(bytes.count), SQLITE_TRANSIENT)
+            sqlite3_bind_text(
+                handle, index,
+                UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(empty.utf8Start))
+                    .assumingMemoryBound(to: CChar.self), Int32(bytes.count), SQLITE_TRANSIENT)
         }
     }
 
     /// Binds raw bytes as a BLOB (hot paths).
     package func bind(blob bytes: UnsafeRawBufferPointer, at index: Int32) {
-        sqlite3_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), SQLITE_TRANSIENT)
+        sqlite3_bind_blob(
+            handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), SQLITE_TRANSIENT)
     }
 
     /// Binds NULL.
@@ -147,7 +152,8 @@ package final class Statement {
     /// The text of a column, or nil for NULL.
     package func text(at index: Int32) -> String? {
         guard sqlite3_column_type(handle, index) != SQLITE_NULL,
-              let pointer = sqlite3_column_text(handle, index) else { return nil }
+            let pointer = sqlite3_column_text(handle, index)
+        else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }

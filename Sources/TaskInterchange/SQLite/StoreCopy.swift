@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 
@@ -45,7 +45,9 @@ enum StoreCopy {
     /// `directory/store.sqlite`.
     /// - Throws: `.noInput` (missing, unreadable), `.invalidData` (not an SQLite database), `.busy` (a writer held its
     ///   lock past the timeout), `.io`, `.cancelled`.
-    static func copy(_ store: String, into directory: PrivateDirectory, busyTimeout: Int32) throws(TaskInterchangeError) -> Outcome {
+    static func copy(_ store: String, into directory: PrivateDirectory, busyTimeout: Int32) throws(TaskInterchangeError)
+        -> Outcome
+    {
         let source = FileIdentity.resolved(store)
         let header = try header(of: source, naming: store)
         let destination = directory.file("store.sqlite")
@@ -75,7 +77,9 @@ enum StoreCopy {
     /// recovery would write the store) and for a WAL store without its sidecars (no connection holds it open, so no
     /// lock can be held; the sidecars are not created).
     /// - Throws: as `copy`.
-    static func copyUnderWriteLock(_ store: String, into directory: PrivateDirectory, busyTimeout: Int32) throws(TaskInterchangeError) -> Outcome {
+    static func copyUnderWriteLock(_ store: String, into directory: PrivateDirectory, busyTimeout: Int32)
+        throws(TaskInterchangeError) -> Outcome
+    {
         let source = FileIdentity.resolved(store)
         let header = try header(of: source, naming: store)
         let files = try state(of: source)
@@ -104,7 +108,9 @@ enum StoreCopy {
             switch errno {
             case ENOENT, ENOTDIR: throw TaskInterchangeError(.noInput, "\(store): no such store file")
             case EISDIR: throw TaskInterchangeError(.noInput, "\(store): is a directory, not a store file")
-            default: throw TaskInterchangeError(.noInput, "\(store): cannot be opened for reading: \(String(cString: strerror(errno)))")
+            default:
+                throw TaskInterchangeError(
+                    .noInput, "\(store): cannot be opened for reading: \(String(cString: strerror(errno)))")
             }
         }
         defer { close(descriptor) }
@@ -115,9 +121,12 @@ enum StoreCopy {
         var header = [UInt8](repeating: 0, count: 100)
         let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 100, 0) }
         guard count == 100, Database.startsWithHeader(header) else {
-            throw TaskInterchangeError(.invalidData, count <= 0
-                ? "\(store): the file is empty, not an SQLite store"
-                : "\(store): not an SQLite database (the file does not start with the SQLite header; encrypted or another format?)")
+            throw TaskInterchangeError(
+                .invalidData,
+                count <= 0
+                    ? "\(store): the file is empty, not an SQLite store"
+                    : "\(store): not an SQLite database (the file does not start with the SQLite header; encrypted or another format?)"
+            )
         }
         return header
     }
@@ -138,13 +147,16 @@ enum StoreCopy {
         }
         let wal = read(source + "-wal", 0, 32)
         let journal = read(source + "-journal", 0, 28)
-        return FileState(databaseSize: database.size, changeCounter: database.bytes, walSize: wal?.size, walHeader: wal?.bytes ?? [],
-                         journalSize: journal?.size, journalHeader: journal?.bytes ?? [],
-                         hasSharedMemory: access(source + "-shm", F_OK) == 0)
+        return FileState(
+            databaseSize: database.size, changeCounter: database.bytes, walSize: wal?.size, walHeader: wal?.bytes ?? [],
+            journalSize: journal?.size, journalHeader: journal?.bytes ?? [],
+            hasSharedMemory: access(source + "-shm", F_OK) == 0)
     }
 
     /// A WAL-mode store copied file by file; nil when a writer changed it meanwhile.
-    private static func copyUnchanged(_ source: String, to destination: String, naming store: String) throws(TaskInterchangeError) -> Outcome? {
+    private static func copyUnchanged(_ source: String, to destination: String, naming store: String)
+        throws(TaskInterchangeError) -> Outcome?
+    {
         let before = try state(of: source)
         // A journal beside a WAL store means a mode change is under way; leave that to the locked read.
         guard before.journalSize == nil || before.journalSize == 0 else { return nil }
@@ -173,7 +185,9 @@ enum StoreCopy {
     /// Copies the database and its hot journal and lets SQLite roll the journal back in the copy. The journal is
     /// copied first and checked again afterwards: while it is still there and unchanged, no other process has rolled
     /// it back or started a new transaction, so the database pages copied are the ones the journal restores.
-    private static func recoverHotJournal(_ source: String, to destination: String, naming store: String) throws(TaskInterchangeError) -> Outcome {
+    private static func recoverHotJournal(_ source: String, to destination: String, naming store: String)
+        throws(TaskInterchangeError) -> Outcome
+    {
         for _ in 0..<attempts {
             let before = try state(of: source)
             guard before.journalSize != nil else { break }
@@ -190,21 +204,25 @@ enum StoreCopy {
                     let database = try Database(path: destination, mode: .readWrite)
                     _ = try database.scalar("SELECT count(*) FROM sqlite_master")
                 } catch {
-                    throw TaskInterchangeError.sqlite(error, path: store, doing: "cannot recover the interrupted transaction in a private copy")
+                    throw TaskInterchangeError.sqlite(
+                        error, path: store, doing: "cannot recover the interrupted transaction in a private copy")
                 }
                 return Outcome(path: destination, hadWALData: false, recoveredHotJournal: true)
             }
             for suffix in ["", "-wal", "-shm", "-journal"] { unlink(destination + suffix) }
             try Cancellation.checkpoint()
         }
-        throw TaskInterchangeError(.busy, "\(store): another process is recovering or writing the store; retry when it is done")
+        throw TaskInterchangeError(
+            .busy, "\(store): another process is recovering or writing the store; retry when it is done")
     }
 
     /// Copies one file's bytes.
     /// Copies one file; with `mayVanish`, a source that no longer exists returns false instead of failing.
     @discardableResult
-    private static func copyFile(_ source: String, to destination: String, naming store: String,
-                                 mayVanish: Bool = false) throws(TaskInterchangeError) -> Bool {
+    private static func copyFile(
+        _ source: String, to destination: String, naming store: String,
+        mayVanish: Bool = false
+    ) throws(TaskInterchangeError) -> Bool {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else {
             if mayVanish && errno == ENOENT { return false }
@@ -213,7 +231,8 @@ enum StoreCopy {
         defer { close(input) }
         let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard output >= 0 else {
-            throw TaskInterchangeError(.io, "\(destination): cannot create a private copy: \(String(cString: strerror(errno)))")
+            throw TaskInterchangeError(
+                .io, "\(destination): cannot create a private copy: \(String(cString: strerror(errno)))")
         }
         defer { close(output) }
         do {

@@ -15,7 +15,10 @@ extension TaskInterchangeError {
         }
         if kind == .cancelled { return Cancellation.cancelled }
         var message = "\(path): \(action): \(error.message)"
-        if kind == .busy { message = "\(path): the store is locked by another process (\(error.message)); close the app using it and retry" }
+        if kind == .busy {
+            message =
+                "\(path): the store is locked by another process (\(error.message)); close the app using it and retry"
+        }
         return TaskInterchangeError(kind, message)
     }
 }

@@ -48,9 +48,13 @@ public struct ExportSelection: Sendable, Hashable, CustomStringConvertible {
     /// the archive's `source.selection`.
     public var description: String {
         var parts: [String] = []
-        if let kinds = hasTaskFilter ? kinds : namedKinds { parts.append("--kinds " + kinds.sorted().map(\.rawValue).joined(separator: ",")) }
+        if let kinds = hasTaskFilter ? kinds : namedKinds {
+            parts.append("--kinds " + kinds.sorted().map(\.rawValue).joined(separator: ","))
+        }
         if let entities { parts.append("--entities " + entities.sorted().joined(separator: ",")) }
-        if !excludedEntities.isEmpty { parts.append("--exclude-entities " + excludedEntities.sorted().joined(separator: ",")) }
+        if !excludedEntities.isEmpty {
+            parts.append("--exclude-entities " + excludedEntities.sorted().joined(separator: ","))
+        }
         if let project { parts.append("--project " + project) }
         if let completion { parts.append("--" + completion.rawValue) }
         if let since, let text = try? LosslessDate.string(from: since) { parts.append("--since " + text) }
@@ -64,8 +68,10 @@ public struct ExportSelection: Sendable, Hashable, CustomStringConvertible {
         do {
             return try LosslessDate.date(from: isDateOnly ? text + "T00:00:00Z" : text)
         } catch {
-            throw TaskInterchangeError(.usage, "--since: '\(text)' is not a date (YYYY-MM-DD) or a date-time "
-                                       + "(YYYY-MM-DDTHH:MM:SSZ): \(error)")
+            throw TaskInterchangeError(
+                .usage,
+                "--since: '\(text)' is not a date (YYYY-MM-DD) or a date-time "
+                    + "(YYYY-MM-DDTHH:MM:SSZ): \(error)")
         }
     }
 }

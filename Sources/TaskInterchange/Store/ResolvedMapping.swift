@@ -67,11 +67,15 @@ struct ResolvedMapping {
                 let names = schema.entities.map(\.name)
                 let suggestion = Suggestion.closest(to: kindMapping.entity, among: names)
                     .map { "; did you mean '\($0)'?" }
-                throw fail("\(path).entity", "no entity '\(kindMapping.entity)' in the store (it has: "
-                    + names.joined(separator: ", ") + ")" + (suggestion ?? ""))
+                throw fail(
+                    "\(path).entity",
+                    "no entity '\(kindMapping.entity)' in the store (it has: "
+                        + names.joined(separator: ", ") + ")" + (suggestion ?? ""))
             }
             guard let table = entity.table, let tableColumns = schema.columns(of: table) else {
-                throw fail("\(path).entity", "the entity '\(entity.name)' has no table Z\(entity.name.uppercased()) in the store")
+                throw fail(
+                    "\(path).entity",
+                    "the entity '\(entity.name)' has no table Z\(entity.name.uppercased()) in the store")
             }
             let names = Set(tableColumns.map(\.name))
             var columns: [String: String] = [:]
@@ -84,7 +88,8 @@ struct ResolvedMapping {
                 }
                 columns[field] = column
             }
-            kinds[kind] = ResolvedKind(kind: kind, entity: entity, table: table, columns: columns, usedColumns: Set(columns.values))
+            kinds[kind] = ResolvedKind(
+                kind: kind, entity: entity, table: table, columns: columns, usedColumns: Set(columns.values))
         }
         self.kinds = kinds
 
@@ -94,32 +99,41 @@ struct ResolvedMapping {
                 guard let relationship = taskMapping.relationship(for: reference) else { continue }
                 let column = "Z" + relationship.uppercased()
                 guard kinds[StoreMapping.Kind(rawValue: reference)!] != nil else {
-                    throw fail("$.kinds.task.relationships.\(reference)", "maps to '\(relationship)' but no \(reference) entity is mapped")
+                    throw fail(
+                        "$.kinds.task.relationships.\(reference)",
+                        "maps to '\(relationship)' but no \(reference) entity is mapped")
                 }
                 guard names.contains(column) else {
-                    missing.append(Self.missing(.task, reference, task.entity, relationship, "to-one relationship",
-                                                column, task.table, names))
+                    missing.append(
+                        Self.missing(
+                            .task, reference, task.entity, relationship, "to-one relationship",
+                            column, task.table, names))
                     continue
                 }
                 if reference == "project" { taskProjectColumn = column } else { taskCategoryColumn = column }
                 task.usedColumns.insert(column)
                 // The `Z<n>_<NAME>` column names the destination's concrete entity; part of the same relationship.
-                for name in names where name.hasSuffix("_" + relationship.uppercased()) && name.dropFirst().first?.isNumber == true {
+                for name in names
+                where name.hasSuffix("_" + relationship.uppercased()) && name.dropFirst().first?.isNumber == true {
                     task.usedColumns.insert(name)
                 }
             }
             if let relationship = taskMapping.relationship(for: "tags") {
                 guard let tag = kinds[.tag] else {
-                    throw fail("$.kinds.task.relationships.tags", "maps to '\(relationship)' but no tag entity is mapped")
+                    throw fail(
+                        "$.kinds.task.relationships.tags", "maps to '\(relationship)' but no tag entity is mapped")
                 }
                 let joins = StoreMapping.joinTables(linking: task.entity, to: tag.entity, in: schema)
                 if let join = joins.first(where: { $0.relationship == relationship.lowercased() }) {
-                    tagJoin = TagJoin(table: join.table, taskColumn: join.sourceColumn, tagColumn: join.destinationColumn)
+                    tagJoin = TagJoin(
+                        table: join.table, taskColumn: join.sourceColumn, tagColumn: join.destinationColumn)
                 } else {
                     let detail = "no many-to-many relationship '\(relationship)' to \(tag.entity.name) (no join table)"
                     let suggestion = Suggestion.closest(to: relationship.lowercased(), among: joins.map(\.relationship))
-                    missing.append(MissingProperty(kind: .task, field: "tags", entity: task.entity.name,
-                                                   property: relationship, detail: detail, suggestion: suggestion))
+                    missing.append(
+                        MissingProperty(
+                            kind: .task, field: "tags", entity: task.entity.name,
+                            property: relationship, detail: detail, suggestion: suggestion))
                 }
             }
             kinds[.task] = task
@@ -127,14 +141,17 @@ struct ResolvedMapping {
         if var subtask = kinds[.subtask], let subtaskMapping = mapping[.subtask] {
             if let relationship = subtaskMapping.relationship(for: "task") {
                 guard kinds[.task] != nil else {
-                    throw fail("$.kinds.subtask.relationships.task", "maps to '\(relationship)' but no task entity is mapped")
+                    throw fail(
+                        "$.kinds.subtask.relationships.task", "maps to '\(relationship)' but no task entity is mapped")
                 }
                 let names = Set(schema.columns(of: subtask.table)?.map(\.name) ?? [])
                 let column = "Z" + relationship.uppercased()
                 let order = "Z_FOK_" + relationship.uppercased()
                 if !names.contains(column) {
-                    missing.append(Self.missing(.subtask, "task", subtask.entity, relationship, "to-one relationship",
-                                                column, subtask.table, names))
+                    missing.append(
+                        Self.missing(
+                            .subtask, "task", subtask.entity, relationship, "to-one relationship",
+                            column, subtask.table, names))
                 } else {
                     subtaskTaskColumn = column
                     subtask.usedColumns.insert(column)
@@ -151,13 +168,16 @@ struct ResolvedMapping {
     }
 
     /// A mapped property without its column; the suggestion is the closest property name the table has.
-    private static func missing(_ kind: StoreMapping.Kind, _ field: String, _ entity: StoreSchema.Entity,
-                                _ property: String, _ what: String, _ column: String, _ table: String,
-                                _ columns: Set<String>) -> MissingProperty {
+    private static func missing(
+        _ kind: StoreMapping.Kind, _ field: String, _ entity: StoreSchema.Entity,
+        _ property: String, _ what: String, _ column: String, _ table: String,
+        _ columns: Set<String>
+    ) -> MissingProperty {
         let properties = columns.filter { $0.hasPrefix("Z") && !$0.hasPrefix("Z_") }.map { String($0.dropFirst()) }
         let suggestion = Suggestion.closest(to: property.uppercased(), among: properties.sorted())
-        return MissingProperty(kind: kind, field: field, entity: entity.name, property: property,
-                               detail: "no \(what) '\(property)' (no column \(column) in \(table))",
-                               suggestion: suggestion.map { $0.lowercased() })
+        return MissingProperty(
+            kind: kind, field: field, entity: entity.name, property: property,
+            detail: "no \(what) '\(property)' (no column \(column) in \(table))",
+            suggestion: suggestion.map { $0.lowercased() })
     }
 }

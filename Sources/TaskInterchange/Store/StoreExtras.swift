@@ -34,8 +34,11 @@ struct StoreExtras {
             let covered = relationships.coveredColumns[mapped.table] ?? []
             for column in schema.columns(of: mapped.table) ?? [] {
                 let name = column.name
-                guard !["Z_PK", "Z_ENT", "Z_OPT"].contains(name), !mapped.usedColumns.contains(name), !covered.contains(name) else { continue }
-                let isForeignKey = schema.indexes.contains("\(mapped.table)_\(name)_INDEX") && column.declaredType == "INTEGER"
+                guard !["Z_PK", "Z_ENT", "Z_OPT"].contains(name), !mapped.usedColumns.contains(name),
+                    !covered.contains(name)
+                else { continue }
+                let isForeignKey =
+                    schema.indexes.contains("\(mapped.table)_\(name)_INDEX") && column.declaredType == "INTEGER"
                 let isPlumbing = name.hasPrefix("Z_") || (name.dropFirst().first?.isNumber ?? false)
                 let attribute = attributes.first { "Z" + $0.name.uppercased() == name }
                 if isPlumbing || (attribute == nil && (isForeignKey || model != nil)) {
@@ -43,13 +46,17 @@ struct StoreExtras {
                     continue
                 }
                 let property = attribute?.name ?? String(name.dropFirst()).lowercased()
-                columns[kind, default: []].append(Column(column: name, property: property,
-                                                         kind: attribute.map { Self.kind(of: $0.type) } ?? Self.kind(declared: column.declaredType)))
+                columns[kind, default: []].append(
+                    Column(
+                        column: name, property: property,
+                        kind: attribute.map { Self.kind(of: $0.type) } ?? Self.kind(declared: column.declaredType)))
             }
             for relationship in relationships.carried[kind] ?? [] {
                 if case .column(let column) = relationship.storage {
-                    columns[kind, default: []].append(Column(column: column, property: relationship.property,
-                                                             kind: .reference(relationship.declaration.destination)))
+                    columns[kind, default: []].append(
+                        Column(
+                            column: column, property: relationship.property,
+                            kind: .reference(relationship.declaration.destination)))
                 }
             }
         }
@@ -95,7 +102,9 @@ struct StoreExtras {
 
 extension StoreReader {
     /// Reads the extra columns starting at result column `first` into an `extra` dictionary (nil when all are NULL).
-    func extraValues(_ statement: Statement, from first: Int32, _ columns: [StoreExtras.Column], entity: String, key: Int64) -> [String: ExtraValue]? {
+    func extraValues(
+        _ statement: Statement, from first: Int32, _ columns: [StoreExtras.Column], entity: String, key: Int64
+    ) -> [String: ExtraValue]? {
         guard !columns.isEmpty else { return nil }
         var values: [String: ExtraValue] = [:]
         for (offset, column) in columns.enumerated() {
@@ -108,12 +117,15 @@ extension StoreReader {
                 if let id = indexes[destination]?.id(of: target) {
                     values[column.property] = .string(id.uuidString)
                 } else if isExcluded(destination) {
-                    log.add(.excludedReference, entity: entity, property: column.property,
-                            message: "key points at a \(destination.rawValue) of an excluded entity; exported without it",
-                            example: "p\(key)→p\(target)")
+                    log.add(
+                        .excludedReference, entity: entity, property: column.property,
+                        message: "key points at a \(destination.rawValue) of an excluded entity; exported without it",
+                        example: "p\(key)→p\(target)")
                 } else {
-                    log.add(.danglingReference, entity: entity, property: column.property,
-                            message: "key points at no \(destination.rawValue) row; exported without it", example: "p\(key)→p\(target)")
+                    log.add(
+                        .danglingReference, entity: entity, property: column.property,
+                        message: "key points at no \(destination.rawValue) row; exported without it",
+                        example: "p\(key)→p\(target)")
                 }
             case (.bool, 1) where (0...1).contains(statement.int64(at: index)):
                 values[column.property] = .bool(statement.int64(at: index) != 0)
@@ -125,7 +137,9 @@ extension StoreReader {
                 if let text = try? LosslessDate.string(from: Date(timeIntervalSinceReferenceDate: seconds)) {
                     values[column.property] = .string(text)
                 } else {
-                    log.add(.invalidValue, entity: entity, property: column.property, message: "date out of range; not exported", example: "p\(key)")
+                    log.add(
+                        .invalidValue, entity: entity, property: column.property,
+                        message: "date out of range; not exported", example: "p\(key)")
                 }
             case (.uuid, 4):
                 if let id = statement.withBytes(at: index, { $0.flatMap(UUID.init(bytes:)) }) {
@@ -139,7 +153,9 @@ extension StoreReader {
                 if value.isFinite {
                     values[column.property] = .double(value)
                 } else {
-                    log.add(.invalidValue, entity: entity, property: column.property, message: "non-finite number; not exported", example: "p\(key)")
+                    log.add(
+                        .invalidValue, entity: entity, property: column.property,
+                        message: "non-finite number; not exported", example: "p\(key)")
                 }
             case (_, 3): values[column.property] = .string(statement.text(at: index) ?? "")
             default: values[column.property] = .string(Data(statement.blob(at: index) ?? []).base64EncodedString())

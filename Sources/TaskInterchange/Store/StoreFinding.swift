@@ -63,7 +63,8 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
         case untypedColumn = "untyped-column"
     }
 
-    static let hotJournalMessage = "a writer stopped mid-transaction (hot journal); its changes were rolled back in a private copy and only committed data was read (the store's files were not changed)"
+    static let hotJournalMessage =
+        "a writer stopped mid-transaction (hot journal); its changes were rolled back in a private copy and only committed data was read (the store's files were not changed)"
 
     /// The kind of finding.
     public var code: Code
@@ -79,7 +80,10 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
     public var examples: [String]
 
     /// Creates a finding.
-    public init(_ code: Code, entity: String? = nil, property: String? = nil, count: Int, message: String, examples: [String] = []) {
+    public init(
+        _ code: Code, entity: String? = nil, property: String? = nil, count: Int, message: String,
+        examples: [String] = []
+    ) {
         self.code = code
         self.entity = entity
         self.property = property
@@ -91,8 +95,10 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
     /// Derived ids are expected for stores without UUID attributes; everything else means something was not carried
     /// exactly.
     public var isWarning: Bool {
-        ![.derivedID, .broughtAlong, .historyTracking, .cloudKitMirroring, .walData, .hotJournal, .schemaObjects,
-          .untypedColumn, .emptySelection].contains(code)
+        ![
+            .derivedID, .broughtAlong, .historyTracking, .cloudKitMirroring, .walData, .hotJournal, .schemaObjects,
+            .untypedColumn, .emptySelection,
+        ].contains(code)
     }
 
     /// `TodoItem.repeats: unmapped-column: 12 values not exported (e.g. p3, p9)`
@@ -111,15 +117,22 @@ struct FindingLog {
     private var index: [String: Int] = [:]
     static let exampleLimit = 5
 
-    mutating func add(_ code: StoreFinding.Code, entity: String?, property: String? = nil, message: String, example: String? = nil, count: Int = 1) {
+    mutating func add(
+        _ code: StoreFinding.Code, entity: String?, property: String? = nil, message: String, example: String? = nil,
+        count: Int = 1
+    ) {
         let key = "\(code.rawValue)|\(entity ?? "")|\(property ?? "")|\(message)"
         if let position = index[key] {
             findings[position].count += count
-            if let example, findings[position].examples.count < Self.exampleLimit { findings[position].examples.append(example) }
+            if let example, findings[position].examples.count < Self.exampleLimit {
+                findings[position].examples.append(example)
+            }
         } else {
             index[key] = findings.count
-            findings.append(StoreFinding(code, entity: entity, property: property, count: count, message: message,
-                                         examples: example.map { [$0] } ?? []))
+            findings.append(
+                StoreFinding(
+                    code, entity: entity, property: property, count: count, message: message,
+                    examples: example.map { [$0] } ?? []))
         }
     }
 }

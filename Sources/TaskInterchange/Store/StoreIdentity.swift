@@ -1,6 +1,7 @@
 import Foundation
 
-/// How rows get their exchange ids: the UUID attribute when it holds a usable, unique value; otherwise an id derived from
+/// How rows get their exchange ids: the UUID attribute when it holds a usable, unique value; otherwise an id derived
+/// from
 /// the row's object URI, so every export of the same store gives the same id.
 enum StoreIdentity {
     /// One row: its id as two big-endian halves (so integer order is byte order, which is also the order of the
@@ -12,8 +13,10 @@ enum StoreIdentity {
 
         init(id: UUID, key: Int64) {
             (high, low) = withUnsafeBytes(of: id.uuid) { bytes in
-                (UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
-                 UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+                (
+                    UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+                    UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                )
             }
             self.key = key
         }
@@ -29,12 +32,15 @@ enum StoreIdentity {
 
     /// Reads every row of a kind, sorted by id (then key), recording every derived or repaired id in `log`.
     /// `selected` is a further condition on the rows (`AND …`), empty for all of them.
-    static func read(_ kind: ResolvedMapping.ResolvedKind, from database: Database, storeUUID: String,
-                     log: inout FindingLog, selected: String = "") throws -> [Entry] {
+    static func read(
+        _ kind: ResolvedMapping.ResolvedKind, from database: Database, storeUUID: String,
+        log: inout FindingLog, selected: String = ""
+    ) throws -> [Entry] {
         let entity = kind.entity
         let idColumn = kind.columns["id"]
         let statement = try database.prepare(
-            "SELECT Z_PK, \(idColumn.map(Database.quote) ?? "NULL") FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected)")
+            "SELECT Z_PK, \(idColumn.map(Database.quote) ?? "NULL") FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected)"
+        )
         var entries: [Entry] = []
         let property = idColumn.map { String($0.dropFirst()).lowercased() } ?? "id"
         func derived(_ key: Int64) -> Entry {
@@ -45,17 +51,30 @@ enum StoreIdentity {
             var id: UUID?
             switch statement.columnType(at: 1) {
             case 5:  // NULL
-                log.add(.derivedID, entity: entity.name, property: property,
-                        message: idColumn == nil ? "the entity has no UUID attribute; ids derived from object URIs" : "NULL UUID; id derived from the object URI",
-                        example: "p\(key)")
+                log.add(
+                    .derivedID, entity: entity.name, property: property,
+                    message: idColumn == nil
+                        ? "the entity has no UUID attribute; ids derived from object URIs"
+                        : "NULL UUID; id derived from the object URI",
+                    example: "p\(key)")
             case 4:  // BLOB
                 id = statement.withBytes(at: 1) { $0.flatMap(UUID.init(bytes:)) }
-                if id == nil { log.add(.invalidID, entity: entity.name, property: property, message: "UUID blob is not 16 bytes; id derived from the object URI", example: "p\(key)") }
+                if id == nil {
+                    log.add(
+                        .invalidID, entity: entity.name, property: property,
+                        message: "UUID blob is not 16 bytes; id derived from the object URI", example: "p\(key)")
+                }
             case 3:  // TEXT
                 id = statement.text(at: 1).flatMap { UUID(uuidString: $0.trimmingCharacters(in: .whitespaces)) }
-                if id == nil { log.add(.invalidID, entity: entity.name, property: property, message: "UUID text is not a UUID; id derived from the object URI", example: "p\(key)") }
+                if id == nil {
+                    log.add(
+                        .invalidID, entity: entity.name, property: property,
+                        message: "UUID text is not a UUID; id derived from the object URI", example: "p\(key)")
+                }
             default:
-                log.add(.invalidID, entity: entity.name, property: property, message: "UUID column holds a number; id derived from the object URI", example: "p\(key)")
+                log.add(
+                    .invalidID, entity: entity.name, property: property,
+                    message: "UUID column holds a number; id derived from the object URI", example: "p\(key)")
             }
             entries.append(id.map { Entry(id: $0, key: key) } ?? derived(key))
         }
@@ -71,9 +90,11 @@ enum StoreIdentity {
                 continue
             }
             do {
-                log.add(.duplicateID, entity: entity.name, property: property,
-                        message: "UUID \(entries[index].id.uuidString) is used by more than one row; later rows got ids derived from their object URIs",
-                        example: "p\(entries[index].key)")
+                log.add(
+                    .duplicateID, entity: entity.name, property: property,
+                    message:
+                        "UUID \(entries[index].id.uuidString) is used by more than one row; later rows got ids derived from their object URIs",
+                    example: "p\(entries[index].key)")
                 entries[index] = derived(entries[index].key)
                 repaired = true
             }

@@ -90,10 +90,15 @@ public struct StoreInspection: Sendable, Codable {
         do {
             model = try ObjectModel(modelCacheOf: snapshot)
         } catch {
-            log.add(.modelCache, entity: nil, message: "Z_MODELCACHE cannot be decoded (\(error.message)); entities and properties come from the schema")
+            log.add(
+                .modelCache, entity: nil,
+                message:
+                    "Z_MODELCACHE cannot be decoded (\(error.message)); entities and properties come from the schema")
         }
         self.model = model
-        modelSource = model == nil ? "no usable model cache; entities and columns read from the schema" : "decoded from Z_MODELCACHE"
+        modelSource =
+            model == nil
+            ? "no usable model cache; entities and columns read from the schema" : "decoded from Z_MODELCACHE"
         let computed = model?.versionHashes ?? [:]
         let stored = (try? StoreMetadata(of: snapshot))??.versionHashes ?? [:]
         func base64(_ bytes: [UInt8]?) -> String? { bytes.map { Data($0).base64EncodedString() } }
@@ -101,20 +106,34 @@ public struct StoreInspection: Sendable, Codable {
             entities = try schema.entities.map { entity in
                 var count = 0
                 if let table = entity.table {
-                    count = Int(try database.scalar("SELECT count(*) FROM \(Database.quote(table)) WHERE Z_ENT IN (\(entity.numbersIncludingSubentities.map(String.init).joined(separator: ", ")))")?.int64 ?? 0)
+                    count = Int(
+                        try database.scalar(
+                            "SELECT count(*) FROM \(Database.quote(table)) WHERE Z_ENT IN (\(entity.numbersIncludingSubentities.map(String.init).joined(separator: ", ")))"
+                        )?.int64 ?? 0)
                 }
-                return Entity(name: entity.name, entityNumber: entity.number,
-                              superentity: entity.superNumber == 0 ? nil : schema.entity(number: entity.superNumber)?.name,
-                              table: entity.table, count: count, maxKey: entity.maxKey,
-                              columns: (entity.table.flatMap(schema.columns(of:)) ?? []).map { Column(name: $0.name, type: $0.declaredType) },
-                              versionHash: base64(computed[entity.name]), storedVersionHash: base64(stored[entity.name]))
+                return Entity(
+                    name: entity.name, entityNumber: entity.number,
+                    superentity: entity.superNumber == 0 ? nil : schema.entity(number: entity.superNumber)?.name,
+                    table: entity.table, count: count, maxKey: entity.maxKey,
+                    columns: (entity.table.flatMap(schema.columns(of:)) ?? []).map {
+                        Column(name: $0.name, type: $0.declaredType)
+                    },
+                    versionHash: base64(computed[entity.name]), storedVersionHash: base64(stored[entity.name]))
             }
-            for entity in entities where entity.versionHash != nil && entity.storedVersionHash != nil && entity.versionHash != entity.storedVersionHash {
-                log.add(.versionHashMismatch, entity: entity.name,
-                        message: "the version hash computed from the model cache differs from the one in Z_METADATA (the cache and the store disagree, or the hash rules miss a model feature)")
+            for entity in entities
+            where entity.versionHash != nil && entity.storedVersionHash != nil
+                && entity.versionHash != entity.storedVersionHash
+            {
+                log.add(
+                    .versionHashMismatch, entity: entity.name,
+                    message:
+                        "the version hash computed from the model cache differs from the one in Z_METADATA (the cache and the store disagree, or the hash rules miss a model feature)"
+                )
             }
             joinTables = try schema.tables.keys.sorted().compactMap { table -> JoinTable? in
-                guard table.hasPrefix("Z_"), !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) else { return nil }
+                guard table.hasPrefix("Z_"), !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) else {
+                    return nil
+                }
                 let count = Int(try database.scalar("SELECT count(*) FROM \(Database.quote(table))")?.int64 ?? 0)
                 return JoinTable(table: table, columns: (schema.columns(of: table) ?? []).map(\.name), count: count)
             }
@@ -122,31 +141,46 @@ public struct StoreInspection: Sendable, Codable {
                 guard let table = entity.table else { continue }
                 let largest = try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0
                 if largest > entity.maxKey {
-                    log.add(.maxKeyBelowKeys, entity: entity.name, message: "Z_MAX is \(entity.maxKey) but \(table) holds key \(largest); the app's next insert would collide (tasks import corrects it)")
+                    log.add(
+                        .maxKeyBelowKeys, entity: entity.name,
+                        message:
+                            "Z_MAX is \(entity.maxKey) but \(table) holds key \(largest); the app's next insert would collide (tasks import corrects it)"
+                    )
                 }
                 guard !entity.isInternal else { continue }
-                let nullVersions = try database.scalar("SELECT count(*) FROM \(Database.quote(table)) WHERE Z_OPT IS NULL")?.int64 ?? 0
+                let nullVersions =
+                    try database.scalar("SELECT count(*) FROM \(Database.quote(table)) WHERE Z_OPT IS NULL")?.int64 ?? 0
                 if nullVersions > 0 {
-                    log.add(.nullVersion, entity: entity.name, message: "rows with a NULL Z_OPT", count: Int(nullVersions))
+                    log.add(
+                        .nullVersion, entity: entity.name, message: "rows with a NULL Z_OPT", count: Int(nullVersions))
                 }
             }
             if schema.tables["ATRANSACTION"] != nil || schema.tables["ACHANGE"] != nil {
-                log.add(.historyTracking, entity: nil, message: "the store records persistent history (ATRANSACTION/ACHANGE)")
+                log.add(
+                    .historyTracking, entity: nil,
+                    message: "the store records persistent history (ATRANSACTION/ACHANGE)")
             }
             if schema.tables.keys.contains(where: { $0.hasPrefix("ANSCK") }) {
                 log.add(.cloudKitMirroring, entity: nil, message: "the store holds CloudKit mirroring tables (ANSCK*)")
             }
             if snapshot.readFromCopy {
-                log.add(.walData, entity: nil, message: "committed data lives in the -wal file (read as one committed state; the store's files were not changed)")
+                log.add(
+                    .walData, entity: nil,
+                    message:
+                        "committed data lives in the -wal file (read as one committed state; the store's files were not changed)"
+                )
             }
             if !schema.triggers.isEmpty || !schema.views.isEmpty {
                 let parts = [("triggers", schema.triggers), ("views", schema.views)].filter { !$0.1.isEmpty }
                     .map { "\($0.0): \($0.1.joined(separator: ", "))" }
-                log.add(.schemaObjects, entity: nil, message: parts.joined(separator: "; ") + " (never run or read by tasks)")
+                log.add(
+                    .schemaObjects, entity: nil,
+                    message: parts.joined(separator: "; ") + " (never run or read by tasks)")
             }
             let check = try database.rows("PRAGMA quick_check").compactMap { $0.first?.string }
             if check != ["ok"] {
-                log.add(.corruption, entity: nil, message: "PRAGMA quick_check: \(check.prefix(5).joined(separator: "; "))")
+                log.add(
+                    .corruption, entity: nil, message: "PRAGMA quick_check: \(check.prefix(5).joined(separator: "; "))")
             }
         } catch let error as SQLiteError {
             throw TaskInterchangeError.sqlite(error, path: snapshot.path, doing: "cannot inspect the store")

@@ -12,7 +12,8 @@ extension StoreMapping {
     static func normalize(_ name: String) -> String {
         var result = name.lowercased().filter { $0 != "_" }
         if name.hasPrefix("CD") || name.hasPrefix("cd"), result.count > 2 { result.removeFirst(2) }
-        for suffix in ["managedobject", "entity", "model", "mo"] where result.hasSuffix(suffix) && result.count > suffix.count {
+        for suffix in ["managedobject", "entity", "model", "mo"]
+        where result.hasSuffix(suffix) && result.count > suffix.count {
             result.removeLast(suffix.count)
             break
         }
@@ -27,7 +28,8 @@ extension StoreMapping {
         for kind in Kind.allCases {
             let synonyms = Self.entitySynonyms[kind] ?? []
             let candidates = schema.entities.filter { $0.table != nil && !taken.contains($0.name) }
-            let best = candidates
+            let best =
+                candidates
                 .compactMap { entity -> (StoreSchema.Entity, Int)? in
                     guard let rank = synonyms.firstIndex(of: Self.normalize(entity.name)) else { return nil }
                     return (entity, rank)
@@ -52,8 +54,9 @@ extension StoreMapping {
             }
             var relationships: [String: String?] = [:]
             for reference in kind.relationships {
-                let detected = Self.detectRelationship(reference, of: entity, kind: kind, chosen: chosen,
-                                                       properties: properties.filter { !used.contains($0) }, schema: schema)
+                let detected = Self.detectRelationship(
+                    reference, of: entity, kind: kind, chosen: chosen,
+                    properties: properties.filter { !used.contains($0) }, schema: schema)
                 relationships[reference] = .some(detected.map { spelled[$0.lowercased()] ?? $0 })
             }
             kinds[kind] = KindMapping(entity: entity.name, fields: fields, relationships: relationships)
@@ -70,8 +73,10 @@ extension StoreMapping {
         func links(_ kind: Kind, _ reference: String) -> Bool {
             (kinds[kind] ?? nil)?.relationships[reference].map { $0 != nil } ?? false
         }
-        guard has(.task, field: "title"), has(.task, field: "isCompleted") || has(.task, field: "dueDate")
-                || has(.task, field: "priority") else { return [:] }
+        guard has(.task, field: "title"),
+            has(.task, field: "isCompleted") || has(.task, field: "dueDate")
+                || has(.task, field: "priority")
+        else { return [:] }
         var result: [Kind: KindMapping?] = [.task: kinds[.task] ?? nil]
         for (kind, reference) in [(Kind.project, "project"), (.category, "category"), (.tag, "tags")]
         where links(.task, reference) {
@@ -86,7 +91,9 @@ extension StoreMapping {
         guard let model, let found = model.entity(named: entity) else { return [:] }
         var result: [String: String] = [:]
         for member in model.ancestry(of: found).reversed() {
-            for name in member.attributes.map(\.name) + member.relationships.map(\.name) { result[name.lowercased()] = name }
+            for name in member.attributes.map(\.name) + member.relationships.map(\.name) {
+                result[name.lowercased()] = name
+            }
         }
         return result
     }
@@ -97,18 +104,23 @@ extension StoreMapping {
         return columns.compactMap { column in
             let name = column.name
             guard name.hasPrefix("Z"), !name.hasPrefix("Z_"), name.count > 1,
-                  !(name.dropFirst().first?.isNumber ?? false) else { return nil }
+                !(name.dropFirst().first?.isNumber ?? false)
+            else { return nil }
             return String(name.dropFirst()).lowercased()
         }
     }
 
-    static func detectRelationship(_ reference: String, of entity: StoreSchema.Entity, kind: Kind,
-                                   chosen: [Kind: StoreSchema.Entity], properties: [String],
-                                   schema: StoreSchema) -> String? {
+    static func detectRelationship(
+        _ reference: String, of entity: StoreSchema.Entity, kind: Kind,
+        chosen: [Kind: StoreSchema.Entity], properties: [String],
+        schema: StoreSchema
+    ) -> String? {
         switch reference {
         case "project", "category", "task":
             guard let target = chosen[Kind(rawValue: reference)!] else { return nil }
-            var names = [normalize(target.name), target.name.lowercased(), reference] + (entitySynonyms[Kind(rawValue: reference)!] ?? [])
+            var names =
+                [normalize(target.name), target.name.lowercased(), reference]
+                + (entitySynonyms[Kind(rawValue: reference)!] ?? [])
             if reference == "task" { names += ["parent", "owner", "parenttask"] }
             return names.first { properties.contains($0) }
         case "tags":
@@ -120,21 +132,27 @@ extension StoreMapping {
     }
 
     /// Join tables of many-to-many relationships from `source` to `destination`: the column `Z_<dest#><REL>` holds the
-    /// destination's keys and is named after the source's relationship; the other `Z_<source#>…` column holds the source's.
-    static func joinTables(linking source: StoreSchema.Entity, to destination: StoreSchema.Entity,
-                           in schema: StoreSchema) -> [(table: String, sourceColumn: String, destinationColumn: String, relationship: String)] {
+    /// destination's keys and is named after the source's relationship; the other `Z_<source#>…` column holds the
+    /// source's.
+    static func joinTables(
+        linking source: StoreSchema.Entity, to destination: StoreSchema.Entity,
+        in schema: StoreSchema
+    ) -> [(table: String, sourceColumn: String, destinationColumn: String, relationship: String)] {
         var result: [(String, String, String, String)] = []
-        for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key }) where table.hasPrefix("Z_") && table != "Z_PRIMARYKEY"
-            && table != "Z_METADATA" && table != "Z_MODELCACHE" {
+        for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key })
+        where table.hasPrefix("Z_") && table != "Z_PRIMARYKEY"
+            && table != "Z_METADATA" && table != "Z_MODELCACHE"
+        {
             let keyColumns = columns.map(\.name).filter { !$0.hasPrefix("Z_FOK_") }
             guard keyColumns.count == 2 else { continue }
             for destinationColumn in keyColumns {
                 let other = keyColumns.first { $0 != destinationColumn }!
                 guard let (destinationNumber, relationship) = splitJoinColumn(destinationColumn),
-                      let (sourceNumber, _) = splitJoinColumn(other),
-                      destination.numbersIncludingSubentities.contains(destinationNumber),
-                      source.numbersIncludingSubentities.contains(sourceNumber),
-                      source.name != destination.name else { continue }
+                    let (sourceNumber, _) = splitJoinColumn(other),
+                    destination.numbersIncludingSubentities.contains(destinationNumber),
+                    source.numbersIncludingSubentities.contains(sourceNumber),
+                    source.name != destination.name
+                else { continue }
                 result.append((table, other, destinationColumn, relationship.lowercased()))
             }
         }

@@ -89,33 +89,50 @@ public struct StoreMapping: Sendable, Hashable, Codable {
         let isInspection = object?["mappingVersion"] == nil && object?["mapping"] is [String: Any]
         let root = isInspection ? "$.mapping" : "$"
         do {
-            self = isInspection
+            self =
+                isInspection
                 ? try JSONDecoder().decode(Inspection.self, from: data).mapping
                 : try JSONDecoder().decode(StoreMapping.self, from: data)
         } catch let DecodingError.dataCorrupted(context) {
-            throw TaskInterchangeError(.invalidData, "\(path): \(Self.jsonPath(context.codingPath)): \(context.debugDescription) \(context.underlyingError.map { "(\($0.localizedDescription))" } ?? "")")
+            throw TaskInterchangeError(
+                .invalidData,
+                "\(path): \(Self.jsonPath(context.codingPath)): \(context.debugDescription) \(context.underlyingError.map { "(\($0.localizedDescription))" } ?? "")"
+            )
         } catch let DecodingError.keyNotFound(key, context) {
-            throw TaskInterchangeError(.invalidData, "\(path): \(Self.jsonPath(context.codingPath + [key])): missing member")
+            throw TaskInterchangeError(
+                .invalidData, "\(path): \(Self.jsonPath(context.codingPath + [key])): missing member")
         } catch let DecodingError.typeMismatch(type, context) {
             throw TaskInterchangeError(.invalidData, "\(path): \(Self.jsonPath(context.codingPath)): expected \(type)")
         } catch let DecodingError.valueNotFound(type, context) {
-            throw TaskInterchangeError(.invalidData, "\(path): \(Self.jsonPath(context.codingPath)): expected \(type), found null")
+            throw TaskInterchangeError(
+                .invalidData, "\(path): \(Self.jsonPath(context.codingPath)): expected \(type), found null")
         } catch {
             throw TaskInterchangeError(.invalidData, "\(path): not a mapping file: \(error)")
         }
         guard mappingVersion == 1 else {
-            throw TaskInterchangeError(.invalidData, "\(path): \(root).mappingVersion: unsupported mapping version \(mappingVersion) (this tool reads 1)")
+            throw TaskInterchangeError(
+                .invalidData,
+                "\(path): \(root).mappingVersion: unsupported mapping version \(mappingVersion) (this tool reads 1)")
         }
         for name in kinds.keys where Kind(rawValue: name) == nil {
-            throw TaskInterchangeError(.invalidData, "\(path): \(root).kinds.\(name): unknown kind (expected one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw TaskInterchangeError(
+                .invalidData,
+                "\(path): \(root).kinds.\(name): unknown kind (expected one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")))"
+            )
         }
         for kind in Kind.allCases {
             guard let mapping = self[kind] else { continue }
             for field in mapping.fields.keys where !kind.fields.contains(field) {
-                throw TaskInterchangeError(.invalidData, "\(path): \(root).kinds.\(kind.rawValue).fields.\(field): unknown field (expected one of \(kind.fields.joined(separator: ", ")))")
+                throw TaskInterchangeError(
+                    .invalidData,
+                    "\(path): \(root).kinds.\(kind.rawValue).fields.\(field): unknown field (expected one of \(kind.fields.joined(separator: ", ")))"
+                )
             }
             for reference in mapping.relationships.keys where !kind.relationships.contains(reference) {
-                throw TaskInterchangeError(.invalidData, "\(path): \(root).kinds.\(kind.rawValue).relationships.\(reference): unknown relationship (expected one of \(kind.relationships.isEmpty ? "none" : kind.relationships.joined(separator: ", ")))")
+                throw TaskInterchangeError(
+                    .invalidData,
+                    "\(path): \(root).kinds.\(kind.rawValue).relationships.\(reference): unknown relationship (expected one of \(kind.relationships.isEmpty ? "none" : kind.relationships.joined(separator: ", ")))"
+                )
             }
         }
     }

@@ -17,14 +17,14 @@ extension StoreReader {
                 let position = order.map(Database.quote) ?? "NULL"
                 sql =
                     "SELECT \(key), Z_PK, \(position) FROM \(Database.quote(relationship.destinationTable)) "
-                        + "WHERE \(key) IN (\(owners)) ORDER BY 1, 3, 2"
+                    + "WHERE \(key) IN (\(owners)) ORDER BY 1, 3, 2"
             case .joinTable(let direction):
                 let position = direction.orderColumn.map(Database.quote) ?? "NULL"
                 let owner = Database.quote(direction.ownerColumn)
                 sql =
                     "SELECT \(owner), \(Database.quote(direction.memberColumn)), \(position) "
                     + "FROM \(Database.quote(direction.table)) "
-                        + "WHERE \(owner) IN (\(owners)) ORDER BY 1, 3, 2"
+                    + "WHERE \(owner) IN (\(owners)) ORDER BY 1, 3, 2"
             case .column:
                 preconditionFailure("to-one relationships are read with their row")
             }
@@ -75,7 +75,8 @@ extension StoreReader {
             let select = (["Z_PK"] + columns.map(\.column) + keyColumns).map(Database.quote).joined(separator: ", ")
             let kept = selection?.condition(.entity(name)) ?? ""
             let statement = try database.prepare(
-                "SELECT \(select) FROM \(Database.quote(entity.table)) WHERE Z_ENT = \(entity.number)\(kept) ORDER BY Z_PK")
+                "SELECT \(select) FROM \(Database.quote(entity.table)) WHERE Z_ENT = \(entity.number)\(kept) ORDER BY Z_PK"
+            )
             var index = 0
             while try statement.step() {
                 let key = statement.int64(at: 0)

@@ -27,8 +27,9 @@ extension StoreReader {
             let order = Record.layout.filter { !$0.isModificationDate } + Record.layout.filter(\.isModificationDate)
             for field in order {
                 let column = kind.columns[field.name]
-                let entry = Entry(field: field, column: next,
-                                  origin: Origin(entity: kind.entity.name, field: field.name, column: column, key: 0))
+                let entry = Entry(
+                    field: field, column: next,
+                    origin: Origin(entity: kind.entity.name, field: field.name, column: column, key: 0))
                 if field.isModificationDate { modificationDate = entry } else { plain.append(entry) }
                 columns.append(column.map(Database.quote) ?? "NULL")
                 next += 1
@@ -41,14 +42,18 @@ extension StoreReader {
     }
 
     /// Reads the fields of `entries` from the current row into `record`.
-    func readFields<Record: TypedRecord>(_ entries: [FieldColumns<Record>.Entry], into record: inout Record,
-                                         _ statement: Statement, key: Int64) {
+    func readFields<Record: TypedRecord>(
+        _ entries: [FieldColumns<Record>.Entry], into record: inout Record,
+        _ statement: Statement, key: Int64
+    ) {
         for entry in entries { readField(entry, into: &record, statement, key: key) }
     }
 
     /// Reads one field, reporting a value that is not what the field needs.
-    func readField<Record: TypedRecord>(_ entry: FieldColumns<Record>.Entry, into record: inout Record,
-                                        _ statement: Statement, key: Int64) {
+    func readField<Record: TypedRecord>(
+        _ entry: FieldColumns<Record>.Entry, into record: inout Record,
+        _ statement: Statement, key: Int64
+    ) {
         var origin = entry.origin
         origin.key = key
         let column = entry.column

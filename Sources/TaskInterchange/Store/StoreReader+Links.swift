@@ -29,14 +29,18 @@ extension StoreReader {
                     continue
                 case .destinationColumn(let table, let filter, let column, let order):
                     let owner = Database.quote(column)
-                    sql = "SELECT \(owner), Z_PK FROM \(Database.quote(table)) WHERE \(filter) AND \(owner) IS NOT NULL\(selected(kind, column)) ORDER BY \(owner), \(order.map { "\(Database.quote($0)), " } ?? "")Z_PK"
+                    sql =
+                        "SELECT \(owner), Z_PK FROM \(Database.quote(table)) WHERE \(filter) AND \(owner) IS NOT NULL\(selected(kind, column)) ORDER BY \(owner), \(order.map { "\(Database.quote($0)), " } ?? "")Z_PK"
                 case .joinTable(let direction):
                     let owner = Database.quote(direction.ownerColumn)
                     let member = Database.quote(direction.memberColumn)
-                    sql = "SELECT \(owner), \(member) FROM \(Database.quote(direction.table)) WHERE \(owner) IS NOT NULL AND \(member) IS NOT NULL\(selected(kind, direction.ownerColumn)) ORDER BY \(owner), \(direction.orderColumn.map { "\(Database.quote($0)), " } ?? "")\(member)"
+                    sql =
+                        "SELECT \(owner), \(member) FROM \(Database.quote(direction.table)) WHERE \(owner) IS NOT NULL AND \(member) IS NOT NULL\(selected(kind, direction.ownerColumn)) ORDER BY \(owner), \(direction.orderColumn.map { "\(Database.quote($0)), " } ?? "")\(member)"
                 }
-                let table = LinkTable(property: relationship.property, destination: indexes[relationship.declaration.destination] ?? KeyIndex([]),
-                                      ordered: relationship.declaration.ordered)
+                let table = LinkTable(
+                    property: relationship.property,
+                    destination: indexes[relationship.declaration.destination] ?? KeyIndex([]),
+                    ordered: relationship.declaration.ordered)
                 let entity = resolved.kinds[kind]?.entity.name
                 let statement = try database.prepare(sql)
                 while try statement.step() {
@@ -44,13 +48,18 @@ extension StoreReader {
                     let member = statement.int64(at: 1)
                     guard table.destination.rank(of: member) != nil else {
                         if isExcluded(relationship.declaration.destination) {
-                            log.add(.excludedReference, entity: entity, property: relationship.property,
-                                    message: "link points at a \(relationship.declaration.destination.rawValue) of an excluded entity; not exported",
-                                    example: "p\(owner)→p\(member)")
+                            log.add(
+                                .excludedReference, entity: entity, property: relationship.property,
+                                message:
+                                    "link points at a \(relationship.declaration.destination.rawValue) of an excluded entity; not exported",
+                                example: "p\(owner)→p\(member)")
                             continue
                         }
-                        log.add(.danglingReference, entity: entity, property: relationship.property,
-                                message: "link points at no \(relationship.declaration.destination.rawValue) row; not exported", example: "p\(owner)→p\(member)")
+                        log.add(
+                            .danglingReference, entity: entity, property: relationship.property,
+                            message:
+                                "link points at no \(relationship.declaration.destination.rawValue) row; not exported",
+                            example: "p\(owner)→p\(member)")
                         continue
                     }
                     table.byOwner[owner, default: []].append(member)
@@ -69,7 +78,8 @@ extension StoreReader {
             // Ranks follow id order, so sorting ranks sorts ids.
             var ranks = members.compactMap(table.destination.rank(of:))
             if !table.ordered { ranks.sort() }
-            extra = (extra ?? [:]).merging([table.property: .array(ranks.map { table.destination.ids[$0].uuidString })]) { $1 }
+            extra = (extra ?? [:]).merging([table.property: .array(ranks.map { table.destination.ids[$0].uuidString })])
+            { $1 }
         }
     }
 
@@ -77,9 +87,10 @@ extension StoreReader {
     func reportUnreadLinks() {
         for (kind, tables) in linkTables.sorted(by: { $0.key < $1.key }) {
             for table in tables where !table.byOwner.isEmpty {
-                log.add(.danglingReference, entity: resolved.kinds[kind]?.entity.name, property: table.property,
-                        message: "links from rows that are not exported (missing or not of this entity); not exported",
-                        count: table.byOwner.values.reduce(0) { $0 + $1.count })
+                log.add(
+                    .danglingReference, entity: resolved.kinds[kind]?.entity.name, property: table.property,
+                    message: "links from rows that are not exported (missing or not of this entity); not exported",
+                    count: table.byOwner.values.reduce(0) { $0 + $1.count })
             }
         }
         linkTables = [:]

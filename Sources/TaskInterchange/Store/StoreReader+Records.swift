@@ -3,14 +3,17 @@ import Foundation
 /// Emitting each kind's records in id order.
 extension StoreReader {
     /// Projects, categories or tags: their fields, extra values and links.
-    func emitRecords<Record: SectionRecord>(_: Record.Type, _ index: KeyIndex,
-                                            into visitor: inout some ArchiveVisitor) throws {
+    func emitRecords<Record: SectionRecord>(
+        _: Record.Type, _ index: KeyIndex,
+        into visitor: inout some ArchiveVisitor
+    ) throws {
         let kind = Record.kind
         guard let resolvedKind = resolved.kinds[kind] else { return }
         let rank = try rankFunction("tasks_rank_" + kind.rawValue, index)
         let fields = FieldColumns<Record>(resolvedKind, from: 1)
         let statement = try database.prepare(
-            "SELECT Z_PK, \(selectList(fields.selectList, kind)) FROM \(Database.quote(resolvedKind.table)) WHERE \(resolvedKind.entityFilter)\(selected(kind)) ORDER BY \(rank)(Z_PK)")
+            "SELECT Z_PK, \(selectList(fields.selectList, kind)) FROM \(Database.quote(resolvedKind.table)) WHERE \(resolvedKind.entityFilter)\(selected(kind)) ORDER BY \(rank)(Z_PK)"
+        )
         let extraColumns = extraColumns(kind)
         var position = 0
         while try statement.step() {
@@ -18,7 +21,8 @@ extension StoreReader {
             var record = Record(blank: index.ids[position])
             readFields(fields.plain, into: &record, statement, key: key)
             if let entry = fields.modificationDate { readField(entry, into: &record, statement, key: key) }
-            record.extra = extraValues(statement, from: fields.end, extraColumns, entity: resolvedKind.entity.name, key: key)
+            record.extra = extraValues(
+                statement, from: fields.end, extraColumns, entity: resolvedKind.entity.name, key: key)
             addLinks(to: &record.extra, of: kind, key: key)
             try record.deliver(to: &visitor, index: position)
             position += 1
@@ -26,8 +30,10 @@ extension StoreReader {
     }
 
     /// Tasks, merged with two more id-ordered streams: their tag join rows and their subtasks.
-    func emitTasks(projects: KeyIndex, categories: KeyIndex, tags: KeyIndex, into visitor: inout some ArchiveVisitor,
-                   progress: (@Sendable (Int, Int) -> Void)?) throws {
+    func emitTasks(
+        projects: KeyIndex, categories: KeyIndex, tags: KeyIndex, into visitor: inout some ArchiveVisitor,
+        progress: (@Sendable (Int, Int) -> Void)?
+    ) throws {
         guard let kind = resolved.kinds[.task] else {
             try reportSubtasksWithoutTasks()
             return
@@ -39,7 +45,8 @@ extension StoreReader {
         let categoryColumn = resolved.taskCategoryColumn.map(Database.quote) ?? "NULL"
         let fields = FieldColumns<TaskRecord>(kind, from: 3)
         let statement = try database.prepare(
-            "SELECT Z_PK, \(projectColumn), \(categoryColumn), \(selectList(fields.selectList, .task)) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected(.task)) ORDER BY \(rank)(Z_PK)")
+            "SELECT Z_PK, \(projectColumn), \(categoryColumn), \(selectList(fields.selectList, .task)) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected(.task)) ORDER BY \(rank)(Z_PK)"
+        )
         var tagStream = try TagStream(reader: self, taskRank: rank, tags: tags)
         var subtaskStream = try SubtaskStream(reader: self, taskRank: rank)
         // Origins (for findings) built once; each row only sets its key.
@@ -66,26 +73,35 @@ extension StoreReader {
     }
 
     /// Resolves a to-one foreign key through the destination's index; a key that names no row is reported.
-    func reference(_ statement: Statement, _ column: Int32, in index: KeyIndex, origin: Origin, key row: Int64) -> UUID? {
+    func reference(_ statement: Statement, _ column: Int32, in index: KeyIndex, origin: Origin, key row: Int64) -> UUID?
+    {
         guard statement.columnType(at: column) != 5 else { return nil }
         let key = statement.int64(at: column)
         if let id = index.id(of: key) { return id }
         if let kind = StoreMapping.Kind(rawValue: origin.field), isExcluded(kind) {
-            log.add(.excludedReference, entity: origin.entity, property: origin.property,
-                    message: "refers to a \(origin.field) of an excluded entity; exported without it", example: "p\(row)→p\(key)")
+            log.add(
+                .excludedReference, entity: origin.entity, property: origin.property,
+                message: "refers to a \(origin.field) of an excluded entity; exported without it",
+                example: "p\(row)→p\(key)")
             return nil
         }
-        log.add(.danglingReference, entity: origin.entity, property: origin.property,
-                message: "foreign key points at no \(origin.field) row; exported without a \(origin.field)", example: "p\(row)→p\(key)")
+        log.add(
+            .danglingReference, entity: origin.entity, property: origin.property,
+            message: "foreign key points at no \(origin.field) row; exported without a \(origin.field)",
+            example: "p\(row)→p\(key)")
         return nil
     }
 
     /// With subtasks mapped but no task entity, every subtask is an orphan.
     func reportSubtasksWithoutTasks() throws {
         guard let kind = resolved.kinds[.subtask] else { return }
-        let count = try database.scalar("SELECT count(*) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)")?.int64 ?? 0
+        let count =
+            try database.scalar("SELECT count(*) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)")?.int64
+            ?? 0
         if count > 0 {
-            log.add(.orphanSubtask, entity: kind.entity.name, message: "no task entity is mapped, so subtasks cannot be nested; not exported", count: Int(count))
+            log.add(
+                .orphanSubtask, entity: kind.entity.name,
+                message: "no task entity is mapped, so subtasks cannot be nested; not exported", count: Int(count))
         }
     }
 }

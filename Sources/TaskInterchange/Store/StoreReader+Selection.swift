@@ -5,13 +5,16 @@ extension StoreReader {
         let selection = try StoreSelection(requested, reader: self)
         self.selection = selection
         if selection.excluded.contains(.subtask), let subtask = resolved.kinds[.subtask],
-           let column = resolved.subtaskTaskColumn {
-            let sql = "SELECT count(*) FROM \(Database.quote(subtask.table)) WHERE \(subtask.entityFilter)"
+            let column = resolved.subtaskTaskColumn
+        {
+            let sql =
+                "SELECT count(*) FROM \(Database.quote(subtask.table)) WHERE \(subtask.entityFilter)"
                 + selected(.task, column)
             let count = try database.scalar(sql)?.int64 ?? 0
             if count > 0 {
-                log.add(.excludedReference, entity: subtask.entity.name,
-                        message: "subtasks of exported tasks, of an excluded entity; not exported", count: Int(count))
+                log.add(
+                    .excludedReference, entity: subtask.entity.name,
+                    message: "subtasks of exported tasks, of an excluded entity; not exported", count: Int(count))
             }
         }
     }
@@ -30,8 +33,9 @@ extension StoreReader {
             counts.append((name, (selection.keys[node]?.count ?? 0) - (selection.rootCounts[node] ?? 0)))
         }
         for (entity, count) in counts where count > 0 {
-            log.add(.broughtAlong, entity: entity,
-                    message: "outside the selection; exported because kept records refer to them", count: count)
+            log.add(
+                .broughtAlong, entity: entity,
+                message: "outside the selection; exported because kept records refer to them", count: count)
         }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// Id-ordered streams of a task's tag links and subtasks, merged with the task rows by rank.
 extension StoreReader {
-    /// Join rows sorted by (task rank, tag rank); rows pointing at missing tasks or tags sort first (NULL) and are reported.
+    /// Join rows sorted by (task rank, tag rank); rows pointing at missing tasks or tags sort first (NULL) and are
+    /// reported.
     struct TagStream {
         private let reader: StoreReader
         private let statement: Statement?
@@ -21,7 +22,8 @@ extension StoreReader {
             let taskColumn = Database.quote(join.taskColumn)
             let tagColumn = Database.quote(join.tagColumn)
             statement = try reader.database.prepare(
-                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, tasks_rank_tag(\(tagColumn)) AS tag_rank, \(taskColumn), \(tagColumn) FROM \(Database.quote(join.table)) WHERE 1\(reader.selected(.task, join.taskColumn)) ORDER BY task_rank, tag_rank")
+                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, tasks_rank_tag(\(tagColumn)) AS tag_rank, \(taskColumn), \(tagColumn) FROM \(Database.quote(join.table)) WHERE 1\(reader.selected(.task, join.taskColumn)) ORDER BY task_rank, tag_rank"
+            )
             try advance()
         }
 
@@ -31,14 +33,18 @@ extension StoreReader {
                 if statement.isNull(at: 0) || statement.isNull(at: 1) {
                     let table = reader.resolved.tagJoin?.table
                     if !statement.isNull(at: 0), reader.isExcluded(.tag) {
-                        reader.log.add(.excludedReference, entity: table, property: nil,
-                                       message: "links to tags of an excluded entity; not exported",
-                                       example: "p\(statement.int64(at: 2))↔p\(statement.int64(at: 3))")
+                        reader.log.add(
+                            .excludedReference, entity: table, property: nil,
+                            message: "links to tags of an excluded entity; not exported",
+                            example: "p\(statement.int64(at: 2))↔p\(statement.int64(at: 3))")
                         continue
                     }
-                    reader.log.add(.danglingReference, entity: table, property: nil,
-                                   message: statement.isNull(at: 0) ? "join row points at no task row; link not exported" : "join row points at no tag row; link not exported",
-                                   example: "p\(statement.int64(at: 2))↔p\(statement.int64(at: 3))")
+                    reader.log.add(
+                        .danglingReference, entity: table, property: nil,
+                        message: statement.isNull(at: 0)
+                            ? "join row points at no task row; link not exported"
+                            : "join row points at no tag row; link not exported",
+                        example: "p\(statement.int64(at: 2))↔p\(statement.int64(at: 3))")
                     continue
                 }
                 current = (Int(statement.int64(at: 0)), Int(statement.int64(at: 1)))
@@ -87,9 +93,11 @@ extension StoreReader {
             index = reader.indexes[.subtask]!
             let subtaskRank = try reader.rankFunction("tasks_rank_subtask", index)
             let taskColumn = reader.resolved.subtaskTaskColumn.map(Database.quote) ?? "NULL"
-            let order = reader.resolved.subtaskOrderColumn.map { "\(Database.quote($0)), Z_PK" } ?? "\(subtaskRank)(Z_PK)"
+            let order =
+                reader.resolved.subtaskOrderColumn.map { "\(Database.quote($0)), Z_PK" } ?? "\(subtaskRank)(Z_PK)"
             statement = try reader.database.prepare(
-                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, Z_PK, \(taskColumn), \(reader.selectList(fields.selectList, .subtask)) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(reader.selected(.subtask)) ORDER BY task_rank, \(order)")
+                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, Z_PK, \(taskColumn), \(reader.selectList(fields.selectList, .subtask)) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(reader.selected(.subtask)) ORDER BY task_rank, \(order)"
+            )
             try advance()
         }
 
@@ -97,9 +105,12 @@ extension StoreReader {
             guard let statement, !finished else { return }
             while try statement.step() {
                 if statement.isNull(at: 0) {
-                    reader.log.add(.orphanSubtask, entity: entity, property: nil,
-                                   message: statement.isNull(at: 2) ? "subtask belongs to no task; not exported" : "subtask's task key points at no task row; not exported",
-                                   example: "p\(statement.int64(at: 1))")
+                    reader.log.add(
+                        .orphanSubtask, entity: entity, property: nil,
+                        message: statement.isNull(at: 2)
+                            ? "subtask belongs to no task; not exported"
+                            : "subtask's task key points at no task row; not exported",
+                        example: "p\(statement.int64(at: 1))")
                     continue
                 }
                 currentRank = Int(statement.int64(at: 0))
@@ -117,7 +128,8 @@ extension StoreReader {
                     let key = statement.int64(at: 1)
                     var subtask = SubtaskRecord(blank: index.id(of: key)!)
                     if let fields { reader.readFields(fields.plain, into: &subtask, statement, key: key) }
-                    subtask.extra = reader.extraValues(statement, from: fields?.end ?? 0, extraColumns, entity: entity, key: key)
+                    subtask.extra = reader.extraValues(
+                        statement, from: fields?.end ?? 0, extraColumns, entity: entity, key: key)
                     reader.addLinks(to: &subtask.extra, of: .subtask, key: key)
                     result.append(subtask)
                 }

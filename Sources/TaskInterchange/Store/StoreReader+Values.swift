@@ -14,9 +14,12 @@ extension StoreReader {
     /// A required string; NULL (or an absent attribute) becomes "" with a finding.
     func requiredString(_ statement: Statement, _ column: Int32, _ origin: Origin) -> String {
         if let value = optionalString(statement, column, origin) { return value }
-        log.add(.missingRequiredValue, entity: origin.entity, property: origin.property,
-                message: origin.column == nil ? "the entity has no '\(origin.field)' attribute; exported as \"\"" : "NULL \(origin.field); exported as \"\"",
-                example: origin.column == nil ? nil : "p\(origin.key)")
+        log.add(
+            .missingRequiredValue, entity: origin.entity, property: origin.property,
+            message: origin.column == nil
+                ? "the entity has no '\(origin.field)' attribute; exported as \"\""
+                : "NULL \(origin.field); exported as \"\"",
+            example: origin.column == nil ? nil : "p\(origin.key)")
         return ""
     }
 
@@ -26,22 +29,30 @@ extension StoreReader {
         case 3:
             let text = statement.text(at: column) ?? ""
             // Invalid UTF-8 decodes to U+FFFD; a value that really contains U+FFFD decodes to the same bytes.
-            if text.unicodeScalars.contains("\u{FFFD}"), let bytes = statement.blob(at: column), !text.utf8.elementsEqual(bytes) {
-                log.add(.invalidValue, entity: origin.entity, property: origin.property,
-                        message: "text that is not valid UTF-8; exported with U+FFFD in place of the bad bytes", example: "p\(origin.key)")
+            if text.unicodeScalars.contains("\u{FFFD}"), let bytes = statement.blob(at: column),
+                !text.utf8.elementsEqual(bytes)
+            {
+                log.add(
+                    .invalidValue, entity: origin.entity, property: origin.property,
+                    message: "text that is not valid UTF-8; exported with U+FFFD in place of the bad bytes",
+                    example: "p\(origin.key)")
             }
             return text
         case 5: return nil
         case 4:
             let bytes = statement.blob(at: column) ?? []
             let text = String(decoding: bytes, as: UTF8.self)
-            log.add(.invalidValue, entity: origin.entity, property: origin.property,
-                    message: "binary value in a text attribute; exported as UTF-8 text\(Array(text.utf8) == bytes ? "" : " with invalid bytes replaced")",
-                    example: "p\(origin.key)")
+            log.add(
+                .invalidValue, entity: origin.entity, property: origin.property,
+                message:
+                    "binary value in a text attribute; exported as UTF-8 text\(Array(text.utf8) == bytes ? "" : " with invalid bytes replaced")",
+                example: "p\(origin.key)")
             return text
         default:
             let text = statement.value(at: column)
-            log.add(.invalidValue, entity: origin.entity, property: origin.property, message: "number in a text attribute; exported as its decimal text", example: "p\(origin.key)")
+            log.add(
+                .invalidValue, entity: origin.entity, property: origin.property,
+                message: "number in a text attribute; exported as its decimal text", example: "p\(origin.key)")
             switch text {
             case .integer(let value): return String(value)
             case .real(let value): return String(value)
@@ -56,14 +67,19 @@ extension StoreReader {
         case 1: return statement.int64(at: column) != 0
         case 2: return statement.double(at: column) != 0
         case 5:
-            log.add(.missingRequiredValue, entity: origin.entity, property: origin.property,
-                    message: origin.column == nil ? "the entity has no '\(origin.field)' attribute; exported as false" : "NULL \(origin.field); exported as false",
-                    example: origin.column == nil ? nil : "p\(origin.key)")
+            log.add(
+                .missingRequiredValue, entity: origin.entity, property: origin.property,
+                message: origin.column == nil
+                    ? "the entity has no '\(origin.field)' attribute; exported as false"
+                    : "NULL \(origin.field); exported as false",
+                example: origin.column == nil ? nil : "p\(origin.key)")
             return false
         default:
             let text = statement.text(at: column) ?? ""
             let value = ["1", "true", "yes", "YES"].contains(text)
-            log.add(.invalidValue, entity: origin.entity, property: origin.property, message: "text in a Boolean attribute; exported as \(value)", example: "p\(origin.key)")
+            log.add(
+                .invalidValue, entity: origin.entity, property: origin.property,
+                message: "text in a Boolean attribute; exported as \(value)", example: "p\(origin.key)")
             return value
         }
     }
@@ -72,20 +88,28 @@ extension StoreReader {
     func optionalDate(_ statement: Statement, _ column: Int32, _ origin: Origin) -> Date? {
         switch statement.columnType(at: column) {
         case 1, 2:
-            let seconds = statement.columnType(at: column) == 2 ? statement.double(at: column) : Double(statement.int64(at: column))
+            let seconds =
+                statement.columnType(at: column) == 2
+                ? statement.double(at: column) : Double(statement.int64(at: column))
             guard seconds.magnitude <= LosslessDate.maximumMagnitude else {
-                log.add(.invalidValue, entity: origin.entity, property: origin.property,
-                        message: "date \(seconds) s from 2001 is beyond what an archive holds (±1e17 s); not exported", example: "p\(origin.key)")
+                log.add(
+                    .invalidValue, entity: origin.entity, property: origin.property,
+                    message: "date \(seconds) s from 2001 is beyond what an archive holds (±1e17 s); not exported",
+                    example: "p\(origin.key)")
                 return nil
             }
             return Date(timeIntervalSinceReferenceDate: seconds)
         case 5: return nil
         default:
             if let text = statement.text(at: column), let seconds = Double(text), seconds.isFinite {
-                log.add(.invalidValue, entity: origin.entity, property: origin.property, message: "date stored as text; exported as its number", example: "p\(origin.key)")
+                log.add(
+                    .invalidValue, entity: origin.entity, property: origin.property,
+                    message: "date stored as text; exported as its number", example: "p\(origin.key)")
                 return Date(timeIntervalSinceReferenceDate: seconds)
             }
-            log.add(.invalidValue, entity: origin.entity, property: origin.property, message: "unreadable date; not exported", example: "p\(origin.key)")
+            log.add(
+                .invalidValue, entity: origin.entity, property: origin.property,
+                message: "unreadable date; not exported", example: "p\(origin.key)")
             return nil
         }
     }
@@ -97,9 +121,12 @@ extension StoreReader {
             // optionalDate reported the unusable value.
             return Date(timeIntervalSinceReferenceDate: 0)
         }
-        log.add(.missingRequiredValue, entity: origin.entity, property: origin.property,
-                message: origin.column == nil ? "the entity has no '\(origin.field)' attribute; exported as 2001-01-01T00:00:00Z" : "NULL \(origin.field); exported as 2001-01-01T00:00:00Z",
-                example: origin.column == nil ? nil : "p\(origin.key)")
+        log.add(
+            .missingRequiredValue, entity: origin.entity, property: origin.property,
+            message: origin.column == nil
+                ? "the entity has no '\(origin.field)' attribute; exported as 2001-01-01T00:00:00Z"
+                : "NULL \(origin.field); exported as 2001-01-01T00:00:00Z",
+            example: origin.column == nil ? nil : "p\(origin.key)")
         return Date(timeIntervalSinceReferenceDate: 0)
     }
 
@@ -111,18 +138,23 @@ extension StoreReader {
         switch statement.columnType(at: column) {
         case 1: raw = statement.int64(at: column)
         case 5:
-            log.add(.missingRequiredValue, entity: origin.entity, property: origin.property,
-                    message: "NULL \(origin.field); exported as 0", example: "p\(origin.key)")
+            log.add(
+                .missingRequiredValue, entity: origin.entity, property: origin.property,
+                message: "NULL \(origin.field); exported as 0", example: "p\(origin.key)")
             return 0
         default:
             let value = statement.double(at: column)
             raw = value.isFinite ? Int64(max(min(value.rounded(), 1e18), -1e18)) : 0
-            log.add(.invalidValue, entity: origin.entity, property: origin.property, message: "non-integer \(origin.field); exported rounded", example: "p\(origin.key)")
+            log.add(
+                .invalidValue, entity: origin.entity, property: origin.property,
+                message: "non-integer \(origin.field); exported rounded", example: "p\(origin.key)")
         }
         if raw < Int64(range.lowerBound) || raw > Int64(range.upperBound) {
             let clamped = raw < Int64(range.lowerBound) ? range.lowerBound : range.upperBound
-            log.add(.invalidValue, entity: origin.entity, property: origin.property,
-                    message: "\(origin.field) outside \(range.lowerBound)…\(range.upperBound); exported clamped", example: "p\(origin.key)=\(raw)")
+            log.add(
+                .invalidValue, entity: origin.entity, property: origin.property,
+                message: "\(origin.field) outside \(range.lowerBound)…\(range.upperBound); exported clamped",
+                example: "p\(origin.key)=\(raw)")
             return clamped
         }
         return Int(raw)

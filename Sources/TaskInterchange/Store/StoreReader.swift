@@ -1,6 +1,7 @@
 import Foundation
 
-/// Streams a Core Data store's records, sorted by id within each kind, to an `ArchiveVisitor`, and records everything it
+/// Streams a Core Data store's records, sorted by id within each kind, to an `ArchiveVisitor`, and records everything
+/// it
 /// could not carry exactly as findings.
 ///
 /// Not `Sendable`: it reads through one connection.
@@ -39,14 +40,17 @@ final class StoreReader {
 
     /// Prepares to read `snapshot` with `mapping`, or with a mapping detected from entity and column names when nil.
     /// - Parameter mappingSource: how to name the mapping in errors (its file path).
-    /// - Throws: `TaskInterchangeError.invalidData` when the store is not a Core Data store or the mapping does not fit it.
+    /// - Throws: `TaskInterchangeError.invalidData` when the store is not a Core Data store or the mapping does not fit
+    /// it.
     /// - Parameter carryExtras: read the properties the interchange has no field for into each record's `extra`
     ///   (false for format version 1, which has no place for them: they are reported instead).
     /// - Parameter selection: which records to carry (all by default).
     /// - Parameter model: the app's model, for a store without a model cache (its cache is used when nil).
-    init(snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping",
-                carryExtras: Bool = true, selection: ExportSelection = ExportSelection(),
-                model given: ObjectModel? = nil) throws(TaskInterchangeError) {
+    init(
+        snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping",
+        carryExtras: Bool = true, selection: ExportSelection = ExportSelection(),
+        model given: ObjectModel? = nil
+    ) throws(TaskInterchangeError) {
         self.snapshot = snapshot
         self.requested = selection
         if snapshot.recoveredHotJournal { log.add(.hotJournal, entity: nil, message: StoreFinding.hotJournalMessage) }
@@ -54,19 +58,26 @@ final class StoreReader {
         // A damaged model cache only costs exact names, types and relationships; `inspect` reports it.
         let model = given ?? (try? ObjectModel(modelCacheOf: snapshot)) ?? nil
         let chosen = mapping ?? StoreMapping(detectingFrom: schema, model: model)
-        let resolved = try ResolvedMapping(chosen, schema: schema, source: mapping == nil ? "detected mapping" : mappingSource)
+        let resolved = try ResolvedMapping(
+            chosen, schema: schema, source: mapping == nil ? "detected mapping" : mappingSource)
         self.resolved = resolved
         for missing in resolved.missing {
-            log.add(.missingProperty, entity: missing.entity, property: missing.property,
-                    message: missing.message("this store's", "read as absent"))
+            log.add(
+                .missingProperty, entity: missing.entity, property: missing.property,
+                message: missing.message("this store's", "read as absent"))
         }
-        relationships = carryExtras ? StoreRelationships(resolved: resolved, schema: schema, model: model) : StoreRelationships()
-        extras = carryExtras ? StoreExtras(resolved: resolved, schema: schema, model: model, relationships: relationships) : StoreExtras()
+        relationships =
+            carryExtras ? StoreRelationships(resolved: resolved, schema: schema, model: model) : StoreRelationships()
+        extras =
+            carryExtras
+            ? StoreExtras(resolved: resolved, schema: schema, model: model, relationships: relationships)
+            : StoreExtras()
         let mapped = Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities))
         generic = carryExtras ? GenericLayout(schema: schema, model: model, excluded: mapped) : GenericLayout()
         for note in generic.notes {
-            log.add(note.message.contains("untyped") ? .untypedColumn : .unmappedRelationship, entity: note.entity,
-                    property: note.property, message: note.message)
+            log.add(
+                note.message.contains("untyped") ? .untypedColumn : .unmappedRelationship, entity: note.entity,
+                property: note.property, message: note.message)
         }
     }
 
@@ -102,7 +113,9 @@ final class StoreReader {
             try emitRecords(ProjectRecord.self, indexes[.project]!, into: &visitor)
             try emitRecords(CategoryRecord.self, indexes[.category]!, into: &visitor)
             try emitRecords(TagRecord.self, indexes[.tag]!, into: &visitor)
-            try emitTasks(projects: indexes[.project]!, categories: indexes[.category]!, tags: indexes[.tag]!, into: &visitor, progress: progress)
+            try emitTasks(
+                projects: indexes[.project]!, categories: indexes[.category]!, tags: indexes[.tag]!, into: &visitor,
+                progress: progress)
             reportUnreadLinks()
             try emitEntities(into: &visitor)
             indexes = [:]
@@ -115,8 +128,10 @@ final class StoreReader {
     /// Builds the id index of one kind.
     func index(_ kind: StoreMapping.Kind) throws -> KeyIndex {
         guard let resolvedKind = resolved.kinds[kind] else { return KeyIndex([]) }
-        return KeyIndex(try StoreIdentity.read(resolvedKind, from: database, storeUUID: storeUUID, log: &log,
-                                               selected: selected(kind)))
+        return KeyIndex(
+            try StoreIdentity.read(
+                resolvedKind, from: database, storeUUID: storeUUID, log: &log,
+                selected: selected(kind)))
     }
 
     /// The condition that keeps only the selected rows of `kind` (by `column`, a key of that kind); empty when

@@ -44,14 +44,24 @@ struct StoreRelationships {
             return kinds.first { schema.lineage(of: $0.entity).contains(entity.number) }?.kind
         }
         guard let model else {
-            for direction in schema.joinDirections where direction.table != resolved.tagJoin?.table && carries(direction, in: schema) {
-                guard let owner = kinds.first(where: { $0.entity.numbersIncludingSubentities.contains(direction.ownerNumber) }),
-                      let member = kinds.first(where: { $0.entity.numbersIncludingSubentities.contains(direction.memberNumber) })
+            for direction in schema.joinDirections
+            where direction.table != resolved.tagJoin?.table && carries(direction, in: schema) {
+                guard
+                    let owner = kinds.first(where: {
+                        $0.entity.numbersIncludingSubentities.contains(direction.ownerNumber)
+                    }),
+                    let member = kinds.first(where: {
+                        $0.entity.numbersIncludingSubentities.contains(direction.memberNumber)
+                    })
                 else { continue }
                 let inverse = StoreMapping.splitJoinColumn(direction.ownerColumn).map { $0.1.lowercased() }
-                add(Carried(kind: owner.kind, property: direction.relationship.lowercased(),
-                            declaration: ExtraRelationship(destination: member.kind, toMany: true, ordered: direction.orderColumn != nil, inverse: inverse),
-                            storage: .joinTable(direction)))
+                add(
+                    Carried(
+                        kind: owner.kind, property: direction.relationship.lowercased(),
+                        declaration: ExtraRelationship(
+                            destination: member.kind, toMany: true, ordered: direction.orderColumn != nil,
+                            inverse: inverse),
+                        storage: .joinTable(direction)))
             }
             return
         }
@@ -59,43 +69,77 @@ struct StoreRelationships {
             guard let entity = model.entity(named: ownerKind.entity.name) else { continue }
             for (relationship, declaredBy) in model.storedRelationships(of: entity) {
                 guard !mapped.contains(Self.key(ownerKind.kind, relationship.name)),
-                      let destinationKind = kind(of: relationship.destination), let destination = resolved.kinds[destinationKind],
-                      let destinationEntity = model.entity(named: relationship.destination) else { continue }
-                let inverse = relationship.inverse.flatMap { model.relationship(named: $0, in: destinationEntity)?.relationship }
+                    let destinationKind = kind(of: relationship.destination),
+                    let destination = resolved.kinds[destinationKind],
+                    let destinationEntity = model.entity(named: relationship.destination)
+                else { continue }
+                let inverse = relationship.inverse.flatMap {
+                    model.relationship(named: $0, in: destinationEntity)?.relationship
+                }
                 if let inverse, mapped.contains(Self.key(destinationKind, inverse.name)) { continue }
-                let declaration = ExtraRelationship(destination: destinationKind, toMany: relationship.isToMany,
-                                                    ordered: relationship.isToMany && relationship.isOrdered, inverse: inverse?.name)
+                let declaration = ExtraRelationship(
+                    destination: destinationKind, toMany: relationship.isToMany,
+                    ordered: relationship.isToMany && relationship.isOrdered, inverse: inverse?.name)
                 let name = relationship.name.uppercased()
                 if !relationship.isToMany {
                     if let inverse, inverse.isToMany && inverse.isOrdered { continue }
                     // A one-to-one stores a key on both sides: one side travels, import sets both.
-                    if let inverse, !inverse.isToMany, (declaredBy.name, relationship.name) > (relationship.destination, inverse.name) {
-                        cover(ownerKind.table, ["Z" + name] + [schema.entityColumn(of: name, in: ownerKind.table)].compactMap { $0 })
+                    if let inverse, !inverse.isToMany,
+                        (declaredBy.name, relationship.name) > (relationship.destination, inverse.name)
+                    {
+                        cover(
+                            ownerKind.table,
+                            ["Z" + name] + [schema.entityColumn(of: name, in: ownerKind.table)].compactMap { $0 })
                         continue
                     }
-                    guard schema.columns(of: ownerKind.table)?.contains(where: { $0.name == "Z" + name }) == true else { continue }
-                    add(Carried(kind: ownerKind.kind, property: relationship.name, declaration: declaration, storage: .column("Z" + name)))
-                    cover(ownerKind.table, ["Z" + name] + [schema.entityColumn(of: name, in: ownerKind.table)].compactMap { $0 })
+                    guard schema.columns(of: ownerKind.table)?.contains(where: { $0.name == "Z" + name }) == true else {
+                        continue
+                    }
+                    add(
+                        Carried(
+                            kind: ownerKind.kind, property: relationship.name, declaration: declaration,
+                            storage: .column("Z" + name)))
+                    cover(
+                        ownerKind.table,
+                        ["Z" + name] + [schema.entityColumn(of: name, in: ownerKind.table)].compactMap { $0 })
                 } else if let inverse, !inverse.isToMany {
                     guard relationship.isOrdered else { continue }
                     let column = "Z" + inverse.name.uppercased()
                     let order = "Z_FOK_" + inverse.name.uppercased()
                     let columns = Set(schema.columns(of: destination.table)?.map(\.name) ?? [])
                     guard columns.contains(column) else { continue }
-                    add(Carried(kind: ownerKind.kind, property: relationship.name, declaration: declaration,
-                                storage: .destinationColumn(table: destination.table, filter: destination.entityFilter, column: column,
-                                                            order: columns.contains(order) ? order : nil)))
-                    cover(destination.table, [column, order] + [schema.entityColumn(of: inverse.name.uppercased(), in: destination.table)].compactMap { $0 })
+                    add(
+                        Carried(
+                            kind: ownerKind.kind, property: relationship.name, declaration: declaration,
+                            storage: .destinationColumn(
+                                table: destination.table, filter: destination.entityFilter, column: column,
+                                order: columns.contains(order) ? order : nil)))
+                    cover(
+                        destination.table,
+                        [column, order]
+                            + [schema.entityColumn(of: inverse.name.uppercased(), in: destination.table)].compactMap {
+                                $0
+                            })
                 } else if inverse == nil, let number = schema.entity(named: declaredBy.name)?.number,
-                          schema.columns(of: destination.table)?.contains(where: { $0.name == "Z\(number)\(name)" }) == true {
-                    add(Carried(kind: ownerKind.kind, property: relationship.name, declaration: declaration,
-                                storage: .destinationColumn(table: destination.table, filter: destination.entityFilter, column: "Z\(number)\(name)", order: nil)))
+                    schema.columns(of: destination.table)?.contains(where: { $0.name == "Z\(number)\(name)" }) == true
+                {
+                    add(
+                        Carried(
+                            kind: ownerKind.kind, property: relationship.name, declaration: declaration,
+                            storage: .destinationColumn(
+                                table: destination.table, filter: destination.entityFilter, column: "Z\(number)\(name)",
+                                order: nil)))
                     cover(destination.table, ["Z\(number)\(name)"])
-                } else if let direction = schema.joinDirection(from: ownerKind.entity, to: destination.entity, relationship: relationship.name),
-                          inverse == nil || carries(direction, in: schema) {
+                } else if let direction = schema.joinDirection(
+                    from: ownerKind.entity, to: destination.entity, relationship: relationship.name),
+                    inverse == nil || carries(direction, in: schema)
+                {
                     var declaration = declaration
                     declaration.ordered = relationship.isOrdered && direction.orderColumn != nil
-                    add(Carried(kind: ownerKind.kind, property: relationship.name, declaration: declaration, storage: .joinTable(direction)))
+                    add(
+                        Carried(
+                            kind: ownerKind.kind, property: relationship.name, declaration: declaration,
+                            storage: .joinTable(direction)))
                 }
             }
         }
@@ -113,7 +157,9 @@ struct StoreRelationships {
     /// Whether `direction` is the side of its join table that travels, and, for the travelling side of a table
     /// whose both sides are ordered, the other side's position column (left behind).
     static func travels(_ direction: StoreSchema.JoinDirection, in schema: StoreSchema) -> (Bool, lost: String?) {
-        let other = schema.joinDirections.first { $0.table == direction.table && $0.ownerColumn == direction.memberColumn }
+        let other = schema.joinDirections.first {
+            $0.table == direction.table && $0.ownerColumn == direction.memberColumn
+        }
         switch (direction.orderColumn, other?.orderColumn) {
         case (.some, .some(let lost)): return (direction.namesTable, direction.namesTable ? lost : nil)
         case (.some, nil): return (true, nil)
@@ -126,7 +172,9 @@ struct StoreRelationships {
     var declarations: [String: [String: ExtraRelationship]] {
         var result: [String: [String: ExtraRelationship]] = [:]
         for (kind, list) in carried {
-            for relationship in list { result[kind.rawValue, default: [:]][relationship.property] = relationship.declaration }
+            for relationship in list {
+                result[kind.rawValue, default: [:]][relationship.property] = relationship.declaration
+            }
         }
         return result
     }

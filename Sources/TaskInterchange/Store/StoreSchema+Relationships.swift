@@ -24,19 +24,24 @@ extension StoreSchema {
     /// Both directions of every two-key-column `Z_` table other than Core Data's own.
     var joinDirections: [JoinDirection] {
         var result: [JoinDirection] = []
-        for (table, columns) in tables.sorted(by: { $0.key < $1.key }) where table.hasPrefix("Z_")
-            && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) {
+        for (table, columns) in tables.sorted(by: { $0.key < $1.key })
+        where table.hasPrefix("Z_")
+            && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table)
+        {
             let names = columns.map(\.name)
             let keys = names.filter { !$0.hasPrefix("Z_FOK_") }
             guard keys.count == 2 else { continue }
             for (owner, member) in [(keys[0], keys[1]), (keys[1], keys[0])] {
                 guard let (ownerNumber, _) = StoreMapping.splitJoinColumn(owner),
-                      let (memberNumber, relationship) = StoreMapping.splitJoinColumn(member) else { continue }
+                    let (memberNumber, relationship) = StoreMapping.splitJoinColumn(member)
+                else { continue }
                 let order = "Z_FOK_" + member.dropFirst(2)
-                result.append(JoinDirection(table: table, ownerColumn: owner, memberColumn: member, ownerNumber: ownerNumber,
-                                            memberNumber: memberNumber, relationship: relationship,
-                                            orderColumn: names.contains(order) ? order : nil,
-                                            namesTable: table == "Z_\(ownerNumber)\(relationship)"))
+                result.append(
+                    JoinDirection(
+                        table: table, ownerColumn: owner, memberColumn: member, ownerNumber: ownerNumber,
+                        memberNumber: memberNumber, relationship: relationship,
+                        orderColumn: names.contains(order) ? order : nil,
+                        namesTable: table == "Z_\(ownerNumber)\(relationship)"))
             }
         }
         return result
@@ -47,7 +52,8 @@ extension StoreSchema {
         let ownerNumbers = Set(lineage(of: owner))
         let memberNumbers = Set(lineage(of: member))
         return joinDirections.first {
-            $0.relationship == relationship.uppercased() && ownerNumbers.contains($0.ownerNumber) && memberNumbers.contains($0.memberNumber)
+            $0.relationship == relationship.uppercased() && ownerNumbers.contains($0.ownerNumber)
+                && memberNumbers.contains($0.memberNumber)
         }
     }
 
@@ -55,7 +61,9 @@ extension StoreSchema {
     func lineage(of entity: Entity) -> [Int64] {
         var numbers = entity.numbersIncludingSubentities
         var current = entity
-        while current.superNumber != 0, let parent = self.entity(number: current.superNumber), !numbers.contains(parent.number) {
+        while current.superNumber != 0, let parent = self.entity(number: current.superNumber),
+            !numbers.contains(parent.number)
+        {
             numbers.append(parent.number)
             current = parent
         }

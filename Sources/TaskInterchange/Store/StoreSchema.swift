@@ -66,7 +66,8 @@ extension StoreSchema {
     /// - Throws: `TaskInterchangeError.invalidData` when this is not a Core Data store.
     init(reading database: Database, path: String) throws(TaskInterchangeError) {
         do {
-            let master = try database.rows("SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger', 'index')")
+            let master = try database.rows(
+                "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger', 'index')")
             var tableNames: [String] = []
             var views: [String] = []
             var triggers: [String] = []
@@ -91,18 +92,23 @@ extension StoreSchema {
                 try tableInfo.bind([.text(name)])
                 var columns: [Column] = []
                 while try tableInfo.step() {
-                    columns.append(Column(name: tableInfo.text(at: 0) ?? "", declaredType: (tableInfo.text(at: 1) ?? "").uppercased()))
+                    columns.append(
+                        Column(
+                            name: tableInfo.text(at: 0) ?? "", declaredType: (tableInfo.text(at: 1) ?? "").uppercased())
+                    )
                 }
                 tables[name] = columns
             }
             let keyColumns = Set((tables["Z_PRIMARYKEY"] ?? []).map(\.name))
             guard keyColumns.isSuperset(of: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"]) else {
-                throw TaskInterchangeError(.invalidData, "\(path): Z_PRIMARYKEY lacks the columns Z_ENT, Z_NAME, Z_SUPER, Z_MAX")
+                throw TaskInterchangeError(
+                    .invalidData, "\(path): Z_PRIMARYKEY lacks the columns Z_ENT, Z_NAME, Z_SUPER, Z_MAX")
             }
             var raw: [(number: Int64, name: String, superNumber: Int64, max: Int64)] = []
             for row in try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
                 guard let number = row[0].int64, let name = row[1].string, !name.isEmpty else {
-                    throw TaskInterchangeError(.invalidData, "\(path): Z_PRIMARYKEY has a row without an entity number or name")
+                    throw TaskInterchangeError(
+                        .invalidData, "\(path): Z_PRIMARYKEY has a row without an entity number or name")
                 }
                 raw.append((number, name, row[2].int64 ?? 0, row[3].int64 ?? 0))
             }
@@ -110,7 +116,9 @@ extension StoreSchema {
             func root(of number: Int64) -> Int64 {
                 var current = number
                 var seen: Set<Int64> = []
-                while let parent = byNumber[current]?.superNumber, parent != 0, byNumber[parent] != nil, seen.insert(current).inserted {
+                while let parent = byNumber[current]?.superNumber, parent != 0, byNumber[parent] != nil,
+                    seen.insert(current).inserted
+                {
                     current = parent
                 }
                 return current
@@ -120,7 +128,9 @@ extension StoreSchema {
                 var index = 0
                 while index < result.count {
                     let current = result[index]
-                    result += raw.filter { $0.superNumber == current && $0.number != current && !result.contains($0.number) }.map(\.number)
+                    result += raw.filter {
+                        $0.superNumber == current && $0.number != current && !result.contains($0.number)
+                    }.map(\.number)
                     index += 1
                 }
                 return result.sorted()
@@ -129,16 +139,19 @@ extension StoreSchema {
                 let rootName = byNumber[root(of: entry.number)]?.name ?? entry.name
                 // Core Data's own entities (persistent history 16001…, CloudKit 17001…) use an `A` prefix.
                 let table = (entry.number > 16_000 ? "A" : "Z") + rootName.uppercased()
-                return Entity(name: entry.name, number: entry.number, superNumber: entry.superNumber, maxKey: entry.max,
-                              table: tables[table] != nil ? table : nil, expectedTable: table,
-                              numbersIncludingSubentities: descendants(of: entry.number))
+                return Entity(
+                    name: entry.name, number: entry.number, superNumber: entry.superNumber, maxKey: entry.max,
+                    table: tables[table] != nil ? table : nil, expectedTable: table,
+                    numbersIncludingSubentities: descendants(of: entry.number))
             }
             var storeUUID: String?
             if tables["Z_METADATA"] != nil {
                 storeUUID = try database.scalar("SELECT Z_UUID FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")?.string
             }
-            self.init(entities: entities, tables: tables, storeUUID: storeUUID, views: views.sorted(), triggers: triggers.sorted(),
-                      indexes: indexes)
+            self.init(
+                entities: entities, tables: tables, storeUUID: storeUUID, views: views.sorted(),
+                triggers: triggers.sorted(),
+                indexes: indexes)
         } catch let error as SQLiteError {
             throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read the store's schema")
         } catch let error as TaskInterchangeError {

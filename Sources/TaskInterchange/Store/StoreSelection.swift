@@ -74,20 +74,26 @@ final class StoreSelection {
             var isRoot = selection.kinds?.contains(kind) ?? (!selection.hasTaskFilter || kind == .task)
             if let named { isRoot = isRoot && named.contains(resolvedKind.entity.number) }
             guard isRoot else { continue }
-            roots[.kind(kind)] = try Self.keys(database, "SELECT Z_PK FROM \(Database.quote(resolvedKind.table)) WHERE "
-                                               + resolvedKind.entityFilter + keptFilter)
+            roots[.kind(kind)] = try Self.keys(
+                database,
+                "SELECT Z_PK FROM \(Database.quote(resolvedKind.table)) WHERE "
+                    + resolvedKind.entityFilter + keptFilter)
         }
         for name in reader.generic.names {
             guard let entity = reader.generic.entities[name], nodeOfNumber[entity.number] != nil,
-                  named?.contains(entity.number) ?? (selection.namedKinds == nil && !selection.hasTaskFilter)
+                named?.contains(entity.number) ?? (selection.namedKinds == nil && !selection.hasTaskFilter)
             else { continue }
-            roots[.entity(name)] = try Self.keys(database, "SELECT Z_PK FROM \(Database.quote(entity.table)) "
-                                                 + "WHERE Z_ENT = \(entity.number)")
+            roots[.entity(name)] = try Self.keys(
+                database,
+                "SELECT Z_PK FROM \(Database.quote(entity.table)) "
+                    + "WHERE Z_ENT = \(entity.number)")
         }
         if selection.hasTaskFilter {
             guard let task = resolved.kinds[.task], roots[.kind(.task)] != nil else {
-                throw TaskInterchangeError(.usage, "--project, --completed, --open and --since filter tasks, "
-                                           + "but the selection holds no tasks")
+                throw TaskInterchangeError(
+                    .usage,
+                    "--project, --completed, --open and --since filter tasks, "
+                        + "but the selection holds no tasks")
             }
             var conditions: [String] = []
             var arguments: [SQLValue] = []
@@ -98,15 +104,20 @@ final class StoreSelection {
                 let projects = try Self.projectKeys(project, reader: reader)
                 roots[.kind(.project), default: []].formUnion(projects)
                 guard let column = resolved.taskProjectColumn else {
-                    throw TaskInterchangeError(.usage, "--project: the task entity '\(task.entity.name)' has no "
-                                               + "project relationship in this store")
+                    throw TaskInterchangeError(
+                        .usage,
+                        "--project: the task entity '\(task.entity.name)' has no "
+                            + "project relationship in this store")
                 }
-                conditions.append("\(Database.quote(column)) IN (\(projects.sorted().map(String.init).joined(separator: ", ")))")
+                conditions.append(
+                    "\(Database.quote(column)) IN (\(projects.sorted().map(String.init).joined(separator: ", ")))")
             }
             if let completion = selection.completion {
                 guard let column = task.columns["isCompleted"] else {
-                    throw TaskInterchangeError(.usage, "--\(completion.rawValue): the task entity '\(task.entity.name)' "
-                                               + "has no completion property in this store")
+                    throw TaskInterchangeError(
+                        .usage,
+                        "--\(completion.rawValue): the task entity '\(task.entity.name)' "
+                            + "has no completion property in this store")
                 }
                 conditions.append("ifnull(\(Database.quote(column)), 0) \(completion == .completed ? "<>" : "=") 0")
             }
@@ -114,15 +125,19 @@ final class StoreSelection {
                 // The properties mapped to createdAt and modifiedAt: what the export itself writes as those dates.
                 let columns = [task.columns["createdAt"], task.columns["modifiedAt"]].compactMap { $0 }
                 guard !columns.isEmpty else {
-                    throw TaskInterchangeError(.usage, "--since: the task entity '\(task.entity.name)' has no creation "
-                                               + "or modification date in this store")
+                    throw TaskInterchangeError(
+                        .usage,
+                        "--since: the task entity '\(task.entity.name)' has no creation "
+                            + "or modification date in this store")
                 }
                 conditions.append("(" + columns.map { "\(Database.quote($0)) >= ?" }.joined(separator: " OR ") + ")")
                 arguments += columns.map { _ in .real(since.timeIntervalSinceReferenceDate) }
             }
-            roots[.kind(.task)] = try Self.keys(database, "SELECT Z_PK FROM \(Database.quote(task.table)) WHERE "
-                                                + "\(task.entityFilter)\(keptFilter) AND "
-                                                + conditions.joined(separator: " AND "), arguments)
+            roots[.kind(.task)] = try Self.keys(
+                database,
+                "SELECT Z_PK FROM \(Database.quote(task.table)) WHERE "
+                    + "\(task.entityFilter)\(keptFilter) AND "
+                    + conditions.joined(separator: " AND "), arguments)
         }
         keys.merge(roots) { _, root in root }
         rootCounts = roots.mapValues(\.count)
@@ -152,7 +167,8 @@ final class StoreSelection {
 
     /// ` AND Z_ENT NOT IN (…)` for the excluded entities stored in a table (empty when none is).
     private var keptFilter: String {
-        excludedNumbers.isEmpty ? "" : " AND Z_ENT NOT IN (\(excludedNumbers.sorted().map(String.init).joined(separator: ", ")))"
+        excludedNumbers.isEmpty
+            ? "" : " AND Z_ENT NOT IN (\(excludedNumbers.sorted().map(String.init).joined(separator: ", ")))"
     }
 
     /// Follows every edge from the kept rows until nothing new is reached; each reached row joins the node of its
@@ -162,8 +178,9 @@ final class StoreSelection {
         while changed {
             changed = false
             for edge in edges where !(keys[edge.from]?.isEmpty ?? true) {
-                let statement = try database.prepare("SELECT Z_PK, Z_ENT FROM \(Database.quote(edge.table)) "
-                                                     + "WHERE Z_PK IN (\(edge.sql))")
+                let statement = try database.prepare(
+                    "SELECT Z_PK, Z_ENT FROM \(Database.quote(edge.table)) "
+                        + "WHERE Z_PK IN (\(edge.sql))")
                 while try statement.step() {
                     guard let node = nodeOfNumber[statement.int64(at: 1)] else { continue }
                     if keys[node, default: []].insert(statement.int64(at: 0)).inserted { changed = true }
@@ -182,19 +199,28 @@ final class StoreSelection {
         func keyColumn(_ from: StoreMapping.Kind, _ to: StoreMapping.Kind, _ column: String?) {
             guard let column, let owner = resolved.kinds[from], let destination = table(to) else { return }
             let quoted = Database.quote(column)
-            edges.append(Edge(from: .kind(from), table: destination, sql: "SELECT \(quoted) FROM "
-                              + "\(Database.quote(owner.table)) WHERE \(owner.entityFilter)\(condition(from))"))
+            edges.append(
+                Edge(
+                    from: .kind(from), table: destination,
+                    sql: "SELECT \(quoted) FROM "
+                        + "\(Database.quote(owner.table)) WHERE \(owner.entityFilter)\(condition(from))"))
         }
         keyColumn(.task, .project, resolved.taskProjectColumn)
         keyColumn(.task, .category, resolved.taskCategoryColumn)
         keyColumn(.subtask, .task, resolved.subtaskTaskColumn)
         if let join = resolved.tagJoin, let tags = table(.tag) {
-            edges.append(Edge(from: .kind(.task), table: tags, sql: "SELECT \(Database.quote(join.tagColumn)) FROM "
-                              + "\(Database.quote(join.table)) WHERE 1\(condition(.task, join.taskColumn))"))
+            edges.append(
+                Edge(
+                    from: .kind(.task), table: tags,
+                    sql: "SELECT \(Database.quote(join.tagColumn)) FROM "
+                        + "\(Database.quote(join.table)) WHERE 1\(condition(.task, join.taskColumn))"))
         }
         if let column = resolved.subtaskTaskColumn, let subtask = resolved.kinds[.subtask] {
-            edges.append(Edge(from: .kind(.task), table: subtask.table, sql: "SELECT Z_PK FROM "
-                              + "\(Database.quote(subtask.table)) WHERE \(subtask.entityFilter)\(condition(.task, column))"))
+            edges.append(
+                Edge(
+                    from: .kind(.task), table: subtask.table,
+                    sql: "SELECT Z_PK FROM "
+                        + "\(Database.quote(subtask.table)) WHERE \(subtask.entityFilter)\(condition(.task, column))"))
         }
         for (kind, list) in reader.relationships.carried {
             for relationship in list {
@@ -204,12 +230,18 @@ final class StoreSelection {
                 case .column(let column):
                     keyColumn(kind, destination, column)
                 case .destinationColumn(let table, let filter, let column, _):
-                    edges.append(Edge(from: .kind(kind), table: table, sql: "SELECT Z_PK FROM \(Database.quote(table)) "
-                                      + "WHERE \(filter)\(condition(kind, column))"))
+                    edges.append(
+                        Edge(
+                            from: .kind(kind), table: table,
+                            sql: "SELECT Z_PK FROM \(Database.quote(table)) "
+                                + "WHERE \(filter)\(condition(kind, column))"))
                 case .joinTable(let direction):
-                    edges.append(Edge(from: .kind(kind), table: destinationTable, sql: "SELECT "
-                                      + "\(Database.quote(direction.memberColumn)) FROM \(Database.quote(direction.table)) "
-                                      + "WHERE 1\(condition(kind, direction.ownerColumn))"))
+                    edges.append(
+                        Edge(
+                            from: .kind(kind), table: destinationTable,
+                            sql: "SELECT "
+                                + "\(Database.quote(direction.memberColumn)) FROM \(Database.quote(direction.table)) "
+                                + "WHERE 1\(condition(kind, direction.ownerColumn))"))
                 }
             }
         }
@@ -221,12 +253,14 @@ final class StoreSelection {
                 let sql: String
                 switch relationship.storage {
                 case .column(let key, _, _):
-                    sql = "SELECT \(Database.quote(key)) FROM \(Database.quote(entity.table)) "
+                    sql =
+                        "SELECT \(Database.quote(key)) FROM \(Database.quote(entity.table)) "
                         + "WHERE Z_ENT = \(entity.number)\(condition(node))"
                 case .destinationColumn(let key, _, _):
                     sql = "SELECT Z_PK FROM \(destination) WHERE 1\(condition(node, key))"
                 case .joinTable(let direction):
-                    sql = "SELECT \(Database.quote(direction.memberColumn)) FROM \(Database.quote(direction.table)) "
+                    sql =
+                        "SELECT \(Database.quote(direction.memberColumn)) FROM \(Database.quote(direction.table)) "
                         + "WHERE 1\(condition(node, direction.ownerColumn))"
                 }
                 edges.append(Edge(from: node, table: relationship.destinationTable, sql: sql))
@@ -263,8 +297,9 @@ final class StoreSelection {
         guard let column = project.columns["name"] else {
             throw TaskInterchangeError(.usage, "--project: no project has the id \(text)")
         }
-        let statement = try reader.database.prepare("SELECT Z_PK FROM \(Database.quote(project.table)) WHERE "
-                                                    + "\(project.entityFilter) AND \(Database.quote(column)) = ?")
+        let statement = try reader.database.prepare(
+            "SELECT Z_PK FROM \(Database.quote(project.table)) WHERE "
+                + "\(project.entityFilter) AND \(Database.quote(column)) = ?")
         try statement.bind([.text(text)])
         var found: Set<Int64> = []
         while try statement.step() { found.insert(statement.int64(at: 0)) }
@@ -272,20 +307,27 @@ final class StoreSelection {
         case 1: return found
         case 0: throw TaskInterchangeError(.usage, "--project: no project has the id or name '\(text)'")
         default:
-            throw TaskInterchangeError(.usage, "--project: \(found.count) projects are named '\(text)' "
-                                       + "(p\(found.sorted().map(String.init).joined(separator: ", p"))); give its id")
+            throw TaskInterchangeError(
+                .usage,
+                "--project: \(found.count) projects are named '\(text)' "
+                    + "(p\(found.sorted().map(String.init).joined(separator: ", p"))); give its id")
         }
     }
 
     /// Every entity named by the selection exists in the store.
-    private static func checkEntityNames(_ selection: ExportSelection, schema: StoreSchema) throws(TaskInterchangeError) {
+    private static func checkEntityNames(_ selection: ExportSelection, schema: StoreSchema) throws(TaskInterchangeError)
+    {
         let known = schema.entities.map(\.name)
-        for (option, names) in [("--entities", selection.entities ?? []), ("--exclude-entities", selection.excludedEntities)] {
+        for (option, names) in [
+            ("--entities", selection.entities ?? []), ("--exclude-entities", selection.excludedEntities),
+        ] {
             for name in names.sorted() where !known.contains(name) {
                 let near = Suggestion.closest(to: name, among: known)
-                throw TaskInterchangeError(.usage, "\(option): the store has no entity '\(name)'"
-                                           + (near.map { " (did you mean '\($0)'?)" } ?? "")
-                                           + "; it has: \(known.joined(separator: ", "))")
+                throw TaskInterchangeError(
+                    .usage,
+                    "\(option): the store has no entity '\(name)'"
+                        + (near.map { " (did you mean '\($0)'?)" } ?? "")
+                        + "; it has: \(known.joined(separator: ", "))")
             }
         }
     }

@@ -12,7 +12,8 @@ extension StoreTemplate {
         let directory = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: the directory \(directory) does not exist")
+            throw TaskInterchangeError(
+                .cannotCreate, "\(path): cannot create the store: the directory \(directory) does not exist")
         }
         guard !FileManager.default.fileExists(atPath: path) else {
             throw TaskInterchangeError(.cannotCreate, "\(path): already exists; choose a new path")

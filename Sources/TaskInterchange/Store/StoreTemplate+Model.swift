@@ -12,7 +12,8 @@ extension StoreTemplate {
     public init(model: ObjectModel, frameworkVersion: Int = defaultFrameworkVersion) {
         objects = model.schemaStatements().map { statement in
             let upper = statement.uppercased()
-            let type = upper.hasPrefix("CREATE TABLE") ? "table" : upper.hasPrefix("CREATE TRIGGER") ? "trigger" : "index"
+            let type =
+                upper.hasPrefix("CREATE TABLE") ? "table" : upper.hasPrefix("CREATE TRIGGER") ? "trigger" : "index"
             return SchemaObject(type: type, sql: statement)
         }
         let numbers = model.entityNumbers
@@ -30,14 +31,17 @@ extension StoreTemplate {
     /// `.momd`'s versions, the current one when nil) or a store.
     /// - Throws: `TaskInterchangeError` from reading the model or the store; `.invalidData` when a version is given
     ///   for a store.
-    public init(modelFrom path: String, version: String? = nil, frameworkVersion: Int = defaultFrameworkVersion) throws(TaskInterchangeError) {
+    public init(modelFrom path: String, version: String? = nil, frameworkVersion: Int = defaultFrameworkVersion)
+        throws(TaskInterchangeError)
+    {
         if ModelSource.isModelPath(path) {
             let source = try ModelSource(path: path)
             self.init(model: try source.version(named: version).model, frameworkVersion: frameworkVersion)
             return
         }
         if version != nil {
-            throw TaskInterchangeError(.invalidData, "\(path): a model version applies to a model (.xcdatamodeld, .momd), not to a store")
+            throw TaskInterchangeError(
+                .invalidData, "\(path): a model version applies to a model (.xcdatamodeld, .momd), not to a store")
         }
         try self.init(path: path)
     }

@@ -25,21 +25,26 @@ public struct StoreTemplate: Sendable {
         _ = try StoreSchema(reading: snapshot.database, path: path)
         do {
             let database = snapshot.database
-            objects = try database.rows("SELECT type, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid")
-                .compactMap { row in
-                    guard let type = row[0].string, let sql = row[1].string, type != "view" else { return nil }
-                    return SchemaObject(type: type, sql: sql)
-                }
-            entities = try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT").compactMap { row in
+            objects = try database.rows(
+                "SELECT type, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid"
+            )
+            .compactMap { row in
+                guard let type = row[0].string, let sql = row[1].string, type != "view" else { return nil }
+                return SchemaObject(type: type, sql: sql)
+            }
+            entities = try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT").compactMap {
+                row in
                 guard let number = row[0].int64, let name = row[1].string else { return nil }
                 return (number, name, row[2].int64 ?? 0)
             }
-            let metadataRow = try database.rows("SELECT Z_VERSION, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1").first
+            let metadataRow = try database.rows("SELECT Z_VERSION, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
+                .first
             versionIdentifier = metadataRow?[0].int64 ?? 1
             if case .blob(let bytes)? = metadataRow?[1] { metadata = bytes }
             // Stores from frameworks that kept no model cache have no Z_MODELCACHE table.
             if objects.contains(where: { $0.type == "table" && $0.sql.contains("Z_MODELCACHE") }),
-               case .blob(let bytes)? = try database.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1") {
+                case .blob(let bytes)? = try database.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
+            {
                 modelCache = bytes
             }
         } catch {
@@ -56,8 +61,11 @@ public struct StoreTemplate: Sendable {
     /// - Throws: `SQLiteError` from the statements.
     func create(in database: Database) throws(SQLiteError) {
         for statement in tableStatements { try database.execute(statement) }
-        let insert = try database.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
-        for entity in entities { try insert.execute([.integer(entity.number), .text(entity.name), .integer(entity.superNumber)]) }
+        let insert = try database.prepare(
+            "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
+        for entity in entities {
+            try insert.execute([.integer(entity.number), .text(entity.name), .integer(entity.superNumber)])
+        }
         try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (?, ?, ?)")
             .execute([.integer(versionIdentifier), .text(UUID().uuidString), metadata.map(SQLValue.blob) ?? .null])
         if let modelCache {

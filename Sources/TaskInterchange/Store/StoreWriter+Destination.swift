@@ -8,7 +8,10 @@ extension StoreWriter {
 
     func count(of kind: StoreMapping.Kind) throws -> Int {
         guard let resolvedKind = resolved.kinds[kind] else { return 0 }
-        return Int(try database.scalar("SELECT count(*) FROM \(Database.quote(resolvedKind.table)) WHERE \(resolvedKind.entityFilter)")?.int64 ?? 0)
+        return Int(
+            try database.scalar(
+                "SELECT count(*) FROM \(Database.quote(resolvedKind.table)) WHERE \(resolvedKind.entityFilter)")?.int64
+                ?? 0)
     }
 
     func removeAll() throws {
@@ -46,7 +49,8 @@ extension StoreWriter {
         noteChanged(.task, key)
         let extra = try updateRow(task, at: key) { statement, slots in bindReferences(of: links, statement, slots) }
         if let join = resolved.tagJoin {
-            let unlink = try prepared("DELETE FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.taskColumn)) = ?")
+            let unlink = try prepared(
+                "DELETE FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.taskColumn)) = ?")
             unlink.bind(key, at: 1)
             try unlink.run()
         }
@@ -74,7 +78,9 @@ extension StoreWriter {
 
     func removeSubtasks(of task: Int64, keeping: Set<Int64>) throws -> Int {
         guard let kind = resolved.kinds[.subtask], let column = resolved.subtaskTaskColumn else { return 0 }
-        let select = try prepared("SELECT Z_PK, Z_ENT FROM \(Database.quote(kind.table)) WHERE \(Database.quote(column)) = ? AND \(kind.entityFilter)")
+        let select = try prepared(
+            "SELECT Z_PK, Z_ENT FROM \(Database.quote(kind.table)) WHERE \(Database.quote(column)) = ? AND \(kind.entityFilter)"
+        )
         select.reset()
         select.bind(task, at: 1)
         var doomed: [Int64: Int64] = [:]
@@ -119,8 +125,11 @@ extension StoreWriter {
 
     /// Inserts a record's row under a new key (`bindReferences` fills the kind's reference columns) and returns the
     /// key with the extra values still to write.
-    private func insertRow<Record: TypedRecord>(_ record: Record, bindReferences: (Statement, RowStatements.Slots) -> Void)
-        throws -> (key: Int64, extra: [String: ExtraValue]?) {
+    private func insertRow<Record: TypedRecord>(
+        _ record: Record, bindReferences: (Statement, RowStatements.Slots) -> Void
+    )
+        throws -> (key: Int64, extra: [String: ExtraValue]?)
+    {
         let kind = Record.kind
         let rows = try statements(Record.self)
         let key = try allocateKey(kind)
@@ -135,9 +144,12 @@ extension StoreWriter {
     }
 
     /// Overwrites a record's row and returns the extra values still to write.
-    private func updateRow<Record: TypedRecord>(_ record: Record, at key: Int64,
-                                                bindReferences: (Statement, RowStatements.Slots) -> Void)
-        throws -> [String: ExtraValue]? {
+    private func updateRow<Record: TypedRecord>(
+        _ record: Record, at key: Int64,
+        bindReferences: (Statement, RowStatements.Slots) -> Void
+    )
+        throws -> [String: ExtraValue]?
+    {
         let (record, extra) = asStored(record)
         try statements(Record.self).updateRow(key: key) { statement, slots in
             bindFields(of: record, statement, slots)
@@ -151,7 +163,8 @@ extension StoreWriter {
     private func asStored<Record: TypedRecord>(_ record: Record) -> (Record, [String: ExtraValue]?) {
         // Without a mapped property the date stays, to be counted as not imported.
         guard let field = Record.modificationDate,
-              let property = resolved.mapping[Record.kind]?.property(for: field.name) else { return (record, record.extra) }
+            let property = resolved.mapping[Record.kind]?.property(for: field.name)
+        else { return (record, record.extra) }
         var dates = ModificationDates()
         dates.mappedProperties = [property.lowercased()]
         var record = record
@@ -162,7 +175,9 @@ extension StoreWriter {
 
     /// Binds every field of `record` to its slot; a field the target has no column for is not written (a
     /// modification date that then has nowhere to go is counted, for a warning).
-    private func bindFields<Record: TypedRecord>(of record: Record, _ statement: Statement, _ slots: RowStatements.Slots) {
+    private func bindFields<Record: TypedRecord>(
+        of record: Record, _ statement: Statement, _ slots: RowStatements.Slots
+    ) {
         for field in Record.layout {
             let slot = slots.fields[field.index]
             switch field.shape {
@@ -172,7 +187,9 @@ extension StoreWriter {
             case .date: statement.bind(record[field, as: Date.self], at: slot)
             case .optionalDate:
                 let date = record[field, as: Date?.self]
-                if slot == nil, field.isModificationDate, date != nil, let entity = resolved.kinds[Record.kind]?.entity.name {
+                if slot == nil, field.isModificationDate, date != nil,
+                    let entity = resolved.kinds[Record.kind]?.entity.name
+                {
                     unplacedFields["\(entity).\(field.name)", default: 0] += 1
                 }
                 statement.bind(date, at: slot)
@@ -190,8 +207,10 @@ extension StoreWriter {
     }
 
     /// A subtask's task key (with its entity number) and its position among the task's subtasks.
-    private func bindReferences(ofSubtaskIn task: Int64, position: Int, _ statement: Statement,
-                                _ slots: RowStatements.Slots) {
+    private func bindReferences(
+        ofSubtaskIn task: Int64, position: Int, _ statement: Statement,
+        _ slots: RowStatements.Slots
+    ) {
         statement.bind(task, at: slots[.task])
         statement.bind(referencedEntities.task, at: slots[.taskEntity])
         // Core Data spaces ordered positions by 1024, starting at 2048 (as in the Apple-written Bookmarks fixture).
@@ -229,10 +248,13 @@ extension StoreWriter {
         let kind = Record.kind
         if let rows = rowStatements[kind] { return rows }
         guard let resolvedKind = resolved.kinds[kind] else {
-            throw TaskInterchangeError(.invalidData, "\(path): the target store has no \(kind.rawValue) entity to import \(kind.rawValue) records into")
+            throw TaskInterchangeError(
+                .invalidData,
+                "\(path): the target store has no \(kind.rawValue) entity to import \(kind.rawValue) records into")
         }
-        let rows = try RowStatements(kind: resolvedKind, fields: Record.fields.map(\.name),
-                                     references: referenceColumns(for: kind), schema: schema, database: database)
+        let rows = try RowStatements(
+            kind: resolvedKind, fields: Record.fields.map(\.name),
+            references: referenceColumns(for: kind), schema: schema, database: database)
         rowStatements[kind] = rows
         return rows
     }
@@ -243,7 +265,9 @@ extension StoreWriter {
         if let statement = tagLinkInsert {
             insert = statement
         } else {
-            insert = try database.prepare("INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(Database.quote(join.taskColumn)), \(Database.quote(join.tagColumn))) VALUES (?, ?)")
+            insert = try database.prepare(
+                "INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(Database.quote(join.taskColumn)), \(Database.quote(join.tagColumn))) VALUES (?, ?)"
+            )
             tagLinkInsert = insert
         }
         for tag in tags {
@@ -278,10 +302,13 @@ extension StoreWriter {
             return next
         }
         let root = rootEntity(of: entity)
-        let recorded = try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(root.number)])?.int64 ?? 0
+        let recorded =
+            try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(root.number)])?.int64 ?? 0
         let present = try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0
         if present > recorded {
-            warnings.append("\(root.name): Z_MAX (\(recorded)) was below the largest key in \(table) (\(present)); new keys start above \(present) and Z_MAX is corrected")
+            warnings.append(
+                "\(root.name): Z_MAX (\(recorded)) was below the largest key in \(table) (\(present)); new keys start above \(present) and Z_MAX is corrected"
+            )
         }
         let next = max(recorded, present) + 1
         nextKey[table] = next + 1
@@ -291,7 +318,9 @@ extension StoreWriter {
     func rootEntity(of entity: StoreSchema.Entity) -> StoreSchema.Entity {
         var current = entity
         var steps = 0
-        while current.superNumber != 0, let parent = schema.entity(number: current.superNumber), steps < schema.entities.count {
+        while current.superNumber != 0, let parent = schema.entity(number: current.superNumber),
+            steps < schema.entities.count
+        {
             current = parent
             steps += 1
         }
@@ -300,9 +329,13 @@ extension StoreWriter {
 
     /// Writes each used table's last key back to its root entity's `Z_MAX`, inside the import's transaction.
     func writeMaxKeys() throws {
-        let update = try database.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND coalesce(Z_MAX, 0) < ?")
+        let update = try database.prepare(
+            "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND coalesce(Z_MAX, 0) < ?")
         for (table, next) in nextKey {
-            guard let entity = schema.entities.first(where: { $0.table == table && $0.superNumber == 0 }) ?? schema.entities.first(where: { $0.table == table }) else { continue }
+            guard
+                let entity = schema.entities.first(where: { $0.table == table && $0.superNumber == 0 })
+                    ?? schema.entities.first(where: { $0.table == table })
+            else { continue }
             let root = rootEntity(of: entity)
             try update.execute([.integer(next - 1), .integer(root.number), .integer(next - 1)])
         }

@@ -20,9 +20,12 @@ extension StoreWriter {
             let cacheKey = "\(kind.rawValue).\(property)"
             if extraTargets[cacheKey] == nil {
                 let column = "Z" + property.uppercased()
-                if let declared = schema.columns(of: resolvedKind.table)?.first(where: { $0.name == column })?.declaredType,
-                   !["Z_PK", "Z_ENT", "Z_OPT"].contains(column), !resolvedKind.usedColumns.contains(column) {
-                    let statement = try database.prepare("UPDATE \(Database.quote(resolvedKind.table)) SET \(Database.quote(column)) = ? WHERE Z_PK = ?")
+                if let declared = schema.columns(of: resolvedKind.table)?.first(where: { $0.name == column })?
+                    .declaredType,
+                    !["Z_PK", "Z_ENT", "Z_OPT"].contains(column), !resolvedKind.usedColumns.contains(column)
+                {
+                    let statement = try database.prepare(
+                        "UPDATE \(Database.quote(resolvedKind.table)) SET \(Database.quote(column)) = ? WHERE Z_PK = ?")
                     extraTargets[cacheKey] = .some(ExtraTarget(statement: statement, declaredType: declared))
                 } else {
                     extraTargets[cacheKey] = .some(nil)
@@ -92,15 +95,21 @@ extension StoreWriter {
     /// One warning per extra property that had nowhere to go.
     func reportUnplacedExtras() {
         for (property, count) in unplacedExtras.sorted(by: { $0.key < $1.key }) {
-            warnings.append("\(property): the target has no such property; \(count) extra value\(count == 1 ? "" : "s") not imported")
+            warnings.append(
+                "\(property): the target has no such property; \(count) extra value\(count == 1 ? "" : "s") not imported"
+            )
         }
         unplacedExtras = [:]
         for (field, count) in unplacedFields.sorted(by: { $0.key < $1.key }) {
-            warnings.append("\(field): the target maps no property to this field; \(count) value\(count == 1 ? "" : "s") not imported")
+            warnings.append(
+                "\(field): the target maps no property to this field; \(count) value\(count == 1 ? "" : "s") not imported"
+            )
         }
         unplacedFields = [:]
         for (relationship, count) in toOneOverflows.sorted(by: { $0.key < $1.key }) {
-            warnings.append("\(relationship): the target's relationship is to-one; \(count) record\(count == 1 ? "" : "s") with several ids not linked")
+            warnings.append(
+                "\(relationship): the target's relationship is to-one; \(count) record\(count == 1 ? "" : "s") with several ids not linked"
+            )
         }
         toOneOverflows = [:]
     }

@@ -71,8 +71,14 @@ extension StoreWriter {
 
     /// The columns written here, per history table, with the entity each table's rows belong to.
     private static let historyShape: [(table: String, entity: String, columns: [String])] = [
-        ("ATRANSACTION", "TRANSACTION", ["Z_PK", "Z_ENT", "Z_OPT", "ZAUTHORTS", "ZBUNDLEIDTS", "ZPROCESSIDTS", "ZTIMESTAMP"]),
-        ("ACHANGE", "CHANGE", ["Z_PK", "Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"]),
+        (
+            "ATRANSACTION", "TRANSACTION",
+            ["Z_PK", "Z_ENT", "Z_OPT", "ZAUTHORTS", "ZBUNDLEIDTS", "ZPROCESSIDTS", "ZTIMESTAMP"]
+        ),
+        (
+            "ACHANGE", "CHANGE",
+            ["Z_PK", "Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"]
+        ),
         ("ATRANSACTIONSTRING", "TRANSACTIONSTRING", ["Z_PK", "Z_ENT", "Z_OPT", "ZNAME"]),
     ]
 
@@ -92,15 +98,19 @@ extension StoreWriter {
             }
             let missing = required.filter { column in !columns.contains { $0.name == column } }
             if !missing.isEmpty { problems.append("\(table) has no \(missing.joined(separator: ", "))") }
-            guard let entity = schema.entities.first(where: { $0.name == name && $0.isInternal && $0.table == table }) else {
+            guard let entity = schema.entities.first(where: { $0.name == name && $0.isInternal && $0.table == table })
+            else {
                 problems.append("Z_PRIMARYKEY has no \(name) entity")
                 continue
             }
             found[name] = entity
         }
         guard problems.isEmpty, let change = found["CHANGE"], let transaction = found["TRANSACTION"],
-              let string = found["TRANSACTIONSTRING"] else {
-            warnings.append("the target store tracks persistent history, but not in the tables Core Data writes (\(problems.joined(separator: "; "))); rows written by tasks have no history entries, so history consumers and CloudKit mirroring will not see them")
+            let string = found["TRANSACTIONSTRING"]
+        else {
+            warnings.append(
+                "the target store tracks persistent history, but not in the tables Core Data writes (\(problems.joined(separator: "; "))); rows written by tasks have no history entries, so history consumers and CloudKit mirroring will not see them"
+            )
             return nil
         }
         return HistoryEntities(change: change, transaction: transaction, string: string)
@@ -138,7 +148,9 @@ extension StoreWriter {
         for resolvedKind in resolved.kinds.values.sorted(by: { $0.kind < $1.kind }) {
             let next = try allocateKey(in: resolvedKind.table, of: resolvedKind.entity)
             nextKey[resolvedKind.table] = next
-            let select = try database.prepare("SELECT Z_PK, Z_ENT FROM \(Database.quote(resolvedKind.table)) WHERE \(resolvedKind.entityFilter) ORDER BY Z_PK")
+            let select = try database.prepare(
+                "SELECT Z_PK, Z_ENT FROM \(Database.quote(resolvedKind.table)) WHERE \(resolvedKind.entityFilter) ORDER BY Z_PK"
+            )
             while try select.step() {
                 noteDeleted(select.int64(at: 0), entity: select.int64(at: 1), table: resolvedKind.table)
             }
@@ -150,17 +162,28 @@ extension StoreWriter {
     func noteTaskLinks(of task: Int64?, changingTo links: TaskLinks<Int64>) throws {
         guard history != nil, let taskKind = resolved.kinds[.task] else { return }
         let references: [(String?, StoreMapping.Kind, Int64?)] = [
-            (resolved.taskProjectColumn, .project, links.project), (resolved.taskCategoryColumn, .category, links.category),
+            (resolved.taskProjectColumn, .project, links.project),
+            (resolved.taskCategoryColumn, .category, links.category),
         ]
         for case let (column?, kind, new) in references {
-            let old = try task.map { try keys("SELECT \(Database.quote(column)) FROM \(Database.quote(taskKind.table)) WHERE Z_PK = ?", $0).first } ?? nil
+            let old =
+                try task.map {
+                    try keys(
+                        "SELECT \(Database.quote(column)) FROM \(Database.quote(taskKind.table)) WHERE Z_PK = ?", $0
+                    ).first
+                } ?? nil
             if old != new {
                 noteChanged(kind, old)
                 noteChanged(kind, new)
             }
         }
         if let join = resolved.tagJoin {
-            let old = try task.map { try keys("SELECT \(Database.quote(join.tagColumn)) FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.taskColumn)) = ?", $0) } ?? []
+            let old =
+                try task.map {
+                    try keys(
+                        "SELECT \(Database.quote(join.tagColumn)) FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.taskColumn)) = ?",
+                        $0)
+                } ?? []
             for tag in Set(old).symmetricDifference(links.tags) { noteChanged(.tag, tag) }
         }
     }
@@ -168,9 +191,13 @@ extension StoreWriter {
     /// Before a subtask is written under `task` (its ordered subtasks change): an existing subtask's previous task
     /// changes too when it moves. `subtask` is nil for a new one.
     func noteSubtask(_ subtask: Int64?, movingTo task: Int64) throws {
-        guard history != nil, let column = resolved.subtaskTaskColumn, let subtaskKind = resolved.kinds[.subtask] else { return }
+        guard history != nil, let column = resolved.subtaskTaskColumn, let subtaskKind = resolved.kinds[.subtask] else {
+            return
+        }
         if let subtask {
-            for old in try keys("SELECT \(Database.quote(column)) FROM \(Database.quote(subtaskKind.table)) WHERE Z_PK = ?", subtask) where old != task {
+            for old in try keys(
+                "SELECT \(Database.quote(column)) FROM \(Database.quote(subtaskKind.table)) WHERE Z_PK = ?", subtask)
+            where old != task {
                 noteChanged(.task, old)
             }
         }
@@ -179,14 +206,20 @@ extension StoreWriter {
 
     /// Before a relationship from `extra` is linked: the owner, and the destinations that gain or lose it when the
     /// relationship has an inverse; a destination moved away from another owner changes that owner too.
-    func noteLink(_ target: LinkTarget, of kind: StoreMapping.Kind, _ key: Int64, relationship: String,
-                  _ declaration: ExtraRelationship, to destinations: [Int64], replacing: Bool) throws {
-        guard history != nil, let owner = resolved.kinds[kind], let destination = resolved.kinds[declaration.destination] else { return }
+    func noteLink(
+        _ target: LinkTarget, of kind: StoreMapping.Kind, _ key: Int64, relationship: String,
+        _ declaration: ExtraRelationship, to destinations: [Int64], replacing: Bool
+    ) throws {
+        guard history != nil, let owner = resolved.kinds[kind],
+            let destination = resolved.kinds[declaration.destination]
+        else { return }
         let hasInverse = relationshipHasInverse(kind, relationship, declaration)
         switch target {
         case .ownerColumn(let column, _, _):
             guard destinations.count <= 1 else { return }
-            let old = try keys("SELECT \(Database.quote(column)) FROM \(Database.quote(owner.table)) WHERE Z_PK = ?", key).first
+            let old = try keys(
+                "SELECT \(Database.quote(column)) FROM \(Database.quote(owner.table)) WHERE Z_PK = ?", key
+            ).first
             guard old != destinations.first else { return }
             noteChanged(kind, key)
             if hasInverse {
@@ -204,13 +237,18 @@ extension StoreWriter {
             }
             if replacing {
                 let kept = Set(destinations)
-                moved += try keys("SELECT Z_PK FROM \(table) WHERE \(Database.quote(column)) = ?", key).filter { !kept.contains($0) }
+                moved += try keys("SELECT Z_PK FROM \(table) WHERE \(Database.quote(column)) = ?", key).filter {
+                    !kept.contains($0)
+                }
             }
             if !moved.isEmpty || orderColumn != nil { noteChanged(kind, key) }
             if hasInverse { for member in moved { noteChanged(declaration.destination, member) } }
         case .joinTable(let join):
-            let old = replacing
-                ? try keys("SELECT \(Database.quote(join.memberColumn)) FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.ownerColumn)) = ?", key)
+            let old =
+                replacing
+                ? try keys(
+                    "SELECT \(Database.quote(join.memberColumn)) FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.ownerColumn)) = ?",
+                    key)
                 : []
             let changed = Set(old).symmetricDifference(destinations)
             if !changed.isEmpty || join.orderColumn != nil { noteChanged(kind, key) }
@@ -219,12 +257,16 @@ extension StoreWriter {
     }
 
     /// Whether the target's relationship has an inverse: from its model when it has one, else from the declaration.
-    private func relationshipHasInverse(_ kind: StoreMapping.Kind, _ relationship: String, _ declaration: ExtraRelationship) -> Bool {
+    private func relationshipHasInverse(
+        _ kind: StoreMapping.Kind, _ relationship: String, _ declaration: ExtraRelationship
+    ) -> Bool {
         let cacheKey = "\(kind.rawValue).\(relationship)"
         if let known = history?.inverses[cacheKey] { return known }
         var hasInverse = declaration.inverse != nil
-        if let model = targetModel, let name = resolved.kinds[kind]?.entity.name, let entity = model.entity(named: name),
-           let (found, _) = model.storedRelationship(matching: relationship, in: entity) {
+        if let model = targetModel, let name = resolved.kinds[kind]?.entity.name,
+            let entity = model.entity(named: name),
+            let (found, _) = model.storedRelationship(matching: relationship, in: entity)
+        {
             hasInverse = found.inverse != nil
         }
         history?.inverses[cacheKey] = hasInverse
@@ -256,7 +298,9 @@ extension StoreWriter {
         let changeTable = entities.change.expectedTable
         let keptNextKey = nextKey[transactionTable]
         let transaction = try allocateKey(in: transactionTable, of: entities.transaction)
-        let insert = try database.prepare("INSERT INTO \(Database.quote(changeTable)) (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) VALUES (?, ?, NULL, ?, ?, ?, ?, ?)")
+        let insert = try database.prepare(
+            "INSERT INTO \(Database.quote(changeTable)) (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) VALUES (?, ?, NULL, ?, ?, ?, ?, ?)"
+        )
         var counts = (inserts: 0, updates: 0, deletes: 0, withoutColumns: 0)
         func write(_ type: Int64, entity: Int64, key: Int64, columns: [UInt8]?) throws {
             insert.bind(try allocateKey(in: changeTable, of: entities.change), at: 1)
@@ -288,7 +332,9 @@ extension StoreWriter {
                 let entity = select.int64(at: 0)
                 select.reset()
                 if bitmaps[entity] == nil {
-                    bitmaps[entity] = .some(schema.entity(number: entity).flatMap { storedPropertyCount(of: $0.name) }.flatMap(Self.changedColumns(propertyCount:)))
+                    bitmaps[entity] = .some(
+                        schema.entity(number: entity).flatMap { storedPropertyCount(of: $0.name) }.flatMap(
+                            Self.changedColumns(propertyCount:)))
                 }
                 let columns = bitmaps[entity] ?? nil
                 try write(1, entity: entity, key: key, columns: columns)
@@ -312,22 +358,36 @@ extension StoreWriter {
         }
         let author = try internedString(Self.historyAuthor, entities.string)
         // Not before the latest transaction, so that date-based history fetches see this one after it.
-        let latest = try database.scalar("SELECT max(ZTIMESTAMP) FROM \(Database.quote(transactionTable))")?.double ?? -.infinity
-        try database.prepare("INSERT INTO \(Database.quote(transactionTable)) (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZPROCESSIDTS, ZTIMESTAMP) VALUES (?, ?, NULL, ?, ?, ?, ?)")
-            .execute([.integer(transaction), .integer(entities.transaction.number), .integer(author), .integer(author), .integer(author),
-                      .real(max(Date().timeIntervalSinceReferenceDate, latest))])
+        let latest =
+            try database.scalar("SELECT max(ZTIMESTAMP) FROM \(Database.quote(transactionTable))")?.double ?? -.infinity
+        try database.prepare(
+            "INSERT INTO \(Database.quote(transactionTable)) (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZPROCESSIDTS, ZTIMESTAMP) VALUES (?, ?, NULL, ?, ?, ?, ?)"
+        )
+        .execute([
+            .integer(transaction), .integer(entities.transaction.number), .integer(author), .integer(author),
+            .integer(author),
+            .real(max(Date().timeIntervalSinceReferenceDate, latest)),
+        ])
         if counts.withoutColumns > 0 {
-            warnings.append("persistent history: the target has no model cache, so \(counts.withoutColumns) update entr\(counts.withoutColumns == 1 ? "y does" : "ies do") not say which properties changed (ZCOLUMNS NULL)")
+            warnings.append(
+                "persistent history: the target has no model cache, so \(counts.withoutColumns) update entr\(counts.withoutColumns == 1 ? "y does" : "ies do") not say which properties changed (ZCOLUMNS NULL)"
+            )
         }
-        if counts.deletes > 0, schema.columns(of: changeTable)?.contains(where: { $0.name.hasPrefix("ZTOMBSTONE") }) == true {
-            warnings.append("persistent history: the target keeps tombstones of deleted objects; tasks does not fill them, so \(counts.deletes) delete entr\(counts.deletes == 1 ? "y has" : "ies have") no preserved values")
+        if counts.deletes > 0,
+            schema.columns(of: changeTable)?.contains(where: { $0.name.hasPrefix("ZTOMBSTONE") }) == true
+        {
+            warnings.append(
+                "persistent history: the target keeps tombstones of deleted objects; tasks does not fill them, so \(counts.deletes) delete entr\(counts.deletes == 1 ? "y has" : "ies have") no preserved values"
+            )
         }
     }
 
     /// The key of `name` in `ATRANSACTIONSTRING`, inserting it when the store does not have it yet.
     private func internedString(_ name: String, _ entity: StoreSchema.Entity) throws -> Int64 {
         let table = Database.quote(entity.expectedTable)
-        if let key = try database.scalar("SELECT Z_PK FROM \(table) WHERE ZNAME = ? ORDER BY Z_PK LIMIT 1", [.text(name)])?.int64 {
+        if let key = try database.scalar(
+            "SELECT Z_PK FROM \(table) WHERE ZNAME = ? ORDER BY Z_PK LIMIT 1", [.text(name)])?.int64
+        {
             return key
         }
         let key = try allocateKey(in: entity.expectedTable, of: entity)
@@ -346,12 +406,14 @@ extension StoreWriter {
         } else {
             let builtIn = TaskManagerModel.model
             guard let hash = builtIn.versionHashes[name],
-                  ((try? StoreMetadata(in: database, path: path)) ?? nil)?.versionHashes[name] == hash else { return nil }
+                ((try? StoreMetadata(in: database, path: path)) ?? nil)?.versionHashes[name] == hash
+            else { return nil }
             model = builtIn
         }
         guard let entity = model.entity(named: name) else { return nil }
         return model.ancestry(of: entity).reduce(0) { count, member in
-            count + member.attributes.count(where: { !$0.isTransient }) + member.relationships.count(where: { !$0.isTransient })
+            count + member.attributes.count(where: { !$0.isTransient })
+                + member.relationships.count(where: { !$0.isTransient })
         }
     }
 

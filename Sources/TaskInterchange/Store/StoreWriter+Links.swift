@@ -22,16 +22,20 @@ extension StoreWriter {
         var orderColumn: String?
     }
 
-    func link(_ kind: StoreMapping.Kind, _ key: Int64, relationship: String, _ declaration: ExtraRelationship,
-                     to destinations: [Int64], replacing: Bool) throws {
+    func link(
+        _ kind: StoreMapping.Kind, _ key: Int64, relationship: String, _ declaration: ExtraRelationship,
+        to destinations: [Int64], replacing: Bool
+    ) throws {
         let cacheKey = "\(kind.rawValue).\(relationship)"
         if linkTargets[cacheKey] == nil { linkTargets[cacheKey] = .some(linkTarget(kind, relationship, declaration)) }
         guard let owner = resolved.kinds[kind], let destination = resolved.kinds[declaration.destination],
-              let target = linkTargets[cacheKey] ?? nil else {
+            let target = linkTargets[cacheKey] ?? nil
+        else {
             unplacedExtras["\(resolved.kinds[kind]?.entity.name ?? kind.rawValue).\(relationship)", default: 0] += 1
             return
         }
-        try noteLink(target, of: kind, key, relationship: relationship, declaration, to: destinations, replacing: replacing)
+        try noteLink(
+            target, of: kind, key, relationship: relationship, declaration, to: destinations, replacing: replacing)
         let ownerTable = Database.quote(owner.table)
         let destinationTable = Database.quote(destination.table)
         switch target {
@@ -40,8 +44,11 @@ extension StoreWriter {
                 toOneOverflows["\(owner.entity.name).\(relationship)", default: 0] += 1
                 return
             }
-            let entity = entityColumn.map { ", \(Database.quote($0)) = (SELECT Z_ENT FROM \(destinationTable) WHERE Z_PK = ?2)" } ?? ""
-            let update = try prepared("UPDATE \(ownerTable) SET \(Database.quote(column)) = ?2\(entity) WHERE Z_PK = ?1")
+            let entity =
+                entityColumn.map { ", \(Database.quote($0)) = (SELECT Z_ENT FROM \(destinationTable) WHERE Z_PK = ?2)" }
+                ?? ""
+            let update = try prepared(
+                "UPDATE \(ownerTable) SET \(Database.quote(column)) = ?2\(entity) WHERE Z_PK = ?1")
             update.bind(key, at: 1)
             update.bind(destinations.first, at: 2)
             try update.run()
@@ -49,16 +56,25 @@ extension StoreWriter {
                 // A one-to-one keeps a key on both sides; the destination's previous owner (and the owner's previous
                 // destination) let go.
                 let inverseEntity = inverse.entityColumn.map { ", \(Database.quote($0)) = NULL" } ?? ""
-                let release = try prepared("UPDATE \(destinationTable) SET \(Database.quote(inverse.column)) = NULL\(inverseEntity) WHERE \(Database.quote(inverse.column)) = ?1")
+                let release = try prepared(
+                    "UPDATE \(destinationTable) SET \(Database.quote(inverse.column)) = NULL\(inverseEntity) WHERE \(Database.quote(inverse.column)) = ?1"
+                )
                 release.bind(key, at: 1)
                 try release.run()
                 if let member = destinations.first {
-                    let previous = try prepared("UPDATE \(ownerTable) SET \(Database.quote(column)) = NULL\(entityColumn.map { ", \(Database.quote($0)) = NULL" } ?? "") WHERE \(Database.quote(column)) = ?2 AND Z_PK <> ?1")
+                    let previous = try prepared(
+                        "UPDATE \(ownerTable) SET \(Database.quote(column)) = NULL\(entityColumn.map { ", \(Database.quote($0)) = NULL" } ?? "") WHERE \(Database.quote(column)) = ?2 AND Z_PK <> ?1"
+                    )
                     previous.bind(key, at: 1)
                     previous.bind(member, at: 2)
                     try previous.run()
-                    let setEntity = inverse.entityColumn.map { ", \(Database.quote($0)) = (SELECT Z_ENT FROM \(ownerTable) WHERE Z_PK = ?1)" } ?? ""
-                    let link = try prepared("UPDATE \(destinationTable) SET \(Database.quote(inverse.column)) = ?1\(setEntity) WHERE Z_PK = ?2")
+                    let setEntity =
+                        inverse.entityColumn.map {
+                            ", \(Database.quote($0)) = (SELECT Z_ENT FROM \(ownerTable) WHERE Z_PK = ?1)"
+                        } ?? ""
+                    let link = try prepared(
+                        "UPDATE \(destinationTable) SET \(Database.quote(inverse.column)) = ?1\(setEntity) WHERE Z_PK = ?2"
+                    )
                     link.bind(key, at: 1)
                     link.bind(member, at: 2)
                     try link.run()
@@ -68,13 +84,17 @@ extension StoreWriter {
             if replacing {
                 let clearOrder = orderColumn.map { ", \(Database.quote($0)) = NULL" } ?? ""
                 let clearEntity = entityColumn.map { ", \(Database.quote($0)) = NULL" } ?? ""
-                let clear = try prepared("UPDATE \(destinationTable) SET \(Database.quote(column)) = NULL\(clearEntity)\(clearOrder) WHERE \(Database.quote(column)) = ?1")
+                let clear = try prepared(
+                    "UPDATE \(destinationTable) SET \(Database.quote(column)) = NULL\(clearEntity)\(clearOrder) WHERE \(Database.quote(column)) = ?1"
+                )
                 clear.bind(key, at: 1)
                 try clear.run()
             }
-            let entity = entityColumn.map { ", \(Database.quote($0)) = (SELECT Z_ENT FROM \(ownerTable) WHERE Z_PK = ?1)" } ?? ""
+            let entity =
+                entityColumn.map { ", \(Database.quote($0)) = (SELECT Z_ENT FROM \(ownerTable) WHERE Z_PK = ?1)" } ?? ""
             let order = orderColumn.map { ", \(Database.quote($0)) = ?3" } ?? ""
-            let update = try prepared("UPDATE \(destinationTable) SET \(Database.quote(column)) = ?1\(entity)\(order) WHERE Z_PK = ?2")
+            let update = try prepared(
+                "UPDATE \(destinationTable) SET \(Database.quote(column)) = ?1\(entity)\(order) WHERE Z_PK = ?2")
             for (position, member) in destinations.enumerated() {
                 update.bind(key, at: 1)
                 update.bind(member, at: 2)
@@ -84,12 +104,15 @@ extension StoreWriter {
             }
         case .joinTable(let join):
             if replacing {
-                let unlink = try prepared("DELETE FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.ownerColumn)) = ?")
+                let unlink = try prepared(
+                    "DELETE FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.ownerColumn)) = ?")
                 unlink.bind(key, at: 1)
                 try unlink.run()
             }
             let orderName = join.orderColumn.map { ", \(Database.quote($0))" } ?? ""
-            let insert = try prepared("INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(Database.quote(join.ownerColumn)), \(Database.quote(join.memberColumn))\(orderName)) VALUES (?, ?\(join.orderColumn == nil ? "" : ", ?"))")
+            let insert = try prepared(
+                "INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(Database.quote(join.ownerColumn)), \(Database.quote(join.memberColumn))\(orderName)) VALUES (?, ?\(join.orderColumn == nil ? "" : ", ?"))"
+            )
             for (position, member) in destinations.enumerated() {
                 insert.bind(key, at: 1)
                 insert.bind(member, at: 2)
@@ -104,60 +127,98 @@ extension StoreWriter {
     func removeJoinRows() throws {
         let kinds = resolved.kinds.values.sorted { $0.kind < $1.kind }
         func rows(of number: Int64) -> String? {
-            kinds.first { $0.entity.numbersIncludingSubentities.contains(number) || schema.lineage(of: $0.entity).contains(number) }
-                .map { "SELECT Z_PK FROM \(Database.quote($0.table)) WHERE \($0.entityFilter)" }
+            kinds.first {
+                $0.entity.numbersIncludingSubentities.contains(number) || schema.lineage(of: $0.entity).contains(number)
+            }
+            .map { "SELECT Z_PK FROM \(Database.quote($0.table)) WHERE \($0.entityFilter)" }
         }
-        for direction in schema.joinDirections where direction.namesTable && direction.table != resolved.tagJoin?.table {
-            let conditions = [(direction.ownerColumn, rows(of: direction.ownerNumber)), (direction.memberColumn, rows(of: direction.memberNumber))]
-                .compactMap { column, select in select.map { "\(Database.quote(column)) IN (\($0))" } }
+        for direction in schema.joinDirections where direction.namesTable && direction.table != resolved.tagJoin?.table
+        {
+            let conditions = [
+                (direction.ownerColumn, rows(of: direction.ownerNumber)),
+                (direction.memberColumn, rows(of: direction.memberNumber)),
+            ]
+            .compactMap { column, select in select.map { "\(Database.quote(column)) IN (\($0))" } }
             guard !conditions.isEmpty else { continue }
-            try database.execute("DELETE FROM \(Database.quote(direction.table)) WHERE \(conditions.joined(separator: " OR "))")
+            try database.execute(
+                "DELETE FROM \(Database.quote(direction.table)) WHERE \(conditions.joined(separator: " OR "))")
         }
     }
 
     /// How the target stores `relationship` of `kind`. With a model cache, only the model's relationship of that name
     /// (ignoring case) whose destination is the destination kind's entity; without one, Core Data's storage names, and
-    /// only key columns (INTEGER with their `<TABLE>_<COLUMN>_INDEX`), never an attribute's column. Nil when it has none.
-    func linkTarget(_ kind: StoreMapping.Kind, _ relationship: String, _ declaration: ExtraRelationship) -> LinkTarget? {
-        guard let owner = resolved.kinds[kind], let destination = resolved.kinds[declaration.destination] else { return nil }
+    /// only key columns (INTEGER with their `<TABLE>_<COLUMN>_INDEX`), never an attribute's column. Nil when it has
+    /// none.
+    func linkTarget(_ kind: StoreMapping.Kind, _ relationship: String, _ declaration: ExtraRelationship) -> LinkTarget?
+    {
+        guard let owner = resolved.kinds[kind], let destination = resolved.kinds[declaration.destination] else {
+            return nil
+        }
         func keyColumn(_ name: String, in kind: ResolvedMapping.ResolvedKind) -> String? {
             let column = "Z" + name.uppercased()
             guard !kind.usedColumns.contains(column), schema.indexes.contains("\(kind.table)_\(column)_INDEX"),
-                  schema.columns(of: kind.table)?.first(where: { $0.name == column })?.declaredType == "INTEGER" else { return nil }
+                schema.columns(of: kind.table)?.first(where: { $0.name == column })?.declaredType == "INTEGER"
+            else { return nil }
             return column
         }
         func destinationColumn(_ column: String?, inverse: String?, ordered: Bool) -> LinkTarget? {
             guard let column else { return nil }
-            let order = inverse.map { "Z_FOK_" + $0.uppercased() }.flatMap { name in schema.columns(of: destination.table)?.contains { $0.name == name } == true ? name : nil }
-            return .destinationColumn(column: column, entityColumn: inverse.flatMap { schema.entityColumn(of: $0.uppercased(), in: destination.table) },
-                                      orderColumn: ordered ? order : nil)
+            let order = inverse.map { "Z_FOK_" + $0.uppercased() }.flatMap { name in
+                schema.columns(of: destination.table)?.contains { $0.name == name } == true ? name : nil
+            }
+            return .destinationColumn(
+                column: column,
+                entityColumn: inverse.flatMap { schema.entityColumn(of: $0.uppercased(), in: destination.table) },
+                orderColumn: ordered ? order : nil)
         }
         func joinTable(_ name: String) -> LinkTarget? {
             schema.joinDirection(from: owner.entity, to: destination.entity, relationship: name).map {
-                .joinTable(JoinTarget(table: $0.table, ownerColumn: $0.ownerColumn, memberColumn: $0.memberColumn, orderColumn: $0.orderColumn))
+                .joinTable(
+                    JoinTarget(
+                        table: $0.table, ownerColumn: $0.ownerColumn, memberColumn: $0.memberColumn,
+                        orderColumn: $0.orderColumn))
             }
         }
         guard let model = targetModel else {
             if !declaration.toMany {
                 return keyColumn(relationship, in: owner).map {
-                    .ownerColumn(column: $0, entityColumn: schema.entityColumn(of: relationship.uppercased(), in: owner.table), inverse: nil)
+                    .ownerColumn(
+                        column: $0, entityColumn: schema.entityColumn(of: relationship.uppercased(), in: owner.table),
+                        inverse: nil)
                 }
             }
             return joinTable(relationship)
-                ?? declaration.inverse.flatMap { destinationColumn(keyColumn($0, in: destination), inverse: $0, ordered: declaration.ordered) }
+                ?? declaration.inverse.flatMap {
+                    destinationColumn(keyColumn($0, in: destination), inverse: $0, ordered: declaration.ordered)
+                }
         }
         guard let ownerEntity = model.entity(named: owner.entity.name),
-              let (found, declaredBy) = model.storedRelationship(matching: relationship, in: ownerEntity),
-              let target = schema.entity(named: found.destination), schema.lineage(of: destination.entity).contains(target.number) else { return nil }
-        let inverse = found.inverse.flatMap { name in model.entity(named: found.destination).flatMap { model.relationship(named: name, in: $0)?.relationship } }
+            let (found, declaredBy) = model.storedRelationship(matching: relationship, in: ownerEntity),
+            let target = schema.entity(named: found.destination),
+            schema.lineage(of: destination.entity).contains(target.number)
+        else { return nil }
+        let inverse = found.inverse.flatMap { name in
+            model.entity(named: found.destination).flatMap { model.relationship(named: name, in: $0)?.relationship }
+        }
         if !found.isToMany {
             let name = found.name.uppercased()
-            guard schema.columns(of: owner.table)?.contains(where: { $0.name == "Z" + name }) == true else { return nil }
-            let inverseColumn = inverse.flatMap { inverse -> (column: String, entityColumn: String?)? in
-                guard !inverse.isToMany, schema.columns(of: destination.table)?.contains(where: { $0.name == "Z" + inverse.name.uppercased() }) == true else { return nil }
-                return ("Z" + inverse.name.uppercased(), schema.entityColumn(of: inverse.name.uppercased(), in: destination.table))
+            guard schema.columns(of: owner.table)?.contains(where: { $0.name == "Z" + name }) == true else {
+                return nil
             }
-            return .ownerColumn(column: "Z" + name, entityColumn: schema.entityColumn(of: name, in: owner.table), inverse: inverseColumn)
+            let inverseColumn = inverse.flatMap { inverse -> (column: String, entityColumn: String?)? in
+                guard !inverse.isToMany,
+                    schema.columns(of: destination.table)?.contains(where: {
+                        $0.name == "Z" + inverse.name.uppercased()
+                    }) == true
+                else { return nil }
+                return (
+                    "Z" + inverse.name.uppercased(),
+                    schema.entityColumn(of: inverse.name.uppercased(), in: destination.table)
+                )
+            }
+            return .ownerColumn(
+                column: "Z" + name, entityColumn: schema.entityColumn(of: name, in: owner.table), inverse: inverseColumn
+            )
         }
         if let inverse, !inverse.isToMany {
             let column = "Z" + inverse.name.uppercased()

@@ -32,10 +32,14 @@ final class RowStatements {
     /// - Parameters:
     ///   - fields: the kind's field names, in its record's `fields` order.
     ///   - references: the reference columns the target has.
-    init(kind: ResolvedMapping.ResolvedKind, fields: [String], references: [(ReferenceColumn, String)],
-         schema: StoreSchema, database: Database) throws {
+    init(
+        kind: ResolvedMapping.ResolvedKind, fields: [String], references: [(ReferenceColumn, String)],
+        schema: StoreSchema, database: Database
+    ) throws {
         idColumn = kind.columns["id"]
-        let declared = idColumn.flatMap { column in schema.columns(of: kind.table)?.first { $0.name == column }?.declaredType } ?? "BLOB"
+        let declared =
+            idColumn.flatMap { column in schema.columns(of: kind.table)?.first { $0.name == column }?.declaredType }
+            ?? "BLOB"
         idIsText = declared.contains("CHAR") || declared.contains("TEXT") || declared.contains("CLOB")
         entityNumber = kind.entity.number
         let fieldColumns = fields.map { kind.columns[$0] }
@@ -43,9 +47,15 @@ final class RowStatements {
         let leading = ["Z_PK", "Z_ENT", "Z_OPT"] + (idColumn.map { [$0] } ?? [])
         let table = Database.quote(kind.table)
         let insertColumns = (leading + written).map(Database.quote).joined(separator: ", ")
-        insert = try database.prepare("INSERT INTO \(table) (\(insertColumns)) VALUES (\(Array(repeating: "?", count: leading.count + written.count).joined(separator: ", ")))")
-        let assignments = written.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" } + ["Z_OPT = coalesce(Z_OPT, 0) + 1"]
-        update = try database.prepare("UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?\(written.count + 1)")
+        insert = try database.prepare(
+            "INSERT INTO \(table) (\(insertColumns)) VALUES (\(Array(repeating: "?", count: leading.count + written.count).joined(separator: ", ")))"
+        )
+        let assignments =
+            written.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" } + [
+                "Z_OPT = coalesce(Z_OPT, 0) + 1"
+            ]
+        update = try database.prepare(
+            "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?\(written.count + 1)")
         updateKey = Int32(written.count + 1)
 
         /// The written columns take consecutive parameters from `base`: the fields that have a column, then the

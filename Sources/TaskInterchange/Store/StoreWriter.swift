@@ -77,8 +77,10 @@ final class StoreWriter: ImportDestination {
     ///   does not fit, `.cannotCreate` when the file cannot be created).
     /// - Parameter template: with `create`, take the new store's schema and metadata from this template instead of the
     ///   built-in task manager model's (`TaskManagerModel.template`).
-    init(path: String, create: Bool, template: StoreTemplate? = nil, mapping: StoreMapping? = nil,
-                mappingSource: String = "mapping", busyTimeout: Int32 = 5_000) throws(TaskInterchangeError) {
+    init(
+        path: String, create: Bool, template: StoreTemplate? = nil, mapping: StoreMapping? = nil,
+        mappingSource: String = "mapping", busyTimeout: Int32 = 5_000
+    ) throws(TaskInterchangeError) {
         self.path = path
         self.busyTimeout = busyTimeout
         do {
@@ -86,7 +88,9 @@ final class StoreWriter: ImportDestination {
                 let database = try Database(path: path, mode: .create, busyTimeout: busyTimeout)
                 // A new store is a private temporary file until it is complete, and is deleted on any failure: a
                 // journal and fsyncs would only slow the bulk load. `finish()` switches it to WAL, as Core Data has it.
-                try database.execute("PRAGMA auto_vacuum = 2; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
+                try database.execute(
+                    "PRAGMA auto_vacuum = 2; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536"
+                )
                 let layout = template ?? TaskManagerModel.template
                 try database.inTransaction { try layout.create(in: database) }
                 self.database = database
@@ -114,25 +118,32 @@ final class StoreWriter: ImportDestination {
         }
         // A store made from a model has no model cache; the model itself then names and types its properties.
         targetModel = template?.model ?? (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil
-        resolved = try Self.resolve(mapping, schema: schema, model: targetModel, path: path, mappingSource: mappingSource)
+        resolved = try Self.resolve(
+            mapping, schema: schema, model: targetModel, path: path, mappingSource: mappingSource)
         try prepare()
     }
 
     /// The given mapping, or one detected with property names spelled as the target's model has them.
-    private static func resolve(_ mapping: StoreMapping?, schema: StoreSchema, model: ObjectModel?, path: String,
-                                mappingSource: String) throws(TaskInterchangeError) -> ResolvedMapping {
-        try ResolvedMapping(mapping ?? StoreMapping(detectingFrom: schema, model: model), schema: schema,
-                            source: mapping == nil ? "detected mapping of \(path)" : mappingSource)
+    private static func resolve(
+        _ mapping: StoreMapping?, schema: StoreSchema, model: ObjectModel?, path: String,
+        mappingSource: String
+    ) throws(TaskInterchangeError) -> ResolvedMapping {
+        try ResolvedMapping(
+            mapping ?? StoreMapping(detectingFrom: schema, model: model), schema: schema,
+            source: mapping == nil ? "detected mapping of \(path)" : mappingSource)
     }
 
     /// Checks the target can take tasks, loads its ids, and notes what the user should know.
     private func prepare() throws(TaskInterchangeError) {
         for missing in resolved.missing {
-            warnings.append("\(missing.entity).\(missing.property): "
-                + missing.message("the target's", "the archive's values for it are not imported"))
+            warnings.append(
+                "\(missing.entity).\(missing.property): "
+                    + missing.message("the target's", "the archive's values for it are not imported"))
         }
-        referencedEntities = (resolved.kinds[.project]?.entity.number, resolved.kinds[.category]?.entity.number,
-                              resolved.kinds[.task]?.entity.number)
+        referencedEntities = (
+            resolved.kinds[.project]?.entity.number, resolved.kinds[.category]?.entity.number,
+            resolved.kinds[.task]?.entity.number
+        )
         do {
             try loadExistingIDs()
         } catch let error as SQLiteError {
@@ -144,10 +155,14 @@ final class StoreWriter: ImportDestination {
         if let entities = historyEntities() { history = HistoryLog(entities: entities) }
         // A store with no task entity takes generic records only; typed records fail when they reach it.
         for kind in StoreMapping.Kind.allCases where resolved.kinds[kind] == nil && resolved.kinds[.task] != nil {
-            warnings.append("the target store has no \(kind.rawValue) entity; \(kind.rawValue) records cannot be imported")
+            warnings.append(
+                "the target store has no \(kind.rawValue) entity; \(kind.rawValue) records cannot be imported")
         }
-        for (kind, resolvedKind) in resolved.kinds.sorted(by: { $0.key < $1.key }) where resolvedKind.columns["id"] == nil {
-            warnings.append("the target's \(resolvedKind.entity.name) has no UUID attribute; imported \(kind.rawValue) ids are not kept")
+        for (kind, resolvedKind) in resolved.kinds.sorted(by: { $0.key < $1.key })
+        where resolvedKind.columns["id"] == nil {
+            warnings.append(
+                "the target's \(resolvedKind.entity.name) has no UUID attribute; imported \(kind.rawValue) ids are not kept"
+            )
         }
     }
 
@@ -159,7 +174,8 @@ final class StoreWriter: ImportDestination {
     private func loadExistingIDs() throws {
         var log = FindingLog()
         for (kind, resolvedKind) in resolved.kinds {
-            let entries = try StoreIdentity.read(resolvedKind, from: database, storeUUID: schema.storeUUID ?? "", log: &log)
+            let entries = try StoreIdentity.read(
+                resolvedKind, from: database, storeUUID: schema.storeUUID ?? "", log: &log)
             existing[kind] = Dictionary(entries.map { ($0.id, $0.key) }, uniquingKeysWith: { first, _ in first })
         }
     }

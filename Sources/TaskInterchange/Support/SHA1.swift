@@ -1,6 +1,8 @@
 /// SHA-1 (FIPS 180-4), only for name-based UUIDs (RFC 9562 version 5); not used for security.
 struct SHA1 {
-    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
+    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32) = (
+        0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0
+    )
 
     static func hash(_ message: [UInt8]) -> [UInt8] {
         var sha = SHA1()
@@ -8,11 +10,16 @@ struct SHA1 {
         let bitLength = UInt64(message.count) &* 8
         padded.append(0x80)
         while padded.count % 64 != 56 { padded.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         for start in stride(from: 0, to: padded.count, by: 64) { sha.process(padded[start..<start + 64]) }
         var digest: [UInt8] = []
         for word in [sha.state.0, sha.state.1, sha.state.2, sha.state.3, sha.state.4] {
-            digest += [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
+            digest += [
+                UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
+                UInt8(truncatingIfNeeded: word),
+            ]
         }
         return digest
     }
@@ -21,7 +28,8 @@ struct SHA1 {
         var w = [UInt32](repeating: 0, count: 80)
         let base = block.startIndex
         for i in 0..<16 {
-            w[i] = UInt32(block[base + 4 * i]) << 24 | UInt32(block[base + 4 * i + 1]) << 16
+            w[i] =
+                UInt32(block[base + 4 * i]) << 24 | UInt32(block[base + 4 * i + 1]) << 16
                 | UInt32(block[base + 4 * i + 2]) << 8 | UInt32(block[base + 4 * i + 3])
         }
         for i in 16..<80 {

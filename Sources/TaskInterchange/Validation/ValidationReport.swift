@@ -19,8 +19,10 @@ public struct ValidationReport: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey { case issues, errorCount, warningCount, version, counts, selection }
 
     /// Creates a report.
-    public init(issues: [ValidationIssue], errorCount: Int, warningCount: Int, version: Int?, counts: ArchiveCounts,
-                selection: String? = nil, codeCounts: [ValidationIssue.Code: Int] = [:]) {
+    public init(
+        issues: [ValidationIssue], errorCount: Int, warningCount: Int, version: Int?, counts: ArchiveCounts,
+        selection: String? = nil, codeCounts: [ValidationIssue.Code: Int] = [:]
+    ) {
         self.issues = issues
         self.errorCount = errorCount
         self.warningCount = warningCount

@@ -111,8 +111,9 @@ extension Validator {
     }
 
     private mutating func checkRelationship(_ value: ExtraValue, _ relationship: EntityRelationship, path: String) {
-        let named = linkedIds(value, toMany: relationship.toMany, destination: relationship.destination,
-                              declaredIn: "$.source.model", path: path)
+        let named = linkedIds(
+            value, toMany: relationship.toMany, destination: relationship.destination,
+            declaredIn: "$.source.model", path: path)
         for (text, idPath) in named { checkEntityReference(text, to: relationship.destination, path: idPath) }
     }
 

@@ -3,7 +3,8 @@ import Foundation
 /// Checks an archive's referential integrity and values as a reader streams it, and collects every problem.
 ///
 /// Structural problems (syntax, types, versions, counts) come from the reader through `visitIssue`; this type adds
-/// duplicate ids, references to missing projects, categories and tags, repeated tags on a task, priorities out of range,
+/// duplicate ids, references to missing projects, categories and tags, repeated tags on a task, priorities out of
+/// range,
 /// and (when given the target's ids) ids that already exist in the target store.
 public struct Validator: ArchiveVisitor {
     /// Ids already present in an import target, and whether their presence is an error (it is for `--mode insert`).
@@ -55,8 +56,9 @@ public struct Validator: ArchiveVisitor {
 
     /// The report so far; complete after the reader called `visitEnd` (or stopped on malformed input).
     public var report: ValidationReport {
-        ValidationReport(issues: issues, errorCount: errorCount, warningCount: warningCount, version: version,
-                         counts: counts, selection: selection, codeCounts: codeCounts)
+        ValidationReport(
+            issues: issues, errorCount: errorCount, warningCount: warningCount, version: version,
+            counts: counts, selection: selection, codeCounts: codeCounts)
     }
 
     /// Records a reader's issue.
@@ -77,8 +79,10 @@ public struct Validator: ArchiveVisitor {
         visitIssue(ValidationIssue(code, path: path, message: message, subject: id.uuidString))
     }
 
-    mutating func error(_ code: ValidationIssue.Code, _ path: String, _ message: String,
-                                about text: String? = nil) {
+    mutating func error(
+        _ code: ValidationIssue.Code, _ path: String, _ message: String,
+        about text: String? = nil
+    ) {
         visitIssue(ValidationIssue(code, path: path, message: message, subject: text))
     }
 
@@ -86,18 +90,24 @@ public struct Validator: ArchiveVisitor {
     private mutating func checkRecord<Record: TypedRecord>(_ record: Record, at path: RecordPath) {
         let kind = Record.kind
         if !self[keyPath: Self.ids(kind)].insert(record.id).inserted {
-            error(.duplicateID, path.member("id"), "\(kind.rawValue) id \(record.id.uuidString) appears more than once",
-                  about: record.id)
+            error(
+                .duplicateID, path.member("id"), "\(kind.rawValue) id \(record.id.uuidString) appears more than once",
+                about: record.id)
         }
-        if let existing, existing.existingIsError, !unloaded.contains(kind), existing.ids[kind]?.contains(record.id) == true {
-            error(.idExistsInStore, path.member("id"),
-                  "\(kind.rawValue) \(record.id.uuidString) already exists in the target store "
+        if let existing, existing.existingIsError, !unloaded.contains(kind),
+            existing.ids[kind]?.contains(record.id) == true
+        {
+            error(
+                .idExistsInStore, path.member("id"),
+                "\(kind.rawValue) \(record.id.uuidString) already exists in the target store "
                     + "(use --mode upsert, skip or replace)", about: record.id)
         }
         for field in Record.layout where field.shape == .level && !field.range.contains(record[field, as: Int.self]) {
             guard case .level(_, let range, let meaning) = Record.fields[field.index].value else { continue }
-            error(.priorityOutOfRange, path.member(field.name),
-                  "\(field.name) \(record[field, as: Int.self]) is outside \(range.lowerBound)…\(range.upperBound) (\(meaning))")
+            error(
+                .priorityOutOfRange, path.member(field.name),
+                "\(field.name) \(record[field, as: Int.self]) is outside \(range.lowerBound)…\(range.upperBound) (\(meaning))"
+            )
         }
     }
 
@@ -137,8 +147,9 @@ public struct Validator: ArchiveVisitor {
         var seenTags: Set<UUID> = []
         for (position, tagId) in task.tagIds.enumerated() {
             if !seenTags.insert(tagId).inserted {
-                error(.duplicateTagReference, path.member("tagIds") + "[\(position)]",
-                      "tag \(tagId.uuidString) is listed twice on this task", about: tagId)
+                error(
+                    .duplicateTagReference, path.member("tagIds") + "[\(position)]",
+                    "tag \(tagId.uuidString) is listed twice on this task", about: tagId)
             } else if !tags.contains(tagId) {
                 pending.append((.tag, tagId, path.member("tagIds") + "[\(position)]"))
             }
@@ -158,7 +169,9 @@ public struct Validator: ArchiveVisitor {
 
     /// Relationship values under `extra`: the declared shape, valid ids, and (once read) existing destinations. An
     /// array must be a declared relationship: anything else under `extra` is an attribute value.
-    private mutating func checkExtra(_ extra: [String: ExtraValue]?, of kind: RecordKind, path makePath: @autoclosure () -> String) {
+    private mutating func checkExtra(
+        _ extra: [String: ExtraValue]?, of kind: RecordKind, path makePath: @autoclosure () -> String
+    ) {
         guard let extra else { return }
         let declared = relationships[kind.rawValue]
         if declared == nil, !extra.values.contains(where: { if case .array = $0 { true } else { false } }) { return }
@@ -167,20 +180,26 @@ public struct Validator: ArchiveVisitor {
             let propertyPath = JSONPath.member(path + ".extra", property)
             guard let relationship = declared?[property] else {
                 if case .array = value {
-                    error(.wrongType, propertyPath, "an array under extra must be a relationship declared in $.source.relationships.\(kind.rawValue)")
+                    error(
+                        .wrongType, propertyPath,
+                        "an array under extra must be a relationship declared in $.source.relationships.\(kind.rawValue)"
+                    )
                 }
                 continue
             }
-            let named = linkedIds(value, toMany: relationship.toMany, destination: relationship.destination.rawValue,
-                                  declaredIn: "$.source.relationships", path: propertyPath)
+            let named = linkedIds(
+                value, toMany: relationship.toMany, destination: relationship.destination.rawValue,
+                declaredIn: "$.source.relationships", path: propertyPath)
             for (text, idPath) in named { checkReference(text, to: relationship.destination, path: idPath) }
         }
     }
 
     /// The ids a relationship's value names, each with its path: one for a to-one, the elements of a to-many's array
     /// (an id listed twice is reported once); a value of the wrong shape is reported and names none.
-    mutating func linkedIds(_ value: ExtraValue, toMany: Bool, destination: String, declaredIn: String,
-                            path: String) -> [(text: String, path: String)] {
+    mutating func linkedIds(
+        _ value: ExtraValue, toMany: Bool, destination: String, declaredIn: String,
+        path: String
+    ) -> [(text: String, path: String)] {
         switch (value, toMany) {
         case (.null, _):
             return []
@@ -193,13 +212,18 @@ public struct Validator: ArchiveVisitor {
                 if seen.insert(text).inserted {
                     named.append((text, path + "[\(position)]"))
                 } else {
-                    error(.duplicateID, path + "[\(position)]", "\(text) is listed twice in this relationship", about: text)
+                    error(
+                        .duplicateID, path + "[\(position)]", "\(text) is listed twice in this relationship",
+                        about: text)
                 }
             }
             return named
         default:
-            error(.wrongType, path, toMany ? "expected an array of \(destination) ids (declared to-many in \(declaredIn))"
-                                           : "expected one \(destination) id (declared to-one in \(declaredIn))")
+            error(
+                .wrongType, path,
+                toMany
+                    ? "expected an array of \(destination) ids (declared to-many in \(declaredIn))"
+                    : "expected one \(destination) id (declared to-one in \(declaredIn))")
             return []
         }
     }
@@ -234,22 +258,26 @@ public struct Validator: ArchiveVisitor {
         for reference in pending {
             switch reference.kind {
             case .project where !projects.contains(reference.id):
-                error(.missingProject, reference.path, "no project with id \(reference.id.uuidString) in the archive",
-                      about: reference.id)
+                error(
+                    .missingProject, reference.path, "no project with id \(reference.id.uuidString) in the archive",
+                    about: reference.id)
             case .category where !categories.contains(reference.id):
-                error(.missingCategory, reference.path, "no category with id \(reference.id.uuidString) in the archive",
-                      about: reference.id)
+                error(
+                    .missingCategory, reference.path, "no category with id \(reference.id.uuidString) in the archive",
+                    about: reference.id)
             case .tag where !tags.contains(reference.id):
-                error(.missingTag, reference.path, "no tag with id \(reference.id.uuidString) in the archive",
-                      about: reference.id)
+                error(
+                    .missingTag, reference.path, "no tag with id \(reference.id.uuidString) in the archive",
+                    about: reference.id)
             default:
                 break
             }
         }
         pending = []
         for reference in pendingExtras where !ids(of: reference.kind).contains(reference.id) {
-            error(.missingReference, reference.path,
-                  "no \(reference.kind.rawValue) with id \(reference.id.uuidString) in the archive", about: reference.id)
+            error(
+                .missingReference, reference.path,
+                "no \(reference.kind.rawValue) with id \(reference.id.uuidString) in the archive", about: reference.id)
         }
         pendingExtras = []
         resolveEntityReferences()

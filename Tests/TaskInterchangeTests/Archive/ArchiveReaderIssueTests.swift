@@ -30,14 +30,17 @@ import Testing
     }
 
     /// Line 1 `{`, 2 header, 3 projects, 4 categories, 5 tags, 6 tasks (the task starts at column 10), 7 counts.
-    static func document(header: String = header, task: String = taskJSON(), counts: String? = counts,
-                         sections: String? = nil) -> String {
-        let body = sections ?? """
-            "projects":[{"id":"\(project)","name":"Home"}],
-            "categories":[],
-            "tags":[{"id":"\(tag)","name":"t"}],
-            "tasks":[\(task)]
-            """
+    static func document(
+        header: String = header, task: String = taskJSON(), counts: String? = counts,
+        sections: String? = nil
+    ) -> String {
+        let body =
+            sections ?? """
+                "projects":[{"id":"\(project)","name":"Home"}],
+                "categories":[],
+                "tags":[{"id":"\(tag)","name":"t"}],
+                "tasks":[\(task)]
+                """
         return "{\n\(header),\n\(body)" + (counts.map { ",\n\"counts\":\($0)" } ?? "") + "\n}\n"
     }
 
@@ -58,20 +61,29 @@ import Testing
         #expect(collector.isComplete)
     }
 
-    @Test("wrong types are reported at their member, with expected and found", arguments: [
-        (["title": "5"], "wrong-type $.tasks[0].title", "expected a string, found a number"),
-        (["title": "null"], "wrong-type $.tasks[0].title", "expected a string, found null"),
-        (["isCompleted": "\"yes\""], "wrong-type $.tasks[0].isCompleted", "expected true or false, found a string"),
-        (["isCompleted": "1"], "wrong-type $.tasks[0].isCompleted", "expected true or false, found a number"),
-        (["priority": "1.5"], "wrong-type $.tasks[0].priority", "expected an integer, found 1.5"),
-        (["priority": "70000"], "wrong-type $.tasks[0].priority", "expected an integer in the Int16 range, found 70000"),
-        (["priority": "99999999999999999999"], "wrong-type $.tasks[0].priority",
-         "expected an integer in the Int16 range, found 99999999999999999999"),
-        (["tagIds": "{}"], "wrong-type $.tasks[0].tagIds", "expected an array of tag ids, found an object"),
-        (["subtasks": "[{\"id\":\"\(subtask)\",\"title\":[],\"isCompleted\":true}]"],
-         "wrong-type $.tasks[0].subtasks[0].title", "expected a string, found an array"),
-        (["subtasks": "[7]"], "wrong-type $.tasks[0].subtasks[0]", "expected an object, found a number"),
-    ] as [(KeyValuePairs<String, String?>, String, String)])
+    @Test(
+        "wrong types are reported at their member, with expected and found",
+        arguments: [
+            (["title": "5"], "wrong-type $.tasks[0].title", "expected a string, found a number"),
+            (["title": "null"], "wrong-type $.tasks[0].title", "expected a string, found null"),
+            (["isCompleted": "\"yes\""], "wrong-type $.tasks[0].isCompleted", "expected true or false, found a string"),
+            (["isCompleted": "1"], "wrong-type $.tasks[0].isCompleted", "expected true or false, found a number"),
+            (["priority": "1.5"], "wrong-type $.tasks[0].priority", "expected an integer, found 1.5"),
+            (
+                ["priority": "70000"], "wrong-type $.tasks[0].priority",
+                "expected an integer in the Int16 range, found 70000"
+            ),
+            (
+                ["priority": "99999999999999999999"], "wrong-type $.tasks[0].priority",
+                "expected an integer in the Int16 range, found 99999999999999999999"
+            ),
+            (["tagIds": "{}"], "wrong-type $.tasks[0].tagIds", "expected an array of tag ids, found an object"),
+            (
+                ["subtasks": "[{\"id\":\"\(subtask)\",\"title\":[],\"isCompleted\":true}]"],
+                "wrong-type $.tasks[0].subtasks[0].title", "expected a string, found an array"
+            ),
+            (["subtasks": "[7]"], "wrong-type $.tasks[0].subtasks[0]", "expected an object, found a number"),
+        ] as [(KeyValuePairs<String, String?>, String, String)])
     func wrongType(members: KeyValuePairs<String, String?>, expected: String, message: String) throws {
         let collector = try ArchiveFixtures.collect(Self.document(task: Self.taskJSON(members)))
         #expect(collector.issues.map { "\($0.code.rawValue) \($0.path)" } == [expected])
@@ -89,22 +101,28 @@ import Testing
 
     @Test("null is absent for optional members")
     func nullOptional() throws {
-        let collector = try ArchiveFixtures.collect(Self.document(task: Self.taskJSON(
-            ["projectId": "null", "notes": "null", "dueDate": "null", "categoryId": "null"])))
+        let collector = try ArchiveFixtures.collect(
+            Self.document(
+                task: Self.taskJSON(
+                    ["projectId": "null", "notes": "null", "dueDate": "null", "categoryId": "null"])))
         #expect(collector.issues.isEmpty)
         #expect(collector.archive.tasks.first?.projectId == nil)
     }
 
     @Test("a repeated member is a duplicate-key error; the first value stays")
     func duplicateKeys() throws {
-        let collector = try ArchiveFixtures.collect(Self.document(task: Self.taskJSON(["title": "\"first\",\"title\":\"second\""])))
+        let collector = try ArchiveFixtures.collect(
+            Self.document(task: Self.taskJSON(["title": "\"first\",\"title\":\"second\""])))
         #expect(collector.issues.map { "\($0.code.rawValue) \($0.path)" } == ["duplicate-key $.tasks[0].title"])
         #expect(collector.archive.tasks.first?.title == "first")
         let header = Self.header + #","version":2"#
         #expect(try issues(Self.document(header: header)) == ["duplicate-key $.version"])
         let unknownTwice = Self.taskJSON(["remark": "1,\"remark\":2"])
-        #expect(try issues(Self.document(task: unknownTwice)) == ["unknown-field $.tasks[0].remark",
-                                                                  "duplicate-key $.tasks[0].remark"])
+        #expect(
+            try issues(Self.document(task: unknownTwice)) == [
+                "unknown-field $.tasks[0].remark",
+                "duplicate-key $.tasks[0].remark",
+            ])
         // `extra` is a known member; its own members may not repeat either.
         let extraTwice = Self.taskJSON(["extra": "{\"a\":1,\"a\":2}"])
         #expect(try issues(Self.document(task: extraTwice)) == ["duplicate-key $.tasks[0].extra.a"])
@@ -112,25 +130,36 @@ import Testing
 
     @Test("unknown members are warnings, with bracket paths for odd names")
     func unknownMembers() throws {
-        let collector = try ArchiveFixtures.collect(Self.document(task: Self.taskJSON(["colour": "\"red\"",
-                                                                                     "weird key": "{}"])))
-        #expect(collector.issues.map { "\($0.code.rawValue) \($0.path)" }
+        let collector = try ArchiveFixtures.collect(
+            Self.document(
+                task: Self.taskJSON([
+                    "colour": "\"red\"",
+                    "weird key": "{}",
+                ])))
+        #expect(
+            collector.issues.map { "\($0.code.rawValue) \($0.path)" }
                 == ["unknown-field $.tasks[0].colour", #"unknown-field $.tasks[0]["weird key"]"#])
         #expect(collector.issues.allSatisfy { $0.severity == .warning })
         #expect(!collector.hasErrors)
     }
 
-    @Test("UUIDs must be canonical; the message explains the canonical form", arguments: [
-        ("\"11111111-1111-1111-1111-11111111111a\"", "uses lowercase letters; write 11111111-1111-1111-1111-11111111111A"),
-        ("\"{\(project)}\"", "is wrapped in braces; write \(project)"),
-        ("\"11111111111111111111111111111111\"", "has no hyphens; write \(project)"),
-        ("\"not-a-uuid\"", "is not a UUID; canonical UUIDs are 36 characters"),
-    ])
+    @Test(
+        "UUIDs must be canonical; the message explains the canonical form",
+        arguments: [
+            (
+                "\"11111111-1111-1111-1111-11111111111a\"",
+                "uses lowercase letters; write 11111111-1111-1111-1111-11111111111A"
+            ),
+            ("\"{\(project)}\"", "is wrapped in braces; write \(project)"),
+            ("\"11111111111111111111111111111111\"", "has no hyphens; write \(project)"),
+            ("\"not-a-uuid\"", "is not a UUID; canonical UUIDs are 36 characters"),
+        ])
     func invalidUUID(value: String, explanation: String) throws {
         let issue = try firstIssue(Self.document(task: Self.taskJSON(["projectId": value])))
         #expect(issue.code == .invalidUUID && issue.path == "$.tasks[0].projectId")
         #expect(issue.message.contains(explanation), "\(issue.message)")
-        #expect(try issues(Self.document(task: Self.taskJSON(["tagIds": "[\(value)]"])))
+        #expect(
+            try issues(Self.document(task: Self.taskJSON(["tagIds": "[\(value)]"])))
                 == ["invalid-uuid $.tasks[0].tagIds[0]"])
     }
 
@@ -144,11 +173,13 @@ import Testing
         #expect(missing.archive.tasks.isEmpty)
     }
 
-    @Test("dates must be valid lossless ISO text in version 2", arguments: [
-        ("\"2024-02-30T00:00:00Z\"", "day 30 does not exist"),
-        ("\"2024-01-01\"", "expected 'T' between the date and the time"),
-        ("757382400", "format version 2 writes dates as ISO-8601 text"),
-    ])
+    @Test(
+        "dates must be valid lossless ISO text in version 2",
+        arguments: [
+            ("\"2024-02-30T00:00:00Z\"", "day 30 does not exist"),
+            ("\"2024-01-01\"", "expected 'T' between the date and the time"),
+            ("757382400", "format version 2 writes dates as ISO-8601 text"),
+        ])
     func invalidDate(value: String, reason: String) throws {
         let issue = try firstIssue(Self.document(task: Self.taskJSON(["createdAt": value])))
         #expect(issue.code == .invalidDate && issue.path == "$.tasks[0].createdAt")
@@ -160,20 +191,35 @@ import Testing
         let issue = try firstIssue(Self.document(task: Self.taskJSON(["title": nil])))
         #expect(issue.code == .missingField && issue.path == "$.tasks[0].title")
         #expect(issue.line == 6 && issue.column == 10)
-        #expect(try issues(Self.document(task: Self.taskJSON(["subtasks": "[{\"id\":\"\(Self.subtask)\",\"title\":\"s\"}]"])))
+        #expect(
+            try issues(
+                Self.document(task: Self.taskJSON(["subtasks": "[{\"id\":\"\(Self.subtask)\",\"title\":\"s\"}]"])))
                 == ["missing-field $.tasks[0].subtasks[0].isCompleted"])
         #expect(try issues(Self.document(header: #""version":2"#)) == ["missing-field $.format"])
     }
 
-    @Test("version problems", arguments: [
-        (#""format":"tasks-interchange","version":3"#, "file format version 3 is newer than the newest this tool reads (2)"),
-        (#""format":"tasks-interchange","version":0"#, "version 0 is not a valid format version; versions start at 1"),
-        (#""format":"tasks-interchange","version":"2""#, "the version must be an integer, found a string"),
-        (#""format":"tasks-interchange","version":1.5"#, "version 1.5 is not a supported format version (1 or 2)"),
-        (#""format":"tasks-interchange","version":1e400"#, "version 1e400 is not a supported format version (1 or 2)"),
-        (#""format":"tasks-interchange","version":99999999999999999999"#,
-         "version 99999999999999999999 is not a supported format version (1 or 2)"),
-    ])
+    @Test(
+        "version problems",
+        arguments: [
+            (
+                #""format":"tasks-interchange","version":3"#,
+                "file format version 3 is newer than the newest this tool reads (2)"
+            ),
+            (
+                #""format":"tasks-interchange","version":0"#,
+                "version 0 is not a valid format version; versions start at 1"
+            ),
+            (#""format":"tasks-interchange","version":"2""#, "the version must be an integer, found a string"),
+            (#""format":"tasks-interchange","version":1.5"#, "version 1.5 is not a supported format version (1 or 2)"),
+            (
+                #""format":"tasks-interchange","version":1e400"#,
+                "version 1e400 is not a supported format version (1 or 2)"
+            ),
+            (
+                #""format":"tasks-interchange","version":99999999999999999999"#,
+                "version 99999999999999999999 is not a supported format version (1 or 2)"
+            ),
+        ])
     func unsupportedVersion(header: String, message: String) throws {
         let issue = try firstIssue(Self.document(header: header))
         #expect(issue.code == .unsupportedVersion && issue.path == "$.version")
@@ -184,7 +230,8 @@ import Testing
     @Test("a missing version, an unknown format, a non-object top level")
     func headerProblems() throws {
         #expect(try issues(Self.document(header: #""format":"tasks-interchange""#)) == ["missing-version $.version"])
-        #expect(try issues(Self.document(header: #""format":"todo-export","version":2"#)) == ["unknown-format $.format"])
+        #expect(
+            try issues(Self.document(header: #""format":"todo-export","version":2"#)) == ["unknown-format $.format"])
         let topLevel = try ArchiveFixtures.collect("[1, 2]")
         #expect(topLevel.issues.map { "\($0.code.rawValue) \($0.path)" } == ["wrong-type $"])
         #expect(topLevel.issues.first?.message == "the top level must be an object, found an array")
@@ -201,7 +248,8 @@ import Testing
         let missing = try firstIssue(Self.document(counts: nil))
         #expect("\(missing.code.rawValue) \(missing.path)" == "counts-mismatch $.counts")
         #expect(missing.message == "no counts: the file may be truncated")
-        #expect(try issues(Self.document(counts: #"{"projects":1,"categories":0,"tags":1,"tasks":1}"#))
+        #expect(
+            try issues(Self.document(counts: #"{"projects":1,"categories":0,"tags":1,"tasks":1}"#))
                 == ["counts-mismatch $.counts.subtasks"])
         // Invalid records still count as elements.
         #expect(try issues(Self.document(task: Self.taskJSON(["id": "7"]))) == ["wrong-type $.tasks[0].id"])
@@ -213,9 +261,11 @@ import Testing
             "projects":[],"categories":[],"tags":[1],"tasks":{}
             """
         let counts = #"{"projects":0,"categories":0,"tags":1,"tasks":0,"subtasks":0}"#
-        #expect(try issues(Self.document(counts: counts, sections: sections))
+        #expect(
+            try issues(Self.document(counts: counts, sections: sections))
                 == ["wrong-type $.tags[0]", "wrong-type $.tasks"])
-        #expect(try issues(Self.document(counts: counts, sections: #""projects":[],"tags":[1],"tasks":[]"#))
+        #expect(
+            try issues(Self.document(counts: counts, sections: #""projects":[],"tags":[1],"tasks":[]"#))
                 == ["wrong-type $.tags[0]", "missing-field $.categories"])
     }
 
@@ -236,21 +286,26 @@ import Testing
         #expect(try ArchiveFixtures.collect(deep).issues.last?.message.contains("nested more than 64 levels") == true)
     }
 
-    @Test("version 1 dates may be numbers, but not out of range", arguments: [
-        ("1e400", "1e400 seconds from 2001-01-01 is out of range for a date"),
-        ("1e18", "1e18 seconds from 2001-01-01 is out of range for a date"),
-        ("\"yesterday\"", "\"yesterday\" is not a valid date: expected a four-digit year"),
-    ])
+    @Test(
+        "version 1 dates may be numbers, but not out of range",
+        arguments: [
+            ("1e400", "1e400 seconds from 2001-01-01 is out of range for a date"),
+            ("1e18", "1e18 seconds from 2001-01-01 is out of range for a date"),
+            ("\"yesterday\"", "\"yesterday\" is not a valid date: expected a four-digit year"),
+        ])
     func version1Dates(value: String, message: String) throws {
         let header = #""version":1,"exportDate":0"#
-        let task = #"{"id":"\#(Self.task)","title":"x","isCompleted":false,"createdAt":\#(value),"priority":1,"tagIds":[]}"#
+        let task =
+            #"{"id":"\#(Self.task)","title":"x","isCompleted":false,"createdAt":\#(value),"priority":1,"tagIds":[]}"#
         let sections = #""projects":[],"tags":[],"tasks":[\#(task)]"#
         let issue = try firstIssue(Self.document(header: header, counts: nil, sections: sections))
         #expect("\(issue.code.rawValue) \(issue.path)" == "invalid-date $.tasks[0].createdAt")
         #expect(issue.message == message)
     }
 
-    @Test("a file labelled version 1 with members only version 2 has is refused at the first of them (it looks like version 2)")
+    @Test(
+        "a file labelled version 1 with members only version 2 has is refused at the first of them (it looks like version 2)"
+    )
     func version1Members() throws {
         let header = #""version":1,"exportDate":0"#
         let task = #"{"id":"\#(Self.task)","title":"x","isCompleted":false,"createdAt":1.5,"priority":1,"tagIds":[]}"#
@@ -260,7 +315,8 @@ import Testing
         #expect(try issues(sections) == ["version-mismatch $.tasks[0].notes"])
         let issue = try firstIssue(sections)
         #expect(issue.severity == .error && issue.message.contains("looks like a version 2 file") && issue.line == 1)
-        #expect(try issues(Self.document(header: #""version":1"#, task: task, counts: nil))
+        #expect(
+            try issues(Self.document(header: #""version":1"#, task: task, counts: nil))
                 == ["version-mismatch $.categories", "missing-field $.exportDate"])
         // Version 1's own members stay accepted.
         #expect(try issues(#"{"version":1,"exportDate":0,"projects":[],"tags":[],"tasks":[\#(task)]}"#) == [])
@@ -285,8 +341,11 @@ import Testing
 
     @Test("a well-formed NDJSON file has no issues; records keep per-kind indexes")
     func valid() throws {
-        let collector = try ArchiveFixtures.collect([Self.header, Self.project, Self.task("A"), Self.task("B"),
-                                                     Self.trailer(tasks: 2)].joined(separator: "\n") + "\n")
+        let collector = try ArchiveFixtures.collect(
+            [
+                Self.header, Self.project, Self.task("A"), Self.task("B"),
+                Self.trailer(tasks: 2),
+            ].joined(separator: "\n") + "\n")
         #expect(collector.issues.isEmpty, "\(collector.issues)")
         #expect(collector.archive.tasks.map(\.id) == [ArchiveFixtures.uuid("A"), ArchiveFixtures.uuid("B")])
         #expect(collector.archive.header.version == 2)
@@ -295,28 +354,36 @@ import Testing
     @Test("record issues use $.kind[index] paths and the record's line")
     func recordPaths() throws {
         let bad = Self.task("B").replacingOccurrences(of: #""priority":0"#, with: #""priority":"high""#)
-        #expect(try issues([Self.header, Self.project, Self.task("A"), bad, Self.trailer(tasks: 2)])
+        #expect(
+            try issues([Self.header, Self.project, Self.task("A"), bad, Self.trailer(tasks: 2)])
                 == ["wrong-type $.tasks[1].priority @4"])
     }
 
     @Test("structure problems: no header first, a late header, a record after the trailer, a missing trailer")
     func structure() throws {
         #expect(try issues([Self.project, Self.task("A"), Self.trailer()]) == ["missing-version $.version @1"])
-        #expect(try issues([Self.header, Self.project, Self.header, Self.task("A"), Self.trailer()])
+        #expect(
+            try issues([Self.header, Self.project, Self.header, Self.task("A"), Self.trailer()])
                 == ["wrong-type $ @3"])
-        #expect(try issues([Self.header, Self.project, Self.task("A"), Self.trailer(), Self.task("B")])
+        #expect(
+            try issues([Self.header, Self.project, Self.task("A"), Self.trailer(), Self.task("B")])
                 == ["counts-mismatch $.tasks[1] @5"])
         #expect(try issues([Self.header, Self.project, Self.task("A")]) == ["counts-mismatch $.counts @4"])
-        #expect(try issues([Self.header, Self.project, Self.task("A"), Self.trailer(tasks: 3)])
+        #expect(
+            try issues([Self.header, Self.project, Self.task("A"), Self.trailer(tasks: 3)])
                 == ["counts-mismatch $.counts.tasks @4"])
-        #expect(try issues([Self.header, #"{"type":"widget"}"#, Self.project, Self.task("A"), Self.trailer()])
+        #expect(
+            try issues([Self.header, #"{"type":"widget"}"#, Self.project, Self.task("A"), Self.trailer()])
                 == ["unknown-field $ @2"])
     }
 
     @Test("two values on one line are malformed NDJSON")
     func oneValuePerLine() throws {
-        let collector = try ArchiveFixtures.collect([Self.header, Self.project + " " + Self.task("A"),
-                                                     Self.trailer()].joined(separator: "\n"))
+        let collector = try ArchiveFixtures.collect(
+            [
+                Self.header, Self.project + " " + Self.task("A"),
+                Self.trailer(),
+            ].joined(separator: "\n"))
         #expect(collector.issues.map(\.code) == [.malformedJSON])
         #expect(!collector.isComplete)
     }

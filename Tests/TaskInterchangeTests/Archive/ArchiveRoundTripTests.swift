@@ -3,8 +3,9 @@ import Testing
 @testable import TaskInterchange
 
 @Suite struct ArchiveRoundTripTests {
-    @Test("write then read gives the identical archive: records, header, date bits and text bytes",
-          arguments: ArchiveWritingOptions.Layout.allCases)
+    @Test(
+        "write then read gives the identical archive: records, header, date bits and text bytes",
+        arguments: ArchiveWritingOptions.Layout.allCases)
     func roundTrip(layout: ArchiveWritingOptions.Layout) throws {
         let archive = ArchiveFixtures.random(seed: 42, tasks: 300)
         let bytes = try ArchiveFixtures.encode(archive, ArchiveWritingOptions(layout: layout))

@@ -26,17 +26,19 @@ enum ArchiveFixtures {
         header: ArchiveHeader(
             exportDate: Date(timeIntervalSinceReferenceDate: 757_382_400.5),
             generator: .init(name: "tasks", version: "1.0.0"),
-            source: .init(store: "/tmp/Tasks.sqlite", storeUUID: "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0",
-                          entities: ["task": "Task", "project": "Project"])),
+            source: .init(
+                store: "/tmp/Tasks.sqlite", storeUUID: "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0",
+                entities: ["task": "Task", "project": "Project"])),
         projects: [ProjectRecord(id: uuid("1"), name: "Home", createdAt: Date(timeIntervalSinceReferenceDate: 0.25))],
         categories: [CategoryRecord(id: uuid("2"), name: "Work", color: "red")],
         tags: [TagRecord(id: uuid("3"), name: "urgent")],
         tasks: [
-            TaskRecord(id: uuid("A"), title: "Buy \"milk\"", notes: "2% fat\n", isCompleted: false,
-                       createdAt: Date(timeIntervalSinceReferenceDate: 757_382_400),
-                       dueDate: Date(timeIntervalSinceReferenceDate: -0.3), priority: 2, projectId: uuid("1"),
-                       categoryId: uuid("2"), tagIds: [uuid("3")],
-                       subtasks: [SubtaskRecord(id: uuid("4"), title: "Go to shop", isCompleted: true)]),
+            TaskRecord(
+                id: uuid("A"), title: "Buy \"milk\"", notes: "2% fat\n", isCompleted: false,
+                createdAt: Date(timeIntervalSinceReferenceDate: 757_382_400),
+                dueDate: Date(timeIntervalSinceReferenceDate: -0.3), priority: 2, projectId: uuid("1"),
+                categoryId: uuid("2"), tagIds: [uuid("3")],
+                subtasks: [SubtaskRecord(id: uuid("4"), title: "Go to shop", isCompleted: true)]),
             TaskRecord(id: uuid("B"), title: "Call", createdAt: Date(timeIntervalSinceReferenceDate: 1e-7)),
         ])
 
@@ -44,8 +46,10 @@ enum ArchiveFixtures {
     static func random(seed: UInt64, tasks taskCount: Int = 200) -> Archive {
         var generator = SeededGenerator(state: seed)
         func text() -> String {
-            let pieces = ["plain", "\"quoted\"", "back\\slash", "line\nbreak", "tab\t", "\u{0}\u{1}\u{1F}", "é",
-                          "e\u{301}", "😀", "👩‍👩‍👧", "日本", "/slash/", "\u{7F}", "\u{2028}", " "]
+            let pieces = [
+                "plain", "\"quoted\"", "back\\slash", "line\nbreak", "tab\t", "\u{0}\u{1}\u{1F}", "é",
+                "e\u{301}", "😀", "👩‍👩‍👧", "日本", "/slash/", "\u{7F}", "\u{2028}", " ",
+            ]
             return (0..<Int.random(in: 0...4, using: &generator))
                 .map { _ in pieces.randomElement(using: &generator)! }.joined()
         }
@@ -62,8 +66,11 @@ enum ArchiveFixtures {
         func id() -> UUID {
             var bytes = [UInt8](repeating: 0, count: 16)
             for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &generator) }
-            return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            return UUID(
+                uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                    bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                ))
         }
         let projects = (0..<20).map { _ in
             ProjectRecord(id: id(), name: text(), createdAt: Bool.random(using: &generator) ? date() : nil)
@@ -71,28 +78,31 @@ enum ArchiveFixtures {
         let categories = (0..<5).map { _ in CategoryRecord(id: id(), name: text(), color: text()) }
         let tags = (0..<10).map { _ in TagRecord(id: id(), name: text()) }
         let tasks = (0..<taskCount).map { _ in
-            TaskRecord(id: id(), title: text(), notes: Bool.random(using: &generator) ? text() : nil,
-                       isCompleted: Bool.random(using: &generator), createdAt: date(),
-                       dueDate: Bool.random(using: &generator) ? date() : nil,
-                       priority: Int.random(in: 0...3, using: &generator),
-                       projectId: Bool.random(using: &generator) ? projects.randomElement(using: &generator)!.id : nil,
-                       categoryId: Bool.random(using: &generator) ? categories.randomElement(using: &generator)!.id : nil,
-                       tagIds: Array(tags.shuffled(using: &generator).prefix(Int.random(in: 0...3, using: &generator)))
-                        .map(\.id),
-                       subtasks: (0..<Int.random(in: 0...3, using: &generator)).map { _ in
-                           SubtaskRecord(id: id(), title: text(), isCompleted: Bool.random(using: &generator))
-                       })
+            TaskRecord(
+                id: id(), title: text(), notes: Bool.random(using: &generator) ? text() : nil,
+                isCompleted: Bool.random(using: &generator), createdAt: date(),
+                dueDate: Bool.random(using: &generator) ? date() : nil,
+                priority: Int.random(in: 0...3, using: &generator),
+                projectId: Bool.random(using: &generator) ? projects.randomElement(using: &generator)!.id : nil,
+                categoryId: Bool.random(using: &generator) ? categories.randomElement(using: &generator)!.id : nil,
+                tagIds: Array(tags.shuffled(using: &generator).prefix(Int.random(in: 0...3, using: &generator)))
+                    .map(\.id),
+                subtasks: (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                    SubtaskRecord(id: id(), title: text(), isCompleted: Bool.random(using: &generator))
+                })
         }
         let header = ArchiveHeader(
             exportDate: date(), generator: .init(name: "tasks", version: text()),
-            source: .init(store: text(), storeUUID: Bool.random(using: &generator) ? id().uuidString : nil,
-                          entities: ["project": text(), "task": "Task", "subtask": "Subtask"]))
+            source: .init(
+                store: text(), storeUUID: Bool.random(using: &generator) ? id().uuidString : nil,
+                entities: ["project": text(), "task": "Task", "subtask": "Subtask"]))
         return Archive(header: header, projects: projects, categories: categories, tags: tags, tasks: tasks)
     }
 
     /// The archive written with `options`.
     static func encode(_ archive: Archive, _ options: ArchiveWritingOptions = ArchiveWritingOptions()) throws
-        -> [UInt8] {
+        -> [UInt8]
+    {
         let buffer = ByteBuffer()
         try archive.write(to: buffer, options: options)
         return buffer.bytes
@@ -100,7 +110,8 @@ enum ArchiveFixtures {
 
     /// Everything a reader delivers for `bytes`.
     static func collect(_ bytes: [UInt8], kinds: Set<RecordKind> = Set(RecordKind.allCases)) throws
-        -> ArchiveCollector {
+        -> ArchiveCollector
+    {
         var collector = ArchiveCollector()
         let reader = ArchiveReader(options: ArchiveReadingOptions(kinds: kinds))
         try bytes.withUnsafeBytes { try reader.read($0, into: &collector) }

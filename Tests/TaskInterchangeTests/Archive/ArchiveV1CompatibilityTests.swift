@@ -32,8 +32,9 @@ private struct TaskExport: Codable, Equatable {
 }
 
 @Suite struct ArchiveV1CompatibilityTests {
-    @Test("version 1 output decodes with a default JSONDecoder into the DataExporter structs, bit for bit",
-          arguments: [ArchiveWritingOptions.Layout.compact, .pretty])
+    @Test(
+        "version 1 output decodes with a default JSONDecoder into the DataExporter structs, bit for bit",
+        arguments: [ArchiveWritingOptions.Layout.compact, .pretty])
     func decodableByFoundation(layout: ArchiveWritingOptions.Layout) throws {
         let archive = ArchiveFixtures.random(seed: 21, tasks: 100)
         let buffer = ByteBuffer()
@@ -47,15 +48,20 @@ private struct TaskExport: Codable, Equatable {
 
         let decoded = try JSONDecoder().decode(ExportData.self, from: Data(buffer.bytes))
         #expect(decoded.version == 1)
-        #expect(decoded.exportDate.timeIntervalSinceReferenceDate.bitPattern
+        #expect(
+            decoded.exportDate.timeIntervalSinceReferenceDate.bitPattern
                 == archive.header.exportDate!.timeIntervalSinceReferenceDate.bitPattern)
         #expect(decoded.projects == archive.projects.map { ProjectExport(id: $0.id, name: $0.name) })
         #expect(decoded.tags == archive.tags.map { TagExport(id: $0.id, name: $0.name) })
-        #expect(decoded.tasks == archive.tasks.map {
-            TaskExport(id: $0.id, title: $0.title, isCompleted: $0.isCompleted, createdAt: $0.createdAt,
-                       priority: Int16($0.priority), projectId: $0.projectId, tagIds: $0.tagIds)
-        })
-        #expect(decoded.tasks.map { $0.createdAt.timeIntervalSinceReferenceDate.bitPattern }
+        #expect(
+            decoded.tasks
+                == archive.tasks.map {
+                    TaskExport(
+                        id: $0.id, title: $0.title, isCompleted: $0.isCompleted, createdAt: $0.createdAt,
+                        priority: Int16($0.priority), projectId: $0.projectId, tagIds: $0.tagIds)
+                })
+        #expect(
+            decoded.tasks.map { $0.createdAt.timeIntervalSinceReferenceDate.bitPattern }
                 == archive.tasks.map { $0.createdAt.timeIntervalSinceReferenceDate.bitPattern })
         #expect(counts == ArchiveCounts(projects: 20, categories: 0, tags: 10, tasks: 100, subtasks: 0))
         #expect(writer.droppedFields["categories"] == 5)
@@ -82,36 +88,45 @@ private struct TaskExport: Codable, Equatable {
             let seconds = Double.random(in: -1e9...1e9, using: &generator)
             let projectId: UUID? = index % 2 == 0 ? projects[index % 5].id : nil
             let tagIds: [UUID] = index % 5 == 0 ? [tags[0].id, tags[1].id] : []
-            tasks.append(TaskExport(id: UUID(), title: "Task \(index)\n\u{1}", isCompleted: index % 3 == 0,
-                                    createdAt: Date(timeIntervalSinceReferenceDate: seconds),
-                                    priority: Int16(index % 4), projectId: projectId, tagIds: tagIds))
+            tasks.append(
+                TaskExport(
+                    id: UUID(), title: "Task \(index)\n\u{1}", isCompleted: index % 3 == 0,
+                    createdAt: Date(timeIntervalSinceReferenceDate: seconds),
+                    priority: Int16(index % 4), projectId: projectId, tagIds: tagIds))
         }
-        let export = ExportData(version: 1, exportDate: Date(timeIntervalSinceReferenceDate: 757_382_400.123_456_7),
-                                projects: projects, tasks: tasks, tags: tags)
+        let export = ExportData(
+            version: 1, exportDate: Date(timeIntervalSinceReferenceDate: 757_382_400.123_456_7),
+            projects: projects, tasks: tasks, tags: tags)
         let collector = try ArchiveFixtures.collect(Array(try JSONEncoder().encode(export)))
         #expect(collector.issues.isEmpty, "\(collector.issues.prefix(3))")
         let archive = collector.archive
         #expect(archive.header.version == 1)
         #expect(archive.header.format == nil)
-        #expect(archive.header.exportDate?.timeIntervalSinceReferenceDate.bitPattern
+        #expect(
+            archive.header.exportDate?.timeIntervalSinceReferenceDate.bitPattern
                 == export.exportDate.timeIntervalSinceReferenceDate.bitPattern)
         #expect(archive.projects == projects.map { ProjectRecord(id: $0.id, name: $0.name) })
         #expect(archive.tags == tags.map { TagRecord(id: $0.id, name: $0.name) })
-        #expect(archive.tasks == tasks.map {
-            TaskRecord(id: $0.id, title: $0.title, isCompleted: $0.isCompleted, createdAt: $0.createdAt,
-                       priority: Int($0.priority), projectId: $0.projectId, tagIds: $0.tagIds)
-        })
+        #expect(
+            archive.tasks
+                == tasks.map {
+                    TaskRecord(
+                        id: $0.id, title: $0.title, isCompleted: $0.isCompleted, createdAt: $0.createdAt,
+                        priority: Int($0.priority), projectId: $0.projectId, tagIds: $0.tagIds)
+                })
     }
 
     @Test("version 1 accepts ISO-8601 dates (JSONEncoder's .iso8601 strategy) as well as numbers")
     func iso8601Strategy() throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
-        let task = TaskExport(id: UUID(), title: "t", isCompleted: false,
-                              createdAt: Date(timeIntervalSinceReferenceDate: 725_803_200), priority: 1, projectId: nil,
-                              tagIds: [])
-        let export = ExportData(version: 1, exportDate: Date(timeIntervalSinceReferenceDate: 0), projects: [],
-                                tasks: [task], tags: [])
+        let task = TaskExport(
+            id: UUID(), title: "t", isCompleted: false,
+            createdAt: Date(timeIntervalSinceReferenceDate: 725_803_200), priority: 1, projectId: nil,
+            tagIds: [])
+        let export = ExportData(
+            version: 1, exportDate: Date(timeIntervalSinceReferenceDate: 0), projects: [],
+            tasks: [task], tags: [])
         let collector = try ArchiveFixtures.collect(Array(try encoder.encode(export)))
         #expect(collector.issues.isEmpty)
         #expect(collector.archive.tasks.first?.createdAt == task.createdAt)

@@ -10,7 +10,8 @@ struct GraphDiffTests {
         while true {
             let archive = ArchiveGenerator.archive(seed: seed, maxTasks: 40)
             if archive.projects.count >= 2, archive.tags.count >= 2, archive.tasks.count >= 5,
-               archive.tasks.contains(where: { $0.subtasks.count >= 2 }) {
+                archive.tasks.contains(where: { $0.subtasks.count >= 2 })
+            {
                 return archive
             }
             seed += 1
@@ -129,13 +130,22 @@ struct GraphDiffTests {
     @Test("extra values: attributes as values (−0.0 is not 0.0), declared relationships as links and order")
     func extras() throws {
         var a = Self.base()
-        a.header.source = ArchiveHeader.Source(store: "s", relationships: [
-            "task": ["blocking": ExtraRelationship(destination: .task, toMany: true, ordered: false),
-                     "sequence": ExtraRelationship(destination: .task, toMany: true, ordered: true)]])
+        a.header.source = ArchiveHeader.Source(
+            store: "s",
+            relationships: [
+                "task": [
+                    "blocking": ExtraRelationship(destination: .task, toMany: true, ordered: false),
+                    "sequence": ExtraRelationship(destination: .task, toMany: true, ordered: true),
+                ]
+            ])
         let ids = a.tasks.map(\.id.uuidString)
-        a.tasks[0].extra = ["estimate": .double(0.0), "blocking": .array([ids[1], ids[2]]), "sequence": .array([ids[3], ids[4]])]
+        a.tasks[0].extra = [
+            "estimate": .double(0.0), "blocking": .array([ids[1], ids[2]]), "sequence": .array([ids[3], ids[4]]),
+        ]
         var b = a
-        b.tasks[0].extra = ["estimate": .double(-0.0), "blocking": .array([ids[2], ids[1]]), "sequence": .array([ids[4], ids[3]])]
+        b.tasks[0].extra = [
+            "estimate": .double(-0.0), "blocking": .array([ids[2], ids[1]]), "sequence": .array([ids[4], ids[3]]),
+        ]
         let fields = Self.onlyChange(try Self.diff(a, b), kind: .task)
         // `blocking` is unordered: the same set in another order is no difference.
         #expect(fields.map(\.field) == ["extra.estimate", "extra.sequence"])
@@ -176,7 +186,9 @@ struct GraphDiffTests {
         #expect(verified.kinds.first { $0.kind == .tag }?.onlyInB == 1)
         var missing = a
         missing.tags.removeAll()
-        missing.tasks = missing.tasks.map { var task = $0; task.tagIds = []; return task }
+        missing.tasks = missing.tasks.map {
+            var task = $0; task.tagIds = []; return task
+        }
         let failed = try GraphComparison.verify(.records(a), against: .records(missing))
         #expect(!failed.isEqual)
         #expect(failed.records.contains { $0.kind == .tag && $0.change == .onlyInA })
@@ -209,14 +221,16 @@ struct GraphDiffTests {
         shuffled.tasks.reverse()
         shuffled.projects.reverse()
         try shuffled.jsonData().write(to: URL(fileURLWithPath: directory.path("shuffled.json")))
-        let same = try GraphComparison.compare(.archive(path: directory.path("a.json")), .archive(path: directory.path("shuffled.json")))
+        let same = try GraphComparison.compare(
+            .archive(path: directory.path("a.json")), .archive(path: directory.path("shuffled.json")))
         #expect(same.isEqual)
         #expect(same.kinds.first { $0.kind == .task }?.countB == a.tasks.count)
 
         var changed = a
         changed.tasks[0].isCompleted.toggle()
         try changed.jsonData().write(to: URL(fileURLWithPath: directory.path("b.json")))
-        let diff = try GraphComparison.compare(.archive(path: directory.path("a.json")), try .detecting(path: directory.path("b.json")))
+        let diff = try GraphComparison.compare(
+            .archive(path: directory.path("a.json")), try .detecting(path: directory.path("b.json")))
         #expect(diff.differenceCount == 1)
         #expect(diff.records.first?.fields.map(\.field) == ["isCompleted"])
 
@@ -224,10 +238,12 @@ struct GraphDiffTests {
         duplicated.tasks.append(a.tasks[0])
         try duplicated.jsonData().write(to: URL(fileURLWithPath: directory.path("dup.json")))
         #expect(throws: TaskInterchangeError.self) {
-            try GraphComparison.compare(.archive(path: directory.path("a.json")), .archive(path: directory.path("dup.json")))
+            try GraphComparison.compare(
+                .archive(path: directory.path("a.json")), .archive(path: directory.path("dup.json")))
         }
         do {
-            _ = try GraphComparison.compare(.archive(path: directory.path("a.json")), .archive(path: directory.path("missing.json")))
+            _ = try GraphComparison.compare(
+                .archive(path: directory.path("a.json")), .archive(path: directory.path("missing.json")))
             Issue.record("a missing file must throw")
         } catch let error as TaskInterchangeError {
             #expect(error.kind == .noInput)

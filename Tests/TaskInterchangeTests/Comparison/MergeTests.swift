@@ -9,13 +9,16 @@ struct MergeTests {
     }
 
     /// A store from `archive` whose tasks table has a `lastModified` column (as an app's would), set per task id.
-    static func datedStore(_ directory: TemporaryDirectory, _ archive: Archive, dates: [UUID: Double]) throws -> String {
+    static func datedStore(_ directory: TemporaryDirectory, _ archive: Archive, dates: [UUID: Double]) throws -> String
+    {
         let path = directory.path("target.sqlite")
         _ = try StoreImport.run(archive, into: path, options: StoreImportOptions())
         let database = try Database(path: path, mode: .readWrite)
         try database.execute("ALTER TABLE ZTASK ADD COLUMN ZLASTMODIFIED TIMESTAMP")
         for (id, seconds) in dates {
-            try database.execute("UPDATE ZTASK SET ZLASTMODIFIED = \(seconds) WHERE ZID = X'\(id.uuidString.replacingOccurrences(of: "-", with: ""))' OR ZID = '\(id.uuidString)'")
+            try database.execute(
+                "UPDATE ZTASK SET ZLASTMODIFIED = \(seconds) WHERE ZID = X'\(id.uuidString.replacingOccurrences(of: "-", with: ""))' OR ZID = '\(id.uuidString)'"
+            )
         }
         return path
     }
@@ -38,7 +41,7 @@ struct MergeTests {
         incoming.tasks[0].extra = ["lastmodified": Self.stamp(200)]  // both dated, archive newer → archive
         incoming.tasks[1].extra = ["lastmodified": Self.stamp(200)]  // both dated, target newer → target
         incoming.tasks[2].extra = ["lastmodified": Self.stamp(200)]  // tie → target
-        incoming.tasks[3].extra = ["lastmodified": Self.stamp(50)]   // only the archive dated → archive
+        incoming.tasks[3].extra = ["lastmodified": Self.stamp(50)]  // only the archive dated → archive
         // tasks[4]: only the target dated → target; tasks[5]: neither → archive
         incoming.tasks[5].modifiedAt = nil
         var options = StoreImportOptions()
@@ -47,10 +50,13 @@ struct MergeTests {
         let plan = try StoreImport.run(incoming, into: path, options: options).plan
         #expect(plan[.task].conflicts == 6)
         #expect(plan[.task].updated == 3 && plan[.task].skipped == 3)
-        let winners = Dictionary(uniqueKeysWithValues: plan.decisions.filter { $0.kind == .conflict }.map { ($0.id, $0.winner) })
+        let winners = Dictionary(
+            uniqueKeysWithValues: plan.decisions.filter { $0.kind == .conflict }.map { ($0.id, $0.winner) })
         #expect(winners[t[0]] == .archive && winners[t[1]] == .target && winners[t[2]] == .target)
         #expect(winners[t[3]] == .archive && winners[t[4]] == .target && winners[t[5]] == .archive)
-        #expect(plan.decisions.first { $0.id == t[1] }?.targetModifiedAt == (try LosslessDate.string(from: Date(timeIntervalSinceReferenceDate: 300))))
+        #expect(
+            plan.decisions.first { $0.id == t[1] }?.targetModifiedAt
+                == (try LosslessDate.string(from: Date(timeIntervalSinceReferenceDate: 300))))
 
         options.dryRun = false
         let before = try Self.titles(path)
@@ -104,8 +110,9 @@ struct MergeTests {
         let project = ProjectRecord(id: UUID(), name: target.projects[0].name)
         let tag = TagRecord(id: UUID(), name: target.tags[1].name)
         let newTag = TagRecord(id: UUID(), name: "only on the other device")
-        let task = TaskRecord(id: UUID(), title: "from the iPad", createdAt: Date(timeIntervalSinceReferenceDate: 1),
-                              projectId: project.id, tagIds: [tag.id, newTag.id])
+        let task = TaskRecord(
+            id: UUID(), title: "from the iPad", createdAt: Date(timeIntervalSinceReferenceDate: 1),
+            projectId: project.id, tagIds: [tag.id, newTag.id])
         let other = Archive(projects: [project], tags: [tag, newTag], tasks: [task]).sortedByID()
         var options = StoreImportOptions()
         options.match = .name
@@ -119,7 +126,10 @@ struct MergeTests {
         #expect(imported.projectId == target.projects[0].id)
         #expect(imported.tagIds.contains(target.tags[1].id))
         #expect(!imported.tagIds.contains(tag.id))
-        #expect(result.plan.decisions.contains { $0.kind == .match && $0.id == project.id && $0.targetId == target.projects[0].id })
+        #expect(
+            result.plan.decisions.contains {
+                $0.kind == .match && $0.id == project.id && $0.targetId == target.projects[0].id
+            })
     }
 
     @Test("match rules: 'name' and Entity.attribute, comma-separated; checked against the archive's model")
@@ -132,11 +142,16 @@ struct MergeTests {
         #expect(throws: TaskInterchangeError.self) { try MatchRule(parsing: "title") }
         #expect(throws: TaskInterchangeError.self) { try MatchRule(parsing: "Folder.title,Folder.name") }
         #expect(throws: TaskInterchangeError.self) { try MatchRule(parsing: "name,") }
-        let model = ["Folder": EntityDeclaration(attributes: ["title": "string"],
-                                                 relationships: ["notes": EntityRelationship(destination: "Note", toMany: true)])]
+        let model = [
+            "Folder": EntityDeclaration(
+                attributes: ["title": "string"],
+                relationships: ["notes": EntityRelationship(destination: "Note", toMany: true)])
+        ]
         try MatchRule(parsing: "Folder.title").check(against: model)
-        for (text, expected) in [("Foldr.title", "Did you mean 'Folder'?"), ("Folder.titel", "Did you mean 'title'?"),
-                                 ("Folder.notes", "(it is a relationship)")] {
+        for (text, expected) in [
+            ("Foldr.title", "Did you mean 'Folder'?"), ("Folder.titel", "Did you mean 'title'?"),
+            ("Folder.notes", "(it is a relationship)"),
+        ] {
             do {
                 try MatchRule(parsing: text).check(against: model)
                 Issue.record("\(text) must be refused")
@@ -156,7 +171,9 @@ struct MergeTests {
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.components(separatedBy: "\"modifiedAt\"").count == 3)
         let read = try Archive(json: data)
-        #expect(read.tasks[0].modifiedAt?.timeIntervalSinceReferenceDate.bitPattern == archive.tasks[0].modifiedAt?.timeIntervalSinceReferenceDate.bitPattern)
+        #expect(
+            read.tasks[0].modifiedAt?.timeIntervalSinceReferenceDate.bitPattern
+                == archive.tasks[0].modifiedAt?.timeIntervalSinceReferenceDate.bitPattern)
         #expect(read.projects[0].modifiedAt?.timeIntervalSinceReferenceDate.sign == .minus)
         #expect(read.tasks[1].modifiedAt == nil)
         #expect(try GraphComparison.compare(.records(archive), .records(read)).isEqual)

@@ -46,7 +46,8 @@ struct QuietUpsertTests {
         changed.tasks[1].title = "changed"
         changed.tags[0].name = "renamed"
         // A new record after every existing one: the join must run past the store's end.
-        var extra = TaskRecord(id: UUID(uuidString: "FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF")!, title: "new", createdAt: Date())
+        var extra = TaskRecord(
+            id: UUID(uuidString: "FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF")!, title: "new", createdAt: Date())
         extra.tagIds = []
         changed.tasks.append(extra)
         var options = StoreImportOptions()

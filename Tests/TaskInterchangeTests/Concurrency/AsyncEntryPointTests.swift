@@ -17,11 +17,15 @@ struct AsyncEntryPointTests {
         archive.projects = (0..<10).map { ProjectRecord(id: id(1, $0), name: "Project \($0)") }
         archive.tags = (0..<5).map { TagRecord(id: id(2, $0), name: "tag \($0)") }
         archive.tasks = (0..<count).map { index in
-            TaskRecord(id: id(3, index), title: "Task \(index)", notes: index % 2 == 0 ? "notes \(index)" : nil,
-                       createdAt: Date(timeIntervalSinceReferenceDate: Double(index) + 0.125), priority: index % 4,
-                       projectId: id(1, index % 10), tagIds: [id(2, index % 5)],
-                       subtasks: index % 3 == 0 ? [SubtaskRecord(id: id(4, 2 * index), title: "first"),
-                                                   SubtaskRecord(id: id(4, 2 * index + 1), title: "second")] : [])
+            TaskRecord(
+                id: id(3, index), title: "Task \(index)", notes: index % 2 == 0 ? "notes \(index)" : nil,
+                createdAt: Date(timeIntervalSinceReferenceDate: Double(index) + 0.125), priority: index % 4,
+                projectId: id(1, index % 10), tagIds: [id(2, index % 5)],
+                subtasks: index % 3 == 0
+                    ? [
+                        SubtaskRecord(id: id(4, 2 * index), title: "first"),
+                        SubtaskRecord(id: id(4, 2 * index + 1), title: "second"),
+                    ] : [])
         }
         return archive
     }
@@ -167,7 +171,8 @@ struct AsyncEntryPointTests {
         #expect(cancellations > 0, "no round was cancelled midway")
     }
 
-    @Test("import into an existing store cancelled at random points: its files as before, byte for byte, or all imported")
+    @Test(
+        "import into an existing store cancelled at random points: its files as before, byte for byte, or all imported")
     func importIntoExistingCancelled() async throws {
         let directory = try TemporaryDirectory()
         let target = try Self.store(in: directory, seed: 1)
@@ -178,8 +183,9 @@ struct AsyncEntryPointTests {
         var completed = false
         // Stops drawn over the checks of an import into a new store: most rounds stop midway.
         let limit = try await Self.checks {
-            _ = try await StoreImport.run(archiveAt: archivePath, into: directory.path("timed.sqlite"),
-                                          options: StoreImportOptions())
+            _ = try await StoreImport.run(
+                archiveAt: archivePath, into: directory.path("timed.sqlite"),
+                options: StoreImportOptions())
         }
         try FileManager.default.removeItem(atPath: directory.path("timed.sqlite"))
         for _ in 0..<6 where !completed {
@@ -213,20 +219,34 @@ struct AsyncEntryPointTests {
         #expect(try Self.snapshot(directory) == before)
     }
 
-    @Test("progress: one phase per call, from done 0, never decreasing, every 10,000 tasks, to done == total with bytes")
+    @Test(
+        "progress: one phase per call, from done 0, never decreasing, every 10,000 tasks, to done == total with bytes")
     func progressOrderedAndComplete() async throws {
         let directory = try TemporaryDirectory()
         let store = try Self.store(in: directory)
         let archivePath = directory.path("out.json")
         let newStore = directory.path("new.sqlite")
         let calls: [(ProgressEvent.Phase, @Sendable (Recorder) async throws -> Void)] = [
-            (.exporting, { recorder in
-                _ = try await Exporter.export(store: store, toFile: archivePath, progress: recorder.record) }),
-            (.validating, { recorder in
-                _ = try await Validator.validate(archiveAt: archivePath, progress: recorder.record) }),
-            (.importing, { recorder in
-                _ = try await StoreImport.run(archiveAt: archivePath, into: newStore,
-                                              options: StoreImportOptions(), progress: recorder.record) }),
+            (
+                .exporting,
+                { recorder in
+                    _ = try await Exporter.export(store: store, toFile: archivePath, progress: recorder.record)
+                }
+            ),
+            (
+                .validating,
+                { recorder in
+                    _ = try await Validator.validate(archiveAt: archivePath, progress: recorder.record)
+                }
+            ),
+            (
+                .importing,
+                { recorder in
+                    _ = try await StoreImport.run(
+                        archiveAt: archivePath, into: newStore,
+                        options: StoreImportOptions(), progress: recorder.record)
+                }
+            ),
         ]
         for (phase, call) in calls {
             let recorder = Recorder()

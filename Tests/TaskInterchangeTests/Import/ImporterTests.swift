@@ -18,7 +18,8 @@ struct ImporterTests {
     @Test("a task listed before its project (version 1 key order) still links, because references go second")
     func referencesResolvedInSecondPass() throws {
         let project = ProjectRecord(id: UUID(), name: "p")
-        let task = TaskRecord(id: UUID(), title: "t", createdAt: Date(timeIntervalSinceReferenceDate: 0), projectId: project.id)
+        let task = TaskRecord(
+            id: UUID(), title: "t", createdAt: Date(timeIntervalSinceReferenceDate: 0), projectId: project.id)
         struct TasksFirst: ArchiveSource {
             var project: ProjectRecord
             var task: TaskRecord

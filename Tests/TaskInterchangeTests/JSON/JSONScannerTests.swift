@@ -22,49 +22,53 @@ import Testing
         }
     }
 
-    @Test("malformed documents fail at the exact line and column", arguments: [
-        ("{\"a\": 1,}", JSONScanError.Kind.trailingComma, 1, 8),
-        ("[1, 2,\n ]", .trailingComma, 1, 6),
-        ("{\n  \"a\": 01\n}", .malformedNumber, 2, 8),
-        ("[1.]", .malformedNumber, 1, 4),
-        ("[1e]", .malformedNumber, 1, 4),
-        ("[-]", .malformedNumber, 1, 3),
-        ("[NaN]", .invalidLiteral, 1, 2),
-        ("[Infinity]", .invalidLiteral, 1, 2),
-        ("[-Infinity]", .invalidLiteral, 1, 2),
-        ("[tru]", .invalidLiteral, 1, 2),
-        ("[truex]", .invalidLiteral, 1, 6),
-        ("{\"a\" 1}", .unexpectedCharacter, 1, 6),
-        ("{\"a\":1 \"b\":2}", .unexpectedCharacter, 1, 8),
-        ("{a:1}", .unexpectedCharacter, 1, 2),
-        ("['a']", .unexpectedCharacter, 1, 2),
-        ("[1] // note", .trailingGarbage, 1, 5),
-        ("{} {}", .trailingGarbage, 1, 4),
-        ("\n\n  [1,\n   2", .unexpectedEndOfInput, 4, 5),
-        ("[\"abc", .unexpectedEndOfInput, 1, 2),
-        ("[\"a\tb\"]", .controlCharacterInString, 1, 4),
-        ("[\"a\\x\"]", .invalidEscape, 1, 4),
-        ("[\"\\u12G4\"]", .invalidEscape, 1, 3),
-        ("[\"x\\uD83D\"]", .loneSurrogate, 1, 4),
-        ("[\"\\uD83Dx\"]", .loneSurrogate, 1, 3),
-        ("[\"\\uDE00\"]", .loneSurrogate, 1, 3),
-        ("[\"\\uD83D\\u0041\"]", .loneSurrogate, 1, 3),
-        ("/* c */ {}", .unexpectedCharacter, 1, 1),
-    ])
+    @Test(
+        "malformed documents fail at the exact line and column",
+        arguments: [
+            ("{\"a\": 1,}", JSONScanError.Kind.trailingComma, 1, 8),
+            ("[1, 2,\n ]", .trailingComma, 1, 6),
+            ("{\n  \"a\": 01\n}", .malformedNumber, 2, 8),
+            ("[1.]", .malformedNumber, 1, 4),
+            ("[1e]", .malformedNumber, 1, 4),
+            ("[-]", .malformedNumber, 1, 3),
+            ("[NaN]", .invalidLiteral, 1, 2),
+            ("[Infinity]", .invalidLiteral, 1, 2),
+            ("[-Infinity]", .invalidLiteral, 1, 2),
+            ("[tru]", .invalidLiteral, 1, 2),
+            ("[truex]", .invalidLiteral, 1, 6),
+            ("{\"a\" 1}", .unexpectedCharacter, 1, 6),
+            ("{\"a\":1 \"b\":2}", .unexpectedCharacter, 1, 8),
+            ("{a:1}", .unexpectedCharacter, 1, 2),
+            ("['a']", .unexpectedCharacter, 1, 2),
+            ("[1] // note", .trailingGarbage, 1, 5),
+            ("{} {}", .trailingGarbage, 1, 4),
+            ("\n\n  [1,\n   2", .unexpectedEndOfInput, 4, 5),
+            ("[\"abc", .unexpectedEndOfInput, 1, 2),
+            ("[\"a\tb\"]", .controlCharacterInString, 1, 4),
+            ("[\"a\\x\"]", .invalidEscape, 1, 4),
+            ("[\"\\u12G4\"]", .invalidEscape, 1, 3),
+            ("[\"x\\uD83D\"]", .loneSurrogate, 1, 4),
+            ("[\"\\uD83Dx\"]", .loneSurrogate, 1, 3),
+            ("[\"\\uDE00\"]", .loneSurrogate, 1, 3),
+            ("[\"\\uD83D\\u0041\"]", .loneSurrogate, 1, 3),
+            ("/* c */ {}", .unexpectedCharacter, 1, 1),
+        ])
     func malformed(text: String, kind: JSONScanError.Kind, line: Int, column: Int) throws {
         let error = try #require(scanError(text))
         #expect(error.kind == kind, "\(error)")
         #expect(error.line == line && error.column == column, "\(error)")
     }
 
-    @Test("invalid UTF-8 inside a string is rejected at the offending byte", arguments: [
-        ([0x5B, 0x22, 0x61, 0xFF, 0x22, 0x5D], 4),
-        ([0x5B, 0x22, 0xC0, 0xAF, 0x22, 0x5D], 3),
-        ([0x5B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x5D], 3),
-        ([0x5B, 0x22, 0xE2, 0x82, 0x22, 0x5D], 3),
-        ([0x5B, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x5D], 3),
-        ([0x5B, 0x22, 0x80, 0x22, 0x5D], 3),
-    ] as [([UInt8], Int)])
+    @Test(
+        "invalid UTF-8 inside a string is rejected at the offending byte",
+        arguments: [
+            ([0x5B, 0x22, 0x61, 0xFF, 0x22, 0x5D], 4),
+            ([0x5B, 0x22, 0xC0, 0xAF, 0x22, 0x5D], 3),
+            ([0x5B, 0x22, 0xED, 0xA0, 0x80, 0x22, 0x5D], 3),
+            ([0x5B, 0x22, 0xE2, 0x82, 0x22, 0x5D], 3),
+            ([0x5B, 0x22, 0xF4, 0x90, 0x80, 0x80, 0x22, 0x5D], 3),
+            ([0x5B, 0x22, 0x80, 0x22, 0x5D], 3),
+        ] as [([UInt8], Int)])
     func invalidUTF8(bytes: [UInt8], column: Int) throws {
         let error = try #require(scanError(bytes))
         #expect(error.kind == .invalidUTF8)
@@ -166,11 +170,15 @@ import Testing
     func doubleParsing() throws {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<5_000 {
-            let value = round % 2 == 0 ? Double(bitPattern: generator.next())
+            let value =
+                round % 2 == 0
+                ? Double(bitPattern: generator.next())
                 : Double.random(in: -1e10...1e10, using: &generator) / Double([1, 1e3, 1e9][round % 3])
             guard value.isFinite else { continue }
-            let texts = [value.description, String(format: "%.15g", value), String(format: "%.3f", value.magnitude),
-                         String(format: "%.19g", value), String(format: "%.18e", value), String(format: "%.12f", value)]
+            let texts = [
+                value.description, String(format: "%.15g", value), String(format: "%.3f", value.magnitude),
+                String(format: "%.19g", value), String(format: "%.18e", value), String(format: "%.12f", value),
+            ]
             for text in texts {
                 let parsed = Array(text.utf8).withUnsafeBytes { DoubleParsing.parse($0) }
                 #expect(parsed?.bitPattern == Double(text)?.bitPattern, "\(text)")

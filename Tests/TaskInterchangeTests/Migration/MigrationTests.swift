@@ -61,8 +61,10 @@ struct MigrationTests {
 
     /// Runs a migration that fails, and checks what every failure must leave: the stages up to `stage` then
     /// `failed`, no new store, and the backup (when one was made) in place and named in the message.
-    func expectFailure(at stage: Migration.Stage, migration: Migration, target: String, events: Events,
-                       directory: TemporaryDirectory, backup expectsBackup: Bool) async throws -> MigrationError? {
+    func expectFailure(
+        at stage: Migration.Stage, migration: Migration, target: String, events: Events,
+        directory: TemporaryDirectory, backup expectsBackup: Bool
+    ) async throws -> MigrationError? {
         let error = await #expect(throws: MigrationError.self) {
             let check = Cancellation { events.shouldStop }
             _ = try await Cancellation.$current.withValue(check) {
@@ -91,9 +93,10 @@ struct MigrationTests {
         let directory = try TemporaryDirectory()
         let legacy = try Self.sampleStore(in: directory)
         let migration = Migration(legacyStore: legacy, backupDirectory: directory.path("none"))
-        let error = try await expectFailure(at: .preparingBackup, migration: migration,
-                                            target: directory.path("new.sqlite"), events: Events(),
-                                            directory: directory, backup: false)
+        let error = try await expectFailure(
+            at: .preparingBackup, migration: migration,
+            target: directory.path("new.sqlite"), events: Events(),
+            directory: directory, backup: false)
         #expect((error?.underlying as? TaskInterchangeError)?.kind == .cannotCreate)
     }
 
@@ -115,8 +118,9 @@ struct MigrationTests {
         let directory = try TemporaryDirectory()
         var migration = Migration(legacyStore: try Self.sampleStore(in: directory), backupDirectory: directory.url.path)
         migration.mapping = StoreMapping(kinds: [.task: StoreMapping.KindMapping(entity: "NoSuchEntity", fields: [:])])
-        _ = try await expectFailure(at: .validating, migration: migration, target: directory.path("new.sqlite"),
-                                    events: Events(), directory: directory, backup: true)
+        _ = try await expectFailure(
+            at: .validating, migration: migration, target: directory.path("new.sqlite"),
+            events: Events(), directory: directory, backup: true)
     }
 
     @Test("stopped while migrating or verifying: .cancelled, no new store, the backup stays")
@@ -125,8 +129,9 @@ struct MigrationTests {
             let directory = try TemporaryDirectory()
             let legacy = try Self.sampleStore(in: directory)
             let migration = Migration(legacyStore: legacy, backupDirectory: directory.url.path)
-            let error = try await expectFailure(at: stage, migration: migration, target: directory.path("new.sqlite"),
-                                                events: Events(stopAt: stage), directory: directory, backup: true)
+            let error = try await expectFailure(
+                at: stage, migration: migration, target: directory.path("new.sqlite"),
+                events: Events(stopAt: stage), directory: directory, backup: true)
             #expect((error?.underlying as? TaskInterchangeError)?.kind == .cancelled, "\(stage)")
         }
     }

@@ -9,7 +9,8 @@ struct KeyedArchiveTests {
         for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
             let builder = ModelArchiveBuilder()
             let name = builder.add("Café ☕")
-            let root = builder.add(builder.object("Thing", ["name": name, "missing": builder.null, "count": 3, "flag": true]))
+            let root = builder.add(
+                builder.object("Thing", ["name": name, "missing": builder.null, "count": 3, "flag": true]))
             let archive = try KeyedArchive(data: try builder.archive(root: root, format: format))
             let fields = try #require(try archive.object(archive.top["root"]!, "root"))
             #expect(try archive.className(of: fields) == "Thing")
@@ -34,8 +35,11 @@ struct KeyedArchiveTests {
             try KeyedArchive(data: good.prefix(good.count - 10))
         }
         let array = try PropertyListSerialization.data(fromPropertyList: [1, 2], format: .binary, options: 0)
-        #expect(throws: KeyedArchiveError.notAKeyedArchive("the property list is not a dictionary")) { try KeyedArchive(data: array) }
-        let noObjects = try PropertyListSerialization.data(fromPropertyList: ["$top": [String: Any]()], format: .binary, options: 0)
+        #expect(throws: KeyedArchiveError.notAKeyedArchive("the property list is not a dictionary")) {
+            try KeyedArchive(data: array)
+        }
+        let noObjects = try PropertyListSerialization.data(
+            fromPropertyList: ["$top": [String: Any]()], format: .binary, options: 0)
         #expect(throws: KeyedArchiveError.notAKeyedArchive("no $objects array")) { try KeyedArchive(data: noObjects) }
     }
 
@@ -46,7 +50,9 @@ struct KeyedArchiveTests {
         let root = builder.add(builder.object("Thing", ["far": builder.reference(9999), "chained": chained]))
         let archive = try KeyedArchive(data: try builder.archive(root: root))
         let fields = try #require(try archive.object(archive.top["root"]!, "root"))
-        #expect(throws: KeyedArchiveError.badReference(index: 9999, objectCount: archive.objects.count)) { try archive.resolve(fields["far"]!) }
+        #expect(throws: KeyedArchiveError.badReference(index: 9999, objectCount: archive.objects.count)) {
+            try archive.resolve(fields["far"]!)
+        }
         #expect(throws: KeyedArchiveError.self) { try archive.resolve(fields["chained"]!) }
     }
 
@@ -63,7 +69,9 @@ struct KeyedArchiveTests {
         let archive = try KeyedArchive(data: try builder.archive(root: root))
         let fields = try #require(try archive.object(archive.top["root"]!, "root"))
         #expect(throws: KeyedArchiveError.cyclicReference(index: first)) { try archive.tree(fields["cycle"]!) }
-        #expect(throws: KeyedArchiveError.tooLarge(limit: 100_000)) { try archive.tree(fields["diamond"]!, depthLimit: 1000) }
+        #expect(throws: KeyedArchiveError.tooLarge(limit: 100_000)) {
+            try archive.tree(fields["diamond"]!, depthLimit: 1000)
+        }
         // The elements are still readable one step at a time.
         #expect(try archive.elements(fields["cycle"], "cycle") == [.reference(second)])
     }

@@ -56,40 +56,60 @@ final class ModelArchiveBuilder {
         return add(object("NSDictionary", ["NS.keys": keys, "NS.objects": entries.map(\.value)]))
     }
 
-    func attribute(_ name: String, type: Int, packedFlags: Int = 0xF1, extra: [String: Any] = [:],
-                   className: String = "NSAttributeDescription", superclasses: [String] = ["NSPropertyDescription"]) -> Reference {
-        var fields: [String: Any] = ["NSPropertyName": add(name), "NSAttributeType": type, "_P": packedFlags,
-                                     "NSVersionHashModifier": null, "NSDefaultValue": null]
+    func attribute(
+        _ name: String, type: Int, packedFlags: Int = 0xF1, extra: [String: Any] = [:],
+        className: String = "NSAttributeDescription", superclasses: [String] = ["NSPropertyDescription"]
+    ) -> Reference {
+        var fields: [String: Any] = [
+            "NSPropertyName": add(name), "NSAttributeType": type, "_P": packedFlags,
+            "NSVersionHashModifier": null, "NSDefaultValue": null,
+        ]
         fields.merge(extra) { $1 }
         return add(object(className, superclasses: superclasses, fields))
     }
 
-    func relationship(_ name: String, destination: String, inverse: String?, maxCount: Int, extra: [String: Any] = [:]) -> Reference {
-        var fields: [String: Any] = ["NSPropertyName": add(name), "_NSDestinationEntityName": add(destination),
-                                     "_NSInverseRelationshipName": inverse.map { add($0) } ?? null, "NSMaxCount": maxCount,
-                                     "NSMinCount": 0, "NSDeleteRule": 1, "_P": 0xF3]
+    func relationship(_ name: String, destination: String, inverse: String?, maxCount: Int, extra: [String: Any] = [:])
+        -> Reference
+    {
+        var fields: [String: Any] = [
+            "NSPropertyName": add(name), "_NSDestinationEntityName": add(destination),
+            "_NSInverseRelationshipName": inverse.map { add($0) } ?? null, "NSMaxCount": maxCount,
+            "NSMinCount": 0, "NSDeleteRule": 1, "_P": 0xF3,
+        ]
         fields.merge(extra) { $1 }
         return add(object("NSRelationshipDescription", superclasses: ["NSPropertyDescription"], fields))
     }
 
     /// Fills the reserved `slot` with an entity.
-    func entity(_ slot: Int, name: String, superentity: Int? = nil, properties: [(key: String, value: Reference)],
-                extra: [String: Any] = [:]) {
-        var fields: [String: Any] = ["NSEntityName": add(name), "NSProperties": dictionary(properties),
-                                     "NSSuperentity": superentity.map(reference) ?? null, "NSVersionHashModifier": null]
+    func entity(
+        _ slot: Int, name: String, superentity: Int? = nil, properties: [(key: String, value: Reference)],
+        extra: [String: Any] = [:]
+    ) {
+        var fields: [String: Any] = [
+            "NSEntityName": add(name), "NSProperties": dictionary(properties),
+            "NSSuperentity": superentity.map(reference) ?? null, "NSVersionHashModifier": null,
+        ]
         fields.merge(extra) { $1 }
         set(slot, object("NSEntityDescription", fields))
     }
 
     /// The archive with an `NSManagedObjectModel` root over the entities in `slots`.
-    func modelArchive(entities slots: [Int], format: PropertyListSerialization.PropertyListFormat = .xml) throws -> Data {
-        let root = add(object("NSManagedObjectModel", ["NSEntities": array(slots.map(reference)),
-                                                       "NSVersionIdentifiers": add(object("NSSet", ["NS.objects": [add("2.0"), add("1.0")]]))]))
+    func modelArchive(entities slots: [Int], format: PropertyListSerialization.PropertyListFormat = .xml) throws -> Data
+    {
+        let root = add(
+            object(
+                "NSManagedObjectModel",
+                [
+                    "NSEntities": array(slots.map(reference)),
+                    "NSVersionIdentifiers": add(object("NSSet", ["NS.objects": [add("2.0"), add("1.0")]])),
+                ]))
         return try archive(root: root, format: format)
     }
 
     func archive(root: Reference, format: PropertyListSerialization.PropertyListFormat = .xml) throws -> Data {
-        let plist: [String: Any] = ["$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": root], "$objects": objects]
+        let plist: [String: Any] = [
+            "$archiver": "NSKeyedArchiver", "$version": 100000, "$top": ["root": root], "$objects": objects,
+        ]
         return try PropertyListSerialization.data(fromPropertyList: plist, format: format, options: 0)
     }
 
@@ -102,7 +122,9 @@ final class ModelArchiveBuilder {
             let count = min(65_535, bytes.count - offset)
             let final = offset + count == bytes.count
             output.append(final ? 1 : 0)
-            output.append(contentsOf: [UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)])
+            output.append(contentsOf: [
+                UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF),
+            ])
             output.append(contentsOf: bytes[offset..<offset + count])
             offset += count
         } while offset < bytes.count

@@ -20,23 +20,37 @@ struct ModelCacheDecodingTests {
         }
     }
 
-    @Test("inherited properties archived as proxies or copies belong to the parent; the hashes are those of the plain model")
+    @Test(
+        "inherited properties archived as proxies or copies belong to the parent; the hashes are those of the plain model"
+    )
     func inheritance() throws {
         let builder = ModelArchiveBuilder()
         let base = builder.reserve(), viaProxy = builder.reserve(), viaCopy = builder.reserve()
         let title = builder.attribute("title", type: 700)
         let owner = builder.relationship("owner", destination: "Base", inverse: nil, maxCount: 1)
         let proxy = { (reference: ModelArchiveBuilder.Reference) in
-            builder.add(builder.object("_NSPropertyDescriptionProxy", ["NSUnderlyingProperty": reference, "NSReferenceID": 0,
-                                                                       "NSEntityDescription": builder.reference(viaProxy)]))
+            builder.add(
+                builder.object(
+                    "_NSPropertyDescriptionProxy",
+                    [
+                        "NSUnderlyingProperty": reference, "NSReferenceID": 0,
+                        "NSEntityDescription": builder.reference(viaProxy),
+                    ]))
         }
-        builder.entity(base, name: "Base", properties: [("title", title), ("owner", owner)], extra: ["NSIsAbstract": true])
-        builder.entity(viaProxy, name: "Proxied", superentity: base,
-                       properties: [("title", proxy(title)), ("owner", proxy(owner)), ("extra", builder.attribute("extra", type: 200))])
-        builder.entity(viaCopy, name: "Copied", superentity: base,
-                       properties: [("title", builder.attribute("title", type: 700)),
-                                    ("owner", builder.relationship("owner", destination: "Base", inverse: nil, maxCount: 1)),
-                                    ("extra", builder.attribute("extra", type: 200))])
+        builder.entity(
+            base, name: "Base", properties: [("title", title), ("owner", owner)], extra: ["NSIsAbstract": true])
+        builder.entity(
+            viaProxy, name: "Proxied", superentity: base,
+            properties: [
+                ("title", proxy(title)), ("owner", proxy(owner)), ("extra", builder.attribute("extra", type: 200)),
+            ])
+        builder.entity(
+            viaCopy, name: "Copied", superentity: base,
+            properties: [
+                ("title", builder.attribute("title", type: 700)),
+                ("owner", builder.relationship("owner", destination: "Base", inverse: nil, maxCount: 1)),
+                ("extra", builder.attribute("extra", type: 200)),
+            ])
         let model = try decode(builder, entities: [base, viaProxy, viaCopy])
         #expect(model.entities.map(\.name) == ["Base", "Copied", "Proxied"])
         #expect(model.entity(named: "Base")?.isAbstract == true)
@@ -46,11 +60,14 @@ struct ModelCacheDecodingTests {
             #expect(entity.attributes.map(\.name) == ["extra"])
             #expect(entity.relationships.isEmpty)
         }
-        var plainBase = ObjectModel.Entity("Base", attributes: [.init("title", .string)],
-                                           relationships: [.init("owner", to: "Base", inverse: nil, toMany: false)])
+        var plainBase = ObjectModel.Entity(
+            "Base", attributes: [.init("title", .string)],
+            relationships: [.init("owner", to: "Base", inverse: nil, toMany: false)])
         plainBase.isAbstract = true
         plainBase.relationships[0].isOptional = true
-        let child = { (name: String) in ObjectModel.Entity(name, superentity: "Base", attributes: [.init("extra", .integer32)]) }
+        let child = { (name: String) in
+            ObjectModel.Entity(name, superentity: "Base", attributes: [.init("extra", .integer32)])
+        }
         let plain = ObjectModel(entities: [plainBase, child("Proxied"), child("Copied")])
         #expect(model.versionHashes == plain.versionHashes)
         #expect(model.versionIdentifiers == ["1.0", "2.0"])
@@ -62,21 +79,43 @@ struct ModelCacheDecodingTests {
         let person = builder.reserve()
         let street = builder.attribute("street", type: 700)
         let zip = builder.attribute("zip", type: 200, packedFlags: 0xF3)
-        let address = builder.attribute("address", type: 2100, extra: ["NSCompositeElements": builder.array([street, zip])],
-                                        className: "NSCompositeAttributeDescription",
-                                        superclasses: ["NSAttributeDescription", "NSPropertyDescription"])
-        builder.entity(person, name: "Personne", properties: [
-            ("prénom", builder.attribute("prénom", type: 700, packedFlags: 0x71, extra: ["NSVersionHashModifier": builder.add("v2")])),
-            // 0x80 set: the modifier under the key is stale and must be ignored.
-            ("nom", builder.attribute("nom", type: 700, packedFlags: 0xF1, extra: ["NSVersionHashModifier": builder.add("stale")])),
-            ("photo", builder.attribute("photo", type: 1000, extra: ["NSFlagsKey": 0x14])),
-            // _P 0: the boolean keys hold the flags.
-            ("note", builder.attribute("note", type: 700, packedFlags: 0, extra: ["NSIsOptional": true, "NSIsTransient": true])),
-            ("address", address),
-            ("conjoint", builder.relationship("conjoint", destination: "Personne", inverse: "conjoint", maxCount: 1)),
-            ("enfants", builder.relationship("enfants", destination: "Personne", inverse: nil, maxCount: 0,
-                                             extra: ["_P": 0x4F3, "NSDeleteRule": 2])),
-        ], extra: ["NSUniqueTuples": builder.array([builder.array([builder.add("prénom"), builder.add("nom")])])])
+        let address = builder.attribute(
+            "address", type: 2100, extra: ["NSCompositeElements": builder.array([street, zip])],
+            className: "NSCompositeAttributeDescription",
+            superclasses: ["NSAttributeDescription", "NSPropertyDescription"])
+        builder.entity(
+            person, name: "Personne",
+            properties: [
+                (
+                    "prénom",
+                    builder.attribute(
+                        "prénom", type: 700, packedFlags: 0x71, extra: ["NSVersionHashModifier": builder.add("v2")])
+                ),
+                // 0x80 set: the modifier under the key is stale and must be ignored.
+                (
+                    "nom",
+                    builder.attribute(
+                        "nom", type: 700, packedFlags: 0xF1, extra: ["NSVersionHashModifier": builder.add("stale")])
+                ),
+                ("photo", builder.attribute("photo", type: 1000, extra: ["NSFlagsKey": 0x14])),
+                // _P 0: the boolean keys hold the flags.
+                (
+                    "note",
+                    builder.attribute(
+                        "note", type: 700, packedFlags: 0, extra: ["NSIsOptional": true, "NSIsTransient": true])
+                ),
+                ("address", address),
+                (
+                    "conjoint",
+                    builder.relationship("conjoint", destination: "Personne", inverse: "conjoint", maxCount: 1)
+                ),
+                (
+                    "enfants",
+                    builder.relationship(
+                        "enfants", destination: "Personne", inverse: nil, maxCount: 0,
+                        extra: ["_P": 0x4F3, "NSDeleteRule": 2])
+                ),
+            ], extra: ["NSUniqueTuples": builder.array([builder.array([builder.add("prénom"), builder.add("nom")])])])
         let model = try decode(builder, entities: [person])
         let entity = try #require(model.entity(named: "Personne"))
         #expect(entity.attributes.map(\.name) == ["address", "nom", "note", "photo", "prénom"])
@@ -106,38 +145,75 @@ struct ModelCacheDecodingTests {
         let order = builder.reserve()
         let selfExpression = builder.add(builder.object("NSSelfExpression", ["NSExpressionType": 1]))
         let keyPath = { (path: String) in
-            builder.add(builder.object("NSKeyPathExpression", superclasses: ["NSFunctionExpression", "NSExpression"], [
-                "NSExpressionType": 3, "NSOperand": selfExpression, "NSSelectorName": builder.add("valueForKey:"),
-                "NSArguments": builder.array([builder.add(builder.object("NSKeyPathSpecifierExpression",
-                                                                         ["NSExpressionType": 10, "NSKeyPath": builder.add(path)]))]),
-            ]))
+            builder.add(
+                builder.object(
+                    "NSKeyPathExpression", superclasses: ["NSFunctionExpression", "NSExpression"],
+                    [
+                        "NSExpressionType": 3, "NSOperand": selfExpression,
+                        "NSSelectorName": builder.add("valueForKey:"),
+                        "NSArguments": builder.array([
+                            builder.add(
+                                builder.object(
+                                    "NSKeyPathSpecifierExpression",
+                                    ["NSExpressionType": 10, "NSKeyPath": builder.add(path)]))
+                        ]),
+                    ]))
         }
-        let utilities = builder.add(builder.object("NSConstantValueExpression", [
-            "NSExpressionType": 0, "NSConstantValueClassName": builder.add("_NSPredicateUtilities")]))
-        let sum = builder.add(builder.object("NSFunctionExpression", ["NSExpressionType": 4, "NSOperand": utilities,
-                                                                      "NSSelectorName": builder.add("sum:"),
-                                                                      "NSArguments": builder.array([keyPath("items.price")])]))
-        let zero = builder.add(builder.object("NSConstantValueExpression", ["NSExpressionType": 0, "NSConstantValue": 0]))
-        let positive = builder.add(builder.object("NSComparisonPredicate", [
-            "NSLeftExpression": keyPath("price"), "NSRightExpression": zero,
-            "NSPredicateOperator": builder.add(builder.object("NSComparisonPredicateOperator", ["NSOperatorType": 2, "NSModifier": 0, "NSOptions": 0])),
-        ]))
-        let decimal = builder.add(builder.object("NSDecimalNumberPlaceholder", [
-            "NS.mantissa": Data([0x39, 0x30] + Array(repeating: 0, count: 14)), "NS.mantissa.bo": 1, "NS.length": 1,
-            "NS.exponent": -2, "NS.negative": true, "NS.compact": true]))
+        let utilities = builder.add(
+            builder.object(
+                "NSConstantValueExpression",
+                [
+                    "NSExpressionType": 0, "NSConstantValueClassName": builder.add("_NSPredicateUtilities"),
+                ]))
+        let sum = builder.add(
+            builder.object(
+                "NSFunctionExpression",
+                [
+                    "NSExpressionType": 4, "NSOperand": utilities,
+                    "NSSelectorName": builder.add("sum:"),
+                    "NSArguments": builder.array([keyPath("items.price")]),
+                ]))
+        let zero = builder.add(
+            builder.object("NSConstantValueExpression", ["NSExpressionType": 0, "NSConstantValue": 0]))
+        let positive = builder.add(
+            builder.object(
+                "NSComparisonPredicate",
+                [
+                    "NSLeftExpression": keyPath("price"), "NSRightExpression": zero,
+                    "NSPredicateOperator": builder.add(
+                        builder.object(
+                            "NSComparisonPredicateOperator", ["NSOperatorType": 2, "NSModifier": 0, "NSOptions": 0])),
+                ]))
+        let decimal = builder.add(
+            builder.object(
+                "NSDecimalNumberPlaceholder",
+                [
+                    "NS.mantissa": Data([0x39, 0x30] + Array(repeating: 0, count: 14)), "NS.mantissa.bo": 1,
+                    "NS.length": 1,
+                    "NS.exponent": -2, "NS.negative": true, "NS.compact": true,
+                ]))
         let uuid = builder.add(builder.object("NSUUID", ["NS.uuidbytes": Data((0..<16).map { UInt8($0) })]))
         let date = builder.add(builder.object("NSDate", ["NS.time": 0.5]))
-        builder.entity(order, name: "Order", properties: [
-            ("total", builder.attribute("total", type: 400, packedFlags: 0xF7, extra: ["NSDerivationExpression": sum, "NSFilteringPredicate": positive],
-                                        className: "NSDerivedAttributeDescription", superclasses: ["NSAttributeDescription", "NSPropertyDescription"])),
-            ("amount", builder.attribute("amount", type: 400, extra: ["NSDefaultValue": decimal])),
-            ("code", builder.attribute("code", type: 1100, extra: ["NSDefaultValue": uuid])),
-            ("placed", builder.attribute("placed", type: 900, extra: ["NSDefaultValue": date])),
-            ("paid", builder.attribute("paid", type: 800, extra: ["NSDefaultValue": false])),
-            ("label", builder.attribute("label", type: 700, extra: ["NSDefaultValue": builder.add("n/a")])),
-        ])
+        builder.entity(
+            order, name: "Order",
+            properties: [
+                (
+                    "total",
+                    builder.attribute(
+                        "total", type: 400, packedFlags: 0xF7,
+                        extra: ["NSDerivationExpression": sum, "NSFilteringPredicate": positive],
+                        className: "NSDerivedAttributeDescription",
+                        superclasses: ["NSAttributeDescription", "NSPropertyDescription"])
+                ),
+                ("amount", builder.attribute("amount", type: 400, extra: ["NSDefaultValue": decimal])),
+                ("code", builder.attribute("code", type: 1100, extra: ["NSDefaultValue": uuid])),
+                ("placed", builder.attribute("placed", type: 900, extra: ["NSDefaultValue": date])),
+                ("paid", builder.attribute("paid", type: 800, extra: ["NSDefaultValue": false])),
+                ("label", builder.attribute("label", type: 700, extra: ["NSDefaultValue": builder.add("n/a")])),
+            ])
         let model = try decode(builder, entities: [order])
-        let attributes = Dictionary(uniqueKeysWithValues: try #require(model.entity(named: "Order")).attributes.map { ($0.name, $0) })
+        let attributes = Dictionary(
+            uniqueKeysWithValues: try #require(model.entity(named: "Order")).attributes.map { ($0.name, $0) })
         #expect(attributes["total"]?.derivation == "sum:(items.price)")
         #expect(attributes["total"]?.derivationFilter == "price > 0")
         #expect(attributes["amount"]?.defaultValue == "-123.45")
@@ -171,27 +247,48 @@ struct ModelCacheDecodingTests {
     func cyclicExpression() throws {
         let builder = ModelArchiveBuilder()
         let entity = builder.reserve(), function = builder.reserve()
-        builder.set(function, builder.object("NSFunctionExpression", ["NSExpressionType": 4, "NSSelectorName": builder.add("count:"),
-                                                                      "NSOperand": builder.reference(function),
-                                                                      "NSArguments": builder.array([builder.reference(function)])]))
-        builder.entity(entity, name: "Loop", properties: [
-            ("n", builder.attribute("n", type: 300, extra: ["NSDerivationExpression": builder.reference(function)],
-                                    className: "NSDerivedAttributeDescription", superclasses: ["NSAttributeDescription"])),
-        ])
-        #expect(try decodeError(builder, entities: [entity]) == .malformed("the derivation of property n of entity Loop nests deeper than 32 levels (or refers to itself)"))
+        builder.set(
+            function,
+            builder.object(
+                "NSFunctionExpression",
+                [
+                    "NSExpressionType": 4, "NSSelectorName": builder.add("count:"),
+                    "NSOperand": builder.reference(function),
+                    "NSArguments": builder.array([builder.reference(function)]),
+                ]))
+        builder.entity(
+            entity, name: "Loop",
+            properties: [
+                (
+                    "n",
+                    builder.attribute(
+                        "n", type: 300, extra: ["NSDerivationExpression": builder.reference(function)],
+                        className: "NSDerivedAttributeDescription", superclasses: ["NSAttributeDescription"])
+                )
+            ])
+        #expect(
+            try decodeError(builder, entities: [entity])
+                == .malformed(
+                    "the derivation of property n of entity Loop nests deeper than 32 levels (or refers to itself)"))
     }
 
     @Test("wrong kinds of values are malformed; unknown types are unsupported; references outside $objects fail")
     func valueErrors() throws {
         let wrongType = ModelArchiveBuilder()
         let a = wrongType.reserve()
-        wrongType.entity(a, name: "A", properties: [("x", wrongType.attribute("x", type: 0, extra: ["NSAttributeType": wrongType.add("700")]))])
-        #expect(try decodeError(wrongType, entities: [a]) == .malformed("property x of entity A's NSAttributeType is a string, not an integer"))
+        wrongType.entity(
+            a, name: "A",
+            properties: [("x", wrongType.attribute("x", type: 0, extra: ["NSAttributeType": wrongType.add("700")]))])
+        #expect(
+            try decodeError(wrongType, entities: [a])
+                == .malformed("property x of entity A's NSAttributeType is a string, not an integer"))
 
         let unknownType = ModelArchiveBuilder()
         let b = unknownType.reserve()
         unknownType.entity(b, name: "B", properties: [("x", unknownType.attribute("x", type: 4242))])
-        #expect(try decodeError(unknownType, entities: [b]) == .unsupported("property x of entity B has attribute type 4242, which tasks does not know"))
+        #expect(
+            try decodeError(unknownType, entities: [b])
+                == .unsupported("property x of entity B has attribute type 4242, which tasks does not know"))
 
         let dangling = ModelArchiveBuilder()
         let c = dangling.reserve()
@@ -209,12 +306,18 @@ struct ModelCacheDecodingTests {
         #expect(throws: ModelCacheError.malformed("the archive's root is an NSArray, not an NSManagedObjectModel")) {
             try ObjectModel(modelCache: ModelArchiveBuilder.storedDeflate(data))
         }
-        #expect { try ObjectModel(modelCache: ModelArchiveBuilder.storedDeflate(Data("not a plist at all".utf8))) } throws: { error in
+        #expect {
+            try ObjectModel(modelCache: ModelArchiveBuilder.storedDeflate(Data("not a plist at all".utf8)))
+        } throws: { error in
             if case .archive(.notAPropertyList) = error as? ModelCacheError { return true }
             return false
         }
         let cache = ModelArchiveBuilder.storedDeflate(data)
-        #expect(throws: ModelCacheError.inflate(.truncated)) { try ObjectModel(modelCache: cache.prefix(cache.count / 2)) }
-        #expect(throws: ModelCacheError.inflate(.tooLarge(limit: 100))) { try ObjectModel(modelCache: cache, inflateLimit: 100) }
+        #expect(throws: ModelCacheError.inflate(.truncated)) {
+            try ObjectModel(modelCache: cache.prefix(cache.count / 2))
+        }
+        #expect(throws: ModelCacheError.inflate(.tooLarge(limit: 100))) {
+            try ObjectModel(modelCache: cache, inflateLimit: 100)
+        }
     }
 }

@@ -2,9 +2,13 @@ import Foundation
 import Testing
 @testable import TaskInterchange
 
-@Suite("Model cache of real stores", .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; real-store model tests skipped"))
+@Suite(
+    "Model cache of real stores",
+    .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; real-store model tests skipped"))
 struct ModelCacheFixtureTests {
-    @Test("every entity hash computed from the model cache equals the stored one; so do checksum and digest", arguments: RealStores.names)
+    @Test(
+        "every entity hash computed from the model cache equals the stored one; so do checksum and digest",
+        arguments: RealStores.names)
     func versionHashes(name: String) throws {
         let (model, stored) = try RealStores.read(name)
         let metadata = try #require(stored, "\(name): no metadata")
@@ -12,13 +16,17 @@ struct ModelCacheFixtureTests {
         #expect(!metadata.versionHashes.isEmpty)
         guard let model else {
             // Only stores written by old frameworks lack a cache.
-            #expect((metadata.frameworkVersion ?? 0) <= 519, "\(name): no model cache, framework \(metadata.frameworkVersion ?? 0)")
+            #expect(
+                (metadata.frameworkVersion ?? 0) <= 519,
+                "\(name): no model cache, framework \(metadata.frameworkVersion ?? 0)")
             return
         }
         let computed = model.versionHashes
         #expect(Set(computed.keys) == Set(metadata.versionHashes.keys), "\(name): entity names differ")
         let matched = metadata.versionHashes.filter { computed[$0.key] == $0.value }.count
-        #expect(matched == metadata.versionHashes.count, "\(name): \(matched)/\(metadata.versionHashes.count) entity hashes")
+        #expect(
+            matched == metadata.versionHashes.count, "\(name): \(matched)/\(metadata.versionHashes.count) entity hashes"
+        )
         for (entity, hash) in metadata.versionHashes {
             #expect(computed[entity] == hash, "\(name): \(entity)")
         }
@@ -46,7 +54,8 @@ struct ModelCacheFixtureTests {
         #expect(attributes["cover"]?.defaultValue == nil)  // a custom object has no text form
         #expect(attributes["price"]?.valueClassName == "NSDecimalNumber")
         let pages = try #require(book.relationships.first { $0.name == "pages" })
-        #expect(pages.maxCount == 10000 && pages.minCount == 1 && pages.deleteRule == .cascade && pages.inverse == "book")
+        #expect(
+            pages.maxCount == 10000 && pages.minCount == 1 && pages.deleteRule == .cascade && pages.inverse == "book")
         #expect(try #require(model.entity(named: "Writer")).isAbstract)
         let author = try #require(model.entity(named: "Author"))
         #expect(author.superentity == "Writer")
@@ -79,11 +88,14 @@ struct ModelCacheFixtureTests {
         let component = try #require(resources.entity(named: "Component"))
         #expect(component.attributes.first { $0.name == "id" }?.defaultValue == "1B9FD00D-CB92-46CD-8711-5297025B7822")
         let cart = try #require(try RealStores.read("CartStorage_v1__Karim-ezzedine_CartKit.sqlite").model)
-        #expect(cart.entity(named: "CDCartItem")?.attributes.first { $0.name == "unitPriceAmount" }?.defaultValue == "0")
+        #expect(
+            cart.entity(named: "CDCartItem")?.attributes.first { $0.name == "unitPriceAmount" }?.defaultValue == "0")
         let easyLife = try #require(try RealStores.read("EasyLife_1.5.0__larromba_EasyLife.sqlite").model)
         #expect(easyLife.entity(named: "Project")?.attributes.first { $0.name == "priority" }?.defaultValue == "-1")
         let accounts = try #require(try RealStores.read("Accounts3__log2timeline_plaso.sqlite").model)
-        #expect(accounts.entity(named: "AccountType")?.attributes.first { $0.name == "owningBundleID" }?.defaultValue == "com.apple.accountsd")
+        #expect(
+            accounts.entity(named: "AccountType")?.attributes.first { $0.name == "owningBundleID" }?.defaultValue
+                == "com.apple.accountsd")
         #expect(accounts.entity(named: "Authorization")?.renamingIdentifier == "Permission")
     }
 
@@ -133,7 +145,9 @@ struct ModelCacheFixtureTests {
             var objects = archive.objects
             for _ in 0..<Int(random.next() % 3 + 1) {
                 let index = Int(random.next() % UInt64(objects.count))
-                guard case .dictionary(var fields) = objects[index], let key = fields.keys.sorted().randomElement(using: &random) else { continue }
+                guard case .dictionary(var fields) = objects[index],
+                    let key = fields.keys.sorted().randomElement(using: &random)
+                else { continue }
                 switch random.next() % 4 {
                 case 0: fields[key] = .reference(Int(random.next() % UInt64(objects.count)))
                 case 1: fields[key] = .reference(index)

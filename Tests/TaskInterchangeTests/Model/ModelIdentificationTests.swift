@@ -11,7 +11,8 @@ struct ModelIdentificationTests {
 
     static func source(_ versions: [ModelSource.Version]) -> ModelSource {
         let directory = FileManager.default.temporaryDirectory.path
-        return ModelSource(path: directory, kind: .xcdatamodeld, versions: versions, currentVersionName: versions.last?.name)
+        return ModelSource(
+            path: directory, kind: .xcdatamodeld, versions: versions, currentVersionName: versions.last?.name)
     }
 
     static func metadata(of model: ObjectModel) -> StoreMetadata {
@@ -22,10 +23,12 @@ struct ModelIdentificationTests {
     }
 
     static var base: ObjectModel {
-        var book = ObjectModel.Entity("Book", attributes: [.init("title", .string, optional: true), .init("pages", .integer32)])
+        var book = ObjectModel.Entity(
+            "Book", attributes: [.init("title", .string, optional: true), .init("pages", .integer32)])
         book.relationships = [.init("author", to: "Author", inverse: "books", toMany: false)]
-        let author = ObjectModel.Entity("Author", attributes: [.init("name", .string)],
-                                        relationships: [.init("books", to: "Book", inverse: "author", toMany: true)])
+        let author = ObjectModel.Entity(
+            "Author", attributes: [.init("name", .string)],
+            relationships: [.init("books", to: "Book", inverse: "author", toMany: true)])
         return ObjectModel(entities: [author, book])
     }
 
@@ -44,8 +47,9 @@ struct ModelIdentificationTests {
 
         var same = b
         same.versionIdentifiers = ["1"]
-        let unbroken = ModelIdentification(store: "s", metadata: Self.metadata(of: same),
-                                           storeModel: nil, source: Self.source([Self.version("A", a), Self.version("C", same)]))
+        let unbroken = ModelIdentification(
+            store: "s", metadata: Self.metadata(of: same),
+            storeModel: nil, source: Self.source([Self.version("A", a), Self.version("C", same)]))
         #expect(unbroken.version == nil && unbroken.matched && unbroken.tied == ["A", "C"])
         #expect(unbroken.tieBreak?.contains("A, C share the store's version identifiers") == true)
     }
@@ -54,21 +58,25 @@ struct ModelIdentificationTests {
     func differences() {
         let stored = Self.base
         var current = Self.base
-        current.entities[1].attributes = [.init("pageCount", .integer64), .init("subtitle", .string, optional: true),
-                                          .init("title", .string, optional: false)]
+        current.entities[1].attributes = [
+            .init("pageCount", .integer64), .init("subtitle", .string, optional: true),
+            .init("title", .string, optional: false),
+        ]
         current.entities[1].attributes[0].renamingIdentifier = "pages"
         current.entities[0].isAbstract = true
         current.entities.append(.init("Shelf", attributes: []))
-        let result = ModelIdentification(store: "s", metadata: Self.metadata(of: stored), storeModel: stored,
-                                         source: Self.source([Self.version("Next", current)]))
+        let result = ModelIdentification(
+            store: "s", metadata: Self.metadata(of: stored), storeModel: stored,
+            source: Self.source([Self.version("Next", current)]))
         #expect(result.version == nil && result.closest == "Next")
-        #expect(result.differences.map(\.description) == [
-            "Author: changed: made abstract",
-            "Book.pages: renamed: pages is pageCount in the version (renaming identifier pages)",
-            "Book.title: changed: made required",
-            "Book.subtitle: added: attribute subtitle is new in the version",
-            "Shelf: added: entity Shelf is new in the version",
-        ])
+        #expect(
+            result.differences.map(\.description) == [
+                "Author: changed: made abstract",
+                "Book.pages: renamed: pages is pageCount in the version (renaming identifier pages)",
+                "Book.title: changed: made required",
+                "Book.subtitle: added: attribute subtitle is new in the version",
+                "Shelf: added: entity Shelf is new in the version",
+            ])
         var retyped = Self.base
         retyped.entities[1].attributes[1].type = .integer64  // pages
         let typed = ModelDifference.between(storedHashes: stored.versionHashes, storeModel: stored, version: retyped)

@@ -38,9 +38,14 @@ struct ModelLintTests {
         #expect(Self.places(findings, "ML004") == ["Account.name", "Person.name", "Rule.name"])
         #expect(Self.places(findings, "ML003") == ["Transaction.account"])
         #expect(Self.places(findings, "ML012") == [])
-        #expect(findings.filter { $0.code == "ML001" || $0.code == "ML002" || $0.code == "ML005" }.allSatisfy { $0.severity == .error })
-        #expect(findings.first { $0.code == "ML001" }?.description
-                == "ML001 error Account.transactions: ordered relationship: SwiftData arrays keep no order and CloudKit does not support ordered relationships; add a position attribute and sort by it")
+        #expect(
+            findings.filter { $0.code == "ML001" || $0.code == "ML002" || $0.code == "ML005" }.allSatisfy {
+                $0.severity == .error
+            })
+        #expect(
+            findings.first { $0.code == "ML001" }?.description
+                == "ML001 error Account.transactions: ordered relationship: SwiftData arrays keep no order and CloudKit does not support ordered relationships; add a position attribute and sort by it"
+        )
     }
 
     @Test("a relationship without an inverse is a CloudKit error")
@@ -51,14 +56,21 @@ struct ModelLintTests {
         #expect(ModelLint(model: ObjectModel(entities: [entity])).findings.isEmpty)
     }
 
-    @Test("a property named like a PersistentModel member is an error, and the generated class leaves it out with a note")
+    @Test(
+        "a property named like a PersistentModel member is an error, and the generated class leaves it out with a note")
     func persistentModelMember() {
-        var entity = ObjectModel.Entity("Doc", attributes: [.init("hasChanges", .boolean), .init("title", .string, optional: true)])
+        var entity = ObjectModel.Entity(
+            "Doc", attributes: [.init("hasChanges", .boolean), .init("title", .string, optional: true)])
         entity.relationships = [.init("modelContext", to: "Doc", inverse: nil, toMany: false)]
         let model = ObjectModel(entities: [entity])
-        #expect(ModelLint(model: model).findings.filter { $0.code == "ML013" }.map(\.property) == ["hasChanges", "modelContext"])
+        #expect(
+            ModelLint(model: model).findings.filter { $0.code == "ML013" }.map(\.property) == [
+                "hasChanges", "modelContext",
+            ])
         let code = SwiftDataEntityWriter(entity: entity, model: model, schema: "S", source: "x").file()
         #expect(!code.contains("var hasChanges") && !code.contains("var modelContext"))
-        #expect(code.contains("// NOTE: hasChanges is a member every SwiftData model has") && code.contains("var title: String?"))
+        #expect(
+            code.contains("// NOTE: hasChanges is a member every SwiftData model has")
+                && code.contains("var title: String?"))
     }
 }

@@ -78,24 +78,34 @@ struct ModelSourceTests {
         #expect(model.versionIdentifiers == ["v7"])
         #expect(model.configurations == ["Cloud": ["Item", "Part"]])
         let item = try #require(model.entity(named: "Item"))
-        #expect(item.isAbstract && item.versionHashModifier == "e2" && item.renamingIdentifier == "OldItem" && item.className == "Item")
+        #expect(
+            item.isAbstract && item.versionHashModifier == "e2" && item.renamingIdentifier == "OldItem"
+                && item.className == "Item")
         #expect(item.userInfo == ["owner": "catalog"])
         // Own properties in byte-wise name order, as the model-cache decoder gives them.
         #expect(item.attributes.map(\.name) == ["colors", "count", "photo", "scratch", "title", "titleLength"])
         let count = try #require(item.attributes.first { $0.name == "count" })
-        #expect(count.type == .integer32 && !count.isOptional && count.defaultValue == "3" && count.minValue == "0" && count.maxValue == "10")
+        #expect(
+            count.type == .integer32 && !count.isOptional && count.defaultValue == "3" && count.minValue == "0"
+                && count.maxValue == "10")
         let photo = try #require(item.attributes.first { $0.name == "photo" })
         #expect(photo.type == .binaryData && photo.isOptional && photo.allowsExternalStorage)
         let colors = try #require(item.attributes.first { $0.name == "colors" })
-        #expect(colors.type == .transformable && colors.valueTransformerName == "ColorsTransformer" && colors.valueClassName == "[String]")
+        #expect(
+            colors.type == .transformable && colors.valueTransformerName == "ColorsTransformer"
+                && colors.valueClassName == "[String]")
         #expect(item.attributes.first { $0.name == "scratch" }?.isTransient == true)
         let title = try #require(item.attributes.first { $0.name == "title" })
-        #expect(title.versionHashModifier == "t1" && title.renamingIdentifier == "name" && title.preservesValueInHistoryOnDeletion)
+        #expect(
+            title.versionHashModifier == "t1" && title.renamingIdentifier == "name"
+                && title.preservesValueInHistoryOnDeletion)
         #expect(title.userInfo == ["note": "shown in lists"])
         #expect(item.attributes.first { $0.name == "titleLength" }?.derivation == "title.length")
         let parts = try #require(item.relationships.first)
         #expect(parts.name == "parts" && parts.destination == "Part" && parts.inverse == "owner" && parts.isToMany)
-        #expect(parts.minCount == 1 && parts.maxCount == 5 && parts.isOrdered && parts.deleteRule == .cascade && parts.isOptional)
+        #expect(
+            parts.minCount == 1 && parts.maxCount == 5 && parts.isOrdered && parts.deleteRule == .cascade
+                && parts.isOptional)
         #expect(item.fetchedProperties == ["recentParts"])
         #expect(item.uniquenessConstraints == [["title"], ["count", "title"]])
         #expect(item.fetchIndexes == [ObjectModel.FetchIndex("byTitle", elements: [.init("title", ascending: false)])])
@@ -110,28 +120,47 @@ struct ModelSourceTests {
     func hashesFollowCoreDataRules() throws {
         let base = try Self.parse(Self.everything).versionHashes
         // Delete rules, class names, transformer names, user info and min/max values are not part of the hash.
-        let ignored = Self.everything.replacingOccurrences(of: "deletionRule=\"Cascade\"", with: "deletionRule=\"Nullify\"")
-            .replacingOccurrences(of: "ColorsTransformer", with: "Other").replacingOccurrences(of: "value=\"catalog\"", with: "value=\"x\"")
-            .replacingOccurrences(of: "maxValueString=\"10\"", with: "maxValueString=\"11\"")
+        let ignored = Self.everything.replacingOccurrences(
+            of: "deletionRule=\"Cascade\"", with: "deletionRule=\"Nullify\""
+        )
+        .replacingOccurrences(of: "ColorsTransformer", with: "Other").replacingOccurrences(
+            of: "value=\"catalog\"", with: "value=\"x\""
+        )
+        .replacingOccurrences(of: "maxValueString=\"10\"", with: "maxValueString=\"11\"")
         #expect(try Self.parse(ignored).versionHashes == base)
         // The hash modifier of a property is.
-        let modified = Self.everything.replacingOccurrences(of: "versionHashModifier=\"t1\"", with: "versionHashModifier=\"t2\"")
+        let modified = Self.everything.replacingOccurrences(
+            of: "versionHashModifier=\"t1\"", with: "versionHashModifier=\"t2\"")
         let changed = try Self.parse(modified).versionHashes
         #expect(changed["Item"] != base["Item"])
         #expect(changed["Thing"] == base["Thing"])
     }
 
-    @Test("malformed XML is a located error", arguments: [
-        ("<model>\n  <entity name=\"A\">\n  </entiti>\n</model>", "contents:3:"),
-        ("<model>\n<entity name=\"A\"><attribute name=\"x\" attributeType=\"Integer 128\"/></entity></model>", "attributeType \"Integer 128\""),
-        ("<model>\n<entity name=\"A\">\n<relationship name=\"b\" maxCount=\"1\" destinationEntity=\"B\"/></entity></model>", "contents:3:"),
-        ("<model><entity name=\"A\" parentEntity=\"Z\"/></model>", "superentity Z is not in the model"),
-        ("<model><entity name=\"A\"/><entity name=\"A\"/></model>", "two entities are named A"),
-        ("<plist version=\"1.0\"><dict/></plist>", "not <model>"),
-        ("", "M.xcdatamodel/contents"),
-        ("<model><entity name=\"A\"><relationship name=\"b\" destinationEntity=\"A\" deletionRule=\"Explode\"/></entity></model>", "deletionRule \"Explode\""),
-        ("<model><entity name=\"A\"><relationship name=\"b\" destinationEntity=\"A\" inverseName=\"c\"/></entity></model>", "names inverse c"),
-    ])
+    @Test(
+        "malformed XML is a located error",
+        arguments: [
+            ("<model>\n  <entity name=\"A\">\n  </entiti>\n</model>", "contents:3:"),
+            (
+                "<model>\n<entity name=\"A\"><attribute name=\"x\" attributeType=\"Integer 128\"/></entity></model>",
+                "attributeType \"Integer 128\""
+            ),
+            (
+                "<model>\n<entity name=\"A\">\n<relationship name=\"b\" maxCount=\"1\" destinationEntity=\"B\"/></entity></model>",
+                "contents:3:"
+            ),
+            ("<model><entity name=\"A\" parentEntity=\"Z\"/></model>", "superentity Z is not in the model"),
+            ("<model><entity name=\"A\"/><entity name=\"A\"/></model>", "two entities are named A"),
+            ("<plist version=\"1.0\"><dict/></plist>", "not <model>"),
+            ("", "M.xcdatamodel/contents"),
+            (
+                "<model><entity name=\"A\"><relationship name=\"b\" destinationEntity=\"A\" deletionRule=\"Explode\"/></entity></model>",
+                "deletionRule \"Explode\""
+            ),
+            (
+                "<model><entity name=\"A\"><relationship name=\"b\" destinationEntity=\"A\" inverseName=\"c\"/></entity></model>",
+                "names inverse c"
+            ),
+        ])
     func malformed(text: String, expected: String) {
         let error = Self.failure { () throws(TaskInterchangeError) in _ = try Self.parse(text) }
         #expect(error?.kind == .invalidData)
@@ -139,15 +168,20 @@ struct ModelSourceTests {
         #expect(error?.message.contains(expected) == true, "\(error?.message ?? "")")
     }
 
-    @Test("an .xcdatamodeld: versions in numeric name order, the current one from .xccurrentversion, versions chosen by name")
+    @Test(
+        "an .xcdatamodeld: versions in numeric name order, the current one from .xccurrentversion, versions chosen by name"
+    )
     func modelFolder() throws {
         let directory = try TemporaryDirectory()
         let folder = directory.path("App.xcdatamodeld")
         for (name, entity) in [("App", "A"), ("App 2", "B"), ("App 10", "C")] {
-            try FileManager.default.createDirectory(atPath: folder + "/\(name).xcdatamodel", withIntermediateDirectories: true)
-            try Data("<model><entity name=\"\(entity)\"/></model>".utf8).write(to: URL(fileURLWithPath: folder + "/\(name).xcdatamodel/contents"))
+            try FileManager.default.createDirectory(
+                atPath: folder + "/\(name).xcdatamodel", withIntermediateDirectories: true)
+            try Data("<model><entity name=\"\(entity)\"/></model>".utf8).write(
+                to: URL(fileURLWithPath: folder + "/\(name).xcdatamodel/contents"))
         }
-        let plist = try PropertyListSerialization.data(fromPropertyList: ["_XCCurrentVersionName": "App 2.xcdatamodel"], format: .xml, options: 0)
+        let plist = try PropertyListSerialization.data(
+            fromPropertyList: ["_XCCurrentVersionName": "App 2.xcdatamodel"], format: .xml, options: 0)
         try plist.write(to: URL(fileURLWithPath: folder + "/.xccurrentversion"))
         let source = try ModelSource(path: folder + "/")
         #expect(source.kind == .xcdatamodeld)
@@ -155,12 +189,16 @@ struct ModelSourceTests {
         #expect(source.currentVersionName == "App 2")
         #expect(try source.version(named: nil).model.entities.map(\.name) == ["B"])
         #expect(try source.version(named: "App 10.xcdatamodel").model.entities.map(\.name) == ["C"])
-        #expect(throws: TaskInterchangeError(.invalidData, "\(folder): has no version App 3 (it has App, App 2, App 10)")) {
+        #expect(
+            throws: TaskInterchangeError(.invalidData, "\(folder): has no version App 3 (it has App, App 2, App 10)")
+        ) {
             try source.version(named: "App 3")
         }
         // A single version read alone.
         let single = try ModelSource(path: folder + "/App 10.xcdatamodel")
-        #expect(single.kind == .xcdatamodel && single.versions.map(\.name) == ["App 10"] && single.currentVersionName == "App 10")
+        #expect(
+            single.kind == .xcdatamodel && single.versions.map(\.name) == ["App 10"]
+                && single.currentVersionName == "App 10")
         // A bad .xccurrentversion names itself.
         try Data("not a plist".utf8).write(to: URL(fileURLWithPath: folder + "/.xccurrentversion"))
         let error = Self.failure { () throws(TaskInterchangeError) in _ = try ModelSource(path: folder) }
@@ -170,7 +208,9 @@ struct ModelSourceTests {
         let unnamed = try ModelSource(path: folder)
         #expect(unnamed.currentVersionName == nil)
         let choose = Self.failure { () throws(TaskInterchangeError) in _ = try unnamed.version(named: nil) }
-        #expect(choose?.message == "\(folder): names no current version; choose one with --model-version (App, App 2, App 10)")
+        #expect(
+            choose?.message
+                == "\(folder): names no current version; choose one with --model-version (App, App 2, App 10)")
     }
 
     @Test("missing and unknown inputs: no such model, no versions, not a model, a damaged .mom")
@@ -188,26 +228,32 @@ struct ModelSourceTests {
         #expect(text?.kind == .invalidData && text?.message.contains("not a model") == true)
         try Data("bplist00 garbage".utf8).write(to: URL(fileURLWithPath: directory.path("Bad.mom")))
         let damaged = failure("Bad.mom")
-        #expect(damaged?.kind == .invalidData && damaged?.message.hasPrefix(directory.path("Bad.mom") + ": not a compiled model") == true)
-        try FileManager.default.createDirectory(atPath: directory.path("Old.xcdatamodel"), withIntermediateDirectories: true)
+        #expect(
+            damaged?.kind == .invalidData
+                && damaged?.message.hasPrefix(directory.path("Bad.mom") + ": not a compiled model") == true)
+        try FileManager.default.createDirectory(
+            atPath: directory.path("Old.xcdatamodel"), withIntermediateDirectories: true)
         let old = failure("Old.xcdatamodel")
         #expect(old?.kind == .noInput && old?.message.contains("has no contents file") == true)
     }
 
     @Test("hostile XML: entity expansion and external entities are refused, deep nesting does not crash")
     func hostile() throws {
-        let laughs = "<?xml version=\"1.0\"?>\n<!DOCTYPE model [\n<!ENTITY a \"aaaaaaaaaaaaaaaa\">\n"
+        let laughs =
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE model [\n<!ENTITY a \"aaaaaaaaaaaaaaaa\">\n"
             + (1...8).map { level in
                 let previous = level == 1 ? "a" : "l\(level - 1)"
                 return "<!ENTITY l\(level) \"" + String(repeating: "&\(previous);", count: 16) + "\">\n"
             }.joined() + "]>\n<model><entity name=\"&l8;\"/></model>"
         let expansion = Self.failure { () throws(TaskInterchangeError) in _ = try Self.parse(laughs) }
         #expect(expansion?.message.contains("M.xcdatamodel/contents:") == true)
-        let external = "<?xml version=\"1.0\"?>\n<!DOCTYPE model [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<model><entity name=\"&x;\"/></model>"
+        let external =
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE model [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<model><entity name=\"&x;\"/></model>"
         let refused = Self.failure { () throws(TaskInterchangeError) in _ = try Self.parse(external) }
         #expect(refused?.kind == .invalidData && refused?.message.contains("root:") == false)
         // Elements where no model element belongs are skipped, however deep.
-        let deep = "<model><entity name=\"A\">" + String(repeating: "<entity name=\"B\">", count: 20_000)
+        let deep =
+            "<model><entity name=\"A\">" + String(repeating: "<entity name=\"B\">", count: 20_000)
             + String(repeating: "</entity>", count: 20_001) + "</model>"
         do {
             #expect(try Self.parse(deep).entities.map(\.name) == ["A"])

@@ -5,13 +5,20 @@ import Testing
 @Suite("Raw DEFLATE")
 struct RawInflateTests {
     /// zlib level 9, window bits −15, of "hello hello hello hello, model cache" (fixed Huffman codes, back references).
-    static let compressed = Data([203, 72, 205, 201, 201, 87, 200, 64, 39, 117, 20, 114, 243, 83, 82, 115, 20, 146, 19, 147, 51, 82, 1])
+    static let compressed = Data([
+        203, 72, 205, 201, 201, 87, 200, 64, 39, 117, 20, 114, 243, 83, 82, 115, 20, 146, 19, 147, 51, 82, 1,
+    ])
     /// 100 000 zero bytes in 114 compressed bytes: a ratio of almost 900.
-    static let zeros = Data(base64Encoded: "7cExAQAAAMKg9U9tDQ+gAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgFcD")!
+    static let zeros = Data(
+        base64Encoded:
+            "7cExAQAAAMKg9U9tDQ+gAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgFcD"
+    )!
 
     @Test("Huffman-coded and stored blocks inflate to the original bytes")
     func roundTrip() throws {
-        #expect(String(decoding: try RawInflate.inflate(Self.compressed), as: UTF8.self) == "hello hello hello hello, model cache")
+        #expect(
+            String(decoding: try RawInflate.inflate(Self.compressed), as: UTF8.self)
+                == "hello hello hello hello, model cache")
         #expect(try RawInflate.inflate(Self.zeros) == Data(count: 100_000))
         let large = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
         #expect(try RawInflate.inflate(ModelArchiveBuilder.storedDeflate(large)) == large)
@@ -35,7 +42,9 @@ struct RawInflateTests {
             return !reason.isEmpty
         }
         // A zlib-wrapped stream (78 9C header) is not raw DEFLATE.
-        #expect(throws: RawInflateError.self) { try RawInflate.inflate(Data([0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])) }
+        #expect(throws: RawInflateError.self) {
+            try RawInflate.inflate(Data([0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]))
+        }
     }
 
     @Test("output beyond the limit is refused before it is all produced")
@@ -46,6 +55,8 @@ struct RawInflateTests {
 
     @Test("bytes after the end of the stream are an error")
     func trailing() {
-        #expect(throws: RawInflateError.trailingData(count: 3)) { try RawInflate.inflate(Self.compressed + Data([1, 2, 3])) }
+        #expect(throws: RawInflateError.trailingData(count: 3)) {
+            try RawInflate.inflate(Self.compressed + Data([1, 2, 3]))
+        }
     }
 }

@@ -9,21 +9,29 @@ import Testing
 struct SchemaTests {
     /// Animals with sub-entities, keepers and tags.
     static let zoo: ObjectModel = {
-        var cat = ObjectModel.Entity("Cat", superentity: "Animal", attributes: [.init("color", .integer16), .init("id", .uuid), .init("price", .decimal)])
+        var cat = ObjectModel.Entity(
+            "Cat", superentity: "Animal",
+            attributes: [.init("color", .integer16), .init("id", .uuid), .init("price", .decimal)])
         cat.uniquenessConstraints = [["id"]]
-        var bird = ObjectModel.Entity("Bird", superentity: "Animal", attributes: [.init("wingspan", .double), .init("color", .string)])
+        var bird = ObjectModel.Entity(
+            "Bird", superentity: "Animal", attributes: [.init("wingspan", .double), .init("color", .string)])
         bird.fetchIndexes = [.init("byColor", elements: [.init("color", ascending: false), .init("name")])]
-        var keeper = ObjectModel.Entity("Keeper", attributes: [.init("name", .string)], relationships: [
-            .init("animals", to: "Animal", inverse: "keeper", toMany: true, ordered: true),
-            .init("favourite", to: "Animal", inverse: nil, toMany: false),
-            .init("tags", to: "Tag", inverse: nil, toMany: true),
-        ])
+        var keeper = ObjectModel.Entity(
+            "Keeper", attributes: [.init("name", .string)],
+            relationships: [
+                .init("animals", to: "Animal", inverse: "keeper", toMany: true, ordered: true),
+                .init("favourite", to: "Animal", inverse: nil, toMany: false),
+                .init("tags", to: "Tag", inverse: nil, toMany: true),
+            ])
         keeper.fetchIndexes = [.init("favourite", elements: [.init("favourite")])]
-        var animal = ObjectModel.Entity("Animal", attributes: [.init("name", .string), .init("born", .date)],
-                                        relationships: [.init("keeper", to: "Keeper", inverse: "animals", toMany: false)])
+        var animal = ObjectModel.Entity(
+            "Animal", attributes: [.init("name", .string), .init("born", .date)],
+            relationships: [.init("keeper", to: "Keeper", inverse: "animals", toMany: false)])
         animal.isAbstract = true
-        return ObjectModel(entities: [.init("Tag", attributes: [.init("label", .string)]), keeper, cat,
-                                      .init("Sparrow", superentity: "Bird", attributes: [.init("song", .binaryData)]), bird, animal])
+        return ObjectModel(entities: [
+            .init("Tag", attributes: [.init("label", .string)]), keeper, cat,
+            .init("Sparrow", superentity: "Bird", attributes: [.init("song", .binaryData)]), bird, animal,
+        ])
     }()
 
     @Test("entities are numbered by root name, depth-first, children by name")
@@ -31,19 +39,22 @@ struct SchemaTests {
         #expect(Self.zoo.entityNumbers == ["Animal": 1, "Bird": 2, "Sparrow": 3, "Cat": 4, "Keeper": 5, "Tag": 6])
     }
 
-    @Test("one table per root: sub-entity columns claimed in entity order (ZCOLOR, ZCOLOR1), grouped by storage; keys, entity and order columns; indexes")
+    @Test(
+        "one table per root: sub-entity columns claimed in entity order (ZCOLOR, ZCOLOR1), grouped by storage; keys, entity and order columns; indexes"
+    )
     func inheritance() throws {
-        #expect(Self.zoo.schemaStatements() == [
-            "CREATE TABLE ZANIMAL ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZKEEPER INTEGER, Z_FOK_KEEPER INTEGER, ZCOLOR1 INTEGER, ZBORN TIMESTAMP, ZWINGSPAN FLOAT, ZPRICE DECIMAL, ZNAME VARCHAR, ZCOLOR VARCHAR, ZID BLOB, ZSONG BLOB )",
-            "CREATE TABLE ZKEEPER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZFAVOURITE INTEGER, Z1_FAVOURITE INTEGER, ZNAME VARCHAR )",
-            "CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, Z5TAGS INTEGER, ZLABEL VARCHAR )",
-            "CREATE INDEX ZANIMAL_ZKEEPER_INDEX ON ZANIMAL (ZKEEPER)",
-            "CREATE INDEX ZANIMAL_Z_ENT_INDEX ON ZANIMAL (Z_ENT)",
-            "CREATE INDEX Z_Bird_byColor ON ZANIMAL (ZCOLOR COLLATE BINARY DESC, ZNAME COLLATE BINARY ASC)",
-            "CREATE UNIQUE INDEX Z_Cat_UNIQUE_id ON ZANIMAL (ZID COLLATE BINARY ASC)",
-            "CREATE INDEX ZKEEPER_ZFAVOURITE_INDEX ON ZKEEPER (ZFAVOURITE)",
-            "CREATE INDEX ZTAG_Z5TAGS_INDEX ON ZTAG (Z5TAGS)",
-        ] + SchemaLayout.systemTables)
+        #expect(
+            Self.zoo.schemaStatements() == [
+                "CREATE TABLE ZANIMAL ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZKEEPER INTEGER, Z_FOK_KEEPER INTEGER, ZCOLOR1 INTEGER, ZBORN TIMESTAMP, ZWINGSPAN FLOAT, ZPRICE DECIMAL, ZNAME VARCHAR, ZCOLOR VARCHAR, ZID BLOB, ZSONG BLOB )",
+                "CREATE TABLE ZKEEPER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZFAVOURITE INTEGER, Z1_FAVOURITE INTEGER, ZNAME VARCHAR )",
+                "CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, Z5TAGS INTEGER, ZLABEL VARCHAR )",
+                "CREATE INDEX ZANIMAL_ZKEEPER_INDEX ON ZANIMAL (ZKEEPER)",
+                "CREATE INDEX ZANIMAL_Z_ENT_INDEX ON ZANIMAL (Z_ENT)",
+                "CREATE INDEX Z_Bird_byColor ON ZANIMAL (ZCOLOR COLLATE BINARY DESC, ZNAME COLLATE BINARY ASC)",
+                "CREATE UNIQUE INDEX Z_Cat_UNIQUE_id ON ZANIMAL (ZID COLLATE BINARY ASC)",
+                "CREATE INDEX ZKEEPER_ZFAVOURITE_INDEX ON ZKEEPER (ZFAVOURITE)",
+                "CREATE INDEX ZTAG_Z5TAGS_INDEX ON ZTAG (Z5TAGS)",
+            ] + SchemaLayout.systemTables)
         // A fetch index on one relationship is not created (Accounts3), and is no caveat.
         #expect(Self.zoo.schemaCaveats == [])
     }
@@ -51,28 +62,34 @@ struct SchemaTests {
     @Test("many-to-many: two entities, a reflexive relationship, a pair on one entity")
     func manyToMany() {
         let model = ObjectModel(entities: [
-            .init("Student", attributes: [], relationships: [
-                .init("courses", to: "Course", inverse: "students", toMany: true),
-                .init("friends", to: "Student", inverse: "friends", toMany: true),
-                .init("mentees", to: "Student", inverse: "mentors", toMany: true),
-                .init("mentors", to: "Student", inverse: "mentees", toMany: true),
-            ]),
-            .init("Course", attributes: [], relationships: [.init("students", to: "Student", inverse: "courses", toMany: true, ordered: true)]),
+            .init(
+                "Student", attributes: [],
+                relationships: [
+                    .init("courses", to: "Course", inverse: "students", toMany: true),
+                    .init("friends", to: "Student", inverse: "friends", toMany: true),
+                    .init("mentees", to: "Student", inverse: "mentors", toMany: true),
+                    .init("mentors", to: "Student", inverse: "mentees", toMany: true),
+                ]),
+            .init(
+                "Course", attributes: [],
+                relationships: [.init("students", to: "Student", inverse: "courses", toMany: true, ordered: true)]),
         ])
-        #expect(model.schemaStatements() == [
-            "CREATE TABLE ZCOURSE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER )",
-            "CREATE TABLE Z_1STUDENTS ( Z_1COURSES INTEGER, Z_2STUDENTS INTEGER, Z_FOK_2STUDENTS INTEGER, PRIMARY KEY (Z_1COURSES, Z_2STUDENTS) )",
-            "CREATE TABLE ZSTUDENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER )",
-            "CREATE TABLE Z_2FRIENDS ( Z_2FRIENDS INTEGER, REFLEXIVE INTEGER, PRIMARY KEY (Z_2FRIENDS, REFLEXIVE) )",
-            "CREATE TABLE Z_2MENTORS ( Z_2MENTEES INTEGER, Z_2MENTORS INTEGER, PRIMARY KEY (Z_2MENTEES, Z_2MENTORS) )",
-            "CREATE INDEX Z_1STUDENTS_Z_2STUDENTS_INDEX ON Z_1STUDENTS (Z_2STUDENTS, Z_1COURSES)",
-            "CREATE INDEX Z_2FRIENDS_REFLEXIVE_INDEX ON Z_2FRIENDS (REFLEXIVE, Z_2FRIENDS)",
-            "CREATE INDEX Z_2MENTORS_Z_2MENTORS_INDEX ON Z_2MENTORS (Z_2MENTORS, Z_2MENTEES)",
-        ] + SchemaLayout.systemTables)
-        #expect(model.schemaCaveats == [
-            "Student.friends is its own inverse: its join table's second column is named REFLEXIVE, which no real store we hold confirms",
-            "Student.mentees and Student.mentors are a many-to-many pair on one entity: which of them names the join table is not reproducible; take the name from a template store when there is one",
-        ])
+        #expect(
+            model.schemaStatements() == [
+                "CREATE TABLE ZCOURSE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER )",
+                "CREATE TABLE Z_1STUDENTS ( Z_1COURSES INTEGER, Z_2STUDENTS INTEGER, Z_FOK_2STUDENTS INTEGER, PRIMARY KEY (Z_1COURSES, Z_2STUDENTS) )",
+                "CREATE TABLE ZSTUDENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER )",
+                "CREATE TABLE Z_2FRIENDS ( Z_2FRIENDS INTEGER, REFLEXIVE INTEGER, PRIMARY KEY (Z_2FRIENDS, REFLEXIVE) )",
+                "CREATE TABLE Z_2MENTORS ( Z_2MENTEES INTEGER, Z_2MENTORS INTEGER, PRIMARY KEY (Z_2MENTEES, Z_2MENTORS) )",
+                "CREATE INDEX Z_1STUDENTS_Z_2STUDENTS_INDEX ON Z_1STUDENTS (Z_2STUDENTS, Z_1COURSES)",
+                "CREATE INDEX Z_2FRIENDS_REFLEXIVE_INDEX ON Z_2FRIENDS (REFLEXIVE, Z_2FRIENDS)",
+                "CREATE INDEX Z_2MENTORS_Z_2MENTORS_INDEX ON Z_2MENTORS (Z_2MENTORS, Z_2MENTEES)",
+            ] + SchemaLayout.systemTables)
+        #expect(
+            model.schemaCaveats == [
+                "Student.friends is its own inverse: its join table's second column is named REFLEXIVE, which no real store we hold confirms",
+                "Student.mentees and Student.mentors are a many-to-many pair on one entity: which of them names the join table is not reproducible; take the name from a template store when there is one",
+            ])
     }
 
     /// The DDL the samples (and every store `tasks` created before the built-in model's DDL came from
@@ -110,7 +127,8 @@ struct SchemaTests {
         let indexes = Self.taskManagerSchema.filter { $0.hasPrefix("CREATE INDEX") }
         #expect(master.map { $0[1].string ?? "" } == tables + indexes)
         let entities = try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
-        #expect(entities.map { "\($0[0].int64 ?? -1) \($0[1].string ?? "") \($0[2].int64 ?? -1) \($0[3].int64 ?? -1)" }
+        #expect(
+            entities.map { "\($0[0].int64 ?? -1) \($0[1].string ?? "") \($0[2].int64 ?? -1) \($0[3].int64 ?? -1)" }
                 == ["1 Category 0 0", "2 Project 0 1", "3 Subtask 0 0", "4 Tag 0 0", "5 Task 0 0"])
         let metadata = try database.rows("SELECT Z_VERSION, Z_PLIST FROM Z_METADATA")
         #expect(metadata.count == 1 && metadata.first?[0].int64 == 1)
@@ -133,9 +151,13 @@ struct SchemaTests {
         var entity = ObjectModel.Entity("Order", attributes: [address, total, .init("nothing", .undefined)])
         entity.fetchIndexes = [.init("recent", elements: [.init("total")], partialIndexPredicate: "total > 0")]
         let model = ObjectModel(entities: [entity])
-        #expect(model.schemaStatements().first == "CREATE TABLE ZORDER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTOTAL INTEGER, ZADDRESS_GEO_LAT FLOAT, ZADDRESS_STREET VARCHAR )")
+        #expect(
+            model.schemaStatements().first
+                == "CREATE TABLE ZORDER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTOTAL INTEGER, ZADDRESS_GEO_LAT FLOAT, ZADDRESS_STREET VARCHAR )"
+        )
         #expect(model.schemaCaveats.count == 4)
-        #expect(model.schemaCaveats.allSatisfy { $0.hasPrefix("Order.") || $0.hasPrefix("fetch index recent of Order") })
+        #expect(
+            model.schemaCaveats.allSatisfy { $0.hasPrefix("Order.") || $0.hasPrefix("fetch index recent of Order") })
         try Self.run(model, in: TemporaryDirectory())
     }
 
@@ -143,10 +165,15 @@ struct SchemaTests {
     func hostileNames() throws {
         let evil = "x INTEGER); DROP TABLE Z_PRIMARYKEY; --"
         let model = ObjectModel(entities: [
-            .init("Evil\"", attributes: [.init(evil, .string)], relationships: [.init("o'k", to: "Evil\"", inverse: nil, toMany: false)]),
+            .init(
+                "Evil\"", attributes: [.init(evil, .string)],
+                relationships: [.init("o'k", to: "Evil\"", inverse: nil, toMany: false)])
         ])
         let statements = model.schemaStatements()
-        #expect(statements.first == #"CREATE TABLE "ZEVIL""" ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, "ZO'K" INTEGER, "ZX INTEGER); DROP TABLE Z_PRIMARYKEY; --" VARCHAR )"#)
+        #expect(
+            statements.first
+                == #"CREATE TABLE "ZEVIL""" ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, "ZO'K" INTEGER, "ZX INTEGER); DROP TABLE Z_PRIMARYKEY; --" VARCHAR )"#
+        )
         #expect(model.schemaCaveats.count == 1)
         let directory = try TemporaryDirectory()
         let database = try Self.run(model, in: directory)
@@ -157,42 +184,57 @@ struct SchemaTests {
     @Test("non-ASCII names stay bare, as SQLite allows, and are reported: their uppercasing is unconfirmed")
     func nonASCII() throws {
         let model = ObjectModel(entities: [.init("Personne", attributes: [.init("prénom", .string)])])
-        #expect(model.schemaStatements().first == "CREATE TABLE ZPERSONNE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPRÉNOM VARCHAR )")
-        #expect(model.schemaCaveats == ["the name prénom is not ASCII: how Core Data uppercases it for its columns is unconfirmed (Swift's uppercasing is used)"])
+        #expect(
+            model.schemaStatements().first
+                == "CREATE TABLE ZPERSONNE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPRÉNOM VARCHAR )")
+        #expect(
+            model.schemaCaveats == [
+                "the name prénom is not ASCII: how Core Data uppercases it for its columns is unconfirmed (Swift's uppercasing is used)"
+            ])
         try Self.run(model, in: TemporaryDirectory())
     }
 
     @Test("a superentity cycle in a hand-built model is numbered as roots and reported")
     func cycle() {
-        let model = ObjectModel(entities: [.init("A", superentity: "B", attributes: []), .init("B", superentity: "A", attributes: [])])
+        let model = ObjectModel(entities: [
+            .init("A", superentity: "B", attributes: []), .init("B", superentity: "A", attributes: []),
+        ])
         #expect(model.entityNumbers == ["A": 1, "B": 2])
         #expect(model.schemaCaveats == ["A is part of a superentity cycle; it is numbered and stored as a root"])
     }
 
-    @Test("normalizedSchema: one space between tokens, none inside parentheses, quoted text kept, sorted, history tables optional")
+    @Test(
+        "normalizedSchema: one space between tokens, none inside parentheses, quoted text kept, sorted, history tables optional"
+    )
     func normalizedSchema() throws {
         let directory = try TemporaryDirectory()
         let database = try Database(path: directory.path("n.sqlite"), mode: .create)
-        try database.execute("""
+        try database.execute(
+            """
             CREATE TABLE ZB (Z_PK INTEGER PRIMARY KEY,
                 ZNAME   VARCHAR DEFAULT 'a  b' , ZX "odd  name");
             CREATE INDEX ZB_ZNAME_INDEX ON ZB ( ZNAME );
             CREATE TABLE ACHANGE ( Z_PK INTEGER PRIMARY KEY );
             CREATE TABLE Z_2X ( Z_2A INTEGER, Z_2B INTEGER, PRIMARY KEY (Z_2A, Z_2B) );
             """)
-        #expect(try ObjectModel.normalizedSchema(of: database) == [
-            "CREATE INDEX ZB_ZNAME_INDEX ON ZB (ZNAME)",
-            "CREATE TABLE ACHANGE (Z_PK INTEGER PRIMARY KEY)",
-            #"CREATE TABLE ZB (Z_PK INTEGER PRIMARY KEY, ZNAME VARCHAR DEFAULT 'a  b', ZX "odd  name")"#,
-            "CREATE TABLE Z_2X (Z_2A INTEGER, Z_2B INTEGER, PRIMARY KEY (Z_2A, Z_2B))",
-        ])
+        #expect(
+            try ObjectModel.normalizedSchema(of: database) == [
+                "CREATE INDEX ZB_ZNAME_INDEX ON ZB (ZNAME)",
+                "CREATE TABLE ACHANGE (Z_PK INTEGER PRIMARY KEY)",
+                #"CREATE TABLE ZB (Z_PK INTEGER PRIMARY KEY, ZNAME VARCHAR DEFAULT 'a  b', ZX "odd  name")"#,
+                "CREATE TABLE Z_2X (Z_2A INTEGER, Z_2B INTEGER, PRIMARY KEY (Z_2A, Z_2B))",
+            ])
         #expect(try ObjectModel.normalizedSchema(of: database, includingInternalTables: false).count == 3)
     }
 
-    @Test("the metadata plist carries the model's hashes, and the optional keys as the framework version that wrote real stores did")
+    @Test(
+        "the metadata plist carries the model's hashes, and the optional keys as the framework version that wrote real stores did"
+    )
     func metadata() throws {
         let model = TaskManagerModel.model
-        for (version, digest, checksum, maximum) in [(865, false, false, false), (977, true, false, false), (1344, true, true, false), (1523, true, true, true)] {
+        for (version, digest, checksum, maximum) in [
+            (865, false, false, false), (977, true, false, false), (1344, true, true, false), (1523, true, true, true),
+        ] {
             let plist = model.metadataPlist(frameworkVersion: version)
             #expect(plist.starts(with: Array("bplist00".utf8)))
             let metadata = try StoreMetadata(plist: Data(plist))
@@ -206,7 +248,9 @@ struct SchemaTests {
             #expect(metadata.checksum == (checksum ? model.versionChecksum : nil), "\(version)")
             #expect(metadata.maximumFrameworkVersion == (maximum ? version : nil), "\(version)")
         }
-        #expect(try StoreMetadata(plist: Data(model.metadataPlist(storeType: "Other", frameworkVersion: 1))).storeType == "Other")
+        #expect(
+            try StoreMetadata(plist: Data(model.metadataPlist(storeType: "Other", frameworkVersion: 1))).storeType
+                == "Other")
     }
 
     /// Runs a model's statements in a new database in `directory`.

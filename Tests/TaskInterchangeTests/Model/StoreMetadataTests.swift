@@ -11,11 +11,15 @@ struct StoreMetadataTests {
     @Test("known keys decode into fields; every key is listed in byte order")
     func fields() throws {
         let hash = Data(repeating: 7, count: 32)
-        let metadata = try StoreMetadata(plist: try plist([
-            "NSStoreType": "SQLite", "NSStoreModelVersionHashes": ["Task": hash], "NSStoreModelVersionHashesVersion": 3,
-            "NSStoreModelVersionIdentifiers": ["", 2], "NSPersistenceFrameworkVersion": 1338, "_NSAutoVacuumLevel": "2",
-            "NSStoreModelVersionChecksumKey": "c", "NSStoreModelVersionHashesDigest": "d", "MyAppKey": true,
-        ] as [String: Any]))
+        let metadata = try StoreMetadata(
+            plist: try plist(
+                [
+                    "NSStoreType": "SQLite", "NSStoreModelVersionHashes": ["Task": hash],
+                    "NSStoreModelVersionHashesVersion": 3,
+                    "NSStoreModelVersionIdentifiers": ["", 2], "NSPersistenceFrameworkVersion": 1338,
+                    "_NSAutoVacuumLevel": "2",
+                    "NSStoreModelVersionChecksumKey": "c", "NSStoreModelVersionHashesDigest": "d", "MyAppKey": true,
+                ] as [String: Any]))
         #expect(metadata.storeType == "SQLite")
         #expect(metadata.versionHashes == ["Task": Array(hash)])
         #expect(metadata.versionHashesVersion == 3)
@@ -23,9 +27,12 @@ struct StoreMetadataTests {
         #expect(metadata.frameworkVersion == 1338)
         #expect(metadata.checksum == "c" && metadata.digest == "d" && metadata.autoVacuumLevel == "2")
         #expect(metadata.maximumFrameworkVersion == nil)
-        #expect(metadata.keys == ["MyAppKey", "NSPersistenceFrameworkVersion", "NSStoreModelVersionChecksumKey",
-                                  "NSStoreModelVersionHashes", "NSStoreModelVersionHashesDigest", "NSStoreModelVersionHashesVersion",
-                                  "NSStoreModelVersionIdentifiers", "NSStoreType", "_NSAutoVacuumLevel"])
+        #expect(
+            metadata.keys == [
+                "MyAppKey", "NSPersistenceFrameworkVersion", "NSStoreModelVersionChecksumKey",
+                "NSStoreModelVersionHashes", "NSStoreModelVersionHashesDigest", "NSStoreModelVersionHashesVersion",
+                "NSStoreModelVersionIdentifiers", "NSStoreType", "_NSAutoVacuumLevel",
+            ])
     }
 
     @Test("the metadata this tool writes for new stores reads back with the model's hashes")
@@ -62,7 +69,8 @@ struct StoreMetadataTests {
         let database = try Database(path: path, mode: .create)
         #expect(try StoreMetadata(in: database, path: path) == nil)
         #expect(try ObjectModel(modelCacheIn: database, path: path) == nil)
-        try database.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        try database.execute(
+            "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
         try database.execute("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
         try database.execute("INSERT INTO Z_METADATA VALUES (1, 'U', NULL)")
         try database.execute("INSERT INTO Z_MODELCACHE VALUES (NULL)")
@@ -71,11 +79,13 @@ struct StoreMetadataTests {
         try database.execute("UPDATE Z_METADATA SET Z_PLIST = x'0102'")
         try database.execute("UPDATE Z_MODELCACHE SET Z_CONTENT = x'FFFFFFFF'")
         #expect { try StoreMetadata(in: database, path: path) } throws: { error in
-            (error as? TaskInterchangeError)?.kind == .invalidData && (error as? TaskInterchangeError)?.message.hasPrefix(path) == true
+            (error as? TaskInterchangeError)?.kind == .invalidData
+                && (error as? TaskInterchangeError)?.message.hasPrefix(path) == true
         }
         #expect { try ObjectModel(modelCacheIn: database, path: path) } throws: { error in
             let error = error as? TaskInterchangeError
-            return error?.kind == .invalidData && error?.message.hasPrefix("\(path): Z_MODELCACHE: the model cache cannot be inflated") == true
+            return error?.kind == .invalidData
+                && error?.message.hasPrefix("\(path): Z_MODELCACHE: the model cache cannot be inflated") == true
         }
     }
 }

@@ -16,19 +16,26 @@ struct SwiftDataGeneratorTests {
     static let cases: [(model: String, version: String?, expected: String)] = [
         (fixtures.appendingPathComponent("models/Ledger.xcdatamodeld").path, nil, "Ledger"),
         (ModelFixtures.path("CoreDataPlus-SampleModel/SampleModel.xcdatamodeld"), nil, "SampleModel"),
-        (ModelFixtures.path("BrowserServicesKit-Bookmarks/BookmarksModel.xcdatamodeld"), "BookmarksModel 6", "BookmarksModel6"),
+        (
+            ModelFixtures.path("BrowserServicesKit-Bookmarks/BookmarksModel.xcdatamodeld"), "BookmarksModel 6",
+            "BookmarksModel6"
+        ),
     ]
 
     static func generate(_ model: String, version: String?) throws -> SwiftDataGenerator.Output {
         let source = try ModelSource(path: model)
         let versions = try version.map { [try source.version(named: $0)] } ?? source.versions
-        return SwiftDataGenerator(versions: versions, currentVersion: source.currentVersionName,
-                                  modelName: URL(fileURLWithPath: model).deletingPathExtension().lastPathComponent,
-                                  allVersions: source.versions.map(\.name)).files()
+        return SwiftDataGenerator(
+            versions: versions, currentVersion: source.currentVersionName,
+            modelName: URL(fileURLWithPath: model).deletingPathExtension().lastPathComponent,
+            allVersions: source.versions.map(\.name)
+        ).files()
     }
 
     static var swiftc: String? {
-        let candidates = ["/opt/swift/usr/bin/swiftc"] + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/swiftc" }
+        let candidates =
+            ["/opt/swift/usr/bin/swiftc"]
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/swiftc" }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
@@ -57,7 +64,8 @@ struct SwiftDataGeneratorTests {
         #expect(try Self.run(swiftc, ["-parse"] + files) == 0)
         // The control: the same check fails when a class loses its closing brace.
         let broken = directory.path("broken.swift")
-        try Data(output.files[1].contents.replacingOccurrences(of: "    }\n}\n", with: "\n").utf8).write(to: URL(fileURLWithPath: broken))
+        try Data(output.files[1].contents.replacingOccurrences(of: "    }\n}\n", with: "\n").utf8).write(
+            to: URL(fileURLWithPath: broken))
         #expect(try Self.run(swiftc, ["-parse", broken]) != 0)
     }
 
@@ -77,7 +85,8 @@ struct SwiftDataGeneratorTests {
         for (model, _, _) in Self.cases where FileManager.default.fileExists(atPath: model) {
             for version in try ModelSource(path: model).versions {
                 let output = SwiftDataGenerator(versions: [version], currentVersion: nil).files()
-                let written = output.files.map { $0.contents.components(separatedBy: "inverse: \\").count - 1 }.reduce(0, +)
+                let written = output.files.map { $0.contents.components(separatedBy: "inverse: \\").count - 1 }.reduce(
+                    0, +)
                 // Pairs, counted from the model: each relationship with an inverse belongs to one pair of two.
                 let withInverse = version.model.entities.flatMap(\.relationships).filter { $0.inverse != nil }.count
                 #expect(written * 2 == withInverse, "\(version.name)")
@@ -85,7 +94,8 @@ struct SwiftDataGeneratorTests {
         }
     }
 
-    @Test("Ledger: colliding names keep the entity name, typealiases rename them; Double → Decimal makes a custom stage")
+    @Test(
+        "Ledger: colliding names keep the entity name, typealiases rename them; Double → Decimal makes a custom stage")
     func ledger() throws {
         let output = try Self.generate(Self.cases[0].model, version: nil)
         let aliases = try #require(output.files.first { $0.name == "Ledger.swift" }).contents
@@ -96,12 +106,16 @@ struct SwiftDataGeneratorTests {
         #expect(output.notes.filter { $0.hasPrefix("entity ") }.count == 3)
         let plan = try #require(output.files.first { $0.name == "LedgerMigrationPlan.swift" }).contents
         #expect(plan.contains("MigrationStage.custom(") && plan.contains("Transaction.amount: type Double → Decimal"))
-        #expect(SwiftDataGenerator.customReasons(from: try ModelSource(path: Self.cases[0].model).versions[0].model,
-                                                 to: try ModelSource(path: Self.cases[0].model).versions[0].model).isEmpty)
+        #expect(
+            SwiftDataGenerator.customReasons(
+                from: try ModelSource(path: Self.cases[0].model).versions[0].model,
+                to: try ModelSource(path: Self.cases[0].model).versions[0].model
+            ).isEmpty)
     }
 
-    @Test("Bookmarks: every step is lightweight (renaming identifiers and hash modifiers only)",
-          .enabled(if: ModelFixtures.available, "../shared/fixtures/models is absent"))
+    @Test(
+        "Bookmarks: every step is lightweight (renaming identifiers and hash modifiers only)",
+        .enabled(if: ModelFixtures.available, "../shared/fixtures/models is absent"))
     func bookmarksLightweight() throws {
         let source = try ModelSource(path: Self.cases[2].model)
         let output = SwiftDataGenerator(versions: source.versions, currentVersion: source.currentVersionName).files()
@@ -122,8 +136,9 @@ struct SwiftDataGeneratorTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("")) == ["taken"])
     }
 
-    @Test("the code made from every real store's model cache parses",
-          .enabled(if: RealStores.available && SwiftDataGeneratorTests.swiftc != nil, "real stores or swiftc absent"))
+    @Test(
+        "the code made from every real store's model cache parses",
+        .enabled(if: RealStores.available && SwiftDataGeneratorTests.swiftc != nil, "real stores or swiftc absent"))
     func realStoresParse() throws {
         let directory = try TemporaryDirectory()
         var files: [String] = []
@@ -133,10 +148,20 @@ struct SwiftDataGeneratorTests {
             let output = SwiftDataGenerator(versions: [version], currentVersion: nil, modelName: "Store").files()
             try SwiftDataGenerator.write(output.files, to: directory.path(UUID().uuidString))
             files += output.files.map(\.name)
-            #expect(try Self.run(Self.swiftc!, ["-parse"] + (try FileManager.default.contentsOfDirectory(atPath: directory.path(""))
-                .flatMap { folder in try FileManager.default.contentsOfDirectory(atPath: directory.path(folder)).map { directory.path(folder + "/" + $0) } })) == 0,
-                    "\(name)")
-            try FileManager.default.contentsOfDirectory(atPath: directory.path("")).forEach { try FileManager.default.removeItem(atPath: directory.path($0)) }
+            #expect(
+                try Self.run(
+                    Self.swiftc!,
+                    ["-parse"]
+                        + (try FileManager.default.contentsOfDirectory(atPath: directory.path(""))
+                            .flatMap { folder in
+                                try FileManager.default.contentsOfDirectory(atPath: directory.path(folder)).map {
+                                    directory.path(folder + "/" + $0)
+                                }
+                            })) == 0,
+                "\(name)")
+            try FileManager.default.contentsOfDirectory(atPath: directory.path("")).forEach {
+                try FileManager.default.removeItem(atPath: directory.path($0))
+            }
         }
         #expect(files.count > 40)
     }

@@ -7,9 +7,15 @@ struct VersionHashTests {
     @Test("SHA-256 and SHA-512 match the FIPS 180-4 test vectors")
     func sha2() {
         let abc = Array("abc".utf8)
-        #expect(SHA2.sha256(abc).map { String(format: "%02x", $0) }.joined() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA2.sha512(abc).map { String(format: "%02x", $0) }.joined().hasPrefix("ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"))
-        #expect(SHA2.sha256([]).map { String(format: "%02x", $0) }.joined() == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(
+            SHA2.sha256(abc).map { String(format: "%02x", $0) }.joined()
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA2.sha512(abc).map { String(format: "%02x", $0) }.joined().hasPrefix(
+                "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"))
+        #expect(
+            SHA2.sha256([]).map { String(format: "%02x", $0) }.joined()
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         let long = Array(repeating: UInt8(ascii: "a"), count: 1000)
         #expect(SHA2.sha256(long).count == 32)
     }
@@ -22,7 +28,8 @@ struct VersionHashTests {
         let snapshot = try StoreSnapshot(path: sample)
         let blob = try #require(try snapshot.database.scalar("SELECT Z_PLIST FROM Z_METADATA")).self
         guard case .blob(let bytes) = blob else { Issue.record("no plist"); return }
-        let plist = try #require(try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any])
+        let plist = try #require(
+            try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any])
         let stored = try #require(plist["NSStoreModelVersionHashes"] as? [String: Data])
         let model = TaskManagerModel.model
         #expect(stored.mapValues { Array($0) } == model.versionHashes)
@@ -33,7 +40,8 @@ struct VersionHashTests {
     @Test("a new store's metadata carries the model's hashes")
     func newStoreMetadata() throws {
         let metadata = try #require(TaskManagerModel.template.metadata)
-        let plist = try #require(try PropertyListSerialization.propertyList(from: Data(metadata), format: nil) as? [String: Any])
+        let plist = try #require(
+            try PropertyListSerialization.propertyList(from: Data(metadata), format: nil) as? [String: Any])
         #expect((plist["NSStoreModelVersionHashes"] as? [String: Data])?.count == 5)
         #expect(plist["NSStoreType"] as? String == "SQLite")
     }
@@ -52,14 +60,20 @@ struct VersionHashTests {
         var spouse = ObjectModel.Relationship("spouse", to: "Person", inverse: "spouse", toMany: false)
         spouse.isOptional = true
         let model = ObjectModel(entities: [.init("Person", attributes: [], relationships: [spouse])])
-        let withoutInverse = SHA2.sha256(Self.base("spouse", optional: true) + Array("Person".utf8) + Self.u32(1) + Self.u32(0))
+        let withoutInverse = SHA2.sha256(
+            Self.base("spouse", optional: true) + Array("Person".utf8) + Self.u32(1) + Self.u32(0))
         #expect(model.versionHashes["Person"] == SHA2.sha256(Array("Person".utf8) + [0] + withoutInverse))
         // The same relationship declared with a different inverse name keeps that name in its hash.
-        #expect(ObjectModel.hash(spouse) == SHA2.sha256(Self.base("spouse", optional: true) + Array("Personspouse".utf8) + Self.u32(1) + Self.u32(0)))
+        #expect(
+            ObjectModel.hash(spouse)
+                == SHA2.sha256(
+                    Self.base("spouse", optional: true) + Array("Personspouse".utf8) + Self.u32(1) + Self.u32(0)))
         #expect(ObjectModel.hash(spouse, isOwnInverse: true) == withoutInverse)
     }
 
-    @Test("own inverse: destination the declaring entity or an ancestor, inherited by sub-entities; not for another destination")
+    @Test(
+        "own inverse: destination the declaring entity or an ancestor, inherited by sub-entities; not for another destination"
+    )
     func ownInverseScope() throws {
         var friends = ObjectModel.Relationship("friends", to: "Being", inverse: "friends", toMany: true)
         friends.isOptional = true
@@ -81,16 +95,25 @@ struct VersionHashTests {
         // The same names on an unrelated destination: an ordinary relationship, inverse name hashed.
         var elsewhere = friends
         elsewhere.destination = "Robot"
-        let other = ObjectModel(entities: [.init("Person", attributes: [], relationships: [elsewhere]), .init("Robot", attributes: [])])
+        let other = ObjectModel(entities: [
+            .init("Person", attributes: [], relationships: [elsewhere]), .init("Robot", attributes: []),
+        ])
         #expect(!other.isOwnInverse(elsewhere, declaredBy: try #require(other.entity(named: "Person"))))
-        let ordinary = SHA2.sha256(Self.base("friends", optional: true) + Array("Robotfriends".utf8) + Self.u32(0) + Self.u32(0))
+        let ordinary = SHA2.sha256(
+            Self.base("friends", optional: true) + Array("Robotfriends".utf8) + Self.u32(0) + Self.u32(0))
         #expect(other.versionHashes["Person"] == SHA2.sha256(Array("Person".utf8) + [0] + ordinary))
     }
 
-    @Test("a composite attribute hashes as its flattened, name-sorted, non-transient leaves (unverified on real stores)")
+    @Test(
+        "a composite attribute hashes as its flattened, name-sorted, non-transient leaves (unverified on real stores)")
     func composite() throws {
-        func leaf(_ name: String, _ type: ObjectModel.AttributeType, rawType: UInt32, optional: Bool = false) -> (ObjectModel.Attribute, [UInt8]) {
-            (ObjectModel.Attribute(name, type, optional: optional), SHA2.sha256(Self.base(name, optional: optional) + Self.u32(rawType)))
+        func leaf(_ name: String, _ type: ObjectModel.AttributeType, rawType: UInt32, optional: Bool = false) -> (
+            ObjectModel.Attribute, [UInt8]
+        ) {
+            (
+                ObjectModel.Attribute(name, type, optional: optional),
+                SHA2.sha256(Self.base(name, optional: optional) + Self.u32(rawType))
+            )
         }
         let (street, streetHash) = leaf("street", .string, rawType: 700)
         let (zip, zipHash) = leaf("zip", .integer32, rawType: 200, optional: true)
@@ -116,7 +139,9 @@ struct VersionHashTests {
 
     @Test("hashing a hand-built model with a superentity cycle ends")
     func cycleEnds() {
-        let model = ObjectModel(entities: [.init("A", superentity: "B", attributes: []), .init("B", superentity: "A", attributes: [])])
+        let model = ObjectModel(entities: [
+            .init("A", superentity: "B", attributes: []), .init("B", superentity: "A", attributes: []),
+        ])
         #expect(model.versionHashes.count == 2)
     }
 }

@@ -10,7 +10,10 @@ struct FieldTableTests {
         #expect(RecordKind.project.fields == ["id", "name", "createdAt", "modifiedAt"])
         #expect(RecordKind.category.fields == ["id", "name", "color"])
         #expect(RecordKind.tag.fields == ["id", "name"])
-        #expect(RecordKind.task.fields == ["id", "title", "notes", "isCompleted", "createdAt", "dueDate", "priority", "modifiedAt"])
+        #expect(
+            RecordKind.task.fields == [
+                "id", "title", "notes", "isCompleted", "createdAt", "dueDate", "priority", "modifiedAt",
+            ])
         #expect(RecordKind.subtask.fields == ["id", "title", "isCompleted"])
         #expect(RecordKind.sections == [.project, .category, .tag, .task])
     }
@@ -24,7 +27,8 @@ struct FieldTableTests {
             case .optionalText: task[field] = String?.some("o-\(field.name)")
             case .flag: task[field] = true
             case .date: task[field] = Date(timeIntervalSinceReferenceDate: Double(field.index))
-            case .optionalDate: task[field] = Date?.some(Date(timeIntervalSinceReferenceDate: Double(100 + field.index)))
+            case .optionalDate:
+                task[field] = Date?.some(Date(timeIntervalSinceReferenceDate: Double(100 + field.index)))
             case .level: task[field] = 3
             }
         }
@@ -48,9 +52,14 @@ struct FieldTableTests {
             members.names.indices.filter { set.contains(rawValue: $0) }.map { members.names[$0] }
         }
         let task = ArchiveReader.RecordMembers.task
-        #expect(names(task.required, task) == ["id", "title", "isCompleted", "createdAt", "priority", "tagIds", "subtasks"])
-        #expect(names(task.requiredInVersion1, task) == ["id", "title", "isCompleted", "createdAt", "priority", "tagIds"])
-        #expect(names(task.version1, task) == ["id", "title", "isCompleted", "createdAt", "priority", "projectId", "tagIds"])
+        #expect(
+            names(task.required, task) == ["id", "title", "isCompleted", "createdAt", "priority", "tagIds", "subtasks"])
+        #expect(
+            names(task.requiredInVersion1, task) == ["id", "title", "isCompleted", "createdAt", "priority", "tagIds"])
+        #expect(
+            names(task.version1, task) == [
+                "id", "title", "isCompleted", "createdAt", "priority", "projectId", "tagIds",
+            ])
         let project = ArchiveReader.RecordMembers.project
         #expect(names(project.required, project) == ["id", "name"])
         #expect(names(project.all, project) == ["type", "id", "name", "createdAt", "modifiedAt", "extra"])

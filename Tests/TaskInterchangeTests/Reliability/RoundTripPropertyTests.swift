@@ -23,8 +23,9 @@ struct RoundTripPropertyTests {
         String(decoding: bytes, as: UTF8.self).split(separator: "\n").filter { !$0.contains("\"source\":") }
     }
 
-    @Test("store → export → import → export is identical (200 graphs as JSON, 50 as NDJSON)",
-          arguments: [(ArchiveWritingOptions.Layout.compact, Self.count), (.ndjson, Self.count / 4)])
+    @Test(
+        "store → export → import → export is identical (200 graphs as JSON, 50 as NDJSON)",
+        arguments: [(ArchiveWritingOptions.Layout.compact, Self.count), (.ndjson, Self.count / 4)])
     func roundTrips(layout: ArchiveWritingOptions.Layout, count: Int) throws {
         let directory = try TemporaryDirectory()
         for seed in 0..<UInt64(count) {

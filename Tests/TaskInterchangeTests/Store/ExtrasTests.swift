@@ -9,7 +9,8 @@ struct ExtrasTests {
         let archive = ArchiveGenerator.archive(seed: 21, maxTasks: 8)
         let path = directory.path("extras.sqlite")
         _ = try StoreImport.run(archive, into: path, options: StoreImportOptions())
-        try Database(path: path, mode: .readWrite).execute("""
+        try Database(path: path, mode: .readWrite).execute(
+            """
             ALTER TABLE ZTASK ADD COLUMN ZESTIMATE INTEGER;
             ALTER TABLE ZTASK ADD COLUMN ZEFFORT FLOAT;
             ALTER TABLE ZTASK ADD COLUMN ZREMINDAT TIMESTAMP;
@@ -42,7 +43,11 @@ struct ExtrasTests {
         let extra = try #require(withExtras.first?.extra)
         #expect(Set(extra.keys) == ["estimate", "effort", "remindat", "photo", "location"])
         #expect(extra["photo"] == .string("AP8Q"))
-        if case .string(let text)? = extra["remindat"] { #expect(text.hasPrefix("2024-08-12T")) } else { Issue.record("remindat is not a date string") }
+        if case .string(let text)? = extra["remindat"] {
+            #expect(text.hasPrefix("2024-08-12T"))
+        } else {
+            Issue.record("remindat is not a date string")
+        }
         #expect(read.tags.allSatisfy { $0.extra == ["symbol": .string("★")] })
         #expect(!findings.contains { $0.code == .unmappedColumn })
     }
@@ -59,8 +64,12 @@ struct ExtrasTests {
         #expect(try export(target) == first)
         // The stored Doubles are the same bits.
         let sql = "SELECT ZREMINDAT FROM ZTASK WHERE ZREMINDAT IS NOT NULL ORDER BY ZID"
-        let before = try Database(path: path, mode: .readOnly(immutable: false)).rows(sql).map { $0[0].double?.bitPattern }
-        let after = try Database(path: target, mode: .readOnly(immutable: false)).rows(sql).map { $0[0].double?.bitPattern }
+        let before = try Database(path: path, mode: .readOnly(immutable: false)).rows(sql).map {
+            $0[0].double?.bitPattern
+        }
+        let after = try Database(path: target, mode: .readOnly(immutable: false)).rows(sql).map {
+            $0[0].double?.bitPattern
+        }
         #expect(before == after && !before.isEmpty)
     }
 
@@ -69,8 +78,13 @@ struct ExtrasTests {
         let directory = try TemporaryDirectory()
         let (path, _) = try storeWithExtras(directory)
         let exported = try export(path)
-        let result = try StoreImport.run(ArchiveInput(bytes: Array(exported.utf8)), into: directory.path("plain.sqlite"), options: StoreImportOptions())
-        #expect(result.warnings.contains { $0.hasPrefix("Task.estimate: the target has no such property; ") && $0.hasSuffix("not imported") })
+        let result = try StoreImport.run(
+            ArchiveInput(bytes: Array(exported.utf8)), into: directory.path("plain.sqlite"),
+            options: StoreImportOptions())
+        #expect(
+            result.warnings.contains {
+                $0.hasPrefix("Task.estimate: the target has no such property; ") && $0.hasSuffix("not imported")
+            })
         #expect(result.warnings.contains { $0.hasPrefix("Tag.symbol: the target has no such property") })
     }
 

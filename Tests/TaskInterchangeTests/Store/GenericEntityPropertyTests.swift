@@ -213,7 +213,7 @@ struct GenericEntityPropertyTests {
                 UUID(
                     uuidString:
                         "\(String(format: "%08X", UInt32.random(in: 0 ... .max, using: &random)))"
-                            + "-1234-4ABC-8DEF-0123456789AB"
+                        + "-1234-4ABC-8DEF-0123456789AB"
                 )!.uuidString)
         case "binary", "transformable":
             return .string(

@@ -2,9 +2,13 @@ import Foundation
 import Testing
 @testable import TaskInterchange
 
-@Suite("Real stores", .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; real-store tests skipped"))
+@Suite(
+    "Real stores",
+    .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; real-store tests skipped"))
 struct RealStoreTests {
-    @Test("every fixture inspects; entity row counts equal SELECT count(*); files stay byte-identical", arguments: RealStores.names)
+    @Test(
+        "every fixture inspects; entity row counts equal SELECT count(*); files stay byte-identical",
+        arguments: RealStores.names)
     func inspect(name: String) throws {
         let directory = try TemporaryDirectory()
         let path = try RealStores.copy(name, to: directory)
@@ -48,11 +52,14 @@ struct RealStoreTests {
         #expect(first.findings.contains { $0.code == .derivedID && $0.count == 6 })
         let snapshot = try StoreSnapshot(path: path)
         let uuid = try #require(try StoreSchema(reading: snapshot.database, path: path).storeUUID)
-        #expect(first.archive.tasks.map(\.id).contains(UUID.derived(storeUUID: uuid, entity: "TodoItem", primaryKey: 1)))
+        #expect(
+            first.archive.tasks.map(\.id).contains(UUID.derived(storeUUID: uuid, entity: "TodoItem", primaryKey: 1)))
     }
 }
 
-@Suite("EasyLife through the sample mapping", .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; skipped"))
+@Suite(
+    "EasyLife through the sample mapping",
+    .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; skipped"))
 struct EasyLifeMappingTests {
     @Test("samples/easylife-mapping.json reads TodoItem name/done/date/notes and its Project")
     func export() throws {

@@ -8,7 +8,8 @@ struct StoreMappingDetectionTests {
     func schema(_ directory: TemporaryDirectory) throws -> StoreSchema {
         let path = directory.path("legacy.sqlite")
         let database = try Database(path: path, mode: .create)
-        try database.execute("""
+        try database.execute(
+            """
             CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
             INSERT INTO Z_PRIMARYKEY VALUES (1, 'List', 0, 0), (2, 'Todo', 0, 0);
             CREATE TABLE ZLIST (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);
@@ -28,10 +29,16 @@ struct StoreMappingDetectionTests {
 
     @Test("with the store's model, names are spelled exactly as the model has them")
     func modelSpelling() throws {
-        var todo = ObjectModel.Entity("Todo", attributes: [ObjectModel.Attribute("isdone", .boolean), ObjectModel.Attribute("DeadLine", .date),
-                                                           ObjectModel.Attribute("title", .string)])
+        var todo = ObjectModel.Entity(
+            "Todo",
+            attributes: [
+                ObjectModel.Attribute("isdone", .boolean), ObjectModel.Attribute("DeadLine", .date),
+                ObjectModel.Attribute("title", .string),
+            ])
         todo.relationships = [ObjectModel.Relationship("List", to: "List", inverse: "todos", toMany: false)]
-        let model = ObjectModel(entities: [ObjectModel.Entity("List", attributes: [ObjectModel.Attribute("name", .string)]), todo])
+        let model = ObjectModel(entities: [
+            ObjectModel.Entity("List", attributes: [ObjectModel.Attribute("name", .string)]), todo,
+        ])
         let mapping = StoreMapping(detectingFrom: try schema(TemporaryDirectory()), model: model)
         #expect(mapping[.task]?.property(for: "isCompleted") == "isdone")
         #expect(mapping[.task]?.property(for: "dueDate") == "DeadLine")

@@ -18,14 +18,17 @@ struct StoreRoundTripTests {
         #expect(read.tasks == original.tasks, "seed \(seed)")
         #expect(findings.filter(\.isWarning).isEmpty, "seed \(seed): \(findings)")
         for (old, new) in zip(original.tasks, read.tasks) {
-            #expect(old.createdAt.timeIntervalSinceReferenceDate.bitPattern == new.createdAt.timeIntervalSinceReferenceDate.bitPattern)
+            #expect(
+                old.createdAt.timeIntervalSinceReferenceDate.bitPattern
+                    == new.createdAt.timeIntervalSinceReferenceDate.bitPattern)
         }
     }
 
     @Test("a new store leaves no temporary files or sidecars behind")
     func newStoreIsOneFile() throws {
         let directory = try TemporaryDirectory()
-        _ = try StoreImport.run(ArchiveGenerator.archive(seed: 7), into: directory.path("a.sqlite"), options: StoreImportOptions())
+        _ = try StoreImport.run(
+            ArchiveGenerator.archive(seed: 7), into: directory.path("a.sqlite"), options: StoreImportOptions())
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
         #expect(files == ["a.sqlite"])
     }
@@ -49,7 +52,9 @@ struct StoreRoundTripTests {
         // Add a row that lives only in the WAL: a writer that commits and is never checkpointed.
         let writer = try Database(path: path, mode: .readWrite)
         try writer.execute("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0")
-        try writer.execute("INSERT INTO ZTAG (Z_PK, Z_ENT, Z_OPT, ZNAME, ZID) VALUES (9999, 4, 1, 'wal only', x'00112233445566778899AABBCCDDEEFF')")
+        try writer.execute(
+            "INSERT INTO ZTAG (Z_PK, Z_ENT, Z_OPT, ZNAME, ZID) VALUES (9999, 4, 1, 'wal only', x'00112233445566778899AABBCCDDEEFF')"
+        )
         let files = ["", "-wal", "-shm"].map { path + $0 }
         let before = try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         let (archive, _) = try readStore(path)

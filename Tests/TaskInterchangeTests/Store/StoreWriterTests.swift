@@ -24,7 +24,9 @@ struct StoreWriterTests {
         #expect(try scalar(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Subtask'") == Int64(counts.subtasks))
         #expect(try scalar(path, "SELECT count(*) FROM ZTASK WHERE Z_ENT != 5 OR Z_OPT != 1") == 0)
         #expect(try scalar(path, "SELECT count(*) FROM ZSUBTASK WHERE Z_FOK_TASK % 1024 != 0 OR ZTASK IS NULL") == 0)
-        #expect(try scalar(path, "SELECT count(*) FROM Z_4TASKS") == Int64(archive.tasks.reduce(0) { $0 + $1.tagIds.count }))
+        #expect(
+            try scalar(path, "SELECT count(*) FROM Z_4TASKS") == Int64(archive.tasks.reduce(0) { $0 + $1.tagIds.count })
+        )
         #expect(try scalar(path, "PRAGMA auto_vacuum") == 2)
     }
 
@@ -42,7 +44,9 @@ struct StoreWriterTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
-    @Test("upsert updates matching ids that changed (Z_OPT + 1), leaves the others, inserts the rest; the store then reads back as the archive")
+    @Test(
+        "upsert updates matching ids that changed (Z_OPT + 1), leaves the others, inserts the rest; the store then reads back as the archive"
+    )
     func upsert() throws {
         let directory = try TemporaryDirectory()
         let (path, archive) = try makeStore(directory, seed: 5)
@@ -132,7 +136,8 @@ struct StoreWriterTests {
         more.tasks.append(TaskRecord(id: UUID(), title: "new", createdAt: Date(timeIntervalSinceReferenceDate: 1)))
         let result = try StoreImport.run(more.sortedByID(), into: path, options: options)
         #expect(result.warnings.contains { $0.contains("Z_MAX (1) was below") })
-        #expect(try scalar(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Task'") == Int64(archive.tasks.count + 1))
+        #expect(
+            try scalar(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Task'") == Int64(archive.tasks.count + 1))
     }
 
     @Test("a store's triggers never fire on import")
@@ -140,7 +145,9 @@ struct StoreWriterTests {
         let directory = try TemporaryDirectory()
         let (path, _) = try makeStore(directory, seed: 6)
         let database = try Database(path: path, mode: .readWrite)
-        try database.execute("CREATE TABLE side_effect (x); CREATE TRIGGER evil AFTER INSERT ON ZTASK BEGIN INSERT INTO side_effect VALUES (1); END;")
+        try database.execute(
+            "CREATE TABLE side_effect (x); CREATE TRIGGER evil AFTER INSERT ON ZTASK BEGIN INSERT INTO side_effect VALUES (1); END;"
+        )
         var options = StoreImportOptions()
         options.mode = .upsert
         _ = try StoreImport.run(ArchiveGenerator.archive(seed: 60, maxTasks: 4), into: path, options: options)

@@ -4,8 +4,10 @@ import Foundation
 /// Random but valid archives: unicode text, full-precision dates (negative and far future), optional fields present
 /// and absent, shared tags, ordered subtasks.
 enum ArchiveGenerator {
-    static let samples = ["Buy milk", "Überprüfen", "日本語のタスク", "Emoji 🎉🚀", "tab\there", "line\nbreak", "quote \" and \\ backslash",
-                          "control \u{01}\u{1F}", "", " spaced ", "RTL עברית", "𝄞 music", "zero‍width"]
+    static let samples = [
+        "Buy milk", "Überprüfen", "日本語のタスク", "Emoji 🎉🚀", "tab\there", "line\nbreak", "quote \" and \\ backslash",
+        "control \u{01}\u{1F}", "", " spaced ", "RTL עברית", "𝄞 music", "zero‍width",
+    ]
 
     static func uuid(_ rng: inout SeededGenerator) -> UUID {
         var bytes = [UInt8](repeating: 0, count: 16)
@@ -39,15 +41,18 @@ enum ArchiveGenerator {
             ProjectRecord(id: uuid(&rng), name: text(&rng), createdAt: Bool.random(using: &rng) ? date(&rng) : nil)
         }
         archive.categories = (0..<Int.random(in: 0...4, using: &rng)).map { _ in
-            CategoryRecord(id: uuid(&rng), name: text(&rng), color: ["blue", "red", "grün"].randomElement(using: &rng)!)
+            CategoryRecord(
+                id: uuid(&rng), name: text(&rng), color: ["blue", "red", "grün"].randomElement(using: &rng)!)
         }
         archive.tags = (0..<Int.random(in: 0...6, using: &rng)).map { _ in TagRecord(id: uuid(&rng), name: text(&rng)) }
         archive.tasks = (0..<Int.random(in: 0...maxTasks, using: &rng)).map { _ in
             let tagIds = archive.tags.shuffled(using: &rng).prefix(Int.random(in: 0...3, using: &rng)).map(\.id)
             return TaskRecord(
                 id: uuid(&rng), title: text(&rng), notes: Bool.random(using: &rng) ? text(&rng) : nil,
-                isCompleted: Bool.random(using: &rng), createdAt: date(&rng), dueDate: Bool.random(using: &rng) ? date(&rng) : nil,
-                priority: Int.random(in: 0...3, using: &rng), projectId: archive.projects.randomElement(using: &rng)?.id,
+                isCompleted: Bool.random(using: &rng), createdAt: date(&rng),
+                dueDate: Bool.random(using: &rng) ? date(&rng) : nil,
+                priority: Int.random(in: 0...3, using: &rng),
+                projectId: archive.projects.randomElement(using: &rng)?.id,
                 categoryId: Bool.random(using: &rng) ? archive.categories.randomElement(using: &rng)?.id : nil,
                 tagIds: tagIds.sorted { $0.uuidString < $1.uuidString },
                 subtasks: (0..<Int.random(in: 0...4, using: &rng)).map { _ in
@@ -90,15 +95,17 @@ struct Collector: ArchiveVisitor {
 
 /// Reads a whole store into an archive (records only) and its findings.
 func readStore(_ path: String, mapping: StoreMapping? = nil, model: ObjectModel? = nil) throws
-    -> (archive: Archive, findings: [StoreFinding]) {
+    -> (archive: Archive, findings: [StoreFinding])
+{
     let snapshot = try StoreSnapshot(path: path)
     let reader = try StoreReader(snapshot: snapshot, mapping: mapping, model: model)
     var collector = Collector()
     try reader.read(into: &collector)
     if !reader.relationshipDeclarations.isEmpty || !reader.entityDeclarations.isEmpty {
-        collector.archive.header.source = ArchiveHeader.Source(store: path, storeUUID: reader.schema.storeUUID,
-                                                               relationships: reader.relationshipDeclarations,
-                                                               model: reader.entityDeclarations)
+        collector.archive.header.source = ArchiveHeader.Source(
+            store: path, storeUUID: reader.schema.storeUUID,
+            relationships: reader.relationshipDeclarations,
+            model: reader.entityDeclarations)
     }
     return (collector.archive, reader.findings)
 }

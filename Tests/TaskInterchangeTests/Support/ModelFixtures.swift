@@ -18,7 +18,9 @@ enum ModelFixtures {
     static var stores: [String] {
         let folders = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
         return folders.flatMap { folder in
-            ((try? FileManager.default.contentsOfDirectory(atPath: path(folder))) ?? []).filter { $0.hasSuffix(".sqlite") }.sorted().map { folder + "/" + $0 }
+            ((try? FileManager.default.contentsOfDirectory(atPath: path(folder))) ?? []).filter {
+                $0.hasSuffix(".sqlite")
+            }.sorted().map { folder + "/" + $0 }
         }
     }
 
@@ -45,7 +47,8 @@ enum ModelFixtures {
             let source = path(store + suffix)
             guard FileManager.default.fileExists(atPath: source) else { continue }
             try FileManager.default.copyItem(atPath: source, toPath: temporary.path(name + suffix))
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: temporary.path(name + suffix))
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o644], ofItemAtPath: temporary.path(name + suffix))
         }
         return temporary.path(name)
     }

@@ -14,7 +14,9 @@ enum RealStores {
     static var available: Bool { FileManager.default.fileExists(atPath: directory.path) }
 
     static var names: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".sqlite") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+            $0.hasSuffix(".sqlite")
+        }.sorted()
     }
 
     /// Copies a fixture and its `-wal`/`-shm` into `temporary`; returns the copy's path.
@@ -23,7 +25,8 @@ enum RealStores {
             let source = directory.appendingPathComponent(name + suffix).path
             guard FileManager.default.fileExists(atPath: source) else { continue }
             try FileManager.default.copyItem(atPath: source, toPath: temporary.path(name + suffix))
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: temporary.path(name + suffix))
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o644], ofItemAtPath: temporary.path(name + suffix))
         }
         return temporary.path(name)
     }
@@ -39,7 +42,9 @@ enum RealStores {
     static func modelCacheBlob(_ name: String) throws -> Data? {
         let directory = try TemporaryDirectory()
         let snapshot = try StoreSnapshot(path: try copy(name, to: directory))
-        guard case .blob(let bytes)? = try snapshot.database.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE") else { return nil }
+        guard case .blob(let bytes)? = try snapshot.database.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE") else {
+            return nil
+        }
         return Data(bytes)
     }
 }

@@ -20,14 +20,19 @@ struct ValidatorTests {
         let tag = TagRecord(id: UUID(), name: "t")
         var archive = Archive(tags: [tag, tag])
         archive.tasks = [
-            TaskRecord(id: UUID(), title: "a", createdAt: Date(), priority: 7, projectId: UUID(), categoryId: UUID(), tagIds: [tag.id, tag.id, UUID()]),
+            TaskRecord(
+                id: UUID(), title: "a", createdAt: Date(), priority: 7, projectId: UUID(), categoryId: UUID(),
+                tagIds: [tag.id, tag.id, UUID()])
         ]
         let report = try validate(archive)
         let found = Set(report.issues.map { "\($0.code.rawValue) \($0.path)" })
-        #expect(found == [
-            "duplicate-id $.tags[1].id", "priority-out-of-range $.tasks[0].priority", "missing-project $.tasks[0].projectId",
-            "missing-category $.tasks[0].categoryId", "duplicate-tag-reference $.tasks[0].tagIds[1]", "missing-tag $.tasks[0].tagIds[2]",
-        ])
+        #expect(
+            found == [
+                "duplicate-id $.tags[1].id", "priority-out-of-range $.tasks[0].priority",
+                "missing-project $.tasks[0].projectId",
+                "missing-category $.tasks[0].categoryId", "duplicate-tag-reference $.tasks[0].tagIds[1]",
+                "missing-tag $.tasks[0].tagIds[2]",
+            ])
         #expect(report.errorCount == 6)
     }
 
@@ -45,7 +50,9 @@ struct ValidatorTests {
     func existing() throws {
         let archive = ArchiveGenerator.archive(seed: 1)
         let project = try #require(archive.projects.first)
-        #expect(try validate(archive, existing: .init(ids: [.project: [project.id]], existingIsError: true)).issues.map(\.path) == ["$.projects[0].id"])
+        #expect(
+            try validate(archive, existing: .init(ids: [.project: [project.id]], existingIsError: true)).issues.map(
+                \.path) == ["$.projects[0].id"])
         #expect(try validate(archive, existing: .init(ids: [.project: [project.id]], existingIsError: false)).isValid)
     }
 }
