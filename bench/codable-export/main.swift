@@ -132,7 +132,8 @@ func uuid(_ row: OpaquePointer, _ column: Int32) throws -> UUID {
         throw Failure(description: "an id that is not a 16-byte UUID blob")
     }
     let b = blob.assumingMemoryBound(to: UInt8.self)
-    return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    return UUID(
+        uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
 }
 
 func export(store path: String, to output: String) throws {
@@ -164,7 +165,9 @@ func export(store path: String, to output: String) throws {
 
     // Tag ids per task, in the tags' id order (the join is read sorted by task, then by the tag's blob id).
     var tagsOfTask: [Int64: [UUID]] = [:]
-    try store.rows("SELECT j.Z_5TASKS, j.Z_4TAGS FROM Z_4TASKS j JOIN ZTAG g ON g.Z_PK = j.Z_4TAGS ORDER BY j.Z_5TASKS, g.ZID") { row in
+    try store.rows(
+        "SELECT j.Z_5TASKS, j.Z_4TAGS FROM Z_4TASKS j JOIN ZTAG g ON g.Z_PK = j.Z_4TAGS ORDER BY j.Z_5TASKS, g.ZID"
+    ) { row in
         guard let tag = tagIDs[int(row, 1)] else { return }
         tagsOfTask[int(row, 0), default: []].append(tag)
     }
@@ -178,24 +181,33 @@ func export(store path: String, to output: String) throws {
     }
 
     var tasks: [TaskRecord] = []
-    try store.rows("""
+    try store.rows(
+        """
         SELECT Z_PK, ZID, ZTITLE, ZNOTES, ZISCOMPLETED, ZCREATEDAT, ZDUEDATE, ZPRIORITY, ZPROJECT, ZCATEGORY
         FROM ZTASK ORDER BY ZID
-        """) { row in
+        """
+    ) { row in
         let pk = int(row, 0)
-        tasks.append(TaskRecord(
-            id: try uuid(row, 1), title: text(row, 2) ?? "", notes: text(row, 3), isCompleted: int(row, 4) != 0,
-            createdAt: date(row, 5) ?? Date(timeIntervalSinceReferenceDate: 0), dueDate: date(row, 6),
-            priority: Int(int(row, 7)), projectId: optionalInt(row, 8).flatMap { projectIDs[$0] },
-            categoryId: optionalInt(row, 9).flatMap { categoryIDs[$0] },
-            tagIds: tagsOfTask[pk] ?? [], subtasks: subtasksOfTask[pk] ?? []))
+        tasks.append(
+            TaskRecord(
+                id: try uuid(row, 1), title: text(row, 2) ?? "", notes: text(row, 3), isCompleted: int(row, 4) != 0,
+                createdAt: date(row, 5) ?? Date(timeIntervalSinceReferenceDate: 0), dueDate: date(row, 6),
+                priority: Int(int(row, 7)), projectId: optionalInt(row, 8).flatMap { projectIDs[$0] },
+                categoryId: optionalInt(row, 9).flatMap { categoryIDs[$0] },
+                tagIds: tagsOfTask[pk] ?? [], subtasks: subtasksOfTask[pk] ?? []))
     }
 
     let document = Document(
         exportDate: Date(), generator: Generator(name: "codable-export", version: "1"),
-        source: Source(store: path, entities: ["project": "Project", "category": "Category", "tag": "Tag", "task": "Task", "subtask": "Subtask"]),
+        source: Source(
+            store: path,
+            entities: [
+                "project": "Project", "category": "Category", "tag": "Tag", "task": "Task", "subtask": "Subtask",
+            ]),
         projects: projects, categories: categories, tags: tags, tasks: tasks,
-        counts: Counts(projects: projects.count, categories: categories.count, tags: tags.count, tasks: tasks.count, subtasks: subtaskCount))
+        counts: Counts(
+            projects: projects.count, categories: categories.count, tags: tags.count, tasks: tasks.count,
+            subtasks: subtaskCount))
 
     let encoder = JSONEncoder()
     let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
