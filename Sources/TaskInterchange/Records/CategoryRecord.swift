@@ -27,7 +27,7 @@ extension CategoryRecord: TypedRecord {
     static let kind = RecordKind.category
     static let fields: [RecordField<CategoryRecord>] = [
         RecordField("name", .text(\.name), synonyms: FieldSynonyms.name),
-        RecordField("color", .textOrDefault(\.color, fallback: defaultColor), synonyms: FieldSynonyms.color),
+        RecordField("color", .textOrDefault(\.color), synonyms: FieldSynonyms.color),
     ]
 
     static let layout = FieldLayout.of(fields)

@@ -9,9 +9,9 @@ import Foundation
 enum FieldValue<Record> {
     /// Text that is always there; a store's NULL reads as "" and is reported.
     case text(WritableKeyPath<Record, String>)
-    /// Text that an archive always has, but a store may leave NULL: that reads as `fallback`, unreported (a
-    /// category's colour).
-    case textOrDefault(WritableKeyPath<Record, String>, fallback: String)
+    /// Text that an archive always has, but a store may leave NULL: that reads as the value a blank record has
+    /// (`TypedRecord.init(blank:)`), unreported (a category's colour).
+    case textOrDefault(WritableKeyPath<Record, String>)
     /// Text that may be absent (`null` in an archive).
     case optionalText(WritableKeyPath<Record, String?>)
     /// A Boolean (0/1 in a store); a store's NULL reads as false and is reported.
@@ -41,7 +41,7 @@ enum FieldValue<Record> {
     /// The key path, type-erased (to find the field's offset).
     var keyPath: PartialKeyPath<Record> {
         switch self {
-        case .text(let path), .textOrDefault(let path, _): return path
+        case .text(let path), .textOrDefault(let path): return path
         case .optionalText(let path): return path
         case .flag(let path): return path
         case .date(let path): return path
