@@ -31,6 +31,11 @@ enum StoreCopy {
     /// The state a copy is checked against: what a writer changes when it commits.
     private struct FileState: Equatable {
         var databaseSize: Int64
+        /// The database file's inode and its modification and change times to the nanosecond: WAL commits and
+        /// checkpoints need not touch the change counter, and a writer may create a `-wal`, commit, checkpoint into
+        /// the file and delete the `-wal` while it is copied — only these times show that. (Reading them makes the
+        /// next change get a distinct time on file systems with coarse clocks.)
+        var databaseStamp: [Int64]
         var changeCounter: [UInt8]
         var walSize: Int64?
         var walHeader: [UInt8]
@@ -132,7 +137,7 @@ enum StoreCopy {
     }
 
     private static func state(of source: String) throws(TaskInterchangeError) -> FileState {
-        func read(_ path: String, _ offset: Int, _ count: Int) -> (size: Int64, bytes: [UInt8])? {
+        func read(_ path: String, _ offset: Int, _ count: Int) -> (size: Int64, bytes: [UInt8], stamp: [Int64])? {
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { return nil }
             defer { close(descriptor) }
@@ -140,7 +145,16 @@ enum StoreCopy {
             guard fstat(descriptor, &status) == 0 else { return nil }
             var bytes = [UInt8](repeating: 0, count: count)
             let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
-            return (Int64(status.st_size), Array(bytes.prefix(max(got, 0))))
+            #if canImport(Darwin)
+                let (modified, changed) = (status.st_mtimespec, status.st_ctimespec)
+            #else
+                let (modified, changed) = (status.st_mtim, status.st_ctim)
+            #endif
+            let stamp = [
+                Int64(status.st_ino), Int64(modified.tv_sec), Int64(modified.tv_nsec), Int64(changed.tv_sec),
+                Int64(changed.tv_nsec),
+            ]
+            return (Int64(status.st_size), Array(bytes.prefix(max(got, 0))), stamp)
         }
         guard let database = read(source, 24, 4) else {
             throw TaskInterchangeError(.noInput, "\(source): the store disappeared while it was read")
@@ -148,7 +162,7 @@ enum StoreCopy {
         let wal = read(source + "-wal", 0, 32)
         let journal = read(source + "-journal", 0, 28)
         return FileState(
-            databaseSize: database.size, changeCounter: database.bytes, walSize: wal?.size, walHeader: wal?.bytes ?? [],
+            databaseSize: database.size, databaseStamp: database.stamp, changeCounter: database.bytes, walSize: wal?.size, walHeader: wal?.bytes ?? [],
             journalSize: journal?.size, journalHeader: journal?.bytes ?? [],
             hasSharedMemory: access(source + "-shm", F_OK) == 0)
     }
