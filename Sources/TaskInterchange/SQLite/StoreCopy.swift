@@ -162,7 +162,8 @@ enum StoreCopy {
         let wal = read(source + "-wal", 0, 32)
         let journal = read(source + "-journal", 0, 28)
         return FileState(
-            databaseSize: database.size, databaseStamp: database.stamp, changeCounter: database.bytes, walSize: wal?.size, walHeader: wal?.bytes ?? [],
+            databaseSize: database.size, databaseStamp: database.stamp, changeCounter: database.bytes,
+            walSize: wal?.size, walHeader: wal?.bytes ?? [],
             journalSize: journal?.size, journalHeader: journal?.bytes ?? [],
             hasSharedMemory: access(source + "-shm", F_OK) == 0)
     }
