@@ -185,6 +185,24 @@ struct SignalTests {
         #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
     }
 
+    @Test("SIGTERM while export writes to a FIFO whose reader has stalled: exit 143, not blocked again")
+    func stalledReader() throws {
+        let scratch = try Scratch()
+        let store = scratch.path("big.sqlite")
+        #expect(try TasksBinary.run(["generate", "--tasks", "20000", "-o", store]).status == 0)
+        let fifo = scratch.path("pipe")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // A reader that opens the FIFO and never reads: the export fills the pipe and blocks in write(2); the signal
+        // then lands after part of a write went through, which returns short rather than failing with EINTR.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        let outcome = try Self.run(
+            ["export", "--store", store, "-o", fifo], temporary: scratch.url, signal: SIGTERM, after: 1.0)
+        #expect(outcome.exitStatus == 143, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains("interrupted by SIGTERM"), "\(outcome.stderr)")
+    }
+
     @Test("Ctrl-C while import waits on a stalled pipe: exit 130 at once, nothing created")
     func stalledInput() throws {
         let scratch = try Scratch()

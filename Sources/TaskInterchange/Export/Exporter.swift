@@ -68,8 +68,9 @@ public enum Exporter {
                 selection: options.selection.isEverything ? nil : options.selection.description))
         var writing = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
         try writing.writer.begin(header: header)
-        // Reading the store and formatting JSON take about the same time: each gets a core.
-        try RecordPipeline.run(&writing) { try reader.read(into: &$0, progress: options.progress) }
+        // One thread: the writes to the output must stay on the thread a signal interrupts, or a stalled reader of a
+        // pipe would keep a stopped export waiting in write(2).
+        try reader.read(into: &writing, progress: options.progress)
         let counts = try writing.writer.finish()
         var findings = reader.findings
         for (field, count) in writing.writer.droppedFields.sorted(by: { $0.key < $1.key }) where count > 0 {

@@ -21,7 +21,7 @@ package struct FileDescriptorSink: ByteSink, Sendable {
         self.fileDescriptor = fileDescriptor
     }
 
-    /// Writes every byte, retrying after interrupted and partial writes.
+    /// Writes every byte, retrying after interrupted and partial writes (unless the work was asked to stop).
     ///
     /// - Throws: `ByteSinkError` with the `errno` of the first failing `write(2)`.
     package func write(_ bytes: UnsafeRawBufferPointer) throws {
@@ -38,6 +38,9 @@ package struct FileDescriptorSink: ByteSink, Sendable {
             // A zero-byte write of a non-empty buffer would repeat forever; report it like a device error.
             if written == 0 { throw ByteSinkError(code: EIO, message: "write(2) accepted no bytes") }
             offset += written
+            // A signal that lands after some bytes went makes write(2) return short, not EINTR: ask here too, or a
+            // stopped run would block again on a reader that has stalled.
+            if offset < bytes.count { try Cancellation.checkpoint() }
         }
     }
 }
