@@ -6,7 +6,7 @@ import Testing
 /// README shows exactly that file, and runs it on the sample store.
 @Suite("README library snippet")
 struct ReadmeSnippetTests {
-    static let repository = MigrationTests.repository
+    static let repository = SampleStores.repository
 
     @Test("the README's swift block under 'As a library' is ReadmeLibrarySnippet.swift, verbatim")
     func readmeShowsTheCompiledFile() throws {

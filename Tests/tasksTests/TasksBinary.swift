@@ -101,6 +101,14 @@ final class Scratch {
 }
 
 /// An archive's lines without those that name the export itself (`exportDate`, `source`).
+/// `contentLines` without the records' `key` members: what stays the same through an import that hands out its own
+/// keys (any but `--keep-identity` into a new store).
+func contentLinesWithoutKeys(_ text: String) -> [String] {
+    contentLines(text).map {
+        $0.replacingOccurrences(of: #","key":[0-9]+"#, with: "", options: .regularExpression)
+    }
+}
+
 func contentLines(_ text: String) -> [String] {
     text.split(separator: "\n").map(String.init).filter {
         !$0.hasPrefix("\"exportDate\"") && !$0.hasPrefix("\"source\"")

@@ -1,7 +1,8 @@
 extension ArchiveReader {
     /// The members a typed record may have, laid out from its kind's field table: `type` (NDJSON lines only), `id`,
-    /// the fields in table order, the kind's own members (a task's references and subtasks), `extra`. A member's
-    /// position is its bit in a `MemberSet`. Built once per kind.
+    /// the fields in table order, the kind's own members (a task's references and subtasks), then `key`, `nulls`
+    /// and `extra` (how its store held it, and what the interchange has no field for). A member's position is its
+    /// bit in a `MemberSet`. Built once per kind.
     struct RecordMembers: Sendable {
         /// A member the kind has besides `id`, its fields and `extra`.
         struct Own {
@@ -19,6 +20,8 @@ extension ArchiveReader {
         let packedNames: [PackedName]
         /// One past the last field.
         let fieldsEnd: Int
+        let key: Int
+        let nulls: Int
         let extra: Int
         /// Every member (without `type` for a kind that has no lines of its own).
         let all: MemberSet
@@ -29,12 +32,14 @@ extension ArchiveReader {
         let typeBit: MemberSet
 
         init<Record: TypedRecord>(_: Record.Type, own: [Own] = [], inVersion1: Bool) {
-            names = ["type", "id"] + Record.fields.map(\.name) + own.map(\.name) + ["extra"]
+            names = ["type", "id"] + Record.fields.map(\.name) + own.map(\.name) + ["key", "nulls", "extra"]
             packedNames = names.map { name in
                 var name = name
                 return name.withUTF8 { PackedName(UnsafeRawBufferPointer($0))! }
             }
             fieldsEnd = Self.firstField + Record.fields.count
+            key = names.count - 3
+            nulls = names.count - 2
             extra = names.count - 1
             typeBit = MemberSet(bits: 1 << UInt32(Self.type))
             let hasLines = Record.kind != .subtask
@@ -71,7 +76,8 @@ extension ArchiveReader {
                 Own(name: "tagIds", isRequired: true, inVersion1: true),
                 Own(name: "subtasks", isRequired: true, inVersion1: false),
             ], inVersion1: true)
-        static let subtask = RecordMembers(SubtaskRecord.self, inVersion1: false)
+        static let subtask = RecordMembers(
+            SubtaskRecord.self, own: [Own(name: "position", isRequired: false, inVersion1: false)], inVersion1: false)
 
         /// A task's own members, by position.
         enum TaskMember: Int {

@@ -75,6 +75,10 @@ extension ArchiveReader.Parser {
             case RecordMembers.type: try scanner.skipValue()
             case RecordMembers.id: reading.id = try readUUID(path() + ".id")
             case members.extra: record.extra = try readExtra(path() + ".extra")
+            case members.key:
+                record.key = try readInteger(path() + ".key", in: 1...Int64.max, rangeName: "1…\(Int64.max)").map(
+                    Int64.init)
+            case members.nulls: record.nulls = try readNulls(Record.self, path() + ".nulls")
             case RecordMembers.firstField..<members.fieldsEnd:
                 let field = Record.layout[member - RecordMembers.firstField]
                 try readField(field, into: &record, JSONPath.member(path(), field.name))
@@ -191,7 +195,43 @@ extension ArchiveReader.Parser {
         let members = RecordMembers.subtask
         guard var reading = try beginRecord(members, path()) else { return nil }
         var subtask = SubtaskRecord(blank: Self.noID)
-        while try nextOwnMember(members, &reading, into: &subtask, in: path()) != nil {}
+        // The only own member is `position`.
+        while try nextOwnMember(members, &reading, into: &subtask, in: path()) != nil {
+            subtask.position = try readInteger(
+                path() + ".position", in: Int64.min...Int64.max, rangeName: "the Int64 range"
+            ).map(Int64.init)
+        }
         return try endRecord(members, reading, subtask, in: path())
+    }
+
+    /// `nulls`: names of the kind's fields that need a value; another name is reported and left out.
+    private mutating func readNulls<Record: TypedRecord>(_: Record.Type, _ path: @autoclosure () -> String) throws
+        -> [String]?
+    {
+        let kind = try scanner.peekKind()
+        guard kind == .array else {
+            try reportWrongType("an array of field names", found: kind, path(), at: scanner.location)
+            try scanner.skipValue()
+            return nil
+        }
+        try scanner.beginArray()
+        var names: [String] = []
+        var position = 0
+        while try scanner.nextElement() {
+            let location = scanner.location
+            if let name = try readString(path() + "[\(position)]") {
+                if Record.layout.contains(where: { !$0.shape.isOptional && $0.name == name }) {
+                    if !names.contains(name) { names.append(name) }
+                } else {
+                    let required = Record.layout.filter { !$0.shape.isOptional }.map(\.name)
+                    try report(
+                        .unknownField, path() + "[\(position)]",
+                        "\"\(name)\" is not a \(Record.kind.rawValue) field that needs a value (\(required.joined(separator: ", "))); ignored",
+                        at: location, severity: .warning)
+                }
+            }
+            position += 1
+        }
+        return names.isEmpty ? nil : names
     }
 }

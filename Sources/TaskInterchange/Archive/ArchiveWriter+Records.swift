@@ -93,13 +93,13 @@ extension ArchiveWriter {
         close()
     }
 
-    /// A project, category or tag: `id`, its fields, `extra` (version 2).
+    /// A project, category or tag: `id`, `key`, its fields, `nulls` and `extra` (version 2).
     mutating func writeRecord<Record: TypedRecord>(_ record: Record) {
         openRecord(record)
-        closeRecord(record.extra)
+        closeRecord(record)
     }
 
-    /// `{id, title, …fields, projectId?, categoryId?, tagIds, subtasks, extra?}`; version 1:
+    /// `{id, key?, title, …fields, projectId?, categoryId?, tagIds, subtasks, nulls?, extra?}`; version 1:
     /// `{id, title, isCompleted, createdAt, priority, projectId?, tagIds}`.
     mutating func writeTask(_ task: TaskRecord) {
         openRecord(task)
@@ -121,10 +121,10 @@ extension ArchiveWriter {
         openArray(breaksLines: false)
         for subtask in task.subtasks {
             openRecord(subtask)
-            closeRecord(subtask.extra)
+            closeRecord(subtask)
         }
         close()
-        closeRecord(task.extra)
+        closeRecord(task)
     }
 
     /// Opens a record and writes its `id` and fields, as its kind's table lists them: those version 1 has, with
@@ -140,6 +140,14 @@ extension ArchiveWriter {
         key("id")
         appendUUID(record.id)
         let version1 = options.formatVersion == 1
+        if !version1, let storeKey = record.key {
+            key("key")
+            output.appendInteger(Int(storeKey))
+        }
+        if !version1, Record.kind == .subtask, let position = (record as? SubtaskRecord)?.position {
+            key("position")
+            output.appendInteger(Int(position))
+        }
         for field in Record.layout where !version1 || field.inVersion1 {
             switch field.shape {
             case .text, .textOrDefault:
@@ -166,9 +174,20 @@ extension ArchiveWriter {
         }
     }
 
-    /// Writes `extra` (version 2 only) and closes the record.
-    private mutating func closeRecord(_ extra: [String: ExtraValue]?) {
-        if options.formatVersion >= 2 { writeExtra(extra) }
+    /// Writes `nulls` and `extra` (version 2 only) and closes the record.
+    private mutating func closeRecord<Record: TypedRecord>(_ record: Record) {
+        if options.formatVersion >= 2 {
+            if let nulls = record.nulls, !nulls.isEmpty {
+                key("nulls")
+                openArray(breaksLines: false)
+                for name in nulls {
+                    element()
+                    output.appendString(name)
+                }
+                close()
+            }
+            writeExtra(record.extra)
+        }
         close()
     }
 

@@ -227,6 +227,7 @@ public struct Importer: Sendable {
             if tasksDone % 1_024 == 0 { try Cancellation.checkpoint() }
             if tasksDone % 10_000 == 0 { importer.progress?(tasksDone) }
             var task = task
+            task.forgetPositionsOutOfOrder()
             let taken = takeRelationships(&task.extra, of: .task)
             let subtasksTaken =
                 links.declares(.subtask)

@@ -32,6 +32,13 @@ public struct TaskRecord: Sendable, Hashable, Codable {
     /// Store properties the interchange has no field for, by the model's property name (`extra` in the archive);
     /// nil when there are none.
     public var extra: [String: ExtraValue]?
+    /// Its primary key (`Z_PK`) in the store it was read from (`key` in the archive): what a restore with
+    /// `--keep-identity` gives it again. Nil for a record no store wrote.
+    public var key: Int64?
+    /// Fields the store held NULL where the interchange needs a value (`nulls` in the archive): the record gives them
+    /// the value a reader gives an absent one, and a writer whose target allows NULL there writes NULL back while they
+    /// still hold it. Nil when there are none.
+    public var nulls: [String]?
 
     /// Creates a task record.
     public init(
@@ -73,5 +80,20 @@ extension TaskRecord: TypedRecord {
 
     init(blank id: UUID) {
         self.init(id: id, title: "", createdAt: Date(timeIntervalSinceReferenceDate: 0))
+    }
+}
+
+extension TaskRecord {
+    /// Clears the subtasks' stored positions unless every subtask has one and they ascend in the list's order: a
+    /// list reordered or extended by hand is numbered afresh rather than stored in an order it does not have.
+    mutating func forgetPositionsOutOfOrder() {
+        var previous = Int64.min
+        for subtask in subtasks {
+            guard let position = subtask.position, position > previous else {
+                for index in subtasks.indices { subtasks[index].position = nil }
+                return
+            }
+            previous = position
+        }
     }
 }

@@ -14,6 +14,10 @@ protocol TypedRecord: ExtraCarrying, Sendable, Hashable {
     static var layout: [FieldLayout] { get }
     /// A record with `id` and every field at the value a reader gives an absent one.
     init(blank id: UUID)
+    /// Its primary key in the store it was read from.
+    var key: Int64? { get set }
+    /// Required fields its store held NULL (see the records' own documentation).
+    var nulls: [String]? { get set }
 }
 
 extension TypedRecord {
@@ -28,6 +32,22 @@ extension TypedRecord {
                 UnsafeMutableRawPointer(record).advanced(by: field.offset).assumingMemoryBound(to: Value.self).pointee =
                     newValue
             }
+        }
+    }
+
+    /// Whether the store this record came from held NULL for `field` and the field still holds the value a reader
+    /// gives an absent one (an edit of the value wins over the NULL).
+    func holdsStoredNull(_ field: FieldLayout) -> Bool {
+        guard let nulls, nulls.contains(field.name) else { return false }
+        let blank = Self(blank: id)
+        switch field.shape {
+        case .text, .textOrDefault: return self[field, as: String.self] == blank[field, as: String.self]
+        case .flag: return self[field, as: Bool.self] == blank[field, as: Bool.self]
+        case .date:
+            return self[field, as: Date.self].timeIntervalSinceReferenceDate.bitPattern
+                == blank[field, as: Date.self].timeIntervalSinceReferenceDate.bitPattern
+        case .level: return self[field, as: Int.self] == blank[field, as: Int.self]
+        case .optionalText, .optionalDate: return false
         }
     }
 

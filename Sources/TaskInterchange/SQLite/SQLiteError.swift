@@ -22,6 +22,9 @@ package struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible 
     /// True when the database was locked by another connection (`SQLITE_BUSY` or `SQLITE_LOCKED`).
     package var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
 
+    /// True for `SQLITE_CONSTRAINT_PRIMARYKEY` (19 | 6 << 8; the C macro is not imported): the row's key is taken.
+    package var isPrimaryKeyConflict: Bool { code == SQLITE_CONSTRAINT | 6 << 8 }
+
     /// `SQLite error 19: UNIQUE constraint failed: … - while executing INSERT …`
     package var description: String {
         var text = "SQLite error \(code): \(message)"

@@ -58,6 +58,10 @@ extension StoreReader {
         origin.key = key
         let column = entry.column
         let field = entry.field
+        // A required field's NULL is noted, so a restore can write it back.
+        if !field.shape.isOptional, origin.column != nil, statement.columnType(at: column) == 5 {
+            record.nulls = (record.nulls ?? []) + [field.name]
+        }
         switch field.shape {
         case .text: record[field] = requiredString(statement, column, origin)
         case .textOrDefault:

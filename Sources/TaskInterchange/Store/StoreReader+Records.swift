@@ -19,6 +19,7 @@ extension StoreReader {
         while try statement.step() {
             let key = statement.int64(at: 0)
             var record = Record(blank: index.ids[position])
+            record.key = key
             readFields(fields.plain, into: &record, statement, key: key)
             if let entry = fields.modificationDate { readField(entry, into: &record, statement, key: key) }
             record.extra = extraValues(
@@ -57,6 +58,7 @@ extension StoreReader {
         while try statement.step() {
             let key = statement.int64(at: 0)
             var record = TaskRecord(blank: index.ids[position])
+            record.key = key
             readFields(fields.plain, into: &record, statement, key: key)
             record.projectId = reference(statement, 1, in: projects, origin: projectOrigin, key: key)
             record.categoryId = reference(statement, 2, in: categories, origin: categoryOrigin, key: key)

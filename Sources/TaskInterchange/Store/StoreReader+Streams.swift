@@ -88,15 +88,15 @@ extension StoreReader {
                 return
             }
             entity = kind.entity.name
-            let fields = FieldColumns<SubtaskRecord>(kind, from: 3)
+            let fields = FieldColumns<SubtaskRecord>(kind, from: 4)
             self.fields = fields
             index = reader.indexes[.subtask]!
             let subtaskRank = try reader.rankFunction("tasks_rank_subtask", index)
             let taskColumn = reader.resolved.subtaskTaskColumn.map(Database.quote) ?? "NULL"
-            let order =
-                reader.resolved.subtaskOrderColumn.map { "\(Database.quote($0)), Z_PK" } ?? "\(subtaskRank)(Z_PK)"
+            let orderColumn = reader.resolved.subtaskOrderColumn.map(Database.quote)
+            let order = orderColumn.map { "\($0), Z_PK" } ?? "\(subtaskRank)(Z_PK)"
             statement = try reader.database.prepare(
-                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, Z_PK, \(taskColumn), \(reader.selectList(fields.selectList, .subtask)) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(reader.selected(.subtask)) ORDER BY task_rank, \(order)"
+                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, Z_PK, \(taskColumn), \(orderColumn ?? "NULL"), \(reader.selectList(fields.selectList, .subtask)) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(reader.selected(.subtask)) ORDER BY task_rank, \(order)"
             )
             try advance()
         }
@@ -127,6 +127,8 @@ extension StoreReader {
                 if current == rank {
                     let key = statement.int64(at: 1)
                     var subtask = SubtaskRecord(blank: index.id(of: key)!)
+                    subtask.key = key
+                    if statement.columnType(at: 3) == 1 { subtask.position = statement.int64(at: 3) }
                     if let fields { reader.readFields(fields.plain, into: &subtask, statement, key: key) }
                     subtask.extra = reader.extraValues(
                         statement, from: fields?.end ?? 0, extraColumns, entity: entity, key: key)

@@ -60,7 +60,8 @@ extension StoreWriter {
 
     func insert(_ subtask: SubtaskRecord, of task: Int64, position: Int) throws -> Int64 {
         let (key, extra) = try insertRow(subtask) { statement, slots in
-            bindReferences(ofSubtaskIn: task, position: position, statement, slots)
+            bindReferences(
+                ofSubtaskIn: task, position: subtask.position ?? Self.position(at: position), statement, slots)
         }
         try noteSubtask(nil, movingTo: task)
         try writeExtras(extra, of: .subtask, key: key)
@@ -71,7 +72,8 @@ extension StoreWriter {
         try noteSubtask(key, movingTo: task)
         noteChanged(.subtask, key)
         let extra = try updateRow(subtask, at: key) { statement, slots in
-            bindReferences(ofSubtaskIn: task, position: position, statement, slots)
+            bindReferences(
+                ofSubtaskIn: task, position: subtask.position ?? Self.position(at: position), statement, slots)
         }
         try writeExtras(extra, of: .subtask, key: key)
     }
@@ -132,15 +134,48 @@ extension StoreWriter {
     {
         let kind = Record.kind
         let rows = try statements(Record.self)
-        let key = try allocateKey(kind)
         let (record, extra) = asStored(record)
-        try rows.insertRow(key: key, id: record.id) { statement, slots in
-            bindFields(of: record, statement, slots)
-            bindReferences(statement, slots)
+        let kept = try keptKey(of: record, in: rows)
+        var key = try kept ?? allocateKey(kind)
+        do {
+            try rows.insertRow(key: key, id: record.id) { statement, slots in
+                bindFields(of: record, statement, slots)
+                bindReferences(statement, slots)
+            }
+        } catch let error as SQLiteError where error.isPrimaryKeyConflict && kept != nil {
+            guard !keepIdentity else {
+                throw TaskInterchangeError(
+                    .invalidData,
+                    "\(kind.rawValue) \(record.id.uuidString): --keep-identity: key \(key) is taken by another record of the archive"
+                )
+            }
+            // An archive edited by hand may repeat a key: the later record takes a new one.
+            key = try allocateKey(kind)
+            try rows.insertRow(key: key, id: record.id) { statement, slots in
+                bindFields(of: record, statement, slots)
+                bindReferences(statement, slots)
+            }
         }
         remember(kind, record.id, key)
         noteInserted(kind, key)
         return (key, extra)
+    }
+
+    /// The archive's key for a new row, where it is kept: with `keepIdentity` (required then), or where the target
+    /// derives the kind's ids from keys (it has no UUID attribute for them) and the table keeps keys.
+    private func keptKey<Record: TypedRecord>(of record: Record, in rows: RowStatements) throws -> Int64? {
+        guard keepIdentity || rows.idColumn == nil, let kind = resolved.kinds[Record.kind] else { return nil }
+        guard try keepsKeys(in: kind.table, of: kind.entity), let key = record.key else {
+            if keepIdentity {
+                throw TaskInterchangeError(
+                    .invalidData,
+                    "--keep-identity: the \(Record.kind.rawValue) record \(record.id.uuidString) has no key (an archive written before keys were exported)"
+                )
+            }
+            return nil
+        }
+        useKept(key, in: kind.table)
+        return key
     }
 
     /// Overwrites a record's row and returns the extra values still to write.
@@ -178,8 +213,13 @@ extension StoreWriter {
     private func bindFields<Record: TypedRecord>(
         of record: Record, _ statement: Statement, _ slots: RowStatements.Slots
     ) {
+        let hasNulls = record.nulls != nil
         for field in Record.layout {
             let slot = slots.fields[field.index]
+            if hasNulls, let slot, slots.nullable[field.index], record.holdsStoredNull(field) {
+                statement.bindNull(at: slot)
+                continue
+            }
             switch field.shape {
             case .text, .textOrDefault: statement.bind(record[field, as: String.self], at: slot)
             case .optionalText: statement.bind(record[field, as: String?.self], at: slot)
@@ -198,6 +238,18 @@ extension StoreWriter {
         }
     }
 
+    /// Whether the target may hold NULL for a kind's field: its attribute is optional in the target's model (or the
+    /// model is unknown: the store then says nothing against it). A restore with `keepIdentity` writes back what the
+    /// source held under the same model, NULL included.
+    private func isNullable(_ field: String, of kind: RecordKind) -> Bool {
+        guard !keepIdentity, let model = targetModel else { return true }
+        guard let resolvedKind = resolved.kinds[kind], let property = resolved.mapping[kind]?.property(for: field),
+            let entity = model.entity(named: resolvedKind.entity.name)
+        else { return false }
+        let attribute = model.ancestry(of: entity).lazy.flatMap(\.attributes).first { $0.name == property }
+        return attribute?.isOptional ?? false
+    }
+
     /// A task's project and category keys, with their entity numbers where the target has `Z<n>_` columns.
     private func bindReferences(of links: TaskLinks<Int64>, _ statement: Statement, _ slots: RowStatements.Slots) {
         statement.bind(links.project, at: slots[.project])
@@ -206,15 +258,20 @@ extension StoreWriter {
         statement.bind(links.category == nil ? nil : referencedEntities.category, at: slots[.categoryEntity])
     }
 
-    /// A subtask's task key (with its entity number) and its position among the task's subtasks.
+    /// The stored position of the subtask at `index` of its task's list, for one that brings none: Core Data spaces
+    /// ordered positions by 1024, starting at 2048 (as in the Apple-written Bookmarks fixture).
+    private static func position(at index: Int) -> Int64 {
+        Int64(index + 2) * 1024
+    }
+
+    /// A subtask's task key (with its entity number) and its stored position among the task's subtasks.
     private func bindReferences(
-        ofSubtaskIn task: Int64, position: Int, _ statement: Statement,
+        ofSubtaskIn task: Int64, position: Int64, _ statement: Statement,
         _ slots: RowStatements.Slots
     ) {
         statement.bind(task, at: slots[.task])
         statement.bind(referencedEntities.task, at: slots[.taskEntity])
-        // Core Data spaces ordered positions by 1024, starting at 2048 (as in the Apple-written Bookmarks fixture).
-        statement.bind(Int64(position + 2) * 1024, at: slots[.position])
+        statement.bind(position, at: slots[.position])
     }
 
     /// The reference columns each kind writes, by name.
@@ -253,8 +310,8 @@ extension StoreWriter {
                 "\(path): the target store has no \(kind.rawValue) entity to import \(kind.rawValue) records into")
         }
         let rows = try RowStatements(
-            kind: resolvedKind, fields: Record.fields.map(\.name),
-            references: referenceColumns(for: kind), schema: schema, database: database)
+            kind: resolvedKind, fields: Record.fields.map(\.name), references: referenceColumns(for: kind),
+            nullable: Record.fields.map { isNullable($0.name, of: kind) }, schema: schema, database: database)
         rowStatements[kind] = rows
         return rows
     }
@@ -283,62 +340,5 @@ extension StoreWriter {
         let statement = try database.prepare(sql)
         preparedStatements[sql] = statement
         return statement
-    }
-
-    // MARK: - Keys
-
-    /// The next key of the entity's table: above both the root's `Z_MAX` and the largest key present (stores edited by
-    /// other tools may have `Z_MAX` below it).
-    private func allocateKey(_ mappedKind: StoreMapping.Kind) throws -> Int64 {
-        let kind = resolved.kinds[mappedKind]!
-        return try allocateKey(in: kind.table, of: kind.entity)
-    }
-
-    /// The next key of `table`, whose rows are `entity`'s (or its root's): the same rule for Core Data's own entities
-    /// (persistent history) as for the mapped ones.
-    func allocateKey(in table: String, of entity: StoreSchema.Entity) throws -> Int64 {
-        if let next = nextKey[table] {
-            nextKey[table] = next + 1
-            return next
-        }
-        let root = rootEntity(of: entity)
-        let recorded =
-            try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(root.number)])?.int64 ?? 0
-        let present = try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0
-        if present > recorded {
-            warnings.append(
-                "\(root.name): Z_MAX (\(recorded)) was below the largest key in \(table) (\(present)); new keys start above \(present) and Z_MAX is corrected"
-            )
-        }
-        let next = max(recorded, present) + 1
-        nextKey[table] = next + 1
-        return next
-    }
-
-    func rootEntity(of entity: StoreSchema.Entity) -> StoreSchema.Entity {
-        var current = entity
-        var steps = 0
-        while current.superNumber != 0, let parent = schema.entity(number: current.superNumber),
-            steps < schema.entities.count
-        {
-            current = parent
-            steps += 1
-        }
-        return current
-    }
-
-    /// Writes each used table's last key back to its root entity's `Z_MAX`, inside the import's transaction.
-    func writeMaxKeys() throws {
-        let update = try database.prepare(
-            "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND coalesce(Z_MAX, 0) < ?")
-        for (table, next) in nextKey {
-            guard
-                let entity = schema.entities.first(where: { $0.table == table && $0.superNumber == 0 })
-                    ?? schema.entities.first(where: { $0.table == table })
-            else { continue }
-            let root = rootEntity(of: entity)
-            try update.execute([.integer(next - 1), .integer(root.number), .integer(next - 1)])
-        }
-        nextKey = [:]
     }
 }

@@ -80,22 +80,10 @@ extension StoreWriter {
             let schemaEntity = schema.entity(number: entity.number)
         else { return nil }
         let statements = try statements(for: entity)
-        if keepsKeys[entity.table] == nil {
-            let empty =
-                try database.scalar("SELECT count(*) FROM \(Database.quote(entity.table))")?.int64 == 0
-                && nextKey[entity.table] == nil
-            if keepIdentity && !empty {
-                throw TaskInterchangeError(
-                    .invalidData,
-                    "\(path): --keep-identity needs an empty \(entity.table); the target already has rows there")
-            }
-            keepsKeys[entity.table] = empty
-            if empty, history != nil { history?.firstNewKey[entity.table] = 1 }
-        }
         let key: Int64
-        if keepsKeys[entity.table] == true, let kept = record.key {
+        if try keepsKeys(in: entity.table, of: schemaEntity), let kept = record.key {
             key = kept
-            nextKey[entity.table] = max(nextKey[entity.table] ?? 1, kept + 1)
+            useKept(kept, in: entity.table)
         } else if keepIdentity {
             throw TaskInterchangeError(
                 .invalidData, "--keep-identity: the \(record.entity) record \(record.id.uuidString) has no key")

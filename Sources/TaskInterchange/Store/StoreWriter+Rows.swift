@@ -15,6 +15,9 @@ final class RowStatements {
         let fields: [Int32?]
         /// By `ReferenceColumn.rawValue`; nil where the target has no such column.
         let references: [Int32?]
+        /// By field position: whether the target may hold NULL there (the field's attribute is optional in the
+        /// target's model, or the model is unknown), so a NULL the archive's store held can be written back.
+        let nullable: [Bool]
 
         subscript(reference: ReferenceColumn) -> Int32? { references[reference.rawValue] }
     }
@@ -32,9 +35,10 @@ final class RowStatements {
     /// - Parameters:
     ///   - fields: the kind's field names, in its record's `fields` order.
     ///   - references: the reference columns the target has.
+    ///   - nullable: by field position, whether the target may hold NULL there.
     init(
         kind: ResolvedMapping.ResolvedKind, fields: [String], references: [(ReferenceColumn, String)],
-        schema: StoreSchema, database: Database
+        nullable: [Bool], schema: StoreSchema, database: Database
     ) throws {
         idColumn = kind.columns["id"]
         let declared =
@@ -72,13 +76,14 @@ final class RowStatements {
                 referenceSlots[reference.rawValue] = next
                 next += 1
             }
-            return Slots(fields: fieldSlots, references: referenceSlots)
+            return Slots(fields: fieldSlots, references: referenceSlots, nullable: nullable)
         }
         insertSlots = slots(from: Int32(leading.count + 1))
         updateSlots = slots(from: 1)
     }
 
     /// Inserts a row: binds the fixed columns and the id, lets `bind` fill the field and reference slots, steps.
+    /// - Throws: `SQLiteError` (`SQLITE_CONSTRAINT_PRIMARYKEY` when `key` is taken).
     func insertRow(key: Int64, id: UUID, _ bind: (Statement, Slots) -> Void) throws {
         insert.bind(key, at: 1)
         insert.bind(entityNumber, at: 2)

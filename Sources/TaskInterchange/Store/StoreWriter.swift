@@ -117,7 +117,9 @@ final class StoreWriter: ImportDestination {
             throw TaskInterchangeError(.internal, "\(path): \(error)")
         }
         // A store made from a model has no model cache; the model itself then names and types its properties.
-        targetModel = template?.model ?? (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil
+        targetModel =
+            (create ? (template ?? TaskManagerModel.template).model : nil)
+            ?? (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil
         resolved = try Self.resolve(
             mapping, schema: schema, model: targetModel, path: path, mappingSource: mappingSource)
         try prepare()

@@ -92,6 +92,38 @@ import Testing
         #expect(collector.archive.tasks.count == 1)
     }
 
+    @Test("key, nulls and a subtask's position are read; a bad one is reported at its path")
+    func storeForm() throws {
+        let subtask =
+            #"{"id":"\#(Self.subtask)","key":9,"position":4096,"title":"","isCompleted":false,"nulls":["title"]}"#
+        let good = try ArchiveFixtures.collect(
+            Self.document(
+                task: Self.taskJSON([
+                    "key": "7", "nulls": #"["isCompleted","priority"]"#, "subtasks": "[\(subtask)]",
+                ])))
+        #expect(good.issues.isEmpty, "\(good.issues)")
+        let task = try #require(good.archive.tasks.first)
+        #expect(task.key == 7 && task.nulls == ["isCompleted", "priority"])
+        #expect(task.subtasks.first?.key == 9 && task.subtasks.first?.position == 4096)
+        #expect(task.subtasks.first?.nulls == ["title"])
+
+        let bad = try ArchiveFixtures.collect(
+            Self.document(task: Self.taskJSON(["key": "0", "nulls": #"["title","notes","colour",5]"#])))
+        #expect(
+            bad.issues.map { "\($0.severity) \($0.code.rawValue) \($0.path)" } == [
+                "error wrong-type $.tasks[0].key", "warning unknown-field $.tasks[0].nulls[1]",
+                "warning unknown-field $.tasks[0].nulls[2]", "error wrong-type $.tasks[0].nulls[3]",
+            ])
+        #expect(bad.issues[1].message.contains("title, isCompleted, createdAt, priority"))
+        #expect(bad.archive.tasks.first?.nulls == ["title"])
+        // Version 1 has none of them.
+        let version1 =
+            #"{"id":"\#(Self.task)","title":"x","isCompleted":false,"createdAt":1.5,"priority":1,"tagIds":[],"key":7}"#
+        #expect(
+            try issues(#"{"version":1,"exportDate":0,"projects":[],"tags":[],"tasks":[\#(version1)]}"#)
+                == ["version-mismatch $.tasks[0].key"])
+    }
+
     @Test("a wrong type carries the line and column of the value")
     func wrongTypeLocation() throws {
         let issue = try firstIssue(Self.document(task: Self.taskJSON(["title": "5"])))

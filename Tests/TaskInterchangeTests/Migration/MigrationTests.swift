@@ -5,19 +5,8 @@ import Testing
 /// `Migration.run(intoStore:)`: the stage sequence on success and on a failure at each stage, with what is left.
 @Suite("Migration into a store")
 struct MigrationTests {
-    static let repository: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url
-    }()
-
     static func sampleStore(in directory: TemporaryDirectory) throws -> String {
-        let store = directory.path("TaskManager.sqlite")
-        for suffix in ["", "-wal", "-shm"] {
-            let sample = repository.appendingPathComponent("samples/TaskManager.sqlite").path
-            try FileManager.default.copyItem(atPath: sample + suffix, toPath: store + suffix)
-        }
-        return store
+        try SampleStores.copy("TaskManager.sqlite", to: directory)
     }
 
     /// Records events and, at a chosen stage, asks the migration to stop (through the bound cancellation check).

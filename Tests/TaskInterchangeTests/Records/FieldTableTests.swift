@@ -62,12 +62,13 @@ struct FieldTableTests {
             ])
         let project = ArchiveReader.RecordMembers.project
         #expect(names(project.required, project) == ["id", "name"])
-        #expect(names(project.all, project) == ["type", "id", "name", "createdAt", "modifiedAt", "extra"])
+        #expect(
+            names(project.all, project) == ["type", "id", "name", "createdAt", "modifiedAt", "key", "nulls", "extra"])
         let category = ArchiveReader.RecordMembers.category
         #expect(names(category.required, category) == ["id", "name", "color"])
         #expect(names(category.version1, category).isEmpty)
         let subtask = ArchiveReader.RecordMembers.subtask
-        #expect(names(subtask.all, subtask) == ["id", "title", "isCompleted", "extra"])
+        #expect(names(subtask.all, subtask) == ["id", "title", "isCompleted", "position", "key", "nulls", "extra"])
     }
 
     @Test("only the modification date is a kind's modification date")

@@ -93,14 +93,41 @@ struct Collector: ArchiveVisitor {
     }
 }
 
-/// Reads a whole store into an archive (records only) and its findings.
-func readStore(_ path: String, mapping: StoreMapping? = nil, model: ObjectModel? = nil) throws
+extension Archive {
+    /// The typed records without what tells how a store held them (`key`, `nulls`, a subtask's `position`): what a
+    /// store read back is compared by, against records no store wrote.
+    func withoutStoreForm() -> Archive {
+        var copy = self
+        func clear<Record: TypedRecord>(_ records: inout [Record]) {
+            for index in records.indices {
+                records[index].key = nil
+                records[index].nulls = nil
+            }
+        }
+        clear(&copy.projects)
+        clear(&copy.categories)
+        clear(&copy.tags)
+        clear(&copy.tasks)
+        for index in copy.tasks.indices {
+            clear(&copy.tasks[index].subtasks)
+            for subtask in copy.tasks[index].subtasks.indices { copy.tasks[index].subtasks[subtask].position = nil }
+        }
+        return copy
+    }
+}
+
+/// Reads a whole store into an archive (records only) and its findings; the typed records without their store
+/// form unless `keepingStoreForm`.
+func readStore(
+    _ path: String, mapping: StoreMapping? = nil, model: ObjectModel? = nil, keepingStoreForm: Bool = false
+) throws
     -> (archive: Archive, findings: [StoreFinding])
 {
     let snapshot = try StoreSnapshot(path: path)
     let reader = try StoreReader(snapshot: snapshot, mapping: mapping, model: model)
     var collector = Collector()
     try reader.read(into: &collector)
+    if !keepingStoreForm { collector.archive = collector.archive.withoutStoreForm() }
     if !reader.relationshipDeclarations.isEmpty || !reader.entityDeclarations.isEmpty {
         collector.archive.header.source = ArchiveHeader.Source(
             store: path, storeUUID: reader.schema.storeUUID,

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Primary keys: handed out above the root entity's `Z_MAX` and the largest key present, or kept from the archive
+/// where that cannot clash with an object the store ever had; `Z_MAX` written back at the end.
+extension StoreWriter {
+    /// Whether rows of `table` (whose rows are `entity`'s, or its root's) keep the keys the archive gives them:
+    /// when the table holds no rows and its root's `Z_MAX` is 0 — a new store, or one never filled — so no key can
+    /// name an object the store had before; then the ids derived from keys come back the same. Decided at the
+    /// table's first insert.
+    /// - Throws: `TaskInterchangeError.invalidData` with `keepIdentity` when the table cannot keep them.
+    func keepsKeys(in table: String, of entity: StoreSchema.Entity) throws -> Bool {
+        if let known = keepsKeys[table] { return known }
+        let root = rootEntity(of: entity)
+        let recorded =
+            try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(root.number)])?.int64 ?? 0
+        let rows = try database.scalar("SELECT count(*) FROM \(Database.quote(table))")?.int64 ?? 0
+        let empty = nextKey[table] == nil && recorded <= 0 && rows == 0
+        if keepIdentity && !empty {
+            throw TaskInterchangeError(
+                .invalidData, "\(path): --keep-identity needs an empty \(table); the target already has rows there")
+        }
+        keepsKeys[table] = empty
+        // Every key this import writes there is new, whatever order the keys come in.
+        if empty, history != nil { history?.firstNewKey[table] = 1 }
+        return empty
+    }
+
+    /// Notes a key kept from the archive: keys handed out later go above it.
+    func useKept(_ key: Int64, in table: String) {
+        nextKey[table] = max(nextKey[table] ?? 1, key + 1)
+    }
+
+    /// The next key of the entity's table: above both the root's `Z_MAX` and the largest key present (stores edited by
+    /// other tools may have `Z_MAX` below it).
+    func allocateKey(_ mappedKind: StoreMapping.Kind) throws -> Int64 {
+        let kind = resolved.kinds[mappedKind]!
+        return try allocateKey(in: kind.table, of: kind.entity)
+    }
+
+    /// The next key of `table`, whose rows are `entity`'s (or its root's): the same rule for Core Data's own entities
+    /// (persistent history) as for the mapped ones.
+    func allocateKey(in table: String, of entity: StoreSchema.Entity) throws -> Int64 {
+        if let next = nextKey[table] {
+            nextKey[table] = next + 1
+            return next
+        }
+        let root = rootEntity(of: entity)
+        let recorded =
+            try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(root.number)])?.int64 ?? 0
+        let present = try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0
+        if present > recorded {
+            warnings.append(
+                "\(root.name): Z_MAX (\(recorded)) was below the largest key in \(table) (\(present)); new keys start above \(present) and Z_MAX is corrected"
+            )
+        }
+        let next = max(recorded, present) + 1
+        nextKey[table] = next + 1
+        return next
+    }
+
+    func rootEntity(of entity: StoreSchema.Entity) -> StoreSchema.Entity {
+        var current = entity
+        var steps = 0
+        while current.superNumber != 0, let parent = schema.entity(number: current.superNumber),
+            steps < schema.entities.count
+        {
+            current = parent
+            steps += 1
+        }
+        return current
+    }
+
+    /// Writes each used table's last key back to its root entity's `Z_MAX`, inside the import's transaction.
+    func writeMaxKeys() throws {
+        let update = try database.prepare(
+            "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND coalesce(Z_MAX, 0) < ?")
+        for (table, next) in nextKey {
+            guard
+                let entity = schema.entities.first(where: { $0.table == table && $0.superNumber == 0 })
+                    ?? schema.entities.first(where: { $0.table == table })
+            else { continue }
+            let root = rootEntity(of: entity)
+            try update.execute([.integer(next - 1), .integer(root.number), .integer(next - 1)])
+        }
+        nextKey = [:]
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+@testable import TaskInterchange
+
+/// How a store held the typed records — their keys, the NULLs of fields that need a value, the subtasks' stored
+/// positions — travels in the default export, and a restore writes it back.
+@Suite("Keys, stored NULLs and positions of typed records")
+struct StoreFormTests {
+    static func exportOptions() -> ExportOptions {
+        var options = ExportOptions()
+        options.sourceName = "source.sqlite"
+        options.exportDate = Date(timeIntervalSinceReferenceDate: 0)
+        return options
+    }
+
+    static func export(_ store: String, to path: String) throws {
+        _ = try Exporter.export(store: store, toFile: path, options: exportOptions())
+    }
+
+    static func restore(_ archive: String, from store: String, into path: String, keepIdentity: Bool = true) throws {
+        var options = StoreImportOptions()
+        options.template = try StoreTemplate(path: store)
+        options.keepIdentity = keepIdentity
+        _ = try StoreImport.run(try ArchiveInput(path: archive), into: path, options: options)
+    }
+
+    static func scalar(_ path: String, _ sql: String) throws -> SQLValue? {
+        try Database(path: path, mode: .readOnly(immutable: false)).scalar(sql)
+    }
+
+    static func text(_ directory: TemporaryDirectory, _ name: String) throws -> String {
+        String(decoding: try Data(contentsOf: directory.url.appendingPathComponent(name)), as: UTF8.self)
+    }
+
+    @Test("the sample store's default export restores with --keep-identity: every table equal, keys and positions too")
+    func sampleRestore() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SampleStores.copy("TaskManager.sqlite", to: directory)
+        try Self.export(store, to: directory.path("a.json"))
+        let exported = try Self.text(directory, "a.json")
+        // Keys are not the id order's 1, 2, 3…: a restore that numbered records afresh would differ.
+        #expect(exported.contains(#"{"id":"004CBDD6-EDD1-4ACE-81A8-B67A783FCE42","key":45,"#))
+        try Self.restore(directory.path("a.json"), from: store, into: directory.path("new.sqlite"))
+        let source = try StoreTables.contents(of: store)
+        let restored = try StoreTables.contents(of: directory.path("new.sqlite"))
+        #expect(source.keys.sorted() == restored.keys.sorted())
+        for table in source.keys.sorted() { #expect(source[table] == restored[table], "\(table)") }
+        try Self.export(directory.path("new.sqlite"), to: directory.path("b.json"))
+        #expect(try Self.text(directory, "b.json") == exported)
+    }
+
+    @Test(
+        "a required field's NULL is exported as 'nulls' and restored as NULL; a target that forbids it gets the value")
+    func nullsComeBack() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SampleStores.copy("TaskManager.sqlite", to: directory)
+        try Database(path: store, mode: .readWrite).execute(
+            "UPDATE ZTASK SET ZISCOMPLETED = NULL WHERE Z_PK = 3; UPDATE ZSUBTASK SET ZTITLE = NULL WHERE Z_PK = 2")
+        try Self.export(store, to: directory.path("a.json"))
+        let exported = try Self.text(directory, "a.json")
+        let task = try #require(exported.split(separator: "\n").first { $0.contains(#""key":3,"title""#) })
+        #expect(task.contains(#""isCompleted":false"#))
+        #expect(task.contains(#""nulls":["isCompleted"]"#))
+        #expect(exported.contains(#""key":2,"position":3072,"title":"","isCompleted":false,"nulls":["title"]}"#))
+
+        // The same model (the restore): NULL again, though the model calls both attributes required.
+        try Self.restore(directory.path("a.json"), from: store, into: directory.path("same.sqlite"))
+        #expect(
+            try Self.scalar(directory.path("same.sqlite"), "SELECT ZISCOMPLETED FROM ZTASK WHERE Z_PK = 3") == .null)
+        #expect(try Self.scalar(directory.path("same.sqlite"), "SELECT ZTITLE FROM ZSUBTASK WHERE Z_PK = 2") == .null)
+        #expect(try StoreTables.contents(of: store) == StoreTables.contents(of: directory.path("same.sqlite")))
+
+        // Another store of a model that requires them: the values the export gave.
+        _ = try StoreImport.run(
+            try ArchiveInput(path: directory.path("a.json")), into: directory.path("other.sqlite"),
+            options: StoreImportOptions())
+        let other = directory.path("other.sqlite")
+        #expect(
+            try Self.scalar(other, "SELECT count(*) FROM ZTASK WHERE ZISCOMPLETED IS NULL")?.int64 == 0
+                && Self.scalar(other, "SELECT count(*) FROM ZSUBTASK WHERE ZTITLE IS NULL")?.int64 == 0)
+    }
+
+    @Test("where ids derive from keys, a plain import into a new store keeps keys and NULLs: the export is the same")
+    func derivedIDs() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SampleStores.copy("EasyLife.sqlite", to: directory)
+        try Database(path: store, mode: .readWrite).execute("UPDATE ZTODOITEM SET ZDONE = NULL WHERE Z_PK = 2")
+        try Self.export(store, to: directory.path("a.json"))
+        let exported = try Self.text(directory, "a.json")
+        #expect(exported.contains(#""nulls":["isCompleted"]"#))
+        // No --keep-identity: the store gets a UUID of its own, so only the keys can keep the ids.
+        try Self.restore(directory.path("a.json"), from: store, into: directory.path("new.sqlite"), keepIdentity: false)
+        let new = directory.path("new.sqlite")
+        #expect(try Self.scalar(new, "SELECT ZDONE FROM ZTODOITEM WHERE Z_PK = 2") == .null)
+        #expect(
+            try Self.scalar(new, "SELECT group_concat(Z_PK) FROM ZTODOITEM")
+                == Self.scalar(store, "SELECT group_concat(Z_PK) FROM ZTODOITEM"))
+
+        // The edited value wins over the NULL it replaces.
+        let edited = exported.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.contains("\"nulls\"")
+                ? line.replacingOccurrences(of: #""isCompleted":false"#, with: #""isCompleted":true"#) : String(line)
+        }.joined(separator: "\n")
+        try Data(edited.utf8).write(to: directory.url.appendingPathComponent("edited.json"))
+        try Self.restore(directory.path("edited.json"), from: store, into: directory.path("e.sqlite"))
+        #expect(try Self.scalar(directory.path("e.sqlite"), "SELECT ZDONE FROM ZTODOITEM WHERE Z_PK = 2")?.int64 == 1)
+    }
+
+    static func archive(positions: [Int64?]) -> Archive {
+        var archive = Archive()
+        var task = TaskRecord(id: UUID(), title: "t", createdAt: Date(timeIntervalSinceReferenceDate: 1))
+        task.subtasks = positions.enumerated().map { index, position in
+            var subtask = SubtaskRecord(id: UUID(), title: "s\(index)")
+            subtask.position = position
+            return subtask
+        }
+        archive.tasks = [task]
+        return archive
+    }
+
+    @Test(
+        "subtasks keep their stored positions while they ascend; otherwise the list is numbered afresh, in its order",
+        arguments: [
+            ([100, 5000, 7001], [100, 5000, 7001]),
+            ([3000, 2000, 9000], [2048, 3072, 4096]),
+            ([100, nil, 7001], [2048, 3072, 4096]),
+        ] as [([Int64?], [Int64])])
+    func positions(stored: [Int64?], written: [Int64]) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("new.sqlite")
+        _ = try StoreImport.run(Self.archive(positions: stored), into: path, options: StoreImportOptions())
+        let rows = try Database(path: path, mode: .readOnly(immutable: false)).rows(
+            "SELECT ZTITLE, Z_FOK_TASK FROM ZSUBTASK ORDER BY Z_FOK_TASK")
+        #expect(rows.map { $0[0].string ?? "" } == ["s0", "s1", "s2"])
+        #expect(rows.map { $0[1].int64 ?? 0 } == written)
+    }
+
+    @Test("--keep-identity refuses typed records without keys, and two records with one key; nothing is left")
+    func keepIdentityRefusals() throws {
+        let directory = try TemporaryDirectory()
+        var archive = Self.archive(positions: [])
+        archive.header.source = ArchiveHeader.Source(store: "s", storeUUID: "F76F1F4C-F2BC-41B5-A4BF-799AB57815F1")
+        var options = StoreImportOptions()
+        options.keepIdentity = true
+        let path = directory.path("new.sqlite")
+        #expect {
+            try StoreImport.run(archive, into: path, options: options)
+        } throws: {
+            ($0 as? TaskInterchangeError)?.kind == .invalidData && "\($0)".contains("has no key")
+        }
+        archive.tasks[0].key = 4
+        var second = archive.tasks[0]
+        second.id = UUID()
+        archive.tasks.append(second)
+        #expect {
+            try StoreImport.run(archive, into: path, options: options)
+        } throws: {
+            ($0 as? TaskInterchangeError)?.kind == .invalidData && "\($0)".contains("key 4 is taken")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+        // Without --keep-identity the second record takes a new key.
+        options.keepIdentity = false
+        _ = try StoreImport.run(archive, into: path, options: options)
+        #expect(try Self.scalar(path, "SELECT count(*) FROM ZTASK")?.int64 == 2)
+    }
+}
