@@ -32,6 +32,10 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
         public var relationships: [String: [String: ExtraRelationship]]
         /// Entity → declaration, for the entities the generic `entities` section carries (empty when none).
         public var model: [String: EntityDeclaration]
+        /// `Z_MAX` of each root entity of the app's model that has handed out keys: the largest key the store ever gave
+        /// (objects deleted since included), so a `--keep-identity` restore never gives one of them again (empty when
+        /// unknown).
+        public var maxKeys: [String: Int64]
         /// The export options that chose part of the store (`--completed --kinds task`, say); nil for a whole store.
         /// `import --mode replace` refuses such an archive: it would delete every record the archive does not hold.
         public var selection: String?
@@ -40,17 +44,20 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
         public init(
             store: String, storeUUID: String? = nil, entities: [String: String] = [:],
             relationships: [String: [String: ExtraRelationship]] = [:],
-            model: [String: EntityDeclaration] = [:], selection: String? = nil
+            model: [String: EntityDeclaration] = [:], maxKeys: [String: Int64] = [:], selection: String? = nil
         ) {
             self.store = store
             self.storeUUID = storeUUID
             self.entities = entities
             self.relationships = relationships
             self.model = model
+            self.maxKeys = maxKeys
             self.selection = selection
         }
 
-        private enum CodingKeys: String, CodingKey { case store, storeUUID, entities, relationships, model, selection }
+        private enum CodingKeys: String, CodingKey {
+            case store, storeUUID, entities, relationships, model, maxKeys, selection
+        }
 
         /// Reads a source; `relationships`, `model` and `selection` may be absent.
         /// - Throws: `DecodingError` when a member has the wrong type.
@@ -62,6 +69,7 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
             relationships =
                 try container.decodeIfPresent([String: [String: ExtraRelationship]].self, forKey: .relationships) ?? [:]
             model = try container.decodeIfPresent([String: EntityDeclaration].self, forKey: .model) ?? [:]
+            maxKeys = try container.decodeIfPresent([String: Int64].self, forKey: .maxKeys) ?? [:]
             selection = try container.decodeIfPresent(String.self, forKey: .selection)
         }
 
@@ -75,6 +83,7 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
             try container.encode(entities, forKey: .entities)
             if !relationships.isEmpty { try container.encode(relationships, forKey: .relationships) }
             if !model.isEmpty { try container.encode(model, forKey: .model) }
+            if !maxKeys.isEmpty { try container.encode(maxKeys, forKey: .maxKeys) }
             try container.encodeIfPresent(selection, forKey: .selection)
         }
     }

@@ -267,6 +267,7 @@ extension ArchiveReader.Parser {
         var entities: [String: String] = [:]
         var relationships: [String: [String: ExtraRelationship]] = [:]
         var model: [String: EntityDeclaration] = [:]
+        var maxKeys: [String: Int64] = [:]
         var selection: String?
         while let member = try nextMember(
             SourceMember.self, allowed: .all(SourceMember.self), in: "$.source",
@@ -278,6 +279,7 @@ extension ArchiveReader.Parser {
             case .entities: entities = try readEntities()
             case .relationships: relationships = try readRelationships()
             case .model: model = try readModel()
+            case .maxKeys: maxKeys = try readMaxKeys()
             case .selection: selection = try readString("$.source.selection")
             }
         }
@@ -286,7 +288,20 @@ extension ArchiveReader.Parser {
             in: "$.source", at: start)
         return ArchiveHeader.Source(
             store: store ?? "", storeUUID: storeUUID, entities: entities, relationships: relationships,
-            model: model, selection: selection)
+            model: model, maxKeys: maxKeys, selection: selection)
+    }
+
+    /// `{"Task": 84}`: entity → the largest key its store handed out.
+    private mutating func readMaxKeys() throws -> [String: Int64] {
+        let path = "$.source.maxKeys"
+        guard try expectObject(path) else { return [:] }
+        var result: [String: Int64] = [:]
+        while try scanner.nextMember() {
+            let name = try scanner.readKey().string
+            let value = try readInteger(JSONPath.member(path, name), in: 0...Int64.max, rangeName: "0…\(Int64.max)")
+            if let value { result[name] = Int64(value) }
+        }
+        return result
     }
 
     /// `{"task": {"blocking": {"destination": "task", "toMany": true, "ordered": false, "inverse": "blockedBy"}}}`.

@@ -37,8 +37,10 @@ extension ArchiveReader {
 
     /// Members of `source`.
     enum SourceMember: Int, Member {
-        case store, storeUUID, entities, relationships, model, selection
-        static let names: [StaticString] = ["store", "storeUUID", "entities", "relationships", "model", "selection"]
+        case store, storeUUID, entities, relationships, model, maxKeys, selection
+        static let names: [StaticString] = [
+            "store", "storeUUID", "entities", "relationships", "model", "maxKeys", "selection",
+        ]
         static let packedNames = ArchiveReader.packedTable(SourceMember.self)
     }
 

@@ -47,6 +47,15 @@ extension ArchiveWriter {
             close()
             if !source.relationships.isEmpty { writeRelationships(source.relationships) }
             if !source.model.isEmpty { writeModel(source.model) }
+            if !source.maxKeys.isEmpty {
+                key("maxKeys")
+                openObject(breaksLines: false)
+                for (entity, maxKey) in source.maxKeys.sorted(by: { $0.key < $1.key }) {
+                    key(dynamic: entity)
+                    output.appendInteger(Int(maxKey))
+                }
+                close()
+            }
             if let selection = source.selection {
                 key("selection")
                 output.appendString(selection)

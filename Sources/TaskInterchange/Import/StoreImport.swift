@@ -267,11 +267,11 @@ public enum StoreImport {
             if options.keepIdentity {
                 var header = HeaderReader()
                 try source.stream(kinds: [], into: &header)
-                guard let uuid = header.header?.source?.storeUUID else {
+                guard let source = header.header?.source, let uuid = source.storeUUID else {
                     throw TaskInterchangeError(
                         .invalidData, "--keep-identity: the archive names no source store UUID ($.source.storeUUID)")
                 }
-                try writer.adoptStoreUUID(uuid)
+                try writer.adoptIdentity(storeUUID: uuid, maxKeys: source.maxKeys)
                 writer.keepIdentity = true
             }
             var destination = writer

@@ -5,8 +5,8 @@ import Foundation
 extension StoreWriter {
     /// Whether rows of `table` (whose rows are `entity`'s, or its root's) keep the keys the archive gives them:
     /// when the table holds no rows and its root's `Z_MAX` is 0 — a new store, or one never filled — so no key can
-    /// name an object the store had before; then the ids derived from keys come back the same. Decided at the
-    /// table's first insert.
+    /// name an object the store had before; then the ids derived from keys come back the same. A `keepIdentity`
+    /// restore (a new store, its `Z_MAX` already the source's) keeps them all. Decided at the table's first insert.
     /// - Throws: `TaskInterchangeError.invalidData` with `keepIdentity` when the table cannot keep them.
     func keepsKeys(in table: String, of entity: StoreSchema.Entity) throws -> Bool {
         if let known = keepsKeys[table] { return known }
@@ -14,7 +14,7 @@ extension StoreWriter {
         let recorded =
             try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(root.number)])?.int64 ?? 0
         let rows = try database.scalar("SELECT count(*) FROM \(Database.quote(table))")?.int64 ?? 0
-        let empty = nextKey[table] == nil && recorded <= 0 && rows == 0
+        let empty = nextKey[table] == nil && (keepIdentity || recorded <= 0) && rows == 0
         if keepIdentity && !empty {
             throw TaskInterchangeError(
                 .invalidData, "\(path): --keep-identity needs an empty \(table); the target already has rows there")

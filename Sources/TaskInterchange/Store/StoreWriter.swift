@@ -183,14 +183,20 @@ final class StoreWriter: ImportDestination {
     }
 
     /// Gives a new store the source's store UUID (`Z_METADATA.Z_UUID`), so object URIs and the ids derived from
-    /// them are the source's.
+    /// them are the source's, and its entities the source's `Z_MAX`, so no key the source handed out (to objects
+    /// deleted before the export too) is handed out again.
     /// - Throws: `TaskInterchangeError.usage` for an existing store.
-    public func adoptStoreUUID(_ uuid: String) throws {
+    func adoptIdentity(storeUUID uuid: String, maxKeys: [String: Int64]) throws {
         guard isNew else {
             throw TaskInterchangeError(.usage, "\(path): --keep-identity restores into a new store only")
         }
         try database.prepare("UPDATE Z_METADATA SET Z_UUID = ?").execute([.text(uuid)])
         schema.storeUUID = uuid
+        let raise = try database.prepare(
+            "UPDATE Z_PRIMARYKEY SET Z_MAX = ?1 WHERE Z_NAME = ?2 AND Z_SUPER = 0 AND coalesce(Z_MAX, 0) < ?1")
+        for (entity, maxKey) in maxKeys.sorted(by: { $0.key < $1.key }) {
+            try raise.execute([.integer(maxKey), .text(entity)])
+        }
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction, records what it changed in the store's persistent history

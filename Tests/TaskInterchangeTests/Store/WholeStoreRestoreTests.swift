@@ -60,6 +60,9 @@ struct WholeStoreRestoreTests {
         for table in source.keys.sorted() {
             #expect(source[table] == restored[table], "\(store): \(table)")
         }
+        // Keys handed out (deleted objects' too) stay handed out.
+        #expect(
+            try StoreFormTests.maxKeys(path) == StoreFormTests.maxKeys(directory.path("new.sqlite")), "\(store)")
         _ = try Exporter.export(store: directory.path("new.sqlite"), toFile: directory.path("b.json"), options: export)
         #expect(
             try Data(contentsOf: directory.url.appendingPathComponent("a.json"))
