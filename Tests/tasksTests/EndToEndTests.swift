@@ -45,6 +45,28 @@ struct EndToEndTests {
         #expect(first.contains(#","key":"#))
     }
 
+    @Test("export | import --model-from --keep-identity: the restore's export is the same, keys included")
+    func keepIdentity() throws {
+        let scratch = try Scratch()
+        let store = try scratch.sampleStore()
+        let restore = try TasksBinary.shell(
+            "\"$TASKS\" export --store TaskManager.sqlite | \"$TASKS\" import --store restored.sqlite --model-from TaskManager.sqlite --keep-identity",
+            in: scratch.url)
+        #expect(restore.status == 0, "\(restore.stderr)")
+        let direct = try TasksBinary.run(["export", "--store", store])
+        let restored = try TasksBinary.run(["export", "--store", scratch.path("restored.sqlite")])
+        #expect(contentLines(direct.stdout) == contentLines(restored.stdout))
+        #expect(direct.stdout.contains(#""key":45,"#))
+        // An archive without keys cannot restore identity: refused, nothing left behind.
+        let keyless = try TasksBinary.run([
+            "import", "--store", scratch.path("keyless.sqlite"), "--model-from", store, "--keep-identity",
+            TasksBinary.sample("v2-example.json"),
+        ])
+        #expect(keyless.status == 65)
+        #expect(keyless.stderr.contains("has no key (an archive written before keys were exported)"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("keyless.sqlite")))
+    }
+
     @Test("shell pipes: export | import, and import from stdin")
     func pipes() throws {
         let scratch = try Scratch()
