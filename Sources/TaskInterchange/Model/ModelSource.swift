@@ -105,8 +105,8 @@ package struct ModelSource: Sendable {
             throw TaskInterchangeError(
                 .invalidData,
                 """
-                \(trimmed): the current version \(current) is not among its \
-                versions (\(versions.map(\.name).joined(separator: ", ")))
+                \(trimmed): the current version \(current) is not among its versions \
+                (\(versions.map(\.name).joined(separator: ", ")))
                 """
             )
         }
@@ -131,8 +131,8 @@ package struct ModelSource: Sendable {
                 throw TaskInterchangeError(
                     .invalidData,
                     """
-                    \(path): names no current version; choose one with \
-                    --model-version (\(versions.map(\.name).joined(separator: ", ")))
+                    \(path): names no current version; choose one with --model-version \
+                    (\(versions.map(\.name).joined(separator: ", ")))
                     """
                 )
             }

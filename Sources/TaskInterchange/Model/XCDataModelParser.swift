@@ -226,8 +226,8 @@ struct XCDataModelParser {
             failure = TaskInterchangeError(
                 .invalidData,
                 """
-                \(path):\(parser.lineNumber):\(parser.columnNumber): not \
-                a data model: \(XCDataModelParser.reason(parseError))
+                \(path):\(parser.lineNumber):\(parser.columnNumber): not a data model: \
+                \(XCDataModelParser.reason(parseError))
                 """
             )
         }

@@ -121,8 +121,8 @@ public struct StoreMapping: Sendable, Hashable, Codable {
             throw TaskInterchangeError(
                 .invalidData,
                 """
-                \(path): \(root).kinds.\(name): unknown kind (expected one \
-                of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")))
+                \(path): \(root).kinds.\(name): unknown kind \
+                (expected one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")))
                 """
             )
         }
@@ -132,8 +132,8 @@ public struct StoreMapping: Sendable, Hashable, Codable {
                 throw TaskInterchangeError(
                     .invalidData,
                     """
-                    \(path): \(root).kinds.\(kind.rawValue).fields.\(field): unknown \
-                    field (expected one of \(kind.fields.joined(separator: ", ")))
+                    \(path): \(root).kinds.\(kind.rawValue).fields.\(field): unknown field \
+                    (expected one of \(kind.fields.joined(separator: ", ")))
                     """
                 )
             }
