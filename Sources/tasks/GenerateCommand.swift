@@ -11,8 +11,8 @@ struct GenerateCommand: Command {
     static let description = CommandDescription(
         name: "generate",
         abstract:
-            "Create a synthetic task store for tests and examples (100 projects, 20 tags, 2 tags per task, 3 subtasks on "
-            + "every 10th task, notes on half, due dates on a third).",
+            "Create a synthetic task store for tests and examples (100 projects, 20 tags, 2 tags per task, 3 subtasks "
+            + "on every 10th task, notes on half, due dates on a third).",
         options: [tasks, output, seed],
         isHidden: true)
 

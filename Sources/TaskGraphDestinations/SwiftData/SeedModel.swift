@@ -2,10 +2,10 @@
     import Foundation
     import SwiftData
 
-    /// The seed app's model in SwiftData: Project, Category, Tag, Task with ordered Subtasks, as `tasks model swiftdata`
-    /// writes it from the Core Data model, with the `position` attribute SwiftData needs to keep subtasks in order.
-    /// An app with its own `@Model` classes conforms them to the `TaskGraph…` protocols instead and writes a context
-    /// like `SeedModelContext`.
+    /// The seed app's model in SwiftData: Project, Category, Tag, Task with ordered Subtasks, as
+    /// `tasks model swiftdata` writes it from the Core Data model, with the `position` attribute SwiftData needs to
+    /// keep subtasks in order. An app with its own `@Model` classes conforms them to the `TaskGraph…` protocols
+    /// instead and writes a context like `SeedModelContext`.
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     public enum SeedModel {
         /// Every model type, for a `Schema` or a `ModelContainer`.

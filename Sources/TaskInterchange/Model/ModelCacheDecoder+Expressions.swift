@@ -59,7 +59,10 @@ extension ModelCacheDecoder {
             return "{" + parts.joined(separator: ", ") + "}"
         }
         throw .unsupported(
-            "\(context) is an \(classes[0]) (expression type \(type.map(String.init) ?? "?")), whose text form tasks does not know"
+            """
+            \(context) is an \(classes[0]) (expression type \
+            \(type.map(String.init) ?? "?")), whose text form tasks does not know
+            """
         )
     }
 

@@ -124,7 +124,10 @@ package struct ModelDifference: Sendable, Hashable, Codable, CustomStringConvert
                 .init(
                     entity: name, kind: .changed,
                     detail:
-                        "version hash modifier \(quoted(stored.versionHashModifier)) → \(quoted(current.versionHashModifier))"
+                        """
+                        version hash modifier \(quoted(stored.versionHashModifier)) \
+                        → \(quoted(current.versionHashModifier))
+                        """
                 ))
         }
         let (storedConstraints, currentConstraints) = (
@@ -136,7 +139,10 @@ package struct ModelDifference: Sendable, Hashable, Codable, CustomStringConvert
                 .init(
                     entity: name, kind: .changed,
                     detail:
-                        "uniqueness constraints [\(storedConstraints.joined(separator: "; "))] → [\(currentConstraints.joined(separator: "; "))]"
+                        """
+                        uniqueness constraints [\(storedConstraints.joined(separator: "; "))] \
+                        → [\(currentConstraints.joined(separator: "; "))]
+                        """
                 ))
         }
         var before = properties(of: stored, in: storeModel)
@@ -233,8 +239,12 @@ package struct ModelDifference: Sendable, Hashable, Codable, CustomStringConvert
             case (.relationship(let a), .relationship(let b)):
                 guard ObjectModel.hash(a) != ObjectModel.hash(b) else { return nil }
                 var changes: [String] = []
-                if a.destination != b.destination { changes.append("destination \(a.destination) → \(b.destination)") }
-                if a.inverse != b.inverse { changes.append("inverse \(a.inverse ?? "none") → \(b.inverse ?? "none")") }
+                if a.destination != b.destination {
+                    changes.append("destination \(a.destination) → \(b.destination)")
+                }
+                if a.inverse != b.inverse {
+                    changes.append("inverse \(a.inverse ?? "none") → \(b.inverse ?? "none")")
+                }
                 if a.isToMany != b.isToMany { changes.append(b.isToMany ? "to-one → to-many" : "to-many → to-one") }
                 if a.maxCount != b.maxCount && a.isToMany == b.isToMany {
                     changes.append("maximum count \(a.maxCount) → \(b.maxCount)")

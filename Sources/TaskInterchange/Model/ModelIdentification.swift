@@ -110,16 +110,22 @@ package struct ModelIdentification: Sendable, Encodable {
             closest = nil
             let stored = Set(metadata.versionIdentifiers)
             let identified = matches.filter { Set($0.versionIdentifiers) == stored }
+            let identifiers = Self.list(metadata.versionIdentifiers)
             if identified.count == 1 {
                 version = identified[0].name
-                tieBreak =
-                    "the store's version identifiers \(Self.list(metadata.versionIdentifiers)) are \(identified[0].name)'s"
+                tieBreak = "the store's version identifiers \(identifiers) are \(identified[0].name)'s"
             } else {
                 version = nil
                 tieBreak =
                     identified.isEmpty
-                    ? "no tied version has the store's version identifiers \(Self.list(metadata.versionIdentifiers)); the store opens with any of them"
-                    : "\(identified.map(\.name).joined(separator: ", ")) share the store's version identifiers \(Self.list(metadata.versionIdentifiers)); the store opens with any of them"
+                    ? """
+                    no tied version has the store's version identifiers \(identifiers); \
+                    the store opens with any of them
+                    """
+                    : """
+                    \(identified.map(\.name).joined(separator: ", ")) share the store's version identifiers \
+                    \(identifiers); the store opens with any of them
+                    """
             }
         }
     }

@@ -53,13 +53,19 @@ package struct ModelLint: Sendable {
             if SwiftNames.collidingTypes.contains(entity.name) {
                 add(
                     "ML010", .warning, nil,
-                    "the name collides with the Swift/SwiftData/Foundation type \(entity.name); generated code keeps the entity name and gives the class another name in Swift"
+                    """
+                    the name collides with the Swift/SwiftData/Foundation type \(entity.name); \
+                    generated code keeps the entity name and gives the class another name in Swift
+                    """
                 )
             }
             if entity.isAbstract {
                 add(
                     "ML009", .warning, nil,
-                    "abstract entity: SwiftData has no abstract models (model inheritance needs iOS 26); never insert \(entity.name) itself"
+                    """
+                    abstract entity: SwiftData has no abstract models (model \
+                    inheritance needs iOS 26); never insert \(entity.name) itself
+                    """
                 )
             }
             if entity.superentity != nil {
@@ -70,15 +76,24 @@ package struct ModelLint: Sendable {
             if !model.configurations.isEmpty && !configured.contains(entity.name) {
                 add(
                     "ML011", .warning, nil,
-                    "in no configuration (the model has \(model.configurations.keys.sorted().joined(separator: ", "))): a container using a configuration will not store it"
+                    """
+                    in no configuration (the model has \(model.configurations.keys.sorted().joined(separator: ", "))): \
+                    a container using a configuration will not store it
+                    """
                 )
             }
             for constraint in entity.uniquenessConstraints {
                 add(
                     "ML002", cloudKit ? .error : .note, constraint.joined(separator: ","),
                     cloudKit
-                        ? "unique constraint on \(constraint.joined(separator: ", ")): CloudKit does not support unique constraints"
-                        : "unique constraint on \(constraint.joined(separator: ", ")): becomes \(constraint.count == 1 ? "@Attribute(.unique)" : "#Unique (iOS 18)") in SwiftData"
+                        ? """
+                        unique constraint on \(constraint.joined(separator: ", ")): \
+                        CloudKit does not support unique constraints
+                        """
+                        : """
+                        unique constraint on \(constraint.joined(separator: ", ")): becomes \
+                        \(constraint.count == 1 ? "@Attribute(.unique)" : "#Unique (iOS 18)") in SwiftData
+                        """
                 )
             }
             for name in entity.fetchedProperties {
@@ -93,7 +108,10 @@ package struct ModelLint: Sendable {
                 if attribute.type == .transformable && (attribute.valueTransformerName ?? "").isEmpty {
                     add(
                         "ML006", .warning, attribute.name,
-                        "transformable without a transformer name: the deprecated NSKeyedUnarchiveFromData is used; name a secure transformer (SwiftData: .transformable(by:))"
+                        """
+                        transformable without a transformer name: the deprecated NSKeyedUnarchiveFromData \
+                        is used; name a secure transformer (SwiftData: .transformable(by:))
+                        """
                     )
                 }
                 if cloudKit && !attribute.isOptional && !attribute.isTransient && attribute.defaultValue == nil
@@ -101,7 +119,10 @@ package struct ModelLint: Sendable {
                 {
                     add(
                         "ML004", .error, attribute.name,
-                        "required attribute without a default value: CloudKit needs every attribute optional or with a default"
+                        """
+                        required attribute without a default value: CloudKit \
+                        needs every attribute optional or with a default
+                        """
                     )
                 }
                 if SwiftNames.keywords.contains(attribute.name) {
@@ -110,7 +131,10 @@ package struct ModelLint: Sendable {
                 if SwiftNames.persistentModelMembers.contains(attribute.name) {
                     add(
                         "ML013", .error, attribute.name,
-                        "the name is a member every SwiftData model has: rename it in Swift (originalName: keeps the column)"
+                        """
+                        the name is a member every SwiftData model has: \
+                        rename it in Swift (originalName: keeps the column)
+                        """
                     )
                 }
             }
@@ -118,13 +142,19 @@ package struct ModelLint: Sendable {
                 if relationship.isOrdered {
                     add(
                         "ML001", cloudKit ? .error : .warning, relationship.name,
-                        "ordered relationship: SwiftData arrays keep no order\(cloudKit ? " and CloudKit does not support ordered relationships" : ""); add a position attribute and sort by it"
+                        """
+                        ordered relationship: SwiftData arrays keep no \
+                        order\(cloudKit ? " and CloudKit does not support ordered relationships" : ""); \
+                        add a position attribute and sort by it
+                        """
                     )
                 }
                 if relationship.deleteRule == .deny {
                     add(
                         "ML005", cloudKit ? .error : .note, relationship.name,
-                        "Deny delete rule\(cloudKit ? ": CloudKit does not support it" : ": SwiftData has .deny, but check the app handles the refused save")"
+                        cloudKit
+                            ? "Deny delete rule: CloudKit does not support it"
+                            : "Deny delete rule: SwiftData has .deny, but check the app handles the refused save"
                     )
                 }
                 if cloudKit && !relationship.isOptional {
@@ -143,7 +173,10 @@ package struct ModelLint: Sendable {
                 if SwiftNames.persistentModelMembers.contains(relationship.name) {
                     add(
                         "ML013", .error, relationship.name,
-                        "the name is a member every SwiftData model has: rename it in Swift (originalName: keeps the column)"
+                        """
+                        the name is a member every SwiftData model has: \
+                        rename it in Swift (originalName: keeps the column)
+                        """
                     )
                 }
             }

@@ -104,7 +104,10 @@ package struct ModelSource: Sendable {
         if let current = currentVersionName, !versions.contains(where: { $0.name == current }) {
             throw TaskInterchangeError(
                 .invalidData,
-                "\(trimmed): the current version \(current) is not among its versions (\(versions.map(\.name).joined(separator: ", ")))"
+                """
+                \(trimmed): the current version \(current) is not among its versions \
+                (\(versions.map(\.name).joined(separator: ", ")))
+                """
             )
         }
     }
@@ -127,7 +130,10 @@ package struct ModelSource: Sendable {
             guard versions.count == 1 else {
                 throw TaskInterchangeError(
                     .invalidData,
-                    "\(path): names no current version; choose one with --model-version (\(versions.map(\.name).joined(separator: ", ")))"
+                    """
+                    \(path): names no current version; choose one with --model-version \
+                    (\(versions.map(\.name).joined(separator: ", ")))
+                    """
                 )
             }
             return versions[0]
@@ -157,7 +163,10 @@ package struct ModelSource: Sendable {
         guard FileManager.default.fileExists(atPath: contents) else {
             throw TaskInterchangeError(
                 .noInput,
-                "\(folder): has no contents file (models saved before Xcode 4 must be opened and saved in a newer Xcode)"
+                """
+                \(folder): has no contents file (models saved before \
+                Xcode 4 must be opened and saved in a newer Xcode)
+                """
             )
         }
         return try XCDataModelParser(path: contents).parse(try read(contents))

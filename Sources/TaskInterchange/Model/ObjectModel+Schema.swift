@@ -4,8 +4,8 @@
 /// equals the store's own (see `SchemaFixtureTests`); `schemaCaveats` names what a model uses that no real store has
 /// confirmed.
 extension ObjectModel {
-    /// Entity name → its `Z_ENT`: roots in byte-wise name order, each followed depth-first by its sub-entities in name
-    /// order, numbered from 1.
+    /// Entity name → its `Z_ENT`: roots in byte-wise name order, each followed depth-first by its sub-entities in
+    /// name order, numbered from 1.
     public var entityNumbers: [String: Int64] {
         SchemaLayout(model: self).entityNumbers
     }

@@ -55,7 +55,10 @@ extension SchemaLayout {
             where !attribute.isTransient {
                 if attribute.type == .composite {
                     caveats.append(
-                        "\(name).\(attribute.name) is a composite attribute: its columns are named Z<COMPOSITE>_<ELEMENT> here, a guess no real store confirms"
+                        """
+                        \(name).\(attribute.name) is a composite attribute: its columns are \
+                        named Z<COMPOSITE>_<ELEMENT> here, a guess no real store confirms
+                        """
                     )
                     for (path, leaf) in Self.flattenedLeaves(of: attribute) {
                         guard let storage = Self.storage(of: leaf.type) else { continue }
@@ -65,7 +68,10 @@ extension SchemaLayout {
                 }
                 guard let storage = Self.storage(of: attribute.type) else {
                     caveats.append(
-                        "\(name).\(attribute.name) has attribute type \(attribute.type.rawValue), which has no column type; it gets no column"
+                        """
+                        \(name).\(attribute.name) has attribute type \
+                        \(attribute.type.rawValue), which has no column type; it gets no column
+                        """
                     )
                     continue
                 }
@@ -109,7 +115,10 @@ extension SchemaLayout {
                     let d = table(of: relationship.destination)
                 else {
                     caveats.append(
-                        "\(name).\(relationship.name) points at \(relationship.destination), which the model lacks; it gets no storage"
+                        """
+                        \(name).\(relationship.name) points at \(relationship.destination), \
+                        which the model lacks; it gets no storage
+                        """
                     )
                     continue
                 }
@@ -123,7 +132,10 @@ extension SchemaLayout {
                 joined.insert(PropertyKey(entity: inverse.declaredBy.name, property: inverse.relationship.name))
                 if inverse.declaredBy.name == name && inverse.relationship.name == relationship.name {
                     caveats.append(
-                        "\(name).\(relationship.name) is its own inverse: its join table's second column is named REFLEXIVE, which no real store we hold confirms"
+                        """
+                        \(name).\(relationship.name) is its own inverse: its join table's \
+                        second column is named REFLEXIVE, which no real store we hold confirms
+                        """
                     )
                     let column = "Z_\(destination)\(relationship.name.uppercased())"
                     tables[t].joinTables.append(
@@ -139,7 +151,11 @@ extension SchemaLayout {
                 var (r, i) = (relationship, inverse.relationship)
                 if inverse.declaredBy.name == name {
                     caveats.append(
-                        "\(name).\(relationship.name) and \(name).\(inverse.relationship.name) are a many-to-many pair on one entity: which of them names the join table is not reproducible; take the name from a template store when there is one"
+                        """
+                        \(name).\(relationship.name) and \(name).\(inverse.relationship.name) are \
+                        a many-to-many pair on one entity: which of them names the join table is \
+                        not reproducible; take the name from a template store when there is one
+                        """
                     )
                     if Self.byteOrder(r.name, i.name) { swap(&r, &i) }
                 }
@@ -169,7 +185,10 @@ extension SchemaLayout {
                 let found = constraint.compactMap(column)
                 guard found.count == constraint.count else {
                     caveats.append(
-                        "the uniqueness constraint (\(constraint.joined(separator: ", "))) of \(name) names a property without a column; it gets no index"
+                        """
+                        the uniqueness constraint (\(constraint.joined(separator: ", "))) \
+                        of \(name) names a property without a column; it gets no index
+                        """
                     )
                     continue
                 }
@@ -190,7 +209,10 @@ extension SchemaLayout {
                     || isAttribute.contains(false)
                 {
                     caveats.append(
-                        "fetch index \(fetchIndex.name) of \(name) is partial, an R-tree or mixes relationships with attributes; it is not created"
+                        """
+                        fetch index \(fetchIndex.name) of \(name) is partial, an R-tree \
+                        or mixes relationships with attributes; it is not created
+                        """
                     )
                     continue
                 }
@@ -218,7 +240,10 @@ extension SchemaLayout {
         }
         if let foreign = modelNames.first(where: { $0.utf8.contains { $0 >= 0x80 } }) {
             caveats.append(
-                "the name \(foreign) is not ASCII: how Core Data uppercases it for its columns is unconfirmed (Swift's uppercasing is used)"
+                """
+                the name \(foreign) is not ASCII: how Core Data uppercases it \
+                for its columns is unconfirmed (Swift's uppercasing is used)
+                """
             )
         }
     }

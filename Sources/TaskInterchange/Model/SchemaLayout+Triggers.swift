@@ -24,7 +24,10 @@ extension SchemaLayout {
                     let source = table(name), let destination = table(relationship.destination)
                 else {
                     caveats.append(
-                        "\(name).\(attribute.name) is derived as \(attribute.derivation ?? ""): only count:(to-many) derivations get their Z_DA_ triggers here"
+                        """
+                        \(name).\(attribute.name) is derived as \(attribute.derivation ?? ""): \
+                        only count:(to-many) derivations get their Z_DA_ triggers here
+                        """
                     )
                     continue
                 }
@@ -35,8 +38,9 @@ extension SchemaLayout {
         }
     }
 
-    /// The five triggers of `<attribute> = count:(<to-many>)`: the count follows inserts, re-parenting and deletes of
-    /// destination rows (`PARAMETER_*` on the destination table) and is computed for a new source row (`SOURCE_INSERT`).
+    /// The five triggers of `<attribute> = count:(<to-many>)`: the count follows inserts, re-parenting and deletes
+    /// of destination rows (`PARAMETER_*` on the destination table) and is computed for a new source row
+    /// (`SOURCE_INSERT`).
     static func countTriggers(
         entity: String, attribute: String, sourceTable: String, column: String,
         destinationTable: String, key: String
@@ -45,7 +49,10 @@ extension SchemaLayout {
         let literal = { (text: String) in "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
         let prefix = "Z_DA_\(destinationTable)_\(entity)_\(attribute)_PARAMETER_"
         func notify(_ row: String, _ function: String = "NSCoreDataDATriggerUpdatedAffectedObjectValue") -> String {
-            "SELECT \(function)(\(literal(sourceTable)), Z_ENT, Z_PK, \(literal(attribute)), \(c)) FROM \(s) WHERE Z_PK = \(row); END"
+            """
+            SELECT \(function)(\(literal(sourceTable)), Z_ENT, Z_PK, \(literal(attribute)), \(c)) \
+            FROM \(s) WHERE Z_PK = \(row); END
+            """
         }
         let parameter: [(String, String, String, String)] = [
             ("INSERT", "AFTER INSERT ON", "NEW", "IFNULL(\(c), 0) + 1"),
@@ -65,7 +72,8 @@ extension SchemaLayout {
             Trigger(
                 name: insert,
                 sql: "CREATE TRIGGER \(identifier(insert)) AFTER INSERT ON \(s) FOR EACH ROW BEGIN "
-                    + "UPDATE \(s) SET \(c) = (SELECT IFNULL(COUNT(\(k)), 0) FROM \(d) WHERE \(k) = NEW.Z_PK) WHERE Z_PK = NEW.Z_PK; "
+                    + "UPDATE \(s) SET \(c) = (SELECT IFNULL(COUNT(\(k)), 0) FROM \(d) WHERE \(k) = NEW.Z_PK) "
+                    + "WHERE Z_PK = NEW.Z_PK; "
                     + notify("NEW.Z_PK", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue")))
         return triggers
     }

@@ -1,5 +1,6 @@
 /// The SQLite layout Core Data gives a model in a new store: entity numbers, one table per root entity, join tables,
-/// indexes, derived-attribute triggers and the system tables, with every name Core Data would choose. Built by `init(model:)`; `statements` is the DDL.
+/// indexes, derived-attribute triggers and the system tables, with every name Core Data would choose. Built by
+/// `init(model:)`; `statements` is the DDL.
 struct SchemaLayout: Sendable {
     /// How a column stores its value. The order of the cases is the order in which Core Data groups a table's
     /// columns; within a group columns keep the order in which they were claimed.
@@ -185,7 +186,10 @@ struct SchemaLayout: Sendable {
             identifier(term.column) + (term.ascending.map { $0 ? " COLLATE BINARY ASC" : " COLLATE BINARY DESC" } ?? "")
         }
         return
-            "CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(identifier(index.name)) ON \(identifier(index.table)) (\(terms.joined(separator: ", ")))"
+            """
+            CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(identifier(index.name)) \
+            ON \(identifier(index.table)) (\(terms.joined(separator: ", ")))
+            """
     }
 
     /// A name as Core Data writes it (bare), quoted when it is not a plain SQL identifier, so that names read from a

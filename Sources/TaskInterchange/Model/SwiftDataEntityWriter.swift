@@ -47,22 +47,35 @@ struct SwiftDataEntityWriter {
         var lines: [String] = []
         if entity.isAbstract {
             lines.append(
-                "// NOTE: abstract in Core Data; SwiftData has no abstract models: never insert a \(entity.name) itself."
+                """
+                // NOTE: abstract in Core Data; SwiftData has no \
+                abstract models: never insert a \(entity.name) itself.
+                """
             )
         }
         if let modifier = entity.versionHashModifier {
             lines.append(
-                "// NOTE: the entity's version hash modifier \"\(modifier)\" has no SwiftData equivalent; without it the entity's hash differs from the store's."
+                """
+                // NOTE: the entity's version hash modifier \"\(modifier)\" has no \
+                SwiftData equivalent; without it the entity's hash differs from the store's.
+                """
             )
         }
         if let renaming = entity.renamingIdentifier {
             lines.append(
-                "// NOTE: renaming identifier \"\(renaming)\": this entity was \(renaming); SwiftData has no originalName for a model, so the migration from it is a custom stage."
+                """
+                // NOTE: renaming identifier \"\(renaming)\": this entity was \(renaming); SwiftData \
+                has no originalName for a model, so the migration from it is a custom stage.
+                """
             )
         }
         if entity.superentity != nil {
             lines.append(
-                "// NOTE: a sub-entity of \(entity.superentity!); SwiftData model inheritance needs the 26 releases. Core Data keeps the whole hierarchy in one table, so check the store SwiftData makes before relying on it."
+                """
+                // NOTE: a sub-entity of \(entity.superentity!); SwiftData model \
+                inheritance needs the 26 releases. Core Data keeps the whole hierarchy \
+                in one table, so check the store SwiftData makes before relying on it.
+                """
             )
             lines.append(Self.inheritanceAvailability)
         }
@@ -86,7 +99,10 @@ struct SwiftDataEntityWriter {
         }
         if !indexable.isEmpty {
             body.append(
-                "// NOTE: SwiftData names its indexes itself; Core Data's were \(indexable.map { "Z_\(entity.name)_\($0.name)" }.joined(separator: ", "))."
+                """
+                // NOTE: SwiftData names its indexes itself; Core Data's were \
+                \(indexable.map { "Z_\(entity.name)_\($0.name)" }.joined(separator: ", ")).
+                """
             )
             body.append(
                 "#Index<\(entity.name)>("
@@ -97,7 +113,10 @@ struct SwiftDataEntityWriter {
         }
         for index in entity.fetchIndexes where !indexable.contains(index) {
             body.append(
-                "// NOTE: fetch index \(index.name) (descending, R-tree, partial or on a relationship) has no SwiftData #Index form."
+                """
+                // NOTE: fetch index \(index.name) (descending, R-tree, \
+                partial or on a relationship) has no SwiftData #Index form.
+                """
             )
         }
         if !body.isEmpty { body.append("") }
@@ -110,7 +129,10 @@ struct SwiftDataEntityWriter {
         }
         for name in entity.fetchedProperties {
             body.append(
-                "// NOTE: fetched property \(name) has no SwiftData equivalent: run a FetchDescriptor in a ModelContext instead."
+                """
+                // NOTE: fetched property \(name) has no SwiftData \
+                equivalent: run a FetchDescriptor in a ModelContext instead.
+                """
             )
         }
         let inherited = inheritedParameters()
@@ -234,19 +256,28 @@ struct SwiftDataEntityWriter {
         let name = SwiftNames.identifier(attribute.name)
         if let derivation = attribute.derivation {
             lines.append(
-                "// NOTE: derived attribute \(attribute.name) = \(derivation): SwiftData has no derived attributes; compute it in Swift."
+                """
+                // NOTE: derived attribute \(attribute.name) = \(derivation): \
+                SwiftData has no derived attributes; compute it in Swift.
+                """
             )
             return lines
         }
         if SwiftNames.persistentModelMembers.contains(attribute.name) {
             lines.append(
-                "// NOTE: \(attribute.name) is a member every SwiftData model has, so it cannot be a property: rename it and move its values in a custom stage."
+                """
+                // NOTE: \(attribute.name) is a member every SwiftData model has, so it \
+                cannot be a property: rename it and move its values in a custom stage.
+                """
             )
             return lines
         }
         guard let type = swiftType(attribute) else {
             lines.append(
-                "// NOTE: attribute \(attribute.name) of type \(XCDataModelParser.typeName(attribute.type)) has no SwiftData equivalent\(attribute.type == .composite ? " (use a Codable struct)" : "")."
+                """
+                // NOTE: attribute \(attribute.name) of type \(XCDataModelParser.typeName(attribute.type)) \
+                has no SwiftData equivalent\(attribute.type == .composite ? " (use a Codable struct)" : "").
+                """
             )
             return lines
         }
@@ -313,7 +344,10 @@ struct SwiftDataEntityWriter {
         let name = SwiftNames.identifier(relationship.name)
         if SwiftNames.persistentModelMembers.contains(relationship.name) {
             lines.append(
-                "// NOTE: \(relationship.name) is a member every SwiftData model has, so it cannot be a property: rename it and move its values in a custom stage."
+                """
+                // NOTE: \(relationship.name) is a member every SwiftData model has, so \
+                it cannot be a property: rename it and move its values in a custom stage.
+                """
             )
             return lines
         }
@@ -323,7 +357,10 @@ struct SwiftDataEntityWriter {
         }
         if relationship.isOrdered {
             lines.append(
-                "// NOTE: ordered in Core Data; SwiftData arrays keep no order (the store's Z_FOK_ order is not read): add a position attribute and sort by it."
+                """
+                // NOTE: ordered in Core Data; SwiftData arrays keep no order (the store's \
+                Z_FOK_ order is not read): add a position attribute and sort by it.
+                """
             )
         }
         if relationship.inverse == nil {
@@ -331,7 +368,10 @@ struct SwiftDataEntityWriter {
         }
         if !relationship.isToMany && (!relationship.isOptional || relationship.minCount > 0) {
             lines.append(
-                "// NOTE: required in the model; optional here because SwiftData sets relationships after insert: check it before saving."
+                """
+                // NOTE: required in the model; optional here because SwiftData \
+                sets relationships after insert: check it before saving.
+                """
             )
         }
         var arguments: [String] = []

@@ -30,7 +30,8 @@ extension SwiftDataGenerator {
                     reasons.append("\(place): \(difference.detail) (existing rows may hold nil)")
                 } else if difference.detail.contains("uniqueness constraints") {
                     reasons.append("\(place): \(difference.detail) (existing rows may hold duplicates)")
-                } else if difference.detail.contains("to-many → to-one") || difference.detail.contains("parent entity")
+                } else if difference.detail.contains("to-many → to-one")
+                    || difference.detail.contains("parent entity")
                 {
                     reasons.append("\(place): \(difference.detail)")
                 }
@@ -71,9 +72,8 @@ extension SwiftDataGenerator {
             lines.append("")
             lines.append("    /// \(versions[index - 1].name) → \(versions[index].name)")
             if reasons.isEmpty {
-                lines.append(
-                    "    static let \(stages[index - 1]) = MigrationStage.lightweight(fromVersion: \(from).self, toVersion: \(to).self)"
-                )
+                let stage = "MigrationStage.lightweight(fromVersion: \(from).self, toVersion: \(to).self)"
+                lines.append("    static let \(stages[index - 1]) = \(stage)")
                 continue
             }
             notes.append(

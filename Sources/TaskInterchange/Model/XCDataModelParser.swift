@@ -160,7 +160,10 @@ struct XCDataModelParser {
                     // Expression elements (`expression=`, `expressionType=`) name no stored property.
                     return fail(
                         parser,
-                        "fetch index \(currentIndex?.name ?? "") has an element without a property (expression elements are not supported)"
+                        """
+                        fetch index \(currentIndex?.name ?? "") has an element \
+                        without a property (expression elements are not supported)
+                        """
                     )
                 }
                 let kind: ObjectModel.FetchIndex.Kind
@@ -170,7 +173,10 @@ struct XCDataModelParser {
                 case let other:
                     return fail(
                         parser,
-                        "fetch index \(currentIndex?.name ?? "") has an element of type \"\(other)\" (expected Binary or RTree)"
+                        """
+                        fetch index \(currentIndex?.name ?? "") has an element \
+                        of type \"\(other)\" (expected Binary or RTree)
+                        """
                     )
                 }
                 currentIndex?.elements.append(
@@ -219,7 +225,10 @@ struct XCDataModelParser {
             guard failure == nil else { return }
             failure = TaskInterchangeError(
                 .invalidData,
-                "\(path):\(parser.lineNumber):\(parser.columnNumber): not a data model: \(XCDataModelParser.reason(parseError))"
+                """
+                \(path):\(parser.lineNumber):\(parser.columnNumber): not a data model: \
+                \(XCDataModelParser.reason(parseError))
+                """
             )
         }
 
@@ -280,7 +289,10 @@ struct XCDataModelParser {
             guard let rule = XCDataModelParser.deleteRules[ruleName] else {
                 fail(
                     parser,
-                    "relationship \(entityName).\(name) has deletionRule \"\(ruleName)\" (expected Nullify, Cascade, Deny or No Action)"
+                    """
+                    relationship \(entityName).\(name) has deletionRule \
+                    \"\(ruleName)\" (expected Nullify, Cascade, Deny or No Action)
+                    """
                 )
                 return nil
             }
@@ -358,14 +370,20 @@ struct XCDataModelParser {
                     guard let destination = entityByName[relationship.destination] else {
                         throw located(
                             place,
-                            "relationship \(entity.name).\(relationship.name) points to entity \(relationship.destination), which the model does not have"
+                            """
+                            relationship \(entity.name).\(relationship.name) points to \
+                            entity \(relationship.destination), which the model does not have
+                            """
                         )
                     }
                     if let inverse = relationship.inverse {
                         guard unsorted.relationship(named: inverse, in: destination) != nil else {
                             throw located(
                                 place,
-                                "relationship \(entity.name).\(relationship.name) names inverse \(inverse), which \(destination.name) does not have"
+                                """
+                                relationship \(entity.name).\(relationship.name) names \
+                                inverse \(inverse), which \(destination.name) does not have
+                                """
                             )
                         }
                     }

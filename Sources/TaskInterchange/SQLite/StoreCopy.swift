@@ -75,12 +75,12 @@ enum StoreCopy {
         }
     }
 
-    /// Copies the store as `copy` does, but first takes the write lock an import takes (`BEGIN IMMEDIATE`, waiting up to
-    /// the busy timeout) and holds it while copying, for dry runs: they fail with `.busy` or `.cannotCreate` exactly
+    /// Copies the store as `copy` does, but first takes the write lock an import takes (`BEGIN IMMEDIATE`, waiting up
+    /// to the busy timeout) and holds it while copying, for dry runs: they fail with `.busy` or `.cannotCreate` exactly
     /// when the import would, and plan over the state the import would write over. The lock is taken through a
-    /// connection that neither checkpoints nor recovers anything: it is skipped when a journal may be hot (its
-    /// recovery would write the store) and for a WAL store without its sidecars (no connection holds it open, so no
-    /// lock can be held; the sidecars are not created).
+    /// connection that neither checkpoints nor recovers anything: it is skipped when a journal may be hot (its recovery
+    /// would write the store) and for a WAL store without its sidecars (no connection holds it open, so no lock can be
+    /// held; the sidecars are not created).
     /// - Throws: as `copy`.
     static func copyUnderWriteLock(_ store: String, into directory: PrivateDirectory, busyTimeout: Int32)
         throws(TaskInterchangeError) -> Outcome
@@ -130,7 +130,10 @@ enum StoreCopy {
                 .invalidData,
                 count <= 0
                     ? "\(store): the file is empty, not an SQLite store"
-                    : "\(store): not an SQLite database (the file does not start with the SQLite header; encrypted or another format?)"
+                    : """
+                    \(store): not an SQLite database (the file does not start \
+                    with the SQLite header; encrypted or another format?)
+                    """
             )
         }
         return header

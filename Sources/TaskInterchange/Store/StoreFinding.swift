@@ -64,7 +64,10 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
     }
 
     static let hotJournalMessage =
-        "a writer stopped mid-transaction (hot journal); its changes were rolled back in a private copy and only committed data was read (the store's files were not changed)"
+        """
+        a writer stopped mid-transaction (hot journal); its changes were rolled back in a \
+        private copy and only committed data was read (the store's files were not changed)
+        """
 
     /// The kind of finding.
     public var code: Code

@@ -108,7 +108,10 @@ public struct StoreInspection: Sendable, Codable {
                 if let table = entity.table {
                     count = Int(
                         try database.scalar(
-                            "SELECT count(*) FROM \(Database.quote(table)) WHERE Z_ENT IN (\(entity.numbersIncludingSubentities.map(String.init).joined(separator: ", ")))"
+                            """
+                            SELECT count(*) FROM \(Database.quote(table)) WHERE Z_ENT IN \
+                            (\(entity.numbersIncludingSubentities.map(String.init).joined(separator: ", ")))
+                            """
                         )?.int64 ?? 0)
                 }
                 return Entity(
@@ -127,7 +130,10 @@ public struct StoreInspection: Sendable, Codable {
                 log.add(
                     .versionHashMismatch, entity: entity.name,
                     message:
-                        "the version hash computed from the model cache differs from the one in Z_METADATA (the cache and the store disagree, or the hash rules miss a model feature)"
+                        """
+                        the version hash computed from the model cache differs from the one in Z_METADATA \
+                        (the cache and the store disagree, or the hash rules miss a model feature)
+                        """
                 )
             }
             joinTables = try schema.tables.keys.sorted().compactMap { table -> JoinTable? in
@@ -144,7 +150,10 @@ public struct StoreInspection: Sendable, Codable {
                     log.add(
                         .maxKeyBelowKeys, entity: entity.name,
                         message:
-                            "Z_MAX is \(entity.maxKey) but \(table) holds key \(largest); the app's next insert would collide (tasks import corrects it)"
+                            """
+                            Z_MAX is \(entity.maxKey) but \(table) holds key \(largest); \
+                            the app's next insert would collide (tasks import corrects it)
+                            """
                     )
                 }
                 guard !entity.isInternal else { continue }
@@ -167,7 +176,10 @@ public struct StoreInspection: Sendable, Codable {
                 log.add(
                     .walData, entity: nil,
                     message:
-                        "committed data lives in the -wal file (read as one committed state; the store's files were not changed)"
+                        """
+                        committed data lives in the -wal file (read as one \
+                        committed state; the store's files were not changed)
+                        """
                 )
             }
             if !schema.triggers.isEmpty || !schema.views.isEmpty {

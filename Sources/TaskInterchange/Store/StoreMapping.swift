@@ -96,7 +96,10 @@ public struct StoreMapping: Sendable, Hashable, Codable {
         } catch let DecodingError.dataCorrupted(context) {
             throw TaskInterchangeError(
                 .invalidData,
-                "\(path): \(Self.jsonPath(context.codingPath)): \(context.debugDescription) \(context.underlyingError.map { "(\($0.localizedDescription))" } ?? "")"
+                """
+                \(path): \(Self.jsonPath(context.codingPath)): \(context.debugDescription) \
+                \(context.underlyingError.map { "(\($0.localizedDescription))" } ?? "")
+                """
             )
         } catch let DecodingError.keyNotFound(key, context) {
             throw TaskInterchangeError(
@@ -117,7 +120,10 @@ public struct StoreMapping: Sendable, Hashable, Codable {
         for name in kinds.keys where Kind(rawValue: name) == nil {
             throw TaskInterchangeError(
                 .invalidData,
-                "\(path): \(root).kinds.\(name): unknown kind (expected one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")))"
+                """
+                \(path): \(root).kinds.\(name): unknown kind \
+                (expected one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")))
+                """
             )
         }
         for kind in Kind.allCases {
@@ -125,13 +131,19 @@ public struct StoreMapping: Sendable, Hashable, Codable {
             for field in mapping.fields.keys where !kind.fields.contains(field) {
                 throw TaskInterchangeError(
                     .invalidData,
-                    "\(path): \(root).kinds.\(kind.rawValue).fields.\(field): unknown field (expected one of \(kind.fields.joined(separator: ", ")))"
+                    """
+                    \(path): \(root).kinds.\(kind.rawValue).fields.\(field): unknown field \
+                    (expected one of \(kind.fields.joined(separator: ", ")))
+                    """
                 )
             }
             for reference in mapping.relationships.keys where !kind.relationships.contains(reference) {
                 throw TaskInterchangeError(
                     .invalidData,
-                    "\(path): \(root).kinds.\(kind.rawValue).relationships.\(reference): unknown relationship (expected one of \(kind.relationships.isEmpty ? "none" : kind.relationships.joined(separator: ", ")))"
+                    """
+                    \(path): \(root).kinds.\(kind.rawValue).relationships.\(reference): unknown relationship (expected \
+                    one of \(kind.relationships.isEmpty ? "none" : kind.relationships.joined(separator: ", ")))
+                    """
                 )
             }
         }

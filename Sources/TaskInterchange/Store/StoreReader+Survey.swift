@@ -10,7 +10,10 @@ extension StoreReader {
                 log.add(
                     .missingTable, entity: entity.name,
                     message: isView
-                        ? "\(entity.expectedTable) is a view, not a table; tasks never reads views, so this entity's rows were not exported"
+                        ? """
+                        \(entity.expectedTable) is a view, not a table; tasks \
+                        never reads views, so this entity's rows were not exported
+                        """
                         : "the store has no table \(entity.expectedTable) for this entity")
                 continue
             }
@@ -28,7 +31,10 @@ extension StoreReader {
             let numbers = schema.entities.filter { $0.table == table }.map(\.number)
             let stray =
                 try database.scalar(
-                    "SELECT count(*) FROM \(Database.quote(table)) WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(numbers.map(String.init).joined(separator: ", ")))"
+                    """
+                    SELECT count(*) FROM \(Database.quote(table)) \
+                    WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(numbers.map(String.init).joined(separator: ", ")))
+                    """
                 )?.int64 ?? 0
             if stray > 0 {
                 log.add(
@@ -46,7 +52,10 @@ extension StoreReader {
             {
                 let values =
                     try database.scalar(
-                        "SELECT count(\(Database.quote(column.name))) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)"
+                        """
+                        SELECT count(\(Database.quote(column.name))) FROM \(Database.quote(kind.table)) \
+                        WHERE \(kind.entityFilter)
+                        """
                     )?.int64 ?? 0
                 if values > 0 {
                     log.add(
@@ -63,7 +72,10 @@ extension StoreReader {
                 log.add(
                     .unmappedColumn, entity: table, property: column,
                     message:
-                        "both sides of this many-to-many are ordered and only one side's order travels; these positions were not exported",
+                        """
+                        both sides of this many-to-many are ordered and only one \
+                        side's order travels; these positions were not exported
+                        """,
                     count: Int(rows))
             }
         }

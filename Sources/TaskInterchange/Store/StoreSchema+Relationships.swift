@@ -1,6 +1,7 @@
-/// Where relationships live in a store, read from Core Data's storage names alone. Many-to-many join tables: `Z_<n><REL>(Z_<n><INVERSE>, Z_<m><REL>[, Z_FOK_<m><REL>])`.
-/// The column named after a relationship holds that relationship's destinations (its members); the other column holds
-/// the objects that own them; the table bears the name of one of the pair's relationships.
+/// Where relationships live in a store, read from Core Data's storage names alone. Many-to-many join tables:
+/// `Z_<n><REL>(Z_<n><INVERSE>, Z_<m><REL>[, Z_FOK_<m><REL>])`. The column named after a relationship holds that
+/// relationship's destinations (its members); the other column holds the objects that own them; the table bears the
+/// name of one of the pair's relationships.
 extension StoreSchema {
     /// One reading direction of a join table.
     struct JoinDirection: Sendable, Hashable {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The rows an export with an `ExportSelection` reads: the roots the selection names, then, to a fixed point, every
-/// row a kept row refers to — typed kinds and generic entities alike, row by row — except rows of excluded entities,
+/// The rows an export with an `ExportSelection` reads: the roots the selection names, then, to a fixed point, every row
+/// a kept row refers to — typed kinds and generic entities alike, row by row — except rows of excluded entities,
 /// whose references are dropped.
 ///
 /// Naming an entity (in `--entities` or `--exclude-entities`) names its sub-entities too, as a Core Data fetch of that

@@ -26,7 +26,10 @@ public struct StoreTemplate: Sendable {
         do {
             let database = snapshot.database
             objects = try database.rows(
-                "SELECT type, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid"
+                """
+                SELECT type, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
+                ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid
+                """
             )
             .compactMap { row in
                 guard let type = row[0].string, let sql = row[1].string, type != "view" else { return nil }

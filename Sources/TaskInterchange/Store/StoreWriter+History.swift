@@ -109,7 +109,11 @@ extension StoreWriter {
             let string = found["TRANSACTIONSTRING"]
         else {
             warnings.append(
-                "the target store tracks persistent history, but not in the tables Core Data writes (\(problems.joined(separator: "; "))); rows written by tasks have no history entries, so history consumers and CloudKit mirroring will not see them"
+                """
+                the target store tracks persistent history, but not in the tables Core Data \
+                writes (\(problems.joined(separator: "; "))); rows written by tasks have no \
+                history entries, so history consumers and CloudKit mirroring will not see them
+                """
             )
             return nil
         }
@@ -149,7 +153,10 @@ extension StoreWriter {
             let next = try allocateKey(in: resolvedKind.table, of: resolvedKind.entity)
             nextKey[resolvedKind.table] = next
             let select = try database.prepare(
-                "SELECT Z_PK, Z_ENT FROM \(Database.quote(resolvedKind.table)) WHERE \(resolvedKind.entityFilter) ORDER BY Z_PK"
+                """
+                SELECT Z_PK, Z_ENT FROM \(Database.quote(resolvedKind.table)) \
+                WHERE \(resolvedKind.entityFilter) ORDER BY Z_PK
+                """
             )
             while try select.step() {
                 noteDeleted(select.int64(at: 0), entity: select.int64(at: 1), table: resolvedKind.table)
@@ -181,7 +188,10 @@ extension StoreWriter {
             let old =
                 try task.map {
                     try keys(
-                        "SELECT \(Database.quote(join.tagColumn)) FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.taskColumn)) = ?",
+                        """
+                        SELECT \(Database.quote(join.tagColumn)) FROM \(Database.quote(join.table)) \
+                        WHERE \(Database.quote(join.taskColumn)) = ?
+                        """,
                         $0)
                 } ?? []
             for tag in Set(old).symmetricDifference(links.tags) { noteChanged(.tag, tag) }
@@ -247,7 +257,10 @@ extension StoreWriter {
             let old =
                 replacing
                 ? try keys(
-                    "SELECT \(Database.quote(join.memberColumn)) FROM \(Database.quote(join.table)) WHERE \(Database.quote(join.ownerColumn)) = ?",
+                    """
+                    SELECT \(Database.quote(join.memberColumn)) FROM \(Database.quote(join.table)) \
+                    WHERE \(Database.quote(join.ownerColumn)) = ?
+                    """,
                     key)
                 : []
             let changed = Set(old).symmetricDifference(destinations)
@@ -299,7 +312,10 @@ extension StoreWriter {
         let keptNextKey = nextKey[transactionTable]
         let transaction = try allocateKey(in: transactionTable, of: entities.transaction)
         let insert = try database.prepare(
-            "INSERT INTO \(Database.quote(changeTable)) (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) VALUES (?, ?, NULL, ?, ?, ?, ?, ?)"
+            """
+            INSERT INTO \(Database.quote(changeTable)) (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, \
+            ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) VALUES (?, ?, NULL, ?, ?, ?, ?, ?)
+            """
         )
         var counts = (inserts: 0, updates: 0, deletes: 0, withoutColumns: 0)
         func write(_ type: Int64, entity: Int64, key: Int64, columns: [UInt8]?) throws {
@@ -361,7 +377,10 @@ extension StoreWriter {
         let latest =
             try database.scalar("SELECT max(ZTIMESTAMP) FROM \(Database.quote(transactionTable))")?.double ?? -.infinity
         try database.prepare(
-            "INSERT INTO \(Database.quote(transactionTable)) (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZPROCESSIDTS, ZTIMESTAMP) VALUES (?, ?, NULL, ?, ?, ?, ?)"
+            """
+            INSERT INTO \(Database.quote(transactionTable)) (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, \
+            ZBUNDLEIDTS, ZPROCESSIDTS, ZTIMESTAMP) VALUES (?, ?, NULL, ?, ?, ?, ?)
+            """
         )
         .execute([
             .integer(transaction), .integer(entities.transaction.number), .integer(author), .integer(author),
@@ -370,14 +389,21 @@ extension StoreWriter {
         ])
         if counts.withoutColumns > 0 {
             warnings.append(
-                "persistent history: the target has no model cache, so \(counts.withoutColumns) update entr\(counts.withoutColumns == 1 ? "y does" : "ies do") not say which properties changed (ZCOLUMNS NULL)"
+                """
+                persistent history: the target has no model cache, so \(counts.withoutColumns) \
+                update entr\(counts.withoutColumns == 1 ? "y does" : "ies do") not say which \
+                properties changed (ZCOLUMNS NULL)
+                """
             )
         }
         if counts.deletes > 0,
             schema.columns(of: changeTable)?.contains(where: { $0.name.hasPrefix("ZTOMBSTONE") }) == true
         {
             warnings.append(
-                "persistent history: the target keeps tombstones of deleted objects; tasks does not fill them, so \(counts.deletes) delete entr\(counts.deletes == 1 ? "y has" : "ies have") no preserved values"
+                """
+                persistent history: the target keeps tombstones of deleted objects; tasks does not fill them, so \
+                \(counts.deletes) delete entr\(counts.deletes == 1 ? "y has" : "ies have") no preserved values
+                """
             )
         }
     }
@@ -417,8 +443,9 @@ extension StoreWriter {
         }
     }
 
-    /// `ZCOLUMNS` of an update that names all of an entity's `propertyCount` properties: bit *i* is `0x80 >> (i % 8)` of
-    /// byte `i / 8` (most significant first), `ceil(n / 8)` bytes, no bit at or past `n`. Nil (NULL) for no properties.
+    /// `ZCOLUMNS` of an update that names all of an entity's `propertyCount` properties: bit *i* is `0x80 >> (i % 8)`
+    /// of byte `i / 8` (most significant first), `ceil(n / 8)` bytes, no bit at or past `n`. Nil (NULL) for no
+    /// properties.
     static func changedColumns(propertyCount: Int) -> [UInt8]? {
         guard propertyCount > 0 else { return nil }
         var bytes = [UInt8](repeating: 0xFF, count: (propertyCount + 7) / 8)
