@@ -28,7 +28,8 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
         public var storeUUID: String?
         /// Which store entity was read for each kind (`project`, `category`, `tag`, `task`, `subtask`).
         public var entities: [String: String]
-        /// Kind → property → declaration, for the store relationships carried under records' `extra` (empty when none).
+        /// Kind → property → declaration, for the store relationships carried under records' `extra` (empty when
+        /// none).
         public var relationships: [String: [String: ExtraRelationship]]
         /// Entity → declaration, for the entities the generic `entities` section carries (empty when none).
         public var model: [String: EntityDeclaration]

@@ -226,7 +226,8 @@ extension ArchiveReader.Parser {
                     let required = Record.layout.filter { !$0.shape.isOptional }.map(\.name)
                     try report(
                         .unknownField, path() + "[\(position)]",
-                        "\"\(name)\" is not a \(Record.kind.rawValue) field that needs a value (\(required.joined(separator: ", "))); ignored",
+                        "\"\(name)\" is not a \(Record.kind.rawValue) field that needs a value "
+                            + "(\(required.joined(separator: ", "))); ignored",
                         at: location, severity: .warning)
                 }
             }

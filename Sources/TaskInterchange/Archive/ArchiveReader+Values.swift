@@ -63,7 +63,8 @@ extension ArchiveReader.Parser {
             versionMismatchReported = true
             try report(
                 .versionMismatch, JSONPath.member(path, name),
-                "\"\(name)\" exists only in format version 2, but the file says \"version\": 1; it looks like a version 2 file "
+                "\"\(name)\" exists only in format version 2, but the file says \"version\": 1; it looks like a "
+                    + "version 2 file "
                     + "(set \"version\": 2), and read as version 1 its values would be lost", at: location)
         }
         try scanner.skipValue()

@@ -41,7 +41,8 @@ public enum GraphComparison {
                 throw TaskInterchangeError(
                     .invalidData,
                     "stdin: its generic records are not listed as exports list "
-                        + "them (ids derived from their keys, in key order); save the archive to a file and compare that"
+                        + "them (ids derived from their keys, in key order); save the archive to a file and compare "
+                        + "that"
                 )
             }
             return try compare(a, b, options: options, byKey: false)

@@ -121,7 +121,8 @@ public struct GraphSource: Sendable {
         case .standardInput:
             throw TaskInterchangeError(
                 .invalidData,
-                "stdin: records are not sorted by id; save the archive to a file (or re-export it with 'tasks export', which sorts) and compare that"
+                "stdin: records are not sorted by id; save the archive to a file (or re-export it with 'tasks export', "
+                    + "which sorts) and compare that"
             )
         case .records(let records, _): archive = records
         case .archive, .input:
@@ -134,7 +135,8 @@ public struct GraphSource: Sendable {
             if let issue = collector.issues.first(where: { $0.severity == .error }) {
                 throw TaskInterchangeError(
                     .invalidData,
-                    "\(name): \(issue.path): \(issue.code.rawValue): \(issue.message); run 'tasks validate' for every problem"
+                    "\(name): \(issue.path): \(issue.code.rawValue): \(issue.message); run 'tasks validate' for every "
+                        + "problem"
                 )
             }
             archive = collector.archive

@@ -58,7 +58,8 @@ public struct MatchRule: Sendable, Hashable {
                 throw TaskInterchangeError(
                     .usage,
                     "--match \(term.isEmpty ? "''" : term): expected 'name' (projects, "
-                        + "categories and tags by name) or 'Entity.attribute' (a generic entity's records by an attribute)"
+                        + "categories and tags by name) or 'Entity.attribute' (a generic entity's records by an "
+                        + "attribute)"
                 )
             }
             let key = EntityKey(entity: String(parts[0]), attribute: String(parts[1]))

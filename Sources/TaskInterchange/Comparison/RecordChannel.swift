@@ -146,7 +146,8 @@ struct ChannelVisitor: ArchiveVisitor {
         let location = issue.line.map { " (line \($0)\(issue.column.map { ", column \($0)" } ?? ""))" } ?? ""
         throw TaskInterchangeError(
             .invalidData,
-            "\(name): \(issue.path): \(issue.code.rawValue): \(issue.message)\(location); run 'tasks validate' for every problem"
+            "\(name): \(issue.path): \(issue.code.rawValue): \(issue.message)\(location); run 'tasks validate' for "
+                + "every problem"
         )
     }
 

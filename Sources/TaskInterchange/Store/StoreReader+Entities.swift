@@ -75,7 +75,8 @@ extension StoreReader {
             let select = (["Z_PK"] + columns.map(\.column) + keyColumns).map(Database.quote).joined(separator: ", ")
             let kept = selection?.condition(.entity(name)) ?? ""
             let statement = try database.prepare(
-                "SELECT \(select) FROM \(Database.quote(entity.table)) WHERE Z_ENT = \(entity.number)\(kept) ORDER BY Z_PK"
+                "SELECT \(select) FROM \(Database.quote(entity.table)) "
+                    + "WHERE Z_ENT = \(entity.number)\(kept) ORDER BY Z_PK"
             )
             var index = 0
             while try statement.step() {

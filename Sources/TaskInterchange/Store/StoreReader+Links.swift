@@ -30,12 +30,17 @@ extension StoreReader {
                 case .destinationColumn(let table, let filter, let column, let order):
                     let owner = Database.quote(column)
                     sql =
-                        "SELECT \(owner), Z_PK FROM \(Database.quote(table)) WHERE \(filter) AND \(owner) IS NOT NULL\(selected(kind, column)) ORDER BY \(owner), \(order.map { "\(Database.quote($0)), " } ?? "")Z_PK"
+                        "SELECT \(owner), Z_PK FROM \(Database.quote(table)) "
+                        + "WHERE \(filter) AND \(owner) IS NOT NULL\(selected(kind, column)) "
+                        + "ORDER BY \(owner), \(order.map { "\(Database.quote($0)), " } ?? "")Z_PK"
                 case .joinTable(let direction):
                     let owner = Database.quote(direction.ownerColumn)
                     let member = Database.quote(direction.memberColumn)
+                    let order = direction.orderColumn.map { "\(Database.quote($0)), " } ?? ""
                     sql =
-                        "SELECT \(owner), \(member) FROM \(Database.quote(direction.table)) WHERE \(owner) IS NOT NULL AND \(member) IS NOT NULL\(selected(kind, direction.ownerColumn)) ORDER BY \(owner), \(direction.orderColumn.map { "\(Database.quote($0)), " } ?? "")\(member)"
+                        "SELECT \(owner), \(member) FROM \(Database.quote(direction.table)) "
+                        + "WHERE \(owner) IS NOT NULL AND \(member) IS NOT NULL"
+                        + "\(selected(kind, direction.ownerColumn)) ORDER BY \(owner), \(order)\(member)"
                 }
                 let table = LinkTable(
                     property: relationship.property,
@@ -51,7 +56,8 @@ extension StoreReader {
                             log.add(
                                 .excludedReference, entity: entity, property: relationship.property,
                                 message:
-                                    "link points at a \(relationship.declaration.destination.rawValue) of an excluded entity; not exported",
+                                    "link points at a \(relationship.declaration.destination.rawValue) of an excluded "
+                                    + "entity; not exported",
                                 example: "p\(owner)→p\(member)")
                             continue
                         }

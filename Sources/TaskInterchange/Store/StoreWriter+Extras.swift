@@ -96,19 +96,22 @@ extension StoreWriter {
     func reportUnplacedExtras() {
         for (property, count) in unplacedExtras.sorted(by: { $0.key < $1.key }) {
             warnings.append(
-                "\(property): the target has no such property; \(count) extra value\(count == 1 ? "" : "s") not imported"
+                "\(property): the target has no such property; \(count) extra value\(count == 1 ? "" : "s") not "
+                    + "imported"
             )
         }
         unplacedExtras = [:]
         for (field, count) in unplacedFields.sorted(by: { $0.key < $1.key }) {
             warnings.append(
-                "\(field): the target maps no property to this field; \(count) value\(count == 1 ? "" : "s") not imported"
+                "\(field): the target maps no property to this field; \(count) value\(count == 1 ? "" : "s") not "
+                    + "imported"
             )
         }
         unplacedFields = [:]
         for (relationship, count) in toOneOverflows.sorted(by: { $0.key < $1.key }) {
             warnings.append(
-                "\(relationship): the target's relationship is to-one; \(count) record\(count == 1 ? "" : "s") with several ids not linked"
+                "\(relationship): the target's relationship is to-one; \(count) record\(count == 1 ? "" : "s") with "
+                    + "several ids not linked"
             )
         }
         toOneOverflows = [:]

@@ -50,7 +50,8 @@ extension StoreWriter {
         let present = try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0
         if present > recorded {
             warnings.append(
-                "\(root.name): Z_MAX (\(recorded)) was below the largest key in \(table) (\(present)); new keys start above \(present) and Z_MAX is corrected"
+                "\(root.name): Z_MAX (\(recorded)) was below the largest key in \(table) (\(present)); new keys start "
+                    + "above \(present) and Z_MAX is corrected"
             )
         }
         let next = max(recorded, present) + 1

@@ -57,13 +57,16 @@ extension StoreWriter {
                 // destination) let go.
                 let inverseEntity = inverse.entityColumn.map { ", \(Database.quote($0)) = NULL" } ?? ""
                 let release = try prepared(
-                    "UPDATE \(destinationTable) SET \(Database.quote(inverse.column)) = NULL\(inverseEntity) WHERE \(Database.quote(inverse.column)) = ?1"
+                    "UPDATE \(destinationTable) SET \(Database.quote(inverse.column)) = NULL\(inverseEntity) WHERE "
+                        + "\(Database.quote(inverse.column)) = ?1"
                 )
                 release.bind(key, at: 1)
                 try release.run()
                 if let member = destinations.first {
+                    let clearOwnEntity = entityColumn.map { ", \(Database.quote($0)) = NULL" } ?? ""
                     let previous = try prepared(
-                        "UPDATE \(ownerTable) SET \(Database.quote(column)) = NULL\(entityColumn.map { ", \(Database.quote($0)) = NULL" } ?? "") WHERE \(Database.quote(column)) = ?2 AND Z_PK <> ?1"
+                        "UPDATE \(ownerTable) SET \(Database.quote(column)) = NULL\(clearOwnEntity) "
+                            + "WHERE \(Database.quote(column)) = ?2 AND Z_PK <> ?1"
                     )
                     previous.bind(key, at: 1)
                     previous.bind(member, at: 2)
@@ -73,7 +76,8 @@ extension StoreWriter {
                             ", \(Database.quote($0)) = (SELECT Z_ENT FROM \(ownerTable) WHERE Z_PK = ?1)"
                         } ?? ""
                     let link = try prepared(
-                        "UPDATE \(destinationTable) SET \(Database.quote(inverse.column)) = ?1\(setEntity) WHERE Z_PK = ?2"
+                        "UPDATE \(destinationTable) SET \(Database.quote(inverse.column)) = ?1\(setEntity) "
+                            + "WHERE Z_PK = ?2"
                     )
                     link.bind(key, at: 1)
                     link.bind(member, at: 2)
@@ -85,7 +89,8 @@ extension StoreWriter {
                 let clearOrder = orderColumn.map { ", \(Database.quote($0)) = NULL" } ?? ""
                 let clearEntity = entityColumn.map { ", \(Database.quote($0)) = NULL" } ?? ""
                 let clear = try prepared(
-                    "UPDATE \(destinationTable) SET \(Database.quote(column)) = NULL\(clearEntity)\(clearOrder) WHERE \(Database.quote(column)) = ?1"
+                    "UPDATE \(destinationTable) SET \(Database.quote(column)) = NULL\(clearEntity)\(clearOrder) WHERE "
+                        + "\(Database.quote(column)) = ?1"
                 )
                 clear.bind(key, at: 1)
                 try clear.run()
@@ -111,7 +116,9 @@ extension StoreWriter {
             }
             let orderName = join.orderColumn.map { ", \(Database.quote($0))" } ?? ""
             let insert = try prepared(
-                "INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(Database.quote(join.ownerColumn)), \(Database.quote(join.memberColumn))\(orderName)) VALUES (?, ?\(join.orderColumn == nil ? "" : ", ?"))"
+                "INSERT OR IGNORE INTO \(Database.quote(join.table)) "
+                    + "(\(Database.quote(join.ownerColumn)), \(Database.quote(join.memberColumn))\(orderName)) "
+                    + "VALUES (?, ?\(join.orderColumn == nil ? "" : ", ?"))"
             )
             for (position, member) in destinations.enumerated() {
                 insert.bind(key, at: 1)

@@ -52,7 +52,8 @@ final class RowStatements {
         let table = Database.quote(kind.table)
         let insertColumns = (leading + written).map(Database.quote).joined(separator: ", ")
         insert = try database.prepare(
-            "INSERT INTO \(table) (\(insertColumns)) VALUES (\(Array(repeating: "?", count: leading.count + written.count).joined(separator: ", ")))"
+            "INSERT INTO \(table) (\(insertColumns)) VALUES "
+                + "(\(Array(repeating: "?", count: leading.count + written.count).joined(separator: ", ")))"
         )
         let assignments =
             written.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" } + [
