@@ -18,6 +18,7 @@ extension StoreReader {
             guard let join = reader.resolved.tagJoin else { return }
             start = [Int32](repeating: 0, count: tasks.count)
             end = start
+            var current = -1
             let taskColumn = Database.quote(join.taskColumn)
             let tagColumn = Database.quote(join.tagColumn)
             let statement = try reader.database.prepare(
@@ -44,25 +45,34 @@ extension StoreReader {
                     continue
                 }
                 // Rows come grouped by task key, and a key has one rank: a task's links are contiguous.
-                if start[task] == end[task] { start[task] = Int32(tagRanks.count) }
+                if start[task] == end[task] {
+                    if current >= 0 { settle(current) }
+                    current = task
+                    start[task] = Int32(tagRanks.count)
+                }
                 tagRanks.append(Int32(tag))
                 end[task] = Int32(tagRanks.count)
             }
+            if current >= 0 { settle(current) }
+        }
+
+        /// Sorts a task's tag ranks (ranks follow id order, so this sorts its ids) and drops repeated ones.
+        private mutating func settle(_ task: Int) {
+            let range = Int(start[task])..<Int(end[task])
+            guard range.count > 1 else { return }
+            tagRanks[range].sort()
+            var kept = range.lowerBound
+            for position in range where position == range.lowerBound || tagRanks[position] != tagRanks[kept - 1] {
+                tagRanks[kept] = tagRanks[position]
+                kept += 1
+            }
+            end[task] = Int32(kept)
         }
 
         /// The tag ids of the task at `rank`, sorted by id, each once.
         func tagIds(forRank rank: Int) -> [UUID] {
-            guard rank < start.count, start[rank] < end[rank] else { return [] }
-            // Ranks follow id order, so sorting ranks sorts ids.
-            let ranks = tagRanks[Int(start[rank])..<Int(end[rank])].sorted()
-            var ids: [UUID] = []
-            ids.reserveCapacity(ranks.count)
-            var previous: Int32 = -1
-            for rank in ranks where rank != previous {
-                ids.append(tags.ids[Int(rank)])
-                previous = rank
-            }
-            return ids
+            guard rank < start.count else { return [] }
+            return tagRanks[Int(start[rank])..<Int(end[rank])].map { tags.ids[Int($0)] }
         }
     }
 

@@ -40,8 +40,8 @@ final class StoreWriter: ImportDestination {
     /// out once, not per row.
     var referencedEntities: (project: Int64?, category: Int64?, task: Int64?) = (nil, nil, nil)
     var preparedStatements: [String: Statement] = [:]
-    /// The task–tag join row insert, used for every task: kept here rather than looked up by its SQL text.
-    var tagLinkInsert: Statement?
+    /// Task keys by tag key: the join rows to write at the end of the import (`writeTagLinks`).
+    var pendingTagLinks: [Int64: [Int64]] = [:]
     /// `kind.relationship` → where its links go (nil: nowhere in this target).
     var linkTargets: [String: LinkTarget?] = [:]
     /// What the import changed, for the persistent history rows written at its end (nil when the target does not
@@ -196,10 +196,14 @@ final class StoreWriter: ImportDestination {
     /// - Throws: `TaskInterchangeError.busy` when another process holds the store; `body`'s errors.
     func transaction<R>(_ body: () throws -> R) throws -> R {
         // What a rolled-back body recorded must not reach the next transaction's history.
-        defer { history?.clear() }
+        defer {
+            history?.clear()
+            pendingTagLinks = [:]
+        }
         do {
             let result = try database.inTransaction {
                 let result = try body()
+                try writeTagLinks()
                 try writeHistory()
                 try writeMaxKeys()
                 reportUnplacedExtras()
