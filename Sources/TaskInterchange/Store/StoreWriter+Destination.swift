@@ -3,7 +3,7 @@ import Foundation
 /// The `ImportDestination` operations, as SQL on the Core Data layout.
 extension StoreWriter {
     func existingKey(of kind: StoreMapping.Kind, id: UUID) -> Int64? {
-        existing[kind]?[id]
+        existing[kind]?[UUIDKey(id)]
     }
 
     func count(of kind: StoreMapping.Kind) throws -> Int {
@@ -104,7 +104,7 @@ extension StoreWriter {
     /// pass catches repeated ids), and skipping the map saves a hash insert per row.
     private func remember(_ kind: StoreMapping.Kind, _ id: UUID, _ key: Int64) {
         guard !isNew else { return }
-        existing[kind, default: [:]][id] = key
+        existing[kind, default: [:]][UUIDKey(id)] = key
     }
 
     // MARK: - Rows

@@ -23,7 +23,7 @@ final class StoreWriter: ImportDestination {
     private var hadWAL = false
     /// Set when a transaction committed; until then, closing leaves the store's files as they were.
     private var committed = false
-    var existing: [StoreMapping.Kind: [UUID: Int64]] = [:]
+    var existing: [StoreMapping.Kind: [UUIDKey: Int64]] = [:]
     var nextKey: [String: Int64] = [:]
     var rowStatements: [StoreMapping.Kind: RowStatements] = [:]
     /// `kind.property` → where its extra values go (nil: nowhere in this target).
@@ -166,9 +166,11 @@ final class StoreWriter: ImportDestination {
         }
     }
 
-    /// The ids already in the store, per kind (for validation before an import).
-    var existingIDs: [StoreMapping.Kind: Set<UUID>] {
-        existing.mapValues { Set($0.keys) }
+    /// The ids already in the store, per kind, for the validator (looked up in this writer's maps as they are when
+    /// this is called, not copied into sets).
+    func existingIDs(existingIsError: Bool) -> Validator.ExistingIDs {
+        let maps = existing
+        return Validator.ExistingIDs(existingIsError: existingIsError) { maps[$0]?[UUIDKey($1)] != nil }
     }
 
     private func loadExistingIDs() throws {
@@ -176,7 +178,7 @@ final class StoreWriter: ImportDestination {
         for (kind, resolvedKind) in resolved.kinds {
             let entries = try StoreIdentity.read(
                 resolvedKind, from: database, storeUUID: schema.storeUUID ?? "", log: &log)
-            existing[kind] = Dictionary(entries.map { ($0.id, $0.key) }, uniquingKeysWith: { first, _ in first })
+            existing[kind] = Dictionary(entries.map { (UUIDKey($0.id), $0.key) }, uniquingKeysWith: { first, _ in first })
         }
     }
 
