@@ -360,31 +360,37 @@ public struct Importer: Sendable {
             -> TaskLinks<Destination.ObjectKey>
         {
             var links = TaskLinks<Destination.ObjectKey>()
-            if !loaded.isSuperset(of: [.project, .category, .tag]) {
-                if let projectId = task.projectId, !loaded.contains(.project) {
+            // Asked once per task, not per reference.
+            let (projectsLoaded, categoriesLoaded, tagsLoaded) = (
+                loaded.contains(.project), loaded.contains(.category), loaded.contains(.tag)
+            )
+            if !(projectsLoaded && categoriesLoaded && tagsLoaded) {
+                if let projectId = task.projectId, !projectsLoaded {
                     links.project = try externalKey(.project, projectId)
                 }
-                if let categoryId = task.categoryId, !loaded.contains(.category) {
+                if let categoryId = task.categoryId, !categoriesLoaded {
                     links.category = try externalKey(.category, categoryId)
                 }
-                if !loaded.contains(.tag) { links.tags = try task.tagIds.compactMap { try externalKey(.tag, $0) } }
+                if !tagsLoaded { links.tags = try task.tagIds.compactMap { try externalKey(.tag, $0) } }
             }
             if externalOnly { return links }
-            if let projectId = task.projectId, loaded.contains(.project) {
+            if let projectId = task.projectId, projectsLoaded {
                 guard let key = projects[UUIDKey(projectId)] else {
                     throw TaskInterchangeError(
                         .invalidData, "\(path.member("projectId")): no project with id \(projectId.uuidString)")
                 }
                 links.project = key
             }
-            if let categoryId = task.categoryId, loaded.contains(.category) {
+            if let categoryId = task.categoryId, categoriesLoaded {
                 guard let key = categories[UUIDKey(categoryId)] else {
                     throw TaskInterchangeError(
                         .invalidData, "\(path.member("categoryId")): no category with id \(categoryId.uuidString)")
                 }
                 links.category = key
             }
-            for (position, tagId) in task.tagIds.enumerated() where loaded.contains(.tag) {
+            guard tagsLoaded else { return links }
+            links.tags.reserveCapacity(task.tagIds.count)
+            for (position, tagId) in task.tagIds.enumerated() {
                 guard let key = tags[UUIDKey(tagId)] else {
                     throw TaskInterchangeError(
                         .invalidData, "\(path.member("tagIds"))[\(position)]: no tag with id \(tagId.uuidString)")

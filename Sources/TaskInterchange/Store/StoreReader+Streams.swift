@@ -72,7 +72,11 @@ extension StoreReader {
         /// The tag ids of the task at `rank`, sorted by id, each once.
         func tagIds(forRank rank: Int) -> [UUID] {
             guard rank < start.count else { return [] }
-            return tagRanks[Int(start[rank])..<Int(end[rank])].map { tags.ids[Int($0)] }
+            let range = Int(start[rank])..<Int(end[rank])
+            // Through buffers: this runs once per task, and subscripting the arrays cost more than the rest.
+            return tags.ids.withUnsafeBufferPointer { ids in
+                tagRanks.withUnsafeBufferPointer { ranks in range.map { ids[Int(ranks[$0])] } }
+            }
         }
     }
 
