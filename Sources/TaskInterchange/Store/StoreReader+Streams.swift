@@ -22,8 +22,8 @@ extension StoreReader {
             let taskColumn = Database.quote(join.taskColumn)
             let tagColumn = Database.quote(join.tagColumn)
             let statement = try reader.database.prepare(
-                "SELECT \(taskColumn), \(tagColumn) FROM \(Database.quote(join.table)) WHERE 1\(reader.selected(.task, join.taskColumn)) ORDER BY \(taskColumn), \(tagColumn)"
-            )
+                "SELECT \(taskColumn), \(tagColumn) FROM \(Database.quote(join.table)) "
+                    + "WHERE 1\(reader.selected(.task, join.taskColumn)) ORDER BY \(taskColumn), \(tagColumn)")
             while try statement.step() {
                 let taskKey = statement.int64(at: 0)
                 let tagKey = statement.int64(at: 1)

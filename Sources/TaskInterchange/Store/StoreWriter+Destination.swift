@@ -270,8 +270,8 @@ extension StoreWriter {
     /// its end instead of at one place per tag, `tagLinksPerStatement` rows to a statement.
     func writeTagLinks() throws {
         guard let join = resolved.tagJoin, !pendingTagLinks.isEmpty else { return }
-        let insert =
-            "INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(Database.quote(join.taskColumn)), \(Database.quote(join.tagColumn))) VALUES "
+        let columns = "\(Database.quote(join.taskColumn)), \(Database.quote(join.tagColumn))"
+        let insert = "INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(columns)) VALUES "
         let single = try prepared(insert + "(?, ?)")
         let batch = try prepared(
             insert + Array(repeating: "(?, ?)", count: Self.tagLinksPerStatement).joined(separator: ", "))

@@ -178,7 +178,8 @@ final class StoreWriter: ImportDestination {
         for (kind, resolvedKind) in resolved.kinds {
             let entries = try StoreIdentity.read(
                 resolvedKind, from: database, storeUUID: schema.storeUUID ?? "", log: &log)
-            existing[kind] = Dictionary(entries.map { (UUIDKey($0.id), $0.key) }, uniquingKeysWith: { first, _ in first })
+            existing[kind] = Dictionary(
+                entries.map { (UUIDKey($0.id), $0.key) }, uniquingKeysWith: { first, _ in first })
         }
     }
 

@@ -73,9 +73,8 @@ struct RecordPipelineTests {
         // The calling thread's mask is left as it was (test runners may block signals on their own threads).
         var after = sigset_t()
         pthread_sigmask(SIG_BLOCK, nil, &after)
-        #expect([SIGINT, SIGTERM, SIGHUP].map { sigismember(&before, $0) } == [SIGINT, SIGTERM, SIGHUP].map {
-            sigismember(&after, $0)
-        })
+        let trapped = [SIGINT, SIGTERM, SIGHUP]
+        #expect(trapped.map { sigismember(&before, $0) } == trapped.map { sigismember(&after, $0) })
         #expect(recorder.names == ["tag 0"])
     }
 

@@ -15,7 +15,8 @@ struct StoreIdentityTests {
         }
     }
 
-    @Test("the same order as a comparison sort, for random ids and for ids sharing their first bits",
+    @Test(
+        "the same order as a comparison sort, for random ids and for ids sharing their first bits",
         arguments: [false, true])
     func sameOrder(sharedPrefix: Bool) {
         var entries = Self.entries(20_000, sharedPrefix: sharedPrefix)

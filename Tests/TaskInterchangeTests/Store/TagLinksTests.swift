@@ -6,7 +6,8 @@ import Testing
 /// join rows that point at no task or no tag are reported, not exported.
 @Suite("Store reader: tag links")
 struct TagLinksTests {
-    @Test("every task gets its own tags, sorted by id; dangling join rows are reported", arguments: [1, 2, 3] as [UInt64])
+    @Test(
+        "every task gets its own tags, sorted by id; dangling join rows are reported", arguments: [1, 2, 3] as [UInt64])
     func tagsAndDanglingRows(seed: UInt64) throws {
         let directory = try TemporaryDirectory()
         let archive = ArchiveGenerator.archive(seed: seed, maxTasks: 40)
@@ -25,12 +26,14 @@ struct TagLinksTests {
         }
         #expect(
             findings.contains {
-                $0.code == .danglingReference && $0.entity == "Z_4TASKS" && $0.examples.contains { $0.hasPrefix("p999999↔") }
+                $0.code == .danglingReference && $0.entity == "Z_4TASKS"
+                    && $0.examples.contains { $0.hasPrefix("p999999↔") }
                     && $0.message == "join row points at no task row; link not exported"
             })
         #expect(
             findings.contains {
-                $0.code == .danglingReference && $0.entity == "Z_4TASKS" && $0.examples.contains { $0.hasSuffix("↔p888888") }
+                $0.code == .danglingReference && $0.entity == "Z_4TASKS"
+                    && $0.examples.contains { $0.hasSuffix("↔p888888") }
                     && $0.message == "join row points at no tag row; link not exported"
             } == !archive.tasks.isEmpty)
     }
