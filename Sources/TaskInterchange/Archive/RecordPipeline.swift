@@ -1,58 +1,76 @@
 import Dispatch
 import Foundation
 
-/// Hands an archive's records from the thread that produces them (reading a store, parsing JSON) to a thread that
+/// Hands an archive's records from the code that produces them (reading a store, parsing JSON) to the visitor that
 /// consumes them (formatting and writing JSON, validating, writing a store), in batches and in order, so the two
 /// halves run on two cores at once. The consumer sees every call in the order the producer made it, so results do
 /// not depend on the threads.
 ///
+/// One half runs on a second thread, which `placement` chooses: the consumer by default; the producer when the
+/// consumer must stay on the calling thread (export's writer: a signal must interrupt its blocked `write(2)`, and the
+/// second thread blocks the signals, so they reach the calling thread).
+///
 /// The queue is bounded, so a slow consumer holds the producer back and memory stays flat. A consumer error stops
-/// the producer at its next record (it throws that error); a producer error stops the consumer after the batch in
-/// hand. `run` waits for the consumer thread either way, so it never outlives the operation.
+/// the producer at its next record or cancellation check (the caller gets the consumer's error); a producer error
+/// stops the consumer after the batch in hand. `run` waits for the second thread either way, so it never outlives
+/// the operation.
 final class RecordPipeline<Consumer: ArchiveVisitor>: ArchiveVisitor {
     private typealias Event = PipelineEvent
-    /// The consumer, reached only from the consumer thread until the pipeline has finished.
-    private final class Box {
-        var consumer: Consumer?
-        init(_ consumer: consuming Consumer) { self.consumer = consumer }
+
+    /// Which half runs on the second thread.
+    enum Placement {
+        /// The producer stays on the calling thread.
+        case consumerOnSecondThread
+        /// The consumer stays on the calling thread; the second thread blocks the signals a program traps.
+        case producerOnSecondThread
     }
 
-    private let box: Box
     private let channel: PipelineChannel
     private var batch: [Event] = []
     private let batchSize: Int
 
-    /// Lets `produce` feed `consumer` through a pipeline: `consumer` moves to a second thread for the duration and
-    /// comes back (unshared, so its collections are not copied on the next change) when every record has reached it.
+    /// Lets `produce` feed `consumer` through a pipeline; the half on the second thread is reached only from there
+    /// until it has finished, and `consumer` comes back unshared (so its collections are not copied on the next
+    /// change) when every record has reached it.
     /// - Parameter batchSize: records per hand-over (a lock round trip each).
     /// - Parameter depth: batches that may wait for the consumer.
-    /// - Throws: what `produce` throws, or else what the consumer threw.
+    /// - Throws: what the consumer threw, or else what `produce` threw.
     static func run(
-        _ consumer: inout Consumer, batchSize: Int = 256, depth: Int = 8,
-        _ produce: (inout RecordPipeline) throws -> Void
+        _ consumer: inout Consumer, placement: Placement = .consumerOnSecondThread, batchSize: Int = 256,
+        depth: Int = 8, _ produce: (inout RecordPipeline) throws -> Void
     ) throws {
-        var pipeline = RecordPipeline(consume consumer, batchSize: batchSize, depth: depth)
-        var failure: (any Error)?
-        do {
-            try produce(&pipeline)
-        } catch {
-            failure = error
-            pipeline.abandon()
+        let pipeline = RecordPipeline(channel: PipelineChannel(depth: depth), batchSize: batchSize)
+        switch placement {
+        case .consumerOnSecondThread: pipeline.runConsumerOnSecondThread(&consumer, produce)
+        case .producerOnSecondThread: pipeline.runProducerOnSecondThread(&consumer, produce)
         }
-        let result = pipeline.finish()
-        consumer = result.consumer
-        if let failure = failure ?? result.failure { throw failure }
+        if let failure = pipeline.channel.consumerFailure ?? pipeline.channel.producerFailure { throw failure }
     }
 
-    private init(_ consumer: consuming Consumer, batchSize: Int, depth: Int) {
-        self.batchSize = batchSize
-        let box = Box(consumer)
-        self.box = box
-        channel = PipelineChannel(depth: depth, cancellation: Cancellation.current) { event in
-            try event.deliver(to: &box.consumer!)
+    private func runConsumerOnSecondThread(_ consumer: inout Consumer, _ produce: (inout RecordPipeline) throws -> Void)
+    {
+        let box = Box(consume consumer)
+        channel.start(blockingSignals: false) { [channel] in channel.consume { try $0.deliver(to: &box.value!) } }
+        self.produce(produce)
+        channel.waitForThread()
+        consumer = box.take()
+    }
+
+    private func runProducerOnSecondThread(_ consumer: inout Consumer, _ produce: (inout RecordPipeline) throws -> Void)
+    {
+        withoutActuallyEscaping(produce) { produce in
+            let box = Box { self.produce(produce) }
+            channel.start(blockingSignals: true) { box.value!() }
+            channel.consume { try $0.deliver(to: &consumer) }
+            channel.waitForThread()
+            box.value = nil
         }
+    }
+
+    private init(channel: PipelineChannel, batchSize: Int) {
+        self.channel = channel
+        self.batchSize = batchSize
         batch.reserveCapacity(batchSize)
-        channel.start()
     }
 
     func visitProject(_ project: ProjectRecord, index: Int) throws { try add(.project(project, index)) }
@@ -64,24 +82,19 @@ final class RecordPipeline<Consumer: ArchiveVisitor>: ArchiveVisitor {
     func visitHeader(_ header: ArchiveHeader) throws { try add(.header(header)) }
     func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) throws { try add(.end(header, counts)) }
 
-    /// Waits until the consumer has seen every record (or, after `abandon()`, has stopped) and hands it back, with
-    /// its error if it failed.
-    private func finish() -> (consumer: Consumer, failure: (any Error)?) {
-        var failure: (any Error)?
+    /// Runs the producer half: `produce`, then the rest of its batch and the end of the stream, or, when it fails,
+    /// the end without the queued batches and its error for `run`.
+    private func produce(_ produce: (inout RecordPipeline) throws -> Void) {
+        var pipeline = self
         do {
+            try produce(&pipeline)
             if !batch.isEmpty { try channel.send(batch) }
             batch = []
-            try channel.close()
+            channel.close(failure: nil)
         } catch {
-            failure = error
+            batch = []
+            channel.close(failure: error)
         }
-        return (box.consumer.take()!, failure)
-    }
-
-    /// Stops the consumer without the records still queued, after the producer failed.
-    private func abandon() {
-        batch = []
-        channel.abandon()
     }
 
     private func add(_ event: Event) throws {
@@ -93,92 +106,133 @@ final class RecordPipeline<Consumer: ArchiveVisitor>: ArchiveVisitor {
     }
 }
 
-/// The bounded queue between a `RecordPipeline`'s two threads.
+/// Something reached only from one thread at a time, moved to the second thread for its duration.
 ///
-/// `@unchecked Sendable`: every mutable member is touched under `condition` only; `deliver` (and the consumer it
-/// reaches) only on the consumer thread, until `close()` or `abandon()` has waited for that thread to end.
+/// `@unchecked Sendable`: `RecordPipeline.run` touches `value` again only after the second thread has ended.
+private final class Box<Value>: @unchecked Sendable {
+    var value: Value?
+    init(_ value: consuming Value) { self.value = value }
+    /// Moves the value out, so the caller holds the only reference to its storage.
+    func take() -> Value { value.take()! }
+}
+
+/// The bounded queue between a `RecordPipeline`'s two halves, and its second thread.
+///
+/// `@unchecked Sendable`: every mutable member is touched under `condition` only.
 private final class PipelineChannel: @unchecked Sendable {
     typealias Event = PipelineEvent
     private let condition = NSCondition()
     private var queue: [[Event]] = []
     private let depth: Int
+    /// The producer has sent everything (or gave up).
     private var isClosed = false
-    private var isDone = false
-    private var failure: (any Error)?
-    private let deliver: (Event) throws -> Void
-    private let cancellation: Cancellation
+    /// The consumer takes no more batches (it has seen everything, or it failed).
+    private var isStopped = false
+    private var isThreadDone = false
+    private var consumerError: (any Error)?
+    private var producerError: (any Error)?
+    /// The caller's check, carried to the second thread.
+    private let cancellation = Cancellation.current
 
-    init(depth: Int, cancellation: Cancellation, deliver: @escaping (Event) throws -> Void) {
+    init(depth: Int) {
         self.depth = depth
-        self.cancellation = cancellation
-        self.deliver = deliver
     }
 
-    func start() {
+    var consumerFailure: (any Error)? { inspected { consumerError } }
+    var producerFailure: (any Error)? { inspected { producerError } }
+
+    /// Runs `body` on a new thread; with `blockingSignals`, the signals a program traps are blocked there, so the
+    /// kernel delivers them to the calling thread.
+    func start(blockingSignals: Bool, _ body: @escaping @Sendable () -> Void) {
+        let outer = cancellation
+        // The half on the second thread also stops once the other half has: a failed consumer should not wait for
+        // a long SQLite sort to end (its progress handler asks this check).
+        let check = Cancellation { [self] in outer.isRequestedNow() || inspected { isStopped } }
         let thread = Thread { [self] in
-            Cancellation.$current.withValue(cancellation) { consume() }
+            if blockingSignals { Self.blockSignals() }
+            Cancellation.$current.withValue(check) { body() }
+            locked { isThreadDone = true }
         }
-        // Consumers walk nested values recursively; give them the main thread's room.
+        // Readers and consumers walk nested values recursively; give them the main thread's room.
         thread.stackSize = 8 << 20
         thread.start()
+    }
+
+    /// Waits until the second thread has ended.
+    func waitForThread() {
+        condition.lock()
+        while !isThreadDone { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Ends the stream: after the queued batches, or, when the producer failed, without them.
+    func close(failure: (any Error)?) {
+        locked {
+            if let failure {
+                producerError = failure
+                queue.removeAll()
+            }
+            isClosed = true
+        }
+    }
+
+    /// Runs the consumer half: hands every batch to `deliver` until the stream ends or `deliver` throws.
+    func consume(_ deliver: (Event) throws -> Void) {
+        while let batch = receive() {
+            do {
+                for event in batch { try deliver(event) }
+            } catch {
+                locked {
+                    consumerError = error
+                    queue.removeAll()
+                    isStopped = true
+                }
+                return
+            }
+        }
+        locked { isStopped = true }
     }
 
     /// Queues a batch, waiting while the queue is full; throws the consumer's error instead once it failed.
     func send(_ batch: [Event]) throws {
         condition.lock()
         defer { condition.unlock() }
-        while queue.count >= depth && failure == nil && !isDone { condition.wait() }
-        if let failure { throw failure }
+        while queue.count >= depth && !isStopped { condition.wait() }
+        if let consumerError { throw consumerError }
+        if isStopped { throw Cancellation.cancelled }
         queue.append(batch)
         condition.broadcast()
     }
 
-    /// Ends the stream and waits for the consumer thread.
-    func close() throws {
+    /// The next batch, nil once the producer has closed the stream and the queue is empty.
+    private func receive() -> [Event]? {
         condition.lock()
-        isClosed = true
+        defer { condition.unlock() }
+        while queue.isEmpty && !isClosed { condition.wait() }
+        if queue.isEmpty { return nil }
         condition.broadcast()
-        while !isDone { condition.wait() }
-        let failure = self.failure
-        condition.unlock()
-        if let failure { throw failure }
+        return queue.removeFirst()
     }
 
-    /// Ends the stream without the queued batches and waits for the consumer thread.
-    func abandon() {
+    /// Reads state under the lock.
+    private func inspected<Result>(_ body: () -> Result) -> Result {
         condition.lock()
-        queue.removeAll()
-        isClosed = true
+        defer { condition.unlock() }
+        return body()
+    }
+
+    /// Runs `body` under the lock and wakes every waiter (each state change is one a waiter may be waiting for).
+    private func locked(_ body: () -> Void) {
+        condition.lock()
+        body()
         condition.broadcast()
-        while !isDone { condition.wait() }
         condition.unlock()
     }
 
-    private func consume() {
-        while true {
-            condition.lock()
-            while queue.isEmpty && !isClosed { condition.wait() }
-            if queue.isEmpty {
-                isDone = true
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            let batch = queue.removeFirst()
-            condition.broadcast()
-            condition.unlock()
-            do {
-                for event in batch { try deliver(event) }
-            } catch {
-                condition.lock()
-                failure = error
-                queue.removeAll()
-                isDone = true
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-        }
+    private static func blockSignals() {
+        var mask = sigset_t()
+        sigfillset(&mask)
+        pthread_sigmask(SIG_BLOCK, &mask, nil)
     }
 }
 

@@ -72,9 +72,11 @@ public enum Exporter {
                 selection: options.selection.isEverything ? nil : options.selection.description))
         var writing = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
         try writing.writer.begin(header: header)
-        // One thread: the writes to the output must stay on the thread a signal interrupts, or a stalled reader of a
-        // pipe would keep a stopped export waiting in write(2).
-        try reader.read(into: &writing, progress: options.progress)
+        // Reading the store and formatting JSON each get a core. The writer stays on the calling thread, the one a
+        // signal interrupts, or a stalled reader of a pipe would keep a stopped export waiting in write(2).
+        try RecordPipeline.run(&writing, placement: .producerOnSecondThread) {
+            try reader.read(into: &$0, progress: options.progress)
+        }
         let counts = try writing.writer.finish()
         var findings = reader.findings
         for (field, count) in writing.writer.droppedFields.sorted(by: { $0.key < $1.key }) where count > 0 {

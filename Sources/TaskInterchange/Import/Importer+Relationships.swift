@@ -148,9 +148,9 @@ extension Importer.Pass {
     func key(of kind: StoreMapping.Kind, id: UUID) -> Destination.ObjectKey? {
         if !loaded.contains(kind) { return external[id] ?? nil }
         switch kind {
-        case .project: return projects[id]
-        case .category: return categories[id]
-        case .tag: return tags[id]
+        case .project: return projects[UUIDKey(id)]
+        case .category: return categories[UUIDKey(id)]
+        case .tag: return tags[UUIDKey(id)]
         case .task: return links.taskKeys[id]
         case .subtask: return links.subtaskKeys[id]
         }

@@ -89,9 +89,9 @@ public struct Importer: Sendable {
         let importer: Importer
         var destination: Destination
         var plan: ImportPlan
-        var projects: [UUID: Destination.ObjectKey] = [:]
-        var categories: [UUID: Destination.ObjectKey] = [:]
-        var tags: [UUID: Destination.ObjectKey] = [:]
+        var projects: [UUIDKey: Destination.ObjectKey] = [:]
+        var categories: [UUIDKey: Destination.ObjectKey] = [:]
+        var tags: [UUIDKey: Destination.ObjectKey] = [:]
         var tasksDone = 0
         var validator: Validator?
         /// The validator resolves forward references at the end of the last pass only.
@@ -205,13 +205,13 @@ public struct Importer: Sendable {
 
         /// A project, category or tag: validated, then placed (when its kind is loaded) and its key kept in `map`.
         private mutating func visitRecord<Record: SectionRecord>(
-            _ record: Record, _ index: Int, _ map: WritableKeyPath<Self, [UUID: Destination.ObjectKey]>,
+            _ record: Record, _ index: Int, _ map: WritableKeyPath<Self, [UUIDKey: Destination.ObjectKey]>,
             insert: (inout Destination, Record) throws -> Destination.ObjectKey,
             update: (inout Destination, Record, Destination.ObjectKey) throws -> Void
         ) throws {
             if validator != nil { try record.deliver(to: &validator!, index: index) }
             guard loads(Record.kind) else { return }
-            self[keyPath: map][record.id] = try place(
+            self[keyPath: map][UUIDKey(record.id)] = try place(
                 record, id: record.id, at: RecordPath(Record.kind, index),
                 insert: insert, update: update)
         }
@@ -361,32 +361,38 @@ public struct Importer: Sendable {
             -> TaskLinks<Destination.ObjectKey>
         {
             var links = TaskLinks<Destination.ObjectKey>()
-            if !loaded.isSuperset(of: [.project, .category, .tag]) {
-                if let projectId = task.projectId, !loaded.contains(.project) {
+            // Asked once per task, not per reference.
+            let (projectsLoaded, categoriesLoaded, tagsLoaded) = (
+                loaded.contains(.project), loaded.contains(.category), loaded.contains(.tag)
+            )
+            if !(projectsLoaded && categoriesLoaded && tagsLoaded) {
+                if let projectId = task.projectId, !projectsLoaded {
                     links.project = try externalKey(.project, projectId)
                 }
-                if let categoryId = task.categoryId, !loaded.contains(.category) {
+                if let categoryId = task.categoryId, !categoriesLoaded {
                     links.category = try externalKey(.category, categoryId)
                 }
-                if !loaded.contains(.tag) { links.tags = try task.tagIds.compactMap { try externalKey(.tag, $0) } }
+                if !tagsLoaded { links.tags = try task.tagIds.compactMap { try externalKey(.tag, $0) } }
             }
             if externalOnly { return links }
-            if let projectId = task.projectId, loaded.contains(.project) {
-                guard let key = projects[projectId] else {
+            if let projectId = task.projectId, projectsLoaded {
+                guard let key = projects[UUIDKey(projectId)] else {
                     throw TaskInterchangeError(
                         .invalidData, "\(path.member("projectId")): no project with id \(projectId.uuidString)")
                 }
                 links.project = key
             }
-            if let categoryId = task.categoryId, loaded.contains(.category) {
-                guard let key = categories[categoryId] else {
+            if let categoryId = task.categoryId, categoriesLoaded {
+                guard let key = categories[UUIDKey(categoryId)] else {
                     throw TaskInterchangeError(
                         .invalidData, "\(path.member("categoryId")): no category with id \(categoryId.uuidString)")
                 }
                 links.category = key
             }
-            for (position, tagId) in task.tagIds.enumerated() where loaded.contains(.tag) {
-                guard let key = tags[tagId] else {
+            guard tagsLoaded else { return links }
+            links.tags.reserveCapacity(task.tagIds.count)
+            for (position, tagId) in task.tagIds.enumerated() {
+                guard let key = tags[UUIDKey(tagId)] else {
                     throw TaskInterchangeError(
                         .invalidData, "\(path.member("tagIds"))[\(position)]: no tag with id \(tagId.uuidString)")
                 }

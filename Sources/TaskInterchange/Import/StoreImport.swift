@@ -207,7 +207,7 @@ public enum StoreImport {
         let writer = try StoreWriter(
             path: path, create: false, mapping: options.mapping, mappingSource: options.mappingSource,
             busyTimeout: options.busyTimeout)
-        let existing = Validator.ExistingIDs(ids: writer.existingIDs, existingIsError: options.mode == .insert)
+        let existing = writer.existingIDs(existingIsError: options.mode == .insert)
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
         let importer = Importer(options)
         var validator = Validator(maxIssues: options.maxIssues, existing: existing)

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// A prepared statement; finalized when the last reference goes away.
 ///
@@ -156,6 +157,21 @@ package final class Statement {
         else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// The text of a column, and whether it is exactly the column's bytes (false when invalid UTF-8 was decoded
+    /// with U+FFFD in place of the bad bytes); nil for NULL.
+    package func checkedText(at index: Int32) -> (text: String, isExact: Bool)? {
+        guard sqlite3_column_type(handle, index) != SQLITE_NULL,
+            let pointer = sqlite3_column_text(handle, index)
+        else { return nil }
+        let bytes = UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, index)))
+        let text = String(decoding: bytes, as: UTF8.self)
+        let isExact =
+            text.utf8.withContiguousStorageIfAvailable {
+                $0.count == bytes.count && (bytes.isEmpty || memcmp($0.baseAddress!, pointer, bytes.count) == 0)
+            } ?? text.utf8.elementsEqual(bytes)
+        return (text, isExact)
     }
 
     /// The bytes of a column (text or blob), or nil for NULL.

@@ -30,7 +30,7 @@ extension StoreReader {
         }
     }
 
-    /// Tasks, merged with two more id-ordered streams: their tag join rows and their subtasks.
+    /// Tasks, merged with their tag links and their subtasks (an id-ordered stream).
     func emitTasks(
         projects: KeyIndex, categories: KeyIndex, tags: KeyIndex, into visitor: inout some ArchiveVisitor,
         progress: (@Sendable (Int, Int) -> Void)?
@@ -48,7 +48,7 @@ extension StoreReader {
         let statement = try database.prepare(
             "SELECT Z_PK, \(projectColumn), \(categoryColumn), \(selectList(fields.selectList, .task)) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected(.task)) ORDER BY \(rank)(Z_PK)"
         )
-        var tagStream = try TagStream(reader: self, taskRank: rank, tags: tags)
+        let tagLinks = try TagLinks(reader: self, tasks: index, tags: tags)
         var subtaskStream = try SubtaskStream(reader: self, taskRank: rank)
         // Origins (for findings) built once; each row only sets its key.
         let projectOrigin = Origin(entity: entity, field: "project", column: resolved.taskProjectColumn, key: 0)
@@ -65,7 +65,7 @@ extension StoreReader {
             if let entry = fields.modificationDate { readField(entry, into: &record, statement, key: key) }
             record.extra = extraValues(statement, from: fields.end, extraColumns, entity: entity, key: key)
             addLinks(to: &record.extra, of: .task, key: key)
-            record.tagIds = try tagStream.tagIds(forRank: position)
+            record.tagIds = tagLinks.tagIds(forRank: position)
             record.subtasks = try subtaskStream.subtasks(forRank: position)
             try visitor.visitTask(record, index: position)
             position += 1

@@ -1,67 +1,82 @@
 import Foundation
 
-/// Id-ordered streams of a task's tag links and subtasks, merged with the task rows by rank.
+/// A task's tag links (read ahead) and subtasks (an id-ordered stream), merged with the task rows by rank.
 extension StoreReader {
-    /// Join rows sorted by (task rank, tag rank); rows pointing at missing tasks or tags sort first (NULL) and are
-    /// reported.
-    struct TagStream {
-        private let reader: StoreReader
-        private let statement: Statement?
+    /// Every task's tag links, read ahead in one pass over the join table in task-key order (its index gives that
+    /// order without a sort; sorting its rows by task and tag rank in SQL cost more than the rest of the export's
+    /// reading of them), 4 bytes a link plus 8 a task. Join rows pointing at missing tasks or tags are reported.
+    struct TagLinks {
         private let tags: KeyIndex
-        private var current: (task: Int, tag: Int)?
-        private var finished = false
+        /// Tag ranks, grouped by task.
+        private var tagRanks: [Int32] = []
+        /// Per task rank, where its tag ranks start and end in `tagRanks`.
+        private var start: [Int32] = []
+        private var end: [Int32] = []
 
-        init(reader: StoreReader, taskRank: String, tags: KeyIndex) throws {
-            self.reader = reader
+        init(reader: StoreReader, tasks: KeyIndex, tags: KeyIndex) throws {
             self.tags = tags
-            guard let join = reader.resolved.tagJoin else {
-                statement = nil
-                finished = true
-                return
-            }
+            guard let join = reader.resolved.tagJoin else { return }
+            start = [Int32](repeating: 0, count: tasks.count)
+            end = start
+            var current = -1
             let taskColumn = Database.quote(join.taskColumn)
             let tagColumn = Database.quote(join.tagColumn)
-            statement = try reader.database.prepare(
-                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, tasks_rank_tag(\(tagColumn)) AS tag_rank, \(taskColumn), \(tagColumn) FROM \(Database.quote(join.table)) WHERE 1\(reader.selected(.task, join.taskColumn)) ORDER BY task_rank, tag_rank"
-            )
-            try advance()
-        }
-
-        private mutating func advance() throws {
-            guard let statement, !finished else { return }
+            let statement = try reader.database.prepare(
+                "SELECT \(taskColumn), \(tagColumn) FROM \(Database.quote(join.table)) "
+                    + "WHERE 1\(reader.selected(.task, join.taskColumn)) ORDER BY \(taskColumn), \(tagColumn)")
             while try statement.step() {
-                if statement.isNull(at: 0) || statement.isNull(at: 1) {
-                    let table = reader.resolved.tagJoin?.table
-                    if !statement.isNull(at: 0), reader.isExcluded(.tag) {
+                let taskKey = statement.int64(at: 0)
+                let tagKey = statement.int64(at: 1)
+                let task = statement.isNull(at: 0) ? nil : tasks.rank(of: taskKey)
+                guard let task, let tag = statement.isNull(at: 1) ? nil : tags.rank(of: tagKey) else {
+                    if task != nil, reader.isExcluded(.tag) {
                         reader.log.add(
-                            .excludedReference, entity: table, property: nil,
+                            .excludedReference, entity: join.table, property: nil,
                             message: "links to tags of an excluded entity; not exported",
-                            example: "p\(statement.int64(at: 2))↔p\(statement.int64(at: 3))")
+                            example: "p\(taskKey)↔p\(tagKey)")
                         continue
                     }
                     reader.log.add(
-                        .danglingReference, entity: table, property: nil,
-                        message: statement.isNull(at: 0)
+                        .danglingReference, entity: join.table, property: nil,
+                        message: task == nil
                             ? "join row points at no task row; link not exported"
                             : "join row points at no tag row; link not exported",
-                        example: "p\(statement.int64(at: 2))↔p\(statement.int64(at: 3))")
+                        example: "p\(taskKey)↔p\(tagKey)")
                     continue
                 }
-                current = (Int(statement.int64(at: 0)), Int(statement.int64(at: 1)))
-                return
+                // Rows come grouped by task key, and a key has one rank: a task's links are contiguous.
+                if start[task] == end[task] {
+                    if current >= 0 { settle(current) }
+                    current = task
+                    start[task] = Int32(tagRanks.count)
+                }
+                tagRanks.append(Int32(tag))
+                end[task] = Int32(tagRanks.count)
             }
-            current = nil
-            finished = true
+            if current >= 0 { settle(current) }
         }
 
-        /// The tag ids of the task at `rank`, sorted by id.
-        mutating func tagIds(forRank rank: Int) throws -> [UUID] {
-            var ids: [UUID] = []
-            while let row = current, row.task <= rank {
-                if row.task == rank, ids.last != tags.ids[row.tag] { ids.append(tags.ids[row.tag]) }
-                try advance()
+        /// Sorts a task's tag ranks (ranks follow id order, so this sorts its ids) and drops repeated ones.
+        private mutating func settle(_ task: Int) {
+            let range = Int(start[task])..<Int(end[task])
+            guard range.count > 1 else { return }
+            tagRanks[range].sort()
+            var kept = range.lowerBound
+            for position in range where position == range.lowerBound || tagRanks[position] != tagRanks[kept - 1] {
+                tagRanks[kept] = tagRanks[position]
+                kept += 1
             }
-            return ids
+            end[task] = Int32(kept)
+        }
+
+        /// The tag ids of the task at `rank`, sorted by id, each once.
+        func tagIds(forRank rank: Int) -> [UUID] {
+            guard rank < start.count else { return [] }
+            let range = Int(start[rank])..<Int(end[rank])
+            // Through buffers: this runs once per task, and subscripting the arrays cost more than the rest.
+            return tags.ids.withUnsafeBufferPointer { ids in
+                tagRanks.withUnsafeBufferPointer { ranks in range.map { ids[Int(ranks[$0])] } }
+            }
         }
     }
 

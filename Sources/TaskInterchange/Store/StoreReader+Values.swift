@@ -4,11 +4,29 @@ import Foundation
 extension StoreReader {
     /// Where a value came from, for findings.
     struct Origin {
-        var entity: String
-        var field: String
-        var column: String?
+        /// The names, shared by the origins of every row (one reference to count per copy, not three strings).
+        private final class Names {
+            let entity: String
+            let field: String
+            let column: String?
+            init(entity: String, field: String, column: String?) {
+                self.entity = entity
+                self.field = field
+                self.column = column
+            }
+        }
+
+        private let names: Names
         var key: Int64
+        var entity: String { names.entity }
+        var field: String { names.field }
+        var column: String? { names.column }
         var property: String { column.map { String($0.dropFirst()).lowercased() } ?? field }
+
+        init(entity: String, field: String, column: String?, key: Int64) {
+            names = Names(entity: entity, field: field, column: column)
+            self.key = key
+        }
     }
 
     /// A required string; NULL (or an absent attribute) becomes "" with a finding.
@@ -27,11 +45,9 @@ extension StoreReader {
     func optionalString(_ statement: Statement, _ column: Int32, _ origin: Origin) -> String? {
         switch statement.columnType(at: column) {
         case 3:
-            let text = statement.text(at: column) ?? ""
-            // Invalid UTF-8 decodes to U+FFFD; a value that really contains U+FFFD decodes to the same bytes.
-            if text.unicodeScalars.contains("\u{FFFD}"), let bytes = statement.blob(at: column),
-                !text.utf8.elementsEqual(bytes)
-            {
+            // Invalid UTF-8 decodes with U+FFFD in place of the bad bytes, so the text's bytes differ from the value's.
+            let (text, isExact) = statement.checkedText(at: column) ?? ("", true)
+            if !isExact {
                 log.add(
                     .invalidValue, entity: origin.entity, property: origin.property,
                     message: "text that is not valid UTF-8; exported with U+FFFD in place of the bad bytes",

@@ -3,7 +3,7 @@ import Foundation
 /// The `ImportDestination` operations, as SQL on the Core Data layout.
 extension StoreWriter {
     func existingKey(of kind: StoreMapping.Kind, id: UUID) -> Int64? {
-        existing[kind]?[id]
+        existing[kind]?[UUIDKey(id)]
     }
 
     func count(of kind: StoreMapping.Kind) throws -> Int {
@@ -39,7 +39,7 @@ extension StoreWriter {
     func insert(_ task: TaskRecord, links: TaskLinks<Int64>) throws -> Int64 {
         let (key, extra) = try insertRow(task) { statement, slots in bindReferences(of: links, statement, slots) }
         try noteTaskLinks(of: nil, changingTo: links)
-        try link(task: key, tags: links.tags)
+        link(task: key, tags: links.tags)
         try writeExtras(extra, of: .task, key: key)
         return key
     }
@@ -54,7 +54,7 @@ extension StoreWriter {
             unlink.bind(key, at: 1)
             try unlink.run()
         }
-        try link(task: key, tags: links.tags)
+        link(task: key, tags: links.tags)
         try writeExtras(extra, of: .task, key: key)
     }
 
@@ -106,7 +106,7 @@ extension StoreWriter {
     /// pass catches repeated ids), and skipping the map saves a hash insert per row.
     private func remember(_ kind: StoreMapping.Kind, _ id: UUID, _ key: Int64) {
         guard !isNew else { return }
-        existing[kind, default: [:]][id] = key
+        existing[kind, default: [:]][UUIDKey(id)] = key
     }
 
     // MARK: - Rows
@@ -316,23 +316,46 @@ extension StoreWriter {
         return rows
     }
 
-    private func link(task: Int64, tags: [Int64]) throws {
-        guard let join = resolved.tagJoin, !tags.isEmpty else { return }
-        let insert: Statement
-        if let statement = tagLinkInsert {
-            insert = statement
-        } else {
-            insert = try database.prepare(
-                "INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(Database.quote(join.taskColumn)), \(Database.quote(join.tagColumn))) VALUES (?, ?)"
-            )
-            tagLinkInsert = insert
-        }
-        for tag in tags {
-            insert.bind(task, at: 1)
-            insert.bind(tag, at: 2)
-            try insert.run()
+    /// Queues a task's join rows for `writeTagLinks()`. No statement of the import reads another task's join rows
+    /// before then (an update deletes and reads only its own task's, and each task is visited once).
+    private func link(task: Int64, tags: [Int64]) {
+        guard resolved.tagJoin != nil else { return }
+        for tag in tags { pendingTagLinks[tag, default: []].append(task) }
+    }
+
+    /// Writes the queued join rows in the join table's key order (tag, then task), so its primary-key index grows at
+    /// its end instead of at one place per tag, `tagLinksPerStatement` rows to a statement.
+    func writeTagLinks() throws {
+        guard let join = resolved.tagJoin, !pendingTagLinks.isEmpty else { return }
+        let columns = "\(Database.quote(join.taskColumn)), \(Database.quote(join.tagColumn))"
+        let insert = "INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(columns)) VALUES "
+        let single = try prepared(insert + "(?, ?)")
+        let batch = try prepared(
+            insert + Array(repeating: "(?, ?)", count: Self.tagLinksPerStatement).joined(separator: ", "))
+        let total = pendingTagLinks.values.reduce(0) { $0 + $1.count }
+        let batched = total - total % Self.tagLinksPerStatement
+        var written = 0
+        for tag in pendingTagLinks.keys.sorted() {
+            var tasks = pendingTagLinks.removeValue(forKey: tag)!
+            // New tasks come in key order; updated ones may not.
+            if zip(tasks, tasks.dropFirst()).contains(where: { $0 > $1 }) { tasks.sort() }
+            for task in tasks {
+                if written < batched {
+                    let slot = Int32(written % Self.tagLinksPerStatement) * 2
+                    batch.bind(task, at: slot + 1)
+                    batch.bind(tag, at: slot + 2)
+                    if slot == Int32(Self.tagLinksPerStatement - 1) * 2 { try batch.run() }
+                } else {
+                    single.bind(task, at: 1)
+                    single.bind(tag, at: 2)
+                    try single.run()
+                }
+                written += 1
+            }
         }
     }
+
+    static let tagLinksPerStatement = 64
 
     /// Statements outside the per-kind row statements (join rows, subtask removal), prepared once per writer.
     func prepared(_ sql: String) throws -> Statement {

@@ -23,7 +23,7 @@ final class StoreWriter: ImportDestination {
     private var hadWAL = false
     /// Set when a transaction committed; until then, closing leaves the store's files as they were.
     private var committed = false
-    var existing: [StoreMapping.Kind: [UUID: Int64]] = [:]
+    var existing: [StoreMapping.Kind: [UUIDKey: Int64]] = [:]
     var nextKey: [String: Int64] = [:]
     var rowStatements: [StoreMapping.Kind: RowStatements] = [:]
     /// `kind.property` → where its extra values go (nil: nowhere in this target).
@@ -40,8 +40,8 @@ final class StoreWriter: ImportDestination {
     /// out once, not per row.
     var referencedEntities: (project: Int64?, category: Int64?, task: Int64?) = (nil, nil, nil)
     var preparedStatements: [String: Statement] = [:]
-    /// The task–tag join row insert, used for every task: kept here rather than looked up by its SQL text.
-    var tagLinkInsert: Statement?
+    /// Task keys by tag key: the join rows to write at the end of the import (`writeTagLinks`).
+    var pendingTagLinks: [Int64: [Int64]] = [:]
     /// `kind.relationship` → where its links go (nil: nowhere in this target).
     var linkTargets: [String: LinkTarget?] = [:]
     /// What the import changed, for the persistent history rows written at its end (nil when the target does not
@@ -168,9 +168,11 @@ final class StoreWriter: ImportDestination {
         }
     }
 
-    /// The ids already in the store, per kind (for validation before an import).
-    var existingIDs: [StoreMapping.Kind: Set<UUID>] {
-        existing.mapValues { Set($0.keys) }
+    /// The ids already in the store, per kind, for the validator (looked up in this writer's maps as they are when
+    /// this is called, not copied into sets).
+    func existingIDs(existingIsError: Bool) -> Validator.ExistingIDs {
+        let maps = existing
+        return Validator.ExistingIDs(existingIsError: existingIsError) { maps[$0]?[UUIDKey($1)] != nil }
     }
 
     private func loadExistingIDs() throws {
@@ -178,7 +180,8 @@ final class StoreWriter: ImportDestination {
         for (kind, resolvedKind) in resolved.kinds {
             let entries = try StoreIdentity.read(
                 resolvedKind, from: database, storeUUID: schema.storeUUID ?? "", log: &log)
-            existing[kind] = Dictionary(entries.map { ($0.id, $0.key) }, uniquingKeysWith: { first, _ in first })
+            existing[kind] = Dictionary(
+                entries.map { (UUIDKey($0.id), $0.key) }, uniquingKeysWith: { first, _ in first })
         }
     }
 
@@ -204,10 +207,14 @@ final class StoreWriter: ImportDestination {
     /// - Throws: `TaskInterchangeError.busy` when another process holds the store; `body`'s errors.
     func transaction<R>(_ body: () throws -> R) throws -> R {
         // What a rolled-back body recorded must not reach the next transaction's history.
-        defer { history?.clear() }
+        defer {
+            history?.clear()
+            pendingTagLinks = [:]
+        }
         do {
             let result = try database.inTransaction {
                 let result = try body()
+                try writeTagLinks()
                 try writeHistory()
                 try writeMaxKeys()
                 reportUnplacedExtras()

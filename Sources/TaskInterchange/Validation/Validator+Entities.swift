@@ -157,7 +157,7 @@ extension Validator {
     mutating func resolveEntityReferences() {
         for reference in generic.pending {
             if let kind = generic.typed[reference.entity] {
-                if !ids(of: kind).contains(reference.id) {
+                if !ids(of: kind).contains(UUIDKey(reference.id)) {
                     error(
                         .missingReference, reference.path,
                         "no \(kind.rawValue) (\(reference.entity)) with id \(reference.id.uuidString) in the archive")

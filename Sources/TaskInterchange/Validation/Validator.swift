@@ -13,10 +13,25 @@ public struct Validator: ArchiveVisitor {
         public var ids: [RecordKind: Set<UUID>]
         /// True when an id that already exists must be reported as an error.
         public var existingIsError: Bool
+        /// Where ids are looked up instead of `ids` (an importer's own maps of the target's ids).
+        private var lookup: (@Sendable (RecordKind, UUID) -> Bool)?
+
         /// Creates the set.
         public init(ids: [RecordKind: Set<UUID>], existingIsError: Bool) {
             self.ids = ids
             self.existingIsError = existingIsError
+        }
+
+        /// Ids looked up by `contains` rather than listed.
+        init(existingIsError: Bool, contains: @escaping @Sendable (RecordKind, UUID) -> Bool) {
+            ids = [:]
+            self.existingIsError = existingIsError
+            lookup = contains
+        }
+
+        /// Whether the target has a record of `kind` with this id.
+        func contains(_ kind: RecordKind, _ id: UUID) -> Bool {
+            lookup?(kind, id) ?? (ids[kind]?.contains(id) == true)
         }
     }
 
@@ -30,11 +45,11 @@ public struct Validator: ArchiveVisitor {
     private var warningCount = 0
     private var codeCounts: [ValidationIssue.Code: Int] = [:]
     private var version: Int?
-    private var projects: Set<UUID> = []
-    private var categories: Set<UUID> = []
-    private var tags: Set<UUID> = []
-    private var tasks: Set<UUID> = []
-    private var subtasks: Set<UUID> = []
+    private var projects: Set<UUIDKey> = []
+    private var categories: Set<UUIDKey> = []
+    private var tags: Set<UUIDKey> = []
+    private var tasks: Set<UUIDKey> = []
+    private var subtasks: Set<UUIDKey> = []
     var counts = ArchiveCounts()
     private var selection: String?
     /// References whose target had not been read yet (version 1 files may list tasks before projects).
@@ -89,14 +104,12 @@ public struct Validator: ArchiveVisitor {
     /// Checks what every record has: a new id, field values its kind's table allows.
     private mutating func checkRecord<Record: TypedRecord>(_ record: Record, at path: RecordPath) {
         let kind = Record.kind
-        if !self[keyPath: Self.ids(kind)].insert(record.id).inserted {
+        if !self[keyPath: Self.ids(kind)].insert(UUIDKey(record.id)).inserted {
             error(
                 .duplicateID, path.member("id"), "\(kind.rawValue) id \(record.id.uuidString) appears more than once",
                 about: record.id)
         }
-        if let existing, existing.existingIsError, !unloaded.contains(kind),
-            existing.ids[kind]?.contains(record.id) == true
-        {
+        if let existing, existing.existingIsError, !unloaded.contains(kind), existing.contains(kind, record.id) {
             error(
                 .idExistsInStore, path.member("id"),
                 "\(kind.rawValue) \(record.id.uuidString) already exists in the target store "
@@ -138,19 +151,23 @@ public struct Validator: ArchiveVisitor {
         counts.tasks += 1
         counts.subtasks += task.subtasks.count
         checkRecord(task, at: path)
-        if let projectId = task.projectId, !projects.contains(projectId) {
+        if let projectId = task.projectId, !projects.contains(UUIDKey(projectId)) {
             pending.append((.project, projectId, path.member("projectId")))
         }
-        if let categoryId = task.categoryId, !categories.contains(categoryId) {
+        if let categoryId = task.categoryId, !categories.contains(UUIDKey(categoryId)) {
             pending.append((.category, categoryId, path.member("categoryId")))
         }
-        var seenTags: Set<UUID> = []
+        // Tasks have few tags: a set (an allocation per task) only for long lists.
+        var seenTags: Set<UUIDKey> = []
         for (position, tagId) in task.tagIds.enumerated() {
-            if !seenTags.insert(tagId).inserted {
+            let isRepeated =
+                task.tagIds.count <= 16
+                ? task.tagIds[..<position].contains(tagId) : !seenTags.insert(UUIDKey(tagId)).inserted
+            if isRepeated {
                 error(
                     .duplicateTagReference, path.member("tagIds") + "[\(position)]",
                     "tag \(tagId.uuidString) is listed twice on this task", about: tagId)
-            } else if !tags.contains(tagId) {
+            } else if !tags.contains(UUIDKey(tagId)) {
                 pending.append((.tag, tagId, path.member("tagIds") + "[\(position)]"))
             }
         }
@@ -233,15 +250,15 @@ public struct Validator: ArchiveVisitor {
             error(.invalidUUID, path, CanonicalUUID.problem(with: text))
             return
         }
-        if !ids(of: kind).contains(id) { pendingExtras.append((kind, id, path)) }
+        if !ids(of: kind).contains(UUIDKey(id)) { pendingExtras.append((kind, id, path)) }
     }
 
-    func ids(of kind: RecordKind) -> Set<UUID> {
+    func ids(of kind: RecordKind) -> Set<UUIDKey> {
         self[keyPath: Self.ids(kind)]
     }
 
     /// Where the ids read of `kind` are kept.
-    private static func ids(_ kind: RecordKind) -> WritableKeyPath<Validator, Set<UUID>> {
+    private static func ids(_ kind: RecordKind) -> WritableKeyPath<Validator, Set<UUIDKey>> {
         switch kind {
         case .project: return \.projects
         case .category: return \.categories
@@ -257,15 +274,15 @@ public struct Validator: ArchiveVisitor {
         selection = header.source?.selection
         for reference in pending {
             switch reference.kind {
-            case .project where !projects.contains(reference.id):
+            case .project where !projects.contains(UUIDKey(reference.id)):
                 error(
                     .missingProject, reference.path, "no project with id \(reference.id.uuidString) in the archive",
                     about: reference.id)
-            case .category where !categories.contains(reference.id):
+            case .category where !categories.contains(UUIDKey(reference.id)):
                 error(
                     .missingCategory, reference.path, "no category with id \(reference.id.uuidString) in the archive",
                     about: reference.id)
-            case .tag where !tags.contains(reference.id):
+            case .tag where !tags.contains(UUIDKey(reference.id)):
                 error(
                     .missingTag, reference.path, "no tag with id \(reference.id.uuidString) in the archive",
                     about: reference.id)
@@ -274,7 +291,7 @@ public struct Validator: ArchiveVisitor {
             }
         }
         pending = []
-        for reference in pendingExtras where !ids(of: reference.kind).contains(reference.id) {
+        for reference in pendingExtras where !ids(of: reference.kind).contains(UUIDKey(reference.id)) {
             error(
                 .missingReference, reference.path,
                 "no \(reference.kind.rawValue) with id \(reference.id.uuidString) in the archive", about: reference.id)

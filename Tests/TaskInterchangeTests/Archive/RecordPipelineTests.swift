@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import TaskInterchange
 
-/// The two-thread hand-over of an export: every call arrives, in order; a consumer that fails stops the producer with
-/// its error; a producer that fails can abandon the consumer; no thread outlives the pipeline.
+/// The two-thread hand-over of archive passes and exports, with either half on the second thread: every call
+/// arrives, in order; a consumer that fails stops the producer with its error; a producer that fails can abandon the
+/// consumer; no thread outlives the pipeline; the half kept on the calling thread runs there.
 @Suite("Record pipeline")
 struct RecordPipelineTests {
     /// Records what it is given; throws at the `failAt`th tag when set.
@@ -11,39 +12,78 @@ struct RecordPipelineTests {
         var names: [String] = []
         var ended = false
         var failAt: Int?
+        /// The threads the tags arrived on.
+        var threads: Set<UInt> = []
         struct Failure: Error {}
         mutating func visitProject(_ project: ProjectRecord, index: Int) {}
         mutating func visitCategory(_ category: CategoryRecord, index: Int) {}
         mutating func visitTag(_ tag: TagRecord, index: Int) throws {
             if names.count == failAt { throw Failure() }
             names.append(tag.name)
+            threads.insert(RecordPipelineTests.currentThread)
         }
         mutating func visitTask(_ task: TaskRecord, index: Int) {}
         mutating func visitIssue(_ issue: ValidationIssue) {}
         mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) { ended = true }
     }
 
+    typealias Placement = RecordPipeline<Recorder>.Placement
+    static let placements: [Placement] = [.consumerOnSecondThread, .producerOnSecondThread]
+
+    static var currentThread: UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: pthread_self()))) }
+
     private func tag(_ number: Int) -> TagRecord {
         TagRecord(id: UUID(), name: "tag \(number)")
     }
 
-    @Test("every record arrives in order, across many small batches and a partial last one")
-    func order() throws {
+    @Test("every record arrives in order, across many small batches and a partial last one", arguments: placements)
+    func order(placement: Placement) throws {
         var recorder = Recorder()
-        try RecordPipeline.run(&recorder, batchSize: 7, depth: 2) { pipeline in
+        let caller = Self.currentThread
+        var producers: Set<UInt> = []
+        try RecordPipeline.run(&recorder, placement: placement, batchSize: 7, depth: 2) { pipeline in
+            producers.insert(Self.currentThread)
             for number in 0..<10_001 { try pipeline.visitTag(tag(number), index: number) }
             try pipeline.visitEnd(header: ArchiveHeader(version: 2), counts: nil)
         }
         #expect(recorder.names == (0..<10_001).map { "tag \($0)" })
         #expect(recorder.ended)
+        // The half that stays runs on the calling thread; the other one on a single other thread.
+        switch placement {
+        case .consumerOnSecondThread:
+            #expect(producers == [caller] && recorder.threads.count == 1 && !recorder.threads.contains(caller))
+        case .producerOnSecondThread:
+            #expect(recorder.threads == [caller] && producers.count == 1 && !producers.contains(caller))
+        }
     }
 
-    @Test("a failing consumer stops the producer with its error, long before it is done")
-    func consumerFails() throws {
+    @Test("the producer's thread blocks the signals a program traps, so they reach the consumer's (calling) thread")
+    func producerBlocksSignals() throws {
+        var recorder = Recorder()
+        var blocked: [Int32] = []
+        var before = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &before)
+        try RecordPipeline.run(&recorder, placement: .producerOnSecondThread) { pipeline in
+            var mask = sigset_t()
+            pthread_sigmask(SIG_BLOCK, nil, &mask)
+            blocked = [SIGINT, SIGTERM, SIGHUP].filter { sigismember(&mask, $0) == 1 }
+            try pipeline.visitTag(tag(0), index: 0)
+        }
+        #expect(blocked == [SIGINT, SIGTERM, SIGHUP])
+        // The calling thread's mask is left as it was (test runners may block signals on their own threads).
+        var after = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &after)
+        let trapped = [SIGINT, SIGTERM, SIGHUP]
+        #expect(trapped.map { sigismember(&before, $0) } == trapped.map { sigismember(&after, $0) })
+        #expect(recorder.names == ["tag 0"])
+    }
+
+    @Test("a failing consumer stops the producer with its error, long before it is done", arguments: placements)
+    func consumerFails(placement: Placement) throws {
         var recorder = Recorder(failAt: 100)
         var produced = 0
         #expect(throws: Recorder.Failure.self) {
-            try RecordPipeline.run(&recorder, batchSize: 10, depth: 1) { pipeline in
+            try RecordPipeline.run(&recorder, placement: placement, batchSize: 10, depth: 1) { pipeline in
                 for number in 0..<100_000 {
                     try pipeline.visitTag(tag(number), index: number)
                     produced += 1
@@ -54,12 +94,14 @@ struct RecordPipelineTests {
         #expect(recorder.names.count == 100)
     }
 
-    @Test("a failing producer stops the consumer; what it saw is a prefix of what was sent, in order")
-    func producerFails() throws {
+    @Test(
+        "a failing producer stops the consumer; what it saw is a prefix of what was sent, in order",
+        arguments: placements)
+    func producerFails(placement: Placement) throws {
         struct Stop: Error {}
         var recorder = Recorder()
         #expect(throws: Stop.self) {
-            try RecordPipeline.run(&recorder, batchSize: 10, depth: 2) { pipeline in
+            try RecordPipeline.run(&recorder, placement: placement, batchSize: 10, depth: 2) { pipeline in
                 for number in 0..<55 { try pipeline.visitTag(tag(number), index: number) }
                 throw Stop()
             }
