@@ -150,7 +150,8 @@ public struct Importer: Sendable {
                 case .insert where targetId == id:
                     throw TaskInterchangeError(
                         .invalidData,
-                        "\(path.member("id")): \(kind.rawValue) \(id.uuidString) already exists in the target store (use --mode upsert, skip or replace)"
+                        "\(path.member("id")): \(kind.rawValue) \(id.uuidString) already exists in the target store "
+                            + "(use --mode upsert, skip or replace)"
                     )
                 case .upsert where importer.baseline?.contains(kind, id) == true,
                     .merge where importer.baseline?.contains(kind, id) == true:
@@ -289,7 +290,8 @@ public struct Importer: Sendable {
             if existing != nil, importer.mode == .insert {
                 throw TaskInterchangeError(
                     .invalidData,
-                    "\(path.member("id")): task \(task.id.uuidString) already exists in the target store (use --mode upsert, skip or replace)"
+                    "\(path.member("id")): task \(task.id.uuidString) already exists in the target store "
+                        + "(use --mode upsert, skip or replace)"
                 )
             }
             if importer.dryRun {
@@ -324,7 +326,8 @@ public struct Importer: Sendable {
                     guard importer.mode == .upsert || importer.mode == .merge else {
                         throw TaskInterchangeError(
                             .invalidData,
-                            "\(path.subtask(position).member("id")): subtask \(subtask.id.uuidString) already exists in the target store"
+                            "\(path.subtask(position).member("id")): subtask \(subtask.id.uuidString) already exists "
+                                + "in the target store"
                         )
                     }
                     try destination.update(subtask, of: key, position: position, at: found)

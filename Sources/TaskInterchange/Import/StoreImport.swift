@@ -128,8 +128,8 @@ public enum StoreImport {
     static func droppedWarning(_ plan: ImportPlan) -> [String] {
         guard let dropped = plan.droppedReferences, dropped > 0 else { return [] }
         return [
-            "\(dropped) reference\(dropped == 1 ? "" : "s") to records this import did not load and the target does not "
-                + "have \(dropped == 1 ? "was" : "were") dropped"
+            "\(dropped) reference\(dropped == 1 ? "" : "s") to records this import did not load "
+                + "and the target does not have \(dropped == 1 ? "was" : "were") dropped"
         ]
     }
 
@@ -237,7 +237,9 @@ public enum StoreImport {
         var warnings = writer.warnings + lackingWarnings(plan) + ambiguityWarnings(plan) + droppedWarning(plan)
         if plan.unlinked > 0 {
             warnings.append(
-                "skip mode: \(plan.unlinked) relationship value\(plan.unlinked == 1 ? "" : "s") under extra not linked (objects left as they were keep their to-one relationships; links to records not imported are dropped)"
+                "skip mode: \(plan.unlinked) relationship value\(plan.unlinked == 1 ? "" : "s") under extra not linked "
+                    + "(objects left as they were keep their to-one relationships; "
+                    + "links to records not imported are dropped)"
             )
         }
         return StoreImportResult(plan: plan, report: validator.report, warnings: warnings, createdStore: false)

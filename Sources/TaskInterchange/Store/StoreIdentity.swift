@@ -39,7 +39,8 @@ enum StoreIdentity {
         let entity = kind.entity
         let idColumn = kind.columns["id"]
         let statement = try database.prepare(
-            "SELECT Z_PK, \(idColumn.map(Database.quote) ?? "NULL") FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected)"
+            "SELECT Z_PK, \(idColumn.map(Database.quote) ?? "NULL") FROM \(Database.quote(kind.table)) "
+                + "WHERE \(kind.entityFilter)\(selected)"
         )
         var entries: [Entry] = []
         let property = idColumn.map { String($0.dropFirst()).lowercased() } ?? "id"
@@ -93,7 +94,8 @@ enum StoreIdentity {
                 log.add(
                     .duplicateID, entity: entity.name, property: property,
                     message:
-                        "UUID \(entries[index].id.uuidString) is used by more than one row; later rows got ids derived from their object URIs",
+                        "UUID \(entries[index].id.uuidString) is used by more than one row; later rows got ids derived "
+                        + "from their object URIs",
                     example: "p\(entries[index].key)")
                 entries[index] = derived(entries[index].key)
                 repaired = true

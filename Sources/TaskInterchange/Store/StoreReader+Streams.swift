@@ -111,7 +111,9 @@ extension StoreReader {
             let orderColumn = reader.resolved.subtaskOrderColumn.map(Database.quote)
             let order = orderColumn.map { "\($0), Z_PK" } ?? "\(subtaskRank)(Z_PK)"
             statement = try reader.database.prepare(
-                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, Z_PK, \(taskColumn), \(orderColumn ?? "NULL"), \(reader.selectList(fields.selectList, .subtask)) FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(reader.selected(.subtask)) ORDER BY task_rank, \(order)"
+                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, Z_PK, \(taskColumn), \(orderColumn ?? "NULL"), "
+                    + "\(reader.selectList(fields.selectList, .subtask)) FROM \(Database.quote(kind.table)) "
+                    + "WHERE \(kind.entityFilter)\(reader.selected(.subtask)) ORDER BY task_rank, \(order)"
             )
             try advance()
         }

@@ -61,7 +61,8 @@ extension StoreReader {
             log.add(
                 .invalidValue, entity: origin.entity, property: origin.property,
                 message:
-                    "binary value in a text attribute; exported as UTF-8 text\(Array(text.utf8) == bytes ? "" : " with invalid bytes replaced")",
+                    "binary value in a text attribute; exported as UTF-8 text"
+                    + (Array(text.utf8) == bytes ? "" : " with invalid bytes replaced"),
                 example: "p\(origin.key)")
             return text
         default:

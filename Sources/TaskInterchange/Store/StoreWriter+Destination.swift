@@ -81,7 +81,8 @@ extension StoreWriter {
     func removeSubtasks(of task: Int64, keeping: Set<Int64>) throws -> Int {
         guard let kind = resolved.kinds[.subtask], let column = resolved.subtaskTaskColumn else { return 0 }
         let select = try prepared(
-            "SELECT Z_PK, Z_ENT FROM \(Database.quote(kind.table)) WHERE \(Database.quote(column)) = ? AND \(kind.entityFilter)"
+            "SELECT Z_PK, Z_ENT FROM \(Database.quote(kind.table)) "
+                + "WHERE \(Database.quote(column)) = ? AND \(kind.entityFilter)"
         )
         select.reset()
         select.bind(task, at: 1)
@@ -146,7 +147,8 @@ extension StoreWriter {
             guard !keepIdentity else {
                 throw TaskInterchangeError(
                     .invalidData,
-                    "\(kind.rawValue) \(record.id.uuidString): --keep-identity: key \(key) is taken by another record of the archive"
+                    "\(kind.rawValue) \(record.id.uuidString): --keep-identity: "
+                        + "key \(key) is taken by another record of the archive"
                 )
             }
             // An archive edited by hand may repeat a key: the later record takes a new one.
@@ -169,7 +171,8 @@ extension StoreWriter {
             if keepIdentity {
                 throw TaskInterchangeError(
                     .invalidData,
-                    "--keep-identity: the \(Record.kind.rawValue) record \(record.id.uuidString) has no key (an archive written before keys were exported)"
+                    "--keep-identity: the \(Record.kind.rawValue) record \(record.id.uuidString) has no key "
+                        + "(an archive written before keys were exported)"
                 )
             }
             return nil

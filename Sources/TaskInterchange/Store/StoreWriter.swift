@@ -12,7 +12,8 @@ final class StoreWriter: ImportDestination {
 
     /// The target store's schema.
     var schema: StoreSchema
-    /// Things the user should know about the target (history tables it cannot write, repaired `Z_MAX`, ids it cannot keep).
+    /// Things the user should know about the target (history tables it cannot write, repaired `Z_MAX`, ids it cannot
+    /// keep).
     package internal(set) var warnings: [String] = []
 
     let database: Database
@@ -89,7 +90,8 @@ final class StoreWriter: ImportDestination {
                 // A new store is a private temporary file until it is complete, and is deleted on any failure: a
                 // journal and fsyncs would only slow the bulk load. `finish()` switches it to WAL, as Core Data has it.
                 try database.execute(
-                    "PRAGMA auto_vacuum = 2; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536"
+                    "PRAGMA auto_vacuum = 2; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
+                        + "PRAGMA cache_size = -65536"
                 )
                 let layout = template ?? TaskManagerModel.template
                 try database.inTransaction { try layout.create(in: database) }
@@ -163,7 +165,8 @@ final class StoreWriter: ImportDestination {
         for (kind, resolvedKind) in resolved.kinds.sorted(by: { $0.key < $1.key })
         where resolvedKind.columns["id"] == nil {
             warnings.append(
-                "the target's \(resolvedKind.entity.name) has no UUID attribute; imported \(kind.rawValue) ids are not kept"
+                "the target's \(resolvedKind.entity.name) has no UUID attribute; "
+                    + "imported \(kind.rawValue) ids are not kept"
             )
         }
     }

@@ -119,7 +119,8 @@ public struct Validator: ArchiveVisitor {
             guard case .level(_, let range, let meaning) = Record.fields[field.index].value else { continue }
             error(
                 .priorityOutOfRange, path.member(field.name),
-                "\(field.name) \(record[field, as: Int.self]) is outside \(range.lowerBound)…\(range.upperBound) (\(meaning))"
+                "\(field.name) \(record[field, as: Int.self]) is outside \(range.lowerBound)…\(range.upperBound) "
+                    + "(\(meaning))"
             )
         }
     }
@@ -199,7 +200,8 @@ public struct Validator: ArchiveVisitor {
                 if case .array = value {
                     error(
                         .wrongType, propertyPath,
-                        "an array under extra must be a relationship declared in $.source.relationships.\(kind.rawValue)"
+                        "an array under extra must be a relationship declared in "
+                            + "$.source.relationships.\(kind.rawValue)"
                     )
                 }
                 continue
