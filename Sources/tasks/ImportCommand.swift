@@ -15,9 +15,9 @@ struct ImportCommand: Command {
             + "plan; the target is not written.")
     static let keepIdentity = Flag(
         "--keep-identity",
-        help: "New stores only: take the archive's store UUID and every "
-            + "generic record's key (Z_PK), so object URIs and derived ids survive (a backup that restores to the same "
-            + "store).")
+        help: "New stores only: take the archive's store UUID, every "
+            + "record's key (Z_PK), stored NULLs and positions and each entity's Z_MAX, so object URIs and derived ids "
+            + "survive (a backup that restores to the same store).")
     static let strict = Flag(
         "--strict",
         help: "Fail, writing nothing, when the target has no place for some generic "

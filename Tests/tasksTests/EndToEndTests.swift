@@ -63,8 +63,30 @@ struct EndToEndTests {
             TasksBinary.sample("v2-example.json"),
         ])
         #expect(keyless.status == 65)
-        #expect(keyless.stderr.contains("has no key (an archive written before keys were exported)"))
+        #expect(keyless.stderr.contains("has no key; a restore needs every record's"))
         #expect(!FileManager.default.fileExists(atPath: scratch.path("keyless.sqlite")))
+    }
+
+    @Test("a -wal or -journal left at a new store's path is refused (73): SQLite would apply it to the new store")
+    func staleSidecar() throws {
+        let scratch = try Scratch()
+        let store = try scratch.sampleStore()
+        #expect(try TasksBinary.run(["export", "--store", store, "-o", scratch.path("a.json")]).status == 0)
+        let stale = Data("not this store's log".utf8)
+        for suffix in ["-wal", "-journal"] {
+            try stale.write(to: scratch.url.appendingPathComponent("new.sqlite" + suffix))
+            for arguments in [
+                ["import", "--store", scratch.path("new.sqlite"), scratch.path("a.json")],
+                ["generate", "--tasks", "10", "-o", scratch.path("new.sqlite")],
+            ] {
+                let run = try TasksBinary.run(arguments)
+                #expect(run.status == 73, "\(arguments): \(run.stderr)")
+                #expect(run.stderr.contains("new.sqlite\(suffix): left by an earlier database at this path"))
+                #expect(!FileManager.default.fileExists(atPath: scratch.path("new.sqlite")))
+                #expect(try scratch.bytes("new.sqlite" + suffix) == stale)
+            }
+            try FileManager.default.removeItem(atPath: scratch.path("new.sqlite" + suffix))
+        }
     }
 
     @Test("shell pipes: export | import, and import from stdin")

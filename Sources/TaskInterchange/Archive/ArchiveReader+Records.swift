@@ -211,7 +211,6 @@ extension ArchiveReader.Parser {
         let kind = try scanner.peekKind()
         guard kind == .array else {
             try reportWrongType("an array of field names", found: kind, path(), at: scanner.location)
-            try scanner.skipValue()
             return nil
         }
         try scanner.beginArray()

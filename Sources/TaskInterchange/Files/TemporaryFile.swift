@@ -51,7 +51,10 @@ final class TemporaryFile {
 
     /// Moves the file to `output`. With `replacing: false` an existing file there is never replaced (a hard link is
     /// made, then the temporary name removed; file systems without links fall back to a checked rename).
+    /// With `replacing: false` the output is a new SQLite file: a `-wal`, `-shm` or `-journal` left at its name by
+    /// an earlier database is refused too, since SQLite would apply it to the new file on its first open.
     func place(at output: String, replacing: Bool) throws(TaskInterchangeError) {
+        if !replacing { try Self.checkNoSidecars(of: output) }
         if replacing {
             guard rename(path, output) == 0 else {
                 throw TaskInterchangeError(
@@ -69,6 +72,17 @@ final class TemporaryFile {
         }
         isPlaced = true
         for suffix in Self.sidecars { unlink(path + suffix) }
+    }
+
+    /// Refuses a new SQLite file at `output` while a sidecar of another database is there.
+    /// - Throws: `.cannotCreate` naming the sidecar.
+    static func checkNoSidecars(of output: String) throws(TaskInterchangeError) {
+        for suffix in sidecars where access(output + suffix, F_OK) == 0 {
+            throw TaskInterchangeError(
+                .cannotCreate,
+                "\(output)\(suffix): left by an earlier database at this path, and SQLite would apply it to the new "
+                    + "store; remove it (or choose another path)")
+        }
     }
 
     /// Removes the temporary files that runs killed before they could clean up left beside `output`.

@@ -98,7 +98,10 @@ public enum StoreImport {
         if exists && isDirectory.boolValue {
             throw TaskInterchangeError(.cannotCreate, "\(path): is a directory, not a store file")
         }
-        guard exists else { return try importIntoNew(source, path: path, options: options) }
+        guard exists else {
+            try TemporaryFile.checkNoSidecars(of: path)
+            return try importIntoNew(source, path: path, options: options)
+        }
         if options.keepIdentity {
             throw TaskInterchangeError(
                 .usage,
@@ -269,9 +272,12 @@ public enum StoreImport {
             if options.keepIdentity {
                 var header = HeaderReader()
                 try source.stream(kinds: [], into: &header)
-                guard let source = header.header?.source, let uuid = source.storeUUID else {
+                guard let source = header.header?.source, let uuid = source.storeUUID,
+                    UUID(uuidString: uuid) != nil
+                else {
                     throw TaskInterchangeError(
-                        .invalidData, "--keep-identity: the archive names no source store UUID ($.source.storeUUID)")
+                        .invalidData,
+                        "--keep-identity: the archive names no source store UUID ($.source.storeUUID must be a UUID)")
                 }
                 try writer.adoptIdentity(storeUUID: uuid, maxKeys: source.maxKeys)
                 writer.keepIdentity = true

@@ -84,16 +84,11 @@ extension TaskRecord: TypedRecord {
 }
 
 extension TaskRecord {
-    /// Clears the subtasks' stored positions unless every subtask has one and they ascend in the list's order: a
-    /// list reordered or extended by hand is numbered afresh rather than stored in an order it does not have.
+    /// Clears the subtasks' stored positions unless `StoredPositions` can keep them.
     mutating func forgetPositionsOutOfOrder() {
-        var previous = Int64.min
-        for subtask in subtasks {
-            guard let position = subtask.position, position > previous else {
-                for index in subtasks.indices { subtasks[index].position = nil }
-                return
-            }
-            previous = position
+        guard !subtasks.isEmpty, !StoredPositions.areUsable(subtasks.map(\.position), count: subtasks.count) else {
+            return
         }
+        for index in subtasks.indices { subtasks[index].position = nil }
     }
 }

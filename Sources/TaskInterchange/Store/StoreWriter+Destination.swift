@@ -61,7 +61,7 @@ extension StoreWriter {
     func insert(_ subtask: SubtaskRecord, of task: Int64, position: Int) throws -> Int64 {
         let (key, extra) = try insertRow(subtask) { statement, slots in
             bindReferences(
-                ofSubtaskIn: task, position: subtask.position ?? Self.position(at: position), statement, slots)
+                ofSubtaskIn: task, position: subtask.position ?? StoredPositions.fresh(at: position), statement, slots)
         }
         try noteSubtask(nil, movingTo: task)
         try writeExtras(extra, of: .subtask, key: key)
@@ -73,7 +73,7 @@ extension StoreWriter {
         noteChanged(.subtask, key)
         let extra = try updateRow(subtask, at: key) { statement, slots in
             bindReferences(
-                ofSubtaskIn: task, position: subtask.position ?? Self.position(at: position), statement, slots)
+                ofSubtaskIn: task, position: subtask.position ?? StoredPositions.fresh(at: position), statement, slots)
         }
         try writeExtras(extra, of: .subtask, key: key)
     }
@@ -171,13 +171,13 @@ extension StoreWriter {
             if keepIdentity {
                 throw TaskInterchangeError(
                     .invalidData,
-                    "--keep-identity: the \(Record.kind.rawValue) record \(record.id.uuidString) has no key "
-                        + "(an archive written before keys were exported)"
+                    "--keep-identity: the \(Record.kind.rawValue) record \(record.id.uuidString) has no key; a restore "
+                        + "needs every record's (archives written before keys were exported, or by other tools, have none)"
                 )
             }
             return nil
         }
-        useKept(key, in: kind.table)
+        try useKept(key, in: kind.table)
         return key
     }
 
@@ -259,12 +259,6 @@ extension StoreWriter {
         statement.bind(links.project == nil ? nil : referencedEntities.project, at: slots[.projectEntity])
         statement.bind(links.category, at: slots[.category])
         statement.bind(links.category == nil ? nil : referencedEntities.category, at: slots[.categoryEntity])
-    }
-
-    /// The stored position of the subtask at `index` of its task's list, for one that brings none: Core Data spaces
-    /// ordered positions by 1024, starting at 2048 (as in the Apple-written Bookmarks fixture).
-    private static func position(at index: Int) -> Int64 {
-        Int64(index + 2) * 1024
     }
 
     /// A subtask's task key (with its entity number) and its stored position among the task's subtasks.

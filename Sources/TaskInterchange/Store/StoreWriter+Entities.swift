@@ -83,7 +83,7 @@ extension StoreWriter {
         let key: Int64
         if try keepsKeys(in: entity.table, of: schemaEntity), let kept = record.key {
             key = kept
-            useKept(kept, in: entity.table)
+            try useKept(kept, in: entity.table)
         } else if keepIdentity {
             throw TaskInterchangeError(
                 .invalidData, "--keep-identity: the \(record.entity) record \(record.id.uuidString) has no key")
@@ -183,7 +183,8 @@ extension StoreWriter {
             return
         }
         let statements = try linkStatements(entity, relationship)
-        func position(_ offset: Int) -> Int64 { positions?[offset] ?? Int64(offset + 2) * 1024 }
+        let kept = positions.flatMap { StoredPositions.areUsable($0, count: destinations.count) ? $0 : nil }
+        func position(_ offset: Int) -> Int64 { kept?[offset] ?? StoredPositions.fresh(at: offset) }
         if replacing, let clear = statements.clear { try clear.execute([.integer(key)]) }
         switch relationship.storage {
         case .column(_, let entityColumn, let mirror):

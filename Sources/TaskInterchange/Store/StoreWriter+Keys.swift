@@ -26,8 +26,16 @@ extension StoreWriter {
     }
 
     /// Notes a key kept from the archive: keys handed out later go above it.
-    func useKept(_ key: Int64, in table: String) {
+    /// - Throws: `TaskInterchangeError.invalidData` for SQLite's largest key, which leaves none above it.
+    func useKept(_ key: Int64, in table: String) throws {
+        guard key < .max else { throw Self.noKeyLeft(table, after: key) }
         nextKey[table] = max(nextKey[table] ?? 1, key + 1)
+    }
+
+    private static func noKeyLeft(_ table: String, after key: Int64) -> TaskInterchangeError {
+        TaskInterchangeError(
+            .invalidData,
+            "\(table): keys reach \(key), and SQLite's largest is \(Int64.max): no key is left for new objects")
     }
 
     /// The next key of the entity's table: above both the root's `Z_MAX` and the largest key present (stores edited by
@@ -41,6 +49,7 @@ extension StoreWriter {
     /// (persistent history) as for the mapped ones.
     func allocateKey(in table: String, of entity: StoreSchema.Entity) throws -> Int64 {
         if let next = nextKey[table] {
+            guard next < .max else { throw Self.noKeyLeft(table, after: next) }
             nextKey[table] = next + 1
             return next
         }
@@ -54,9 +63,10 @@ extension StoreWriter {
                     + "above \(present) and Z_MAX is corrected"
             )
         }
-        let next = max(recorded, present) + 1
-        nextKey[table] = next + 1
-        return next
+        let last = max(recorded, present)
+        guard last < .max else { throw Self.noKeyLeft(table, after: last) }
+        nextKey[table] = last + 1
+        return try allocateKey(in: table, of: entity)
     }
 
     func rootEntity(of entity: StoreSchema.Entity) -> StoreSchema.Entity {

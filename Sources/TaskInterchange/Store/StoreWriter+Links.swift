@@ -104,7 +104,7 @@ extension StoreWriter {
                 update.bind(key, at: 1)
                 update.bind(member, at: 2)
                 // Core Data spaces ordered positions by 1024 from 2048, as for subtasks.
-                if orderColumn != nil { update.bind(Int64(position + 2) * 1024, at: 3) }
+                if orderColumn != nil { update.bind(StoredPositions.fresh(at: position), at: 3) }
                 try update.run()
             }
         case .joinTable(let join):
@@ -123,7 +123,7 @@ extension StoreWriter {
             for (position, member) in destinations.enumerated() {
                 insert.bind(key, at: 1)
                 insert.bind(member, at: 2)
-                if join.orderColumn != nil { insert.bind(Int64(position + 2) * 1024, at: 3) }
+                if join.orderColumn != nil { insert.bind(StoredPositions.fresh(at: position), at: 3) }
                 try insert.run()
             }
         }

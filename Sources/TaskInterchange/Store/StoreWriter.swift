@@ -165,8 +165,8 @@ final class StoreWriter: ImportDestination {
         for (kind, resolvedKind) in resolved.kinds.sorted(by: { $0.key < $1.key })
         where resolvedKind.columns["id"] == nil {
             warnings.append(
-                "the target's \(resolvedKind.entity.name) has no UUID attribute; "
-                    + "imported \(kind.rawValue) ids are not kept"
+                "the target's \(resolvedKind.entity.name) has no UUID attribute: \(kind.rawValue) ids derive from its "
+                    + "keys, and are kept only where the archive's keys are (a store that never had such rows)"
             )
         }
     }

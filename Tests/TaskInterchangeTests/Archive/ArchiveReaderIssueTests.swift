@@ -116,6 +116,9 @@ import Testing
             ])
         #expect(bad.issues[1].message.contains("title, isCompleted, createdAt, priority"))
         #expect(bad.archive.tasks.first?.nulls == ["title"])
+        // Not an array: one wrong-type issue, and the rest of the file reads on.
+        #expect(
+            try issues(Self.document(task: Self.taskJSON(["nulls": #""title""#]))) == ["wrong-type $.tasks[0].nulls"])
         // Version 1 has none of them.
         let version1 =
             #"{"id":"\#(Self.task)","title":"x","isCompleted":false,"createdAt":1.5,"priority":1,"tagIds":[],"key":7}"#

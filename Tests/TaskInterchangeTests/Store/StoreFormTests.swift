@@ -138,13 +138,15 @@ struct StoreFormTests {
             ([100, 5000, 7001], [100, 5000, 7001]),
             ([3000, 2000, 9000], [2048, 3072, 4096]),
             ([100, nil, 7001], [2048, 3072, 4096]),
+            // Ties stay: the store breaks them by key, and new keys follow the list.
+            ([3072, 3072, 4096], [3072, 3072, 4096]),
         ] as [([Int64?], [Int64])])
     func positions(stored: [Int64?], written: [Int64]) throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("new.sqlite")
         _ = try StoreImport.run(Self.archive(positions: stored), into: path, options: StoreImportOptions())
         let rows = try Database(path: path, mode: .readOnly(immutable: false)).rows(
-            "SELECT ZTITLE, Z_FOK_TASK FROM ZSUBTASK ORDER BY Z_FOK_TASK")
+            "SELECT ZTITLE, Z_FOK_TASK FROM ZSUBTASK ORDER BY Z_FOK_TASK, Z_PK")
         #expect(rows.map { $0[0].string ?? "" } == ["s0", "s1", "s2"])
         #expect(rows.map { $0[1].int64 ?? 0 } == written)
     }
@@ -171,10 +173,44 @@ struct StoreFormTests {
         } throws: {
             ($0 as? TaskInterchangeError)?.kind == .invalidData && "\($0)".contains("key 4 is taken")
         }
+        // SQLite's largest key leaves none for new objects: refused, not an overflow.
+        archive.tasks[1].key = .max
+        #expect {
+            try StoreImport.run(archive, into: path, options: options)
+        } throws: {
+            ($0 as? TaskInterchangeError)?.kind == .invalidData && "\($0)".contains("no key is left for new objects")
+        }
+        archive.tasks[1].key = 5
+        archive.header.source?.storeUUID = "abc"
+        #expect {
+            try StoreImport.run(archive, into: path, options: options)
+        } throws: {
+            ($0 as? TaskInterchangeError)?.kind == .invalidData && "\($0)".contains("must be a UUID")
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
         // Without --keep-identity the second record takes a new key.
         options.keepIdentity = false
         _ = try StoreImport.run(archive, into: path, options: options)
         #expect(try Self.scalar(path, "SELECT count(*) FROM ZTASK")?.int64 == 2)
+    }
+
+    @Test(
+        "a generic ordered relationship whose positions no longer follow its list is numbered afresh, in list order",
+        .enabled(if: RealStores.available, "../shared/fixtures is absent; skipped"))
+    func genericPositions() throws {
+        let directory = try TemporaryDirectory()
+        let store = try RealStores.copy("Bookmarks_V5__duckduckgo_BrowserServicesKit.sqlite", to: directory)
+        try Self.export(store, to: directory.path("a.json"))
+        let exported = try Self.text(directory, "a.json")
+        let ordered = #""positions":{"children":[2048,3072,4096]}"#
+        #expect(exported.contains(ordered))
+        // One folder's positions reversed by hand; its list of children stays as it was.
+        let edited = exported.replacingOccurrences(
+            of: ordered, with: #""positions":{"children":[4096,3072,2048]}"#, range: exported.range(of: ordered))
+        try Data(edited.utf8).write(to: directory.url.appendingPathComponent("edited.json"))
+        try Self.restore(directory.path("edited.json"), from: store, into: directory.path("new.sqlite"))
+        try Self.export(directory.path("new.sqlite"), to: directory.path("b.json"))
+        // Numbered afresh in the list's order, which here gives the original numbers back.
+        #expect(try Self.text(directory, "b.json") == exported)
     }
 }
