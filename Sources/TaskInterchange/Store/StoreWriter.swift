@@ -200,7 +200,12 @@ final class StoreWriter: ImportDestination {
         schema.storeUUID = uuid
         let raise = try database.prepare(
             "UPDATE Z_PRIMARYKEY SET Z_MAX = ?1 WHERE Z_NAME = ?2 AND Z_SUPER = 0 AND coalesce(Z_MAX, 0) < ?1")
+        let roots = Set(schema.entities.filter { $0.superNumber == 0 }.map(\.name))
         for (entity, maxKey) in maxKeys.sorted(by: { $0.key < $1.key }) {
+            guard roots.contains(entity) else {
+                warnings.append("$.source.maxKeys.\(entity): the target has no such root entity; ignored")
+                continue
+            }
             try raise.execute([.integer(maxKey), .text(entity)])
         }
     }

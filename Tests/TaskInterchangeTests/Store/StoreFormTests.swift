@@ -181,6 +181,14 @@ struct StoreFormTests {
             ($0 as? TaskInterchangeError)?.kind == .invalidData && "\($0)".contains("no key is left for new objects")
         }
         archive.tasks[1].key = 5
+        // A Z_MAX for an entity the target does not have is said, not silently dropped.
+        archive.header.source?.maxKeys = ["Task": 90, "Taks": 7]
+        let restored = try StoreImport.run(archive, into: directory.path("max.sqlite"), options: options)
+        #expect(restored.warnings.contains("$.source.maxKeys.Taks: the target has no such root entity; ignored"))
+        #expect(try Self.maxKeys(directory.path("max.sqlite")).contains("Task=90"))
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
+            try FileManager.default.removeItem(atPath: directory.path(name))
+        }
         archive.header.source?.storeUUID = "abc"
         #expect {
             try StoreImport.run(archive, into: path, options: options)
