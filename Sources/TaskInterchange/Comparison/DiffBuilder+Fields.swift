@@ -15,7 +15,10 @@ extension DiffBuilder {
         compareFields(a, b, into: &fields)
         reference("projectId", a.projectId, b.projectId, into: &fields)
         if !ignores("categoryId", of: .task) { reference("categoryId", a.categoryId, b.categoryId, into: &fields) }
-        links("tagIds", a.tagIds.map(\.uuidString), b.tagIds.map(\.uuidString), ordered: false, into: &fields)
+        // Ids become text only when they differ: `uuidString` formats through printf, a fifth of a comparison's time.
+        if a.tagIds != b.tagIds {
+            links("tagIds", a.tagIds.map(\.uuidString), b.tagIds.map(\.uuidString), ordered: false, into: &fields)
+        }
         fields += compareSubtasks(a, b)
         extras(of: .task, a.extra, b.extra, into: &fields)
         return fields

@@ -130,9 +130,11 @@ struct DiffBuilder {
             summaries[.subtask]!.onlyInA += removed.count
             summaries[.subtask]!.onlyInB += added.count
         }
-        let commonA = a.subtasks.filter { inB[GraphKey($0.id)] != nil }.map(\.id.uuidString)
-        let commonB = b.subtasks.filter { inA.contains(GraphKey($0.id)) }.map(\.id.uuidString)
-        if commonA != commonB { fields.append(.order("subtasks", old: commonA, new: commonB)) }
+        let commonA = a.subtasks.filter { inB[GraphKey($0.id)] != nil }.map(\.id)
+        let commonB = b.subtasks.filter { inA.contains(GraphKey($0.id)) }.map(\.id)
+        if commonA != commonB {
+            fields.append(.order("subtasks", old: commonA.map(\.uuidString), new: commonB.map(\.uuidString)))
+        }
         for subtask in a.subtasks {
             guard let other = inB[GraphKey(subtask.id)] else { continue }
             let changes = compare(subtask, other)
