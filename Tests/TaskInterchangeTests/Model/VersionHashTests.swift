@@ -22,9 +22,7 @@ struct VersionHashTests {
 
     @Test("the built-in model's hashes equal those the sample generator computed independently (in Python)")
     func sampleStoreHashes() throws {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        let sample = url.appendingPathComponent("samples/TaskManager.sqlite").path
+        let sample = SampleStores.repository.appendingPathComponent("samples/TaskManager.sqlite").path
         let snapshot = try StoreSnapshot(path: sample)
         let blob = try #require(try snapshot.database.scalar("SELECT Z_PLIST FROM Z_METADATA")).self
         guard case .blob(let bytes) = blob else { Issue.record("no plist"); return }

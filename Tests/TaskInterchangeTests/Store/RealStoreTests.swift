@@ -65,9 +65,8 @@ struct EasyLifeMappingTests {
     func export() throws {
         let directory = try TemporaryDirectory()
         let path = try RealStores.copy("EasyLife_1.5.0__larromba_EasyLife.sqlite", to: directory)
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        let mapping = try StoreMapping(contentsOf: url.appendingPathComponent("samples/easylife-mapping.json").path)
+        let mapping = try StoreMapping(
+            contentsOf: SampleStores.repository.appendingPathComponent("samples/easylife-mapping.json").path)
         #expect(mapping[.task]?.entity == "TodoItem")
         let (archive, findings) = try readStore(path, mapping: mapping)
         #expect(archive.tasks.count == 6)

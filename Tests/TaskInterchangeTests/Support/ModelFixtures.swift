@@ -5,9 +5,7 @@ import Foundation
 /// Model folders are read in place (never written); stores are read through private copies, as `RealStores` does.
 enum ModelFixtures {
     static let directory: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<5 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("shared/fixtures/models")
+        SampleStores.repository.deletingLastPathComponent().appendingPathComponent("shared/fixtures/models")
     }()
 
     static var available: Bool { FileManager.default.fileExists(atPath: directory.path) }

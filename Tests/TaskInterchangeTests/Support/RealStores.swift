@@ -6,9 +6,7 @@ import Foundation
 /// when the directory exists.
 enum RealStores {
     static let directory: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<5 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("shared/fixtures/real-stores")
+        SampleStores.repository.deletingLastPathComponent().appendingPathComponent("shared/fixtures/real-stores")
     }()
 
     static var available: Bool { FileManager.default.fileExists(atPath: directory.path) }

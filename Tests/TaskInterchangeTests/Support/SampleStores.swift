@@ -1,6 +1,7 @@
 import Foundation
 
-/// The stores in the repository's `samples/`, copied (with their sidecars) into a test's directory before use.
+/// The stores in the repository's `samples/`, copied (with their sidecars) into a test's directory before use; and
+/// the repository's root, which every test that reads a file of the repository (or `../shared`) starts from.
 enum SampleStores {
     static let repository: URL = {
         var url = URL(fileURLWithPath: #filePath)
