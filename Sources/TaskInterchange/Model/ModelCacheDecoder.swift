@@ -103,6 +103,12 @@ struct ModelCacheDecoder {
         entity.renamingIdentifier = try renamingIdentifier(fields, name: name, context)
         entity.uniquenessConstraints = try uniquenessConstraints(fields["NSUniqueTuples"], context)
         entity.fetchIndexes = try fetchIndexes(fields["NSFetchIndexDescriptions"], context)
+        // Older archives keep compound indexes as tuples of properties; they index the same columns.
+        for tuple in try uniquenessConstraints(fields["NSCompoundIndexes"], context) where !tuple.isEmpty {
+            let name = tuple.joined(separator: "_")
+            guard !entity.fetchIndexes.contains(where: { $0.name == name }) else { continue }
+            entity.fetchIndexes.append(ObjectModel.FetchIndex(name, elements: tuple.map { .init($0) }))
+        }
         entity.userInfo = try userInfo(fields["NSUserInfo"], context)
         var properties: [(property: Property, viaProxy: Bool)] = []
         for (key, propertyValue) in try entries(fields["NSProperties"], "\(context)'s NSProperties") {
@@ -112,11 +118,12 @@ struct ModelCacheDecoder {
         return ArchivedEntity(entity: entity, properties: properties)
     }
 
+    /// Tuples of property names (`NSUniqueTuples`, `NSCompoundIndexes`): each component a name or a property.
     private func uniquenessConstraints(_ value: KeyedArchive.Value?, _ context: String) throws(ModelCacheError)
         -> [[String]]
     {
         var constraints: [[String]] = []
-        for tuple in try elements(value, "\(context)'s NSUniqueTuples") {
+        for tuple in try elements(value, "\(context)'s property tuples") {
             var components: [String] = []
             for component in try elements(tuple, "a uniqueness constraint of \(context)") {
                 components.append(try propertyName(component, "a uniqueness constraint component of \(context)"))

@@ -2,21 +2,15 @@
 /// the real stores we hold (see `SchemaFixtureTests`); what none of them shows is listed in `caveats` when a model
 /// uses it.
 extension SchemaLayout {
-    /// Where a property of an entity is stored.
-    private struct PropertyKey: Hashable {
-        var entity: String
-        var property: String
-    }
-
     /// Lays out `model`. Never fails: what cannot be laid out with confidence is added to `caveats`, and a property
     /// that cannot be stored at all (a non-transient attribute of an undefined type) gets no column.
-    init(model: ObjectModel) {
+    /// - Parameter numbers: the entity numbers a store already gives the model's entities (its `Z_PRIMARYKEY`); the
+    ///   layout of an existing store follows them. Ignored unless they number every entity of the model.
+    init(model: ObjectModel, numbers: [String: Int64]? = nil) {
         var byName: [String: ObjectModel.Entity] = [:]
         for entity in model.entities where byName[entity.name] == nil { byName[entity.name] = entity }
-        let names = Self.byteOrder(byName.keys)
+        let names = byName.keys.sorted(by: Self.nameOrder)
 
-        // Numbering, as `Z_PRIMARYKEY` shows it in real stores: roots in name order, each followed depth-first by its
-        // sub-entities in name order.
         var children: [String: [String]] = [:]
         for name in names {
             if let parent = byName[name]?.superentity, byName[parent] != nil {
@@ -24,19 +18,37 @@ extension SchemaLayout {
             }
         }
         var rootOf: [String: String] = [:]
-        func number(_ name: String, root: String) {
-            guard entityNumbers[name] == nil else { return }
-            entityOrder.append(name)
-            entityNumbers[name] = Int64(entityOrder.count)
-            rootOf[name] = root
-            for child in children[name] ?? [] { number(child, root: root) }
+        func root(of name: String) -> String {
+            var current = name
+            var seen: Set<String> = []
+            while let parent = byName[current]?.superentity, byName[parent] != nil, seen.insert(current).inserted {
+                current = parent
+            }
+            return current
         }
-        for name in names where byName[name]?.superentity.flatMap({ byName[$0] }) == nil {
-            number(name, root: name)
-        }
-        for name in names where entityNumbers[name] == nil {
-            caveats.append("\(name) is part of a superentity cycle; it is numbered and stored as a root")
-            number(name, root: name)
+        if let numbers, Set(numbers.keys).isSuperset(of: byName.keys) {
+            entityOrder = byName.keys.sorted { numbers[$0]! < numbers[$1]! }
+            for name in entityOrder {
+                entityNumbers[name] = numbers[name]
+                rootOf[name] = root(of: name)
+            }
+        } else {
+            // Numbering, as `Z_PRIMARYKEY` shows it in real stores: roots in name order, each followed depth-first by
+            // its sub-entities in name order.
+            func number(_ name: String, root: String) {
+                guard entityNumbers[name] == nil else { return }
+                entityOrder.append(name)
+                entityNumbers[name] = Int64(entityOrder.count)
+                rootOf[name] = root
+                for child in children[name] ?? [] { number(child, root: root) }
+            }
+            for name in names where byName[name]?.superentity.flatMap({ byName[$0] }) == nil {
+                number(name, root: name)
+            }
+            for name in names where entityNumbers[name] == nil {
+                caveats.append("\(name) is part of a superentity cycle; it is numbered and stored as a root")
+                number(name, root: name)
+            }
         }
         var tableOfRoot: [String: Int] = [:]
         for name in entityOrder where rootOf[name] == name {
@@ -45,8 +57,6 @@ extension SchemaLayout {
                 EntityTable(name: "Z" + name.uppercased(), root: name, hasSubentities: !(children[name] ?? []).isEmpty))
         }
         func table(of entity: String) -> Int? { rootOf[entity].flatMap { tableOfRoot[$0] } }
-
-        var columns: [PropertyKey: String] = [:]
 
         // First pass, entities in Z_ENT order: own attributes, then to-one keys with their entity and order columns.
         for name in entityOrder {
@@ -75,35 +85,41 @@ extension SchemaLayout {
                     )
                     continue
                 }
-                columns[PropertyKey(entity: name, property: attribute.name)] = tables[t].claim(
-                    "Z" + attribute.name.uppercased(), storage: storage)
+                let column = tables[t].claim("Z" + attribute.name.uppercased(), storage: storage)
+                placements[PropertyKey(entity: name, property: attribute.name)] = .attribute(
+                    table: tables[t].name, column: column, storage: storage)
             }
             // Order columns come after all of the entity's keys (Bookmarks_V2 and _V3 have two: ZFAVORITEFOLDER,
-            // ZPARENT,
-            // Z_FOK_FAVORITEFOLDER, Z_FOK_PARENT).
+            // ZPARENT, Z_FOK_FAVORITEFOLDER, Z_FOK_PARENT).
             var orderColumns: [String] = []
             for relationship in entity.relationships.sorted(by: { Self.byteOrder($0.name, $1.name) })
             where !relationship.isTransient && !relationship.isToMany {
-                let upper = relationship.name.uppercased()
-                let key = tables[t].claim("Z" + upper, storage: .integer)
-                columns[PropertyKey(entity: name, property: relationship.name)] = key
+                let key = tables[t].claim("Z" + relationship.name.uppercased(), storage: .integer)
+                let suffix = key.dropFirst()
                 tables[t].keyColumns.append(key)
+                var entityColumn: String?
                 if let destination = entityNumbers[relationship.destination],
                     !(children[relationship.destination] ?? []).isEmpty
                 {
-                    tables[t].append("Z\(destination)_\(upper)", storage: .integer)
+                    entityColumn = "Z\(destination)_\(suffix)"
+                    tables[t].append(entityColumn!, storage: .integer)
                 }
+                var order: String?
                 if let inverse = Self.inverse(of: relationship, in: model, byName: byName),
                     inverse.relationship.isToMany,
                     inverse.relationship.isOrdered
                 {
-                    orderColumns.append("Z_FOK_" + upper)
+                    order = "Z_FOK_\(suffix)"
+                    orderColumns.append(order!)
                 }
+                placements[PropertyKey(entity: name, property: relationship.name)] = .toOne(
+                    table: tables[t].name, key: key, entity: entityColumn, order: order)
             }
             for column in orderColumns { tables[t].append(column, storage: .integer) }
         }
 
-        // Second pass, entities in name order: hidden keys of to-many relationships without an inverse, join tables.
+        // Second pass, entities in name order: to-many relationships — the inverse's key, hidden keys of those without
+        // an inverse, join tables.
         var joined: Set<PropertyKey> = []
         for name in names {
             guard let entity = byName[name], let source = entityNumbers[name], let t = table(of: name) else { continue }
@@ -111,6 +127,7 @@ extension SchemaLayout {
             where !relationship.isTransient && relationship.isToMany
                 && !joined.contains(PropertyKey(entity: name, property: relationship.name))
             {
+                let key = PropertyKey(entity: name, property: relationship.name)
                 guard let destination = entityNumbers[relationship.destination],
                     let d = table(of: relationship.destination)
                 else {
@@ -123,32 +140,45 @@ extension SchemaLayout {
                     continue
                 }
                 guard let inverse = Self.inverse(of: relationship, in: model, byName: byName) else {
-                    let key = tables[d].claim("Z\(source)\(relationship.name.uppercased())", storage: .integer)
-                    tables[d].keyColumns.append(key)
+                    let column = tables[d].claim("Z\(source)\(relationship.name.uppercased())", storage: .integer)
+                    tables[d].keyColumns.append(column)
+                    placements[key] = .hiddenKey(table: tables[d].name, column: column)
                     continue
                 }
-                guard inverse.relationship.isToMany else { continue }  // the destination's to-one key holds it
-                joined.insert(PropertyKey(entity: name, property: relationship.name))
-                joined.insert(PropertyKey(entity: inverse.declaredBy.name, property: inverse.relationship.name))
-                if inverse.declaredBy.name == name && inverse.relationship.name == relationship.name {
+                let inverseKey = PropertyKey(entity: inverse.declaredBy.name, property: inverse.relationship.name)
+                guard inverse.relationship.isToMany else {
+                    // The destination's to-one key holds it.
+                    if case .toOne(let table, let column, let entityColumn, let order)? = placements[inverseKey] {
+                        placements[key] = .inverseKey(table: table, key: column, entity: entityColumn, order: order)
+                    }
+                    continue
+                }
+                joined.insert(key)
+                joined.insert(inverseKey)
+                if inverseKey == key {
                     caveats.append(
                         """
                         \(name).\(relationship.name) is its own inverse: its join table's \
                         second column is named REFLEXIVE, which no real store we hold confirms
                         """
                     )
-                    let column = "Z_\(destination)\(relationship.name.uppercased())"
-                    tables[t].joinTables.append(
-                        JoinTable(
-                            name: "Z_\(source)\(relationship.name.uppercased())", first: column, second: "REFLEXIVE",
-                            orderColumns: relationship.isOrdered ? ["Z_FOK_" + column.dropFirst(2)] : []))
+                    let column = tables[t].reserve("Z_\(destination)\(relationship.name.uppercased())")
+                    let order = relationship.isOrdered ? "Z_FOK_" + column.dropFirst(2) : nil
+                    let join = JoinTable(
+                        name: "Z_\(source)\(relationship.name.uppercased())", first: column, second: "REFLEXIVE",
+                        orderColumns: order.map { [$0] } ?? [])
+                    tables[t].joinTables.append(join)
+                    placements[key] = .join(
+                        JoinDirection(
+                            table: join.name, ownerColumn: column, memberColumn: "REFLEXIVE", orderColumn: order,
+                            inverseOrderColumn: nil, namesTable: true))
                     continue
                 }
                 // R names the table. Between two entities the side visited first does. On one entity no rule seen in
-                // real
-                // stores fixes the choice; the relationship whose name sorts last named it in both such real stores we
-                // hold.
+                // real stores fixes the choice; the relationship whose name sorts last named it in both such real
+                // stores we hold.
                 var (r, i) = (relationship, inverse.relationship)
+                var (rKey, iKey) = (key, inverseKey)
                 if inverse.declaredBy.name == name {
                     caveats.append(
                         """
@@ -157,20 +187,31 @@ extension SchemaLayout {
                         not reproducible; take the name from a template store when there is one
                         """
                     )
-                    if Self.byteOrder(r.name, i.name) { swap(&r, &i) }
+                    if Self.byteOrder(r.name, i.name) {
+                        swap(&r, &i)
+                        swap(&rKey, &iKey)
+                    }
                 }
-                guard let first = entityNumbers[i.destination], let second = entityNumbers[r.destination] else {
-                    continue
-                }
-                let firstColumn = "Z_\(first)\(i.name.uppercased())"
-                let secondColumn = "Z_\(second)\(r.name.uppercased())"
-                var orderColumns: [String] = []
-                if i.isOrdered { orderColumns.append("Z_FOK_" + firstColumn.dropFirst(2)) }
-                if r.isOrdered { orderColumns.append("Z_FOK_" + secondColumn.dropFirst(2)) }
-                tables[t].joinTables.append(
-                    JoinTable(
-                        name: "Z_\(source)\(r.name.uppercased())", first: firstColumn,
-                        second: secondColumn, orderColumns: orderColumns))
+                guard let first = entityNumbers[i.destination], let second = entityNumbers[r.destination],
+                    let firstTable = table(of: i.destination), let secondTable = table(of: r.destination)
+                else { continue }
+                // Each key column is named in the generator of the table whose keys it holds.
+                let firstColumn = tables[firstTable].reserve("Z_\(first)\(i.name.uppercased())")
+                let secondColumn = tables[secondTable].reserve("Z_\(second)\(r.name.uppercased())")
+                let firstOrder = i.isOrdered ? "Z_FOK_" + firstColumn.dropFirst(2) : nil
+                let secondOrder = r.isOrdered ? "Z_FOK_" + secondColumn.dropFirst(2) : nil
+                let join = JoinTable(
+                    name: "Z_\(source)\(r.name.uppercased())", first: firstColumn, second: secondColumn,
+                    orderColumns: [firstOrder, secondOrder].compactMap { $0 })
+                tables[t].joinTables.append(join)
+                placements[rKey] = .join(
+                    JoinDirection(
+                        table: join.name, ownerColumn: firstColumn, memberColumn: secondColumn,
+                        orderColumn: secondOrder, inverseOrderColumn: firstOrder, namesTable: true))
+                placements[iKey] = .join(
+                    JoinDirection(
+                        table: join.name, ownerColumn: secondColumn, memberColumn: firstColumn,
+                        orderColumn: firstOrder, inverseOrderColumn: secondOrder, namesTable: false))
             }
         }
 
@@ -178,8 +219,9 @@ extension SchemaLayout {
         for name in entityOrder {
             guard let entity = byName[name], let t = table(of: name) else { continue }
             let lineage = model.ancestry(of: entity).map(\.name)
+            let placed = self
             func column(_ property: String) -> String? {
-                lineage.lazy.compactMap { columns[PropertyKey(entity: $0, property: property)] }.first
+                lineage.lazy.compactMap { placed.column(PropertyKey(entity: $0, property: property)) }.first
             }
             for constraint in entity.uniquenessConstraints where !constraint.isEmpty {
                 let found = constraint.compactMap(column)
@@ -197,21 +239,33 @@ extension SchemaLayout {
                         name: "Z_\(name)_UNIQUE_" + constraint.joined(separator: "_"), table: tables[t].name,
                         terms: found.map { Index.Term(column: $0, ascending: true) }, isUnique: true))
             }
-            for fetchIndex in entity.fetchIndexes where !fetchIndex.elements.isEmpty {
+            // An attribute marked indexed gets the fetch index the model compiler makes of it, named after it.
+            var fetchIndexes: [ObjectModel.FetchIndex] = []
+            for fetchIndex in entity.fetchIndexes where !fetchIndexes.contains(where: { $0.name == fetchIndex.name }) {
+                fetchIndexes.append(fetchIndex)
+            }
+            for attribute in entity.attributes.sorted(by: { Self.byteOrder($0.name, $1.name) })
+            where attribute.isIndexed && !attribute.isTransient
+                && !fetchIndexes.contains(where: { $0.name == attribute.name })
+            {
+                fetchIndexes.append(ObjectModel.FetchIndex(attribute.name, elements: [.init(attribute.name)]))
+            }
+            for fetchIndex in fetchIndexes where !fetchIndex.elements.isEmpty {
                 let isAttribute = fetchIndex.elements.map { element in
                     lineage.contains { byName[$0]?.attributes.contains { $0.name == element.property } == true }
                 }
                 // An index on one relationship is not created: a to-one key is indexed anyway, a to-many has no column
-                // (Accounts3's model has such indexes and its store none).
+                // (Accounts3's model has such indexes and its store none). With attributes, a to-one's key column is
+                // indexed with them (Wire's `hiddenInConversation_isExpired_serverTimestamp_delivered`).
                 if fetchIndex.elements.count == 1 && !isAttribute[0] { continue }
                 if fetchIndex.partialIndexPredicate != nil
                     || fetchIndex.elements.contains(where: { $0.kind != .binary })
-                    || isAttribute.contains(false)
+                    || fetchIndex.elements.contains(where: { column($0.property) == nil })
                 {
                     caveats.append(
                         """
                         fetch index \(fetchIndex.name) of \(name) is partial, an R-tree \
-                        or mixes relationships with attributes; it is not created
+                        or names a to-many relationship; it is not created
                         """
                     )
                     continue
@@ -227,8 +281,9 @@ extension SchemaLayout {
 
         var tableNames: [String: String] = [:]
         for name in entityOrder { tableNames[name] = table(of: name).map { tables[$0].name } }
+        let placed = self
         addDerivedAttributeTriggers(
-            model: model, byName: byName, columns: { columns[PropertyKey(entity: $0, property: $1)] },
+            model: model, byName: byName, columns: { placed.column(PropertyKey(entity: $0, property: $1)) },
             table: { tableNames[$0] })
         let modelNames = model.entities.flatMap { entity in
             [entity.name] + entity.attributes.map(\.name) + entity.relationships.map(\.name)
@@ -246,6 +301,22 @@ extension SchemaLayout {
                 """
             )
         }
+    }
+
+    /// The column of an attribute or the key column of a to-one.
+    func column(_ key: PropertyKey) -> String? {
+        switch placements[key] {
+        case .attribute(_, let column, _)?: return column
+        case .toOne(_, let column, _, _)?: return column
+        default: return nil
+        }
+    }
+
+    /// Case-insensitive name order, byte order between names that differ only in case: the order Core Data numbers
+    /// entities in (a store of DuckDuckGo's has `SyncableSettingsMetadata` = 1 before `SyncFeatureEntity` = 2).
+    static func nameOrder(_ a: String, _ b: String) -> Bool {
+        let (lowerA, lowerB) = (Array(a.lowercased().utf8), Array(b.lowercased().utf8))
+        return lowerA == lowerB ? byteOrder(a, b) : lowerA.lexicographicallyPrecedes(lowerB)
     }
 
     /// The storage of an attribute type; nil for types without a column (undefined, object ID).

@@ -35,6 +35,40 @@ struct SchemaLayout: Sendable {
         static func < (lhs: Storage, rhs: Storage) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
+    /// A property of an entity, as the model declares it (inherited properties under the declaring entity).
+    struct PropertyKey: Sendable, Hashable {
+        var entity: String
+        var property: String
+    }
+
+    /// Where one stored property keeps its values. Every reader and writer finds columns here and nowhere else.
+    enum Placement: Sendable, Hashable {
+        /// An attribute's column in its entity's table.
+        case attribute(table: String, column: String, storage: Storage)
+        /// A to-one key in the owner's table; `entity` is `Z<n>_<NAME>` (the destination row's `Z_ENT`) when the
+        /// destination has sub-entities, `order` is `Z_FOK_<NAME>` when the inverse is an ordered to-many.
+        case toOne(table: String, key: String, entity: String?, order: String?)
+        /// A to-many whose inverse is a to-one: the inverse's key (and order) columns on the destination's table.
+        case inverseKey(table: String, key: String, entity: String?, order: String?)
+        /// A to-many without an inverse: a hidden key column `Z<n><NAME>` on the destination's table.
+        case hiddenKey(table: String, column: String)
+        /// A many-to-many: one reading direction of its join table.
+        case join(JoinDirection)
+    }
+
+    /// One reading direction of a join table: the owners' keys in `ownerColumn`, the members' in `memberColumn`.
+    struct JoinDirection: Sendable, Hashable {
+        var table: String
+        var ownerColumn: String
+        var memberColumn: String
+        /// `Z_FOK_` + the member column without its `Z_`: the members' positions, for an ordered side.
+        var orderColumn: String?
+        /// The other direction's positions, when that side is ordered too.
+        var inverseOrderColumn: String?
+        /// True when the table bears this direction's relationship's name.
+        var namesTable: Bool
+    }
+
     /// One column of an entity table.
     struct Column: Sendable, Hashable {
         var name: String
@@ -79,6 +113,14 @@ struct SchemaLayout: Sendable {
         /// Adds a column whose name cannot collide (entity-number and order-key columns).
         mutating func append(_ name: String, storage: Storage) {
             claimed.append(Column(name: name, storage: storage))
+        }
+
+        /// Claims `base` for a join-table column holding this table's keys: join columns share the table's name
+        /// generator (`Z_17USERS`, then `Z_17USERS1`), though the column lives in the join table.
+        mutating func reserve(_ base: String) -> String {
+            let count = claims[base, default: 0]
+            claims[base] = count + 1
+            return count == 0 ? base : base + String(count)
         }
     }
 
@@ -134,6 +176,8 @@ struct SchemaLayout: Sendable {
 
     /// Entity name → `Z_ENT`.
     var entityNumbers: [String: Int64] = [:]
+    /// Where each stored property of each entity lives, keyed by the declaring entity.
+    var placements: [PropertyKey: Placement] = [:]
     /// Entity names in `Z_ENT` order.
     var entityOrder: [String] = []
     /// Entity tables in the order of their roots' numbers.

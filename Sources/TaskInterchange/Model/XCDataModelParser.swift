@@ -181,6 +181,13 @@ struct XCDataModelParser {
                 }
                 currentIndex?.elements.append(
                     .init(property, ascending: attributes["order"] != "descending", kind: kind))
+            case "model/entity/compoundIndexes/compoundIndex":
+                currentIndex = ObjectModel.FetchIndex("", elements: [])
+            case "model/entity/compoundIndexes/compoundIndex/index":
+                guard let property = attributes["value"], !property.isEmpty else {
+                    return fail(parser, "a compound index names no property")
+                }
+                currentIndex?.elements.append(.init(property))
             case "model/configuration":
                 guard let configuration = attributes["name"], !configuration.isEmpty else {
                     return fail(parser, "a configuration has no name")
@@ -213,6 +220,15 @@ struct XCDataModelParser {
                 currentConstraint = nil
             case "model/entity/fetchIndex":
                 if let index = currentIndex { entities[entities.count - 1].entity.fetchIndexes.append(index) }
+                currentIndex = nil
+            case "model/entity/compoundIndexes/compoundIndex":
+                // The model compiler turns a compound index into a fetch index named by its properties.
+                if var index = currentIndex, !index.elements.isEmpty {
+                    index.name = index.elements.map(\.property).joined(separator: "_")
+                    if !entities[entities.count - 1].entity.fetchIndexes.contains(where: { $0.name == index.name }) {
+                        entities[entities.count - 1].entity.fetchIndexes.append(index)
+                    }
+                }
                 currentIndex = nil
             case "model/configuration":
                 currentConfiguration = nil

@@ -44,6 +44,8 @@ struct StoreSchema: Sendable, Hashable {
     var triggers: [String]
     /// Names of indexes (Core Data names a foreign key's index `<TABLE>_<COLUMN>_INDEX`).
     var indexes: Set<String> = []
+    /// Where each property is stored, when the store's model is known (`locate(with:)`).
+    var layout: StoreLayout?
 
     /// The entity with this name, compared exactly.
     func entity(named name: String) -> Entity? {
