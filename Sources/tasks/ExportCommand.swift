@@ -152,6 +152,12 @@ struct ExportCommand: Command {
                 "Exported \(ReportRenderer.counts(summary.counts)) from \(summary.store) (format "
                     + "\(summary.formatVersion)) in \(String(format: "%.2f", summary.seconds)) s\n")
             Console.error("  \(ReportRenderer.entityPlacement(typed: summary.entities, generic: summary.generic))\n")
+            if let cells = summary.cells {
+                Console.error(
+                    cells.isComplete
+                        ? "  every stored value exported (\(cells.stored) values)\n"
+                        : "  \(cells.notExported) of \(cells.stored) stored values not exported (see the warnings)\n")
+            }
         }
     }
 }

@@ -10,6 +10,8 @@ public struct ExportSummary: Sendable, Codable {
     public var entities: [String: String]
     /// Records written per entity of the generic `entities` section (entities no kind reads).
     public var generic: [String: Int] = [:]
+    /// Every value the store holds against what the archive carries (nil for a selection or format version 1).
+    public var cells: CellAccount?
     /// Data that could not be carried exactly, repairs, and notes.
     public var findings: [StoreFinding]
     /// Wall-clock seconds.

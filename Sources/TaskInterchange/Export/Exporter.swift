@@ -110,6 +110,7 @@ public enum Exporter {
             entities: reader.entityNames,
             findings: findings, seconds: Date().timeIntervalSince(started))
         summary.generic = reader.genericCounts
+        summary.cells = reader.cells
         if options.strict && summary.hasWarnings { throw ExportStrictError(summary: summary) }
         return summary
     }

@@ -106,7 +106,8 @@ struct ModelCacheDecoder {
         // Older archives keep compound indexes as tuples of properties; they index the same columns.
         for tuple in try uniquenessConstraints(fields["NSCompoundIndexes"], context) where !tuple.isEmpty {
             let name = tuple.joined(separator: "_")
-            guard !entity.fetchIndexes.contains(where: { $0.name == name }) else { continue }
+            guard !entity.fetchIndexes.contains(where: { $0.name == name || $0.elements.map(\.property) == tuple })
+            else { continue }
             entity.fetchIndexes.append(ObjectModel.FetchIndex(name, elements: tuple.map { .init($0) }))
         }
         entity.userInfo = try userInfo(fields["NSUserInfo"], context)

@@ -225,7 +225,10 @@ struct XCDataModelParser {
                 // The model compiler turns a compound index into a fetch index named by its properties.
                 if var index = currentIndex, !index.elements.isEmpty {
                     index.name = index.elements.map(\.property).joined(separator: "_")
-                    if !entities[entities.count - 1].entity.fetchIndexes.contains(where: { $0.name == index.name }) {
+                    let properties = index.elements.map(\.property)
+                    if !entities[entities.count - 1].entity.fetchIndexes.contains(where: {
+                        $0.name == index.name || $0.elements.map(\.property) == properties
+                    }) {
                         entities[entities.count - 1].entity.fetchIndexes.append(index)
                     }
                 }

@@ -78,7 +78,7 @@ struct GenericLayout {
                 superentity: schema.entity(number: entity.superNumber)?.name,
                 isAbstract: modelEntity?.isAbstract ?? false, attributes: [], relationships: [])
             if let model, let modelEntity {
-                laidOut.attributes = Self.attributes(of: modelEntity, in: model, columns: Set(columns.map(\.name)))
+                laidOut.attributes = Self.attributes(of: modelEntity, entity, in: model, schema: schema)
                 laidOut.relationships = relationships(
                     of: entity, modelEntity, in: model, schema: schema, excluded: excluded)
             } else {
@@ -106,11 +106,10 @@ struct GenericLayout {
 
     /// The model's stored attributes (inherited ones included) that have a column.
     private static func attributes(
-        of entity: ObjectModel.Entity, in model: ObjectModel, columns: Set<String>
+        of entity: ObjectModel.Entity, _ stored: StoreSchema.Entity, in model: ObjectModel, schema: StoreSchema
     ) -> [Attribute] {
         StoreExtras.attributes(of: entity.name, in: model).compactMap { attribute in
-            let column = "Z" + attribute.name.uppercased()
-            guard columns.contains(column) else { return nil }
+            guard let column = schema.column(of: attribute.name, in: stored) else { return nil }
             let value: StoreExtras.ValueKind =
                 attribute.type == .decimal ? .decimal : StoreExtras.kind(of: attribute.type)
             return Attribute(property: attribute.name, column: column, type: typeName(attribute.type), value: value)
@@ -146,8 +145,6 @@ struct GenericLayout {
         of entity: StoreSchema.Entity, _ modelEntity: ObjectModel.Entity, in model: ObjectModel,
         schema: StoreSchema, excluded: Set<Int64>
     ) -> [Relationship] {
-        guard let table = entity.table else { return [] }
-        let columns = Set(schema.columns(of: table)?.map(\.name) ?? [])
         var result: [Relationship] = []
         for (relationship, declaredBy) in model.storedRelationships(of: modelEntity) {
             guard let destination = schema.entity(named: relationship.destination),
@@ -161,12 +158,10 @@ struct GenericLayout {
                     ))
                 continue
             }
-            let destinationColumns = Set(schema.columns(of: destinationTable)?.map(\.name) ?? [])
             let otherIsTyped = excluded.contains(destination.number)
             let inverse = relationship.inverse.flatMap {
                 model.relationship(named: $0, in: destinationModel)?.relationship
             }
-            let name = relationship.name.uppercased()
             var declaration = EntityRelationship(
                 destination: relationship.destination, toMany: relationship.isToMany,
                 ordered: relationship.isToMany && relationship.isOrdered, inverse: inverse?.name)
@@ -176,6 +171,7 @@ struct GenericLayout {
                         property: relationship.name, declaration: declaration, storage: storage,
                         destinationTable: destinationTable))
             }
+            let placement = schema.placement(of: relationship.name, in: entity)
             if !relationship.isToMany {
                 if let inverse, inverse.isToMany && inverse.isOrdered && !otherIsTyped { continue }
                 if let inverse, !inverse.isToMany, !otherIsTyped,
@@ -183,15 +179,12 @@ struct GenericLayout {
                 {
                     continue
                 }
-                guard columns.contains("Z" + name) else { continue }
+                guard let toOne = schema.toOne(relationship.name, in: entity) else { continue }
                 var mirror: (key: String, entity: String?)?
-                if let inverse, !inverse.isToMany, destinationColumns.contains("Z" + inverse.name.uppercased()) {
-                    mirror = (
-                        "Z" + inverse.name.uppercased(),
-                        schema.entityColumn(of: inverse.name.uppercased(), in: destinationTable)
-                    )
+                if let inverse, !inverse.isToMany, let other = schema.toOne(inverse.name, in: destination) {
+                    mirror = (other.key, other.entity)
                 }
-                add(.column(key: "Z" + name, entity: schema.entityColumn(of: name, in: table), mirror: mirror))
+                add(.column(key: toOne.key, entity: toOne.entity, mirror: mirror))
                 if let inverse, inverse.isToMany && inverse.isOrdered {
                     notes.append(
                         (
@@ -201,34 +194,26 @@ struct GenericLayout {
                         ))
                 }
             } else if let inverse, !inverse.isToMany {
-                guard relationship.isOrdered || otherIsTyped else { continue }
-                let key = "Z" + inverse.name.uppercased()
-                guard destinationColumns.contains(key) else { continue }
-                let order = "Z_FOK_" + inverse.name.uppercased()
-                let stored = relationship.isOrdered && destinationColumns.contains(order) ? order : nil
+                guard relationship.isOrdered || otherIsTyped,
+                    case .inverseKey(let table, let key, let entityColumn, let order)? = placement,
+                    table == destinationTable
+                else { continue }
+                let stored = relationship.isOrdered ? order : nil
                 // An order the store keeps no positions for cannot travel: the ids go sorted, as for any set.
                 declaration.ordered = stored != nil
-                add(
-                    .destinationColumn(
-                        key: key, entity: schema.entityColumn(of: inverse.name.uppercased(), in: destinationTable),
-                        order: stored))
-            } else if inverse == nil, let number = schema.entity(named: declaredBy.name)?.number,
-                destinationColumns.contains("Z\(number)\(name)")
-            {
+                add(.destinationColumn(key: key, entity: entityColumn, order: stored))
+            } else if inverse == nil, case .hiddenKey(let table, let column)? = placement, table == destinationTable {
                 declaration.ordered = false
-                add(.destinationColumn(key: "Z\(number)\(name)", entity: nil, order: nil))
+                add(.destinationColumn(key: column, entity: nil, order: nil))
             } else if let direction = schema.joinDirection(
                 from: entity, to: destination, relationship: relationship.name)
             {
-                let (travels, lost) = StoreRelationships.travels(direction, in: schema)
-                guard inverse == nil || travels || otherIsTyped else { continue }
-                if let lost {
-                    notes.append(
-                        (
-                            entity.name, relationship.name,
-                            "positions in \(direction.table).\(lost) are not exported (both sides ordered)"
-                        ))
-                }
+                // Both sides of a pair ordered: both travel, each with its own positions.
+                let bothOrdered = StoreRelationships.otherOrderColumn(of: direction, in: schema) != nil
+                    && direction.orderColumn != nil
+                guard inverse == nil || StoreRelationships.travels(direction, in: schema).0 || otherIsTyped
+                    || bothOrdered
+                else { continue }
                 declaration.ordered = relationship.isOrdered && direction.orderColumn != nil
                 add(.joinTable(direction))
             } else {

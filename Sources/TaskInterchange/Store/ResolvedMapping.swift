@@ -81,9 +81,8 @@ struct ResolvedMapping {
             var columns: [String: String] = [:]
             for field in kind.fields {
                 guard let property = kindMapping.property(for: field) else { continue }
-                let column = "Z" + property.uppercased()
-                guard names.contains(column) else {
-                    missing.append(Self.missing(kind, field, entity, property, "property", column, table, names))
+                guard let column = schema.column(of: property, in: entity), names.contains(column) else {
+                    missing.append(Self.missing(kind, field, entity, property, "property", table, names))
                     continue
                 }
                 columns[field] = column
@@ -97,26 +96,19 @@ struct ResolvedMapping {
             let names = Set(schema.columns(of: task.table)?.map(\.name) ?? [])
             for reference in ["project", "category"] {
                 guard let relationship = taskMapping.relationship(for: reference) else { continue }
-                let column = "Z" + relationship.uppercased()
                 guard kinds[StoreMapping.Kind(rawValue: reference)!] != nil else {
                     throw fail(
                         "$.kinds.task.relationships.\(reference)",
                         "maps to '\(relationship)' but no \(reference) entity is mapped")
                 }
-                guard names.contains(column) else {
+                guard let toOne = schema.toOne(relationship, in: task.entity), names.contains(toOne.key) else {
                     missing.append(
-                        Self.missing(
-                            .task, reference, task.entity, relationship, "to-one relationship",
-                            column, task.table, names))
+                        Self.missing(.task, reference, task.entity, relationship, "to-one relationship", task.table, names))
                     continue
                 }
-                if reference == "project" { taskProjectColumn = column } else { taskCategoryColumn = column }
-                task.usedColumns.insert(column)
+                if reference == "project" { taskProjectColumn = toOne.key } else { taskCategoryColumn = toOne.key }
                 // The `Z<n>_<NAME>` column names the destination's concrete entity; part of the same relationship.
-                for name in names
-                where name.hasSuffix("_" + relationship.uppercased()) && name.dropFirst().first?.isNumber == true {
-                    task.usedColumns.insert(name)
-                }
+                task.usedColumns.formUnion([toOne.key, toOne.entity].compactMap { $0 })
             }
             if let relationship = taskMapping.relationship(for: "tags") {
                 guard let tag = kinds[.tag] else {
@@ -124,7 +116,14 @@ struct ResolvedMapping {
                         "$.kinds.task.relationships.tags", "maps to '\(relationship)' but no tag entity is mapped")
                 }
                 let joins = StoreMapping.joinTables(linking: task.entity, to: tag.entity, in: schema)
-                if let join = joins.first(where: { $0.relationship == relationship.lowercased() }) {
+                if schema.layout != nil,
+                    let direction = schema.joinDirection(from: task.entity, to: tag.entity, relationship: relationship)
+                {
+                    tagJoin = TagJoin(
+                        table: direction.table, taskColumn: direction.ownerColumn, tagColumn: direction.memberColumn)
+                } else if schema.layout == nil,
+                    let join = joins.first(where: { $0.relationship == relationship.lowercased() })
+                {
                     tagJoin = TagJoin(
                         table: join.table, taskColumn: join.sourceColumn, tagColumn: join.destinationColumn)
                 } else {
@@ -145,20 +144,17 @@ struct ResolvedMapping {
                         "$.kinds.subtask.relationships.task", "maps to '\(relationship)' but no task entity is mapped")
                 }
                 let names = Set(schema.columns(of: subtask.table)?.map(\.name) ?? [])
-                let column = "Z" + relationship.uppercased()
-                let order = "Z_FOK_" + relationship.uppercased()
-                if !names.contains(column) {
-                    missing.append(
-                        Self.missing(
-                            .subtask, "task", subtask.entity, relationship, "to-one relationship",
-                            column, subtask.table, names))
-                } else {
-                    subtaskTaskColumn = column
-                    subtask.usedColumns.insert(column)
-                    if names.contains(order) {
+                if let toOne = schema.toOne(relationship, in: subtask.entity), names.contains(toOne.key) {
+                    subtaskTaskColumn = toOne.key
+                    subtask.usedColumns.formUnion([toOne.key, toOne.entity].compactMap { $0 })
+                    if let order = toOne.order, names.contains(order) {
                         subtaskOrderColumn = order
                         subtask.usedColumns.insert(order)
                     }
+                } else {
+                    missing.append(
+                        Self.missing(
+                            .subtask, "task", subtask.entity, relationship, "to-one relationship", subtask.table, names))
                 }
             }
             kinds[.subtask] = subtask
@@ -170,9 +166,9 @@ struct ResolvedMapping {
     /// A mapped property without its column; the suggestion is the closest property name the table has.
     private static func missing(
         _ kind: StoreMapping.Kind, _ field: String, _ entity: StoreSchema.Entity,
-        _ property: String, _ what: String, _ column: String, _ table: String,
-        _ columns: Set<String>
+        _ property: String, _ what: String, _ table: String, _ columns: Set<String>
     ) -> MissingProperty {
+        let column = "Z" + property.uppercased()
         let properties = columns.filter { $0.hasPrefix("Z") && !$0.hasPrefix("Z_") }.map { String($0.dropFirst()) }
         let suggestion = Suggestion.closest(to: property.uppercased(), among: properties.sorted())
         return MissingProperty(

@@ -32,11 +32,14 @@ struct StoreExtras {
         for (kind, mapped) in resolved.kinds {
             let attributes = Self.attributes(of: mapped.entity.name, in: model)
             let covered = relationships.coveredColumns[mapped.table] ?? []
-            for column in schema.columns(of: mapped.table) ?? [] {
-                let name = column.name
-                guard !["Z_PK", "Z_ENT", "Z_OPT"].contains(name), !mapped.usedColumns.contains(name),
-                    !covered.contains(name)
-                else { continue }
+            if let layout = schema.layout {
+                carry(kind, mapped, layout: layout, model: model, covered: covered)
+            } else {
+                for column in schema.columns(of: mapped.table) ?? [] {
+                    let name = column.name
+                    guard !["Z_PK", "Z_ENT", "Z_OPT"].contains(name), !mapped.usedColumns.contains(name),
+                        !covered.contains(name)
+                    else { continue }
                 let isForeignKey =
                     schema.indexes.contains("\(mapped.table)_\(name)_INDEX") && column.declaredType == "INTEGER"
                 let isPlumbing = name.hasPrefix("Z_") || (name.dropFirst().first?.isNumber ?? false)
@@ -50,6 +53,7 @@ struct StoreExtras {
                     Column(
                         column: name, property: property,
                         kind: attribute.map { Self.kind(of: $0.type) } ?? Self.kind(declared: column.declaredType)))
+                }
             }
             for relationship in relationships.carried[kind] ?? [] {
                 if case .column(let column) = relationship.storage {
@@ -59,6 +63,28 @@ struct StoreExtras {
                             kind: .reference(relationship.declaration.destination)))
                 }
             }
+        }
+    }
+
+    /// With the store's layout: the attribute columns owned by rows of the kind's entity and its sub-entities, under
+    /// their property names; the rest of what those rows own (keys, entity numbers, positions) is relationships'.
+    private mutating func carry(
+        _ kind: StoreMapping.Kind, _ mapped: ResolvedMapping.ResolvedKind, layout: StoreLayout, model: ObjectModel?,
+        covered: Set<String>
+    ) {
+        let owned = mapped.entity.numbersIncludingSubentities.reduce(into: Set<String>()) {
+            $0.formUnion(layout.ownedColumns[mapped.table]?[$1] ?? [])
+        }
+        for name in owned.sorted() where !mapped.usedColumns.contains(name) && !covered.contains(name) {
+            guard let (key, storage) = layout.attribute(at: name, in: mapped.table) else {
+                relationshipColumns[kind, default: []].append(name)
+                continue
+            }
+            let type = Self.attributes(of: key.entity, in: model).first { $0.name == key.property }?.type
+            columns[kind, default: []].append(
+                Column(
+                    column: name, property: key.property,
+                    kind: type.map(Self.kind(of:)) ?? Self.kind(declared: storage.declaredType)))
         }
     }
 

@@ -61,6 +61,11 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
         case versionHashMismatch = "version-hash-mismatch"
         /// A store without a model cache: columns whose meaning cannot be told travel raw. Informational.
         case untypedColumn = "untyped-column"
+        /// Values stored in a column of an entity's rows (or a join table) that nothing exported read.
+        case unexportedValues = "unexported-values"
+        /// Values in a column the row's entity does not own (left by a model migration); Core Data never reads them.
+        /// Informational.
+        case valuesOutsideEntity = "values-outside-entity"
     }
 
     static let hotJournalMessage =
@@ -100,7 +105,7 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
     public var isWarning: Bool {
         ![
             .derivedID, .broughtAlong, .historyTracking, .cloudKitMirroring, .walData, .hotJournal, .schemaObjects,
-            .untypedColumn, .emptySelection,
+            .untypedColumn, .emptySelection, .valuesOutsideEntity,
         ].contains(code)
     }
 

@@ -112,6 +112,14 @@ struct StoreLayout: Sendable, Hashable {
         }
     }
 
+    /// The attribute stored in `table`.`column`, with the entity that declares it.
+    func attribute(at column: String, in table: String) -> (key: Key, storage: SchemaLayout.Storage)? {
+        for (key, placement) in placements {
+            if case .attribute(table, column, let storage) = placement { return (key, storage) }
+        }
+        return nil
+    }
+
     /// Every two-key-column `Z_` table of the store other than Core Data's own, with its column names.
     private static func joinTables(of schema: StoreSchema) -> [String: Set<String>] {
         var result: [String: Set<String>] = [:]

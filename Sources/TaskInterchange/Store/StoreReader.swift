@@ -27,6 +27,11 @@ final class StoreReader {
     var database: Database { snapshot.database }
     /// The entities no kind reads, carried in the generic section (none for format version 1).
     let generic: GenericLayout
+    /// Every stored value against what was read, once `read(into:)` returns (nil for a selection or format 1,
+    /// which carry part of the store by design).
+    var cells: CellAccount?
+    /// False for format version 1, which has no place for extras and generic entities.
+    let carriesEverything: Bool
     /// Records written per generic entity, once `read(into:)` returns.
     public internal(set) var genericCounts: [String: Int] = [:]
     /// The store UUID generic ids are derived from, when not the store's own (`verify` names a target's records as
@@ -53,10 +58,13 @@ final class StoreReader {
     ) throws(TaskInterchangeError) {
         self.snapshot = snapshot
         self.requested = selection
+        self.carriesEverything = carryExtras
         if snapshot.recoveredHotJournal { log.add(.hotJournal, entity: nil, message: StoreFinding.hotJournalMessage) }
-        self.schema = try StoreSchema(reading: snapshot.database, path: snapshot.path)
+        var schema = try StoreSchema(reading: snapshot.database, path: snapshot.path)
         // A damaged model cache only costs exact names, types and relationships; `inspect` reports it.
         let model = given ?? (try? ObjectModel(modelCacheOf: snapshot)) ?? nil
+        schema.locate(with: model)
+        self.schema = schema
         let chosen = mapping ?? StoreMapping(detectingFrom: schema, model: model)
         let resolved = try ResolvedMapping(
             chosen, schema: schema, source: mapping == nil ? "detected mapping" : mappingSource)
@@ -118,6 +126,7 @@ final class StoreReader {
                 progress: progress)
             reportUnreadLinks()
             try emitEntities(into: &visitor)
+            if requested.isEverything && carriesEverything { cells = try accountCells() }
             indexes = [:]
             entityNumbers = [:]
         } catch let error as SQLiteError {

@@ -80,56 +80,43 @@ struct StoreRelationships {
                 let declaration = ExtraRelationship(
                     destination: destinationKind, toMany: relationship.isToMany,
                     ordered: relationship.isToMany && relationship.isOrdered, inverse: inverse?.name)
-                let name = relationship.name.uppercased()
+                let placement = schema.placement(of: relationship.name, in: ownerKind.entity)
                 if !relationship.isToMany {
                     if let inverse, inverse.isToMany && inverse.isOrdered { continue }
+                    guard let toOne = schema.toOne(relationship.name, in: ownerKind.entity) else { continue }
+                    cover(ownerKind.table, [toOne.key, toOne.entity].compactMap { $0 })
                     // A one-to-one stores a key on both sides: one side travels, import sets both.
                     if let inverse, !inverse.isToMany,
                         (declaredBy.name, relationship.name) > (relationship.destination, inverse.name)
                     {
-                        cover(
-                            ownerKind.table,
-                            ["Z" + name] + [schema.entityColumn(of: name, in: ownerKind.table)].compactMap { $0 })
-                        continue
-                    }
-                    guard schema.columns(of: ownerKind.table)?.contains(where: { $0.name == "Z" + name }) == true else {
                         continue
                     }
                     add(
                         Carried(
                             kind: ownerKind.kind, property: relationship.name, declaration: declaration,
-                            storage: .column("Z" + name)))
-                    cover(
-                        ownerKind.table,
-                        ["Z" + name] + [schema.entityColumn(of: name, in: ownerKind.table)].compactMap { $0 })
+                            storage: .column(toOne.key)))
                 } else if let inverse, !inverse.isToMany {
-                    guard relationship.isOrdered else { continue }
-                    let column = "Z" + inverse.name.uppercased()
-                    let order = "Z_FOK_" + inverse.name.uppercased()
-                    let columns = Set(schema.columns(of: destination.table)?.map(\.name) ?? [])
-                    guard columns.contains(column) else { continue }
+                    guard relationship.isOrdered,
+                        case .inverseKey(let table, let column, let entityColumn, let order)? = placement,
+                        table == destination.table
+                    else { continue }
                     add(
                         Carried(
                             kind: ownerKind.kind, property: relationship.name, declaration: declaration,
                             storage: .destinationColumn(
                                 table: destination.table, filter: destination.entityFilter, column: column,
-                                order: columns.contains(order) ? order : nil)))
-                    cover(
-                        destination.table,
-                        [column, order]
-                            + [schema.entityColumn(of: inverse.name.uppercased(), in: destination.table)].compactMap {
-                                $0
-                            })
-                } else if inverse == nil, let number = schema.entity(named: declaredBy.name)?.number,
-                    schema.columns(of: destination.table)?.contains(where: { $0.name == "Z\(number)\(name)" }) == true
+                                order: order)))
+                    cover(destination.table, [column, order, entityColumn].compactMap { $0 })
+                } else if inverse == nil, case .hiddenKey(let table, let column)? = placement,
+                    table == destination.table
                 {
                     add(
                         Carried(
                             kind: ownerKind.kind, property: relationship.name, declaration: declaration,
                             storage: .destinationColumn(
-                                table: destination.table, filter: destination.entityFilter, column: "Z\(number)\(name)",
+                                table: destination.table, filter: destination.entityFilter, column: column,
                                 order: nil)))
-                    cover(destination.table, ["Z\(number)\(name)"])
+                    cover(destination.table, [column])
                 } else if let direction = schema.joinDirection(
                     from: ownerKind.entity, to: destination.entity, relationship: relationship.name),
                     inverse == nil || carries(direction, in: schema)
@@ -154,13 +141,18 @@ struct StoreRelationships {
         return travels
     }
 
+    /// The positions column of the other side of `direction`'s join table, when that side is ordered.
+    static func otherOrderColumn(of direction: StoreSchema.JoinDirection, in schema: StoreSchema) -> String? {
+        schema.joinDirections.first {
+            $0.table == direction.table && $0.ownerColumn == direction.memberColumn
+                && $0.memberColumn == direction.ownerColumn
+        }?.orderColumn
+    }
+
     /// Whether `direction` is the side of its join table that travels, and, for the travelling side of a table
     /// whose both sides are ordered, the other side's position column (left behind).
     static func travels(_ direction: StoreSchema.JoinDirection, in schema: StoreSchema) -> (Bool, lost: String?) {
-        let other = schema.joinDirections.first {
-            $0.table == direction.table && $0.ownerColumn == direction.memberColumn
-        }
-        switch (direction.orderColumn, other?.orderColumn) {
+        switch (direction.orderColumn, otherOrderColumn(of: direction, in: schema)) {
         case (.some, .some(let lost)): return (direction.namesTable, direction.namesTable ? lost : nil)
         case (.some, nil): return (true, nil)
         case (nil, .some): return (false, nil)

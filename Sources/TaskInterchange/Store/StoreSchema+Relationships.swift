@@ -22,8 +22,16 @@ extension StoreSchema {
         var namesTable: Bool
     }
 
-    /// Both directions of every two-key-column `Z_` table other than Core Data's own.
+    /// Both directions of every join table: from the layout when the store's model is known, else of every
+    /// two-key-column `Z_` table other than Core Data's own, read from its column names.
     var joinDirections: [JoinDirection] {
+        if let layout {
+            return layout.placements.sorted { ($0.key.entity, $0.key.property) < ($1.key.entity, $1.key.property) }
+                .compactMap { key, placement in
+                    guard case .join(let direction) = placement else { return nil }
+                    return joinDirection(direction, relationship: key.property)
+                }
+        }
         var result: [JoinDirection] = []
         for (table, columns) in tables.sorted(by: { $0.key < $1.key })
         where table.hasPrefix("Z_")
@@ -50,6 +58,13 @@ extension StoreSchema {
 
     /// The join table of `relationship` from `owner` to `member` entities (matched through their inheritance chains).
     func joinDirection(from owner: Entity, to member: Entity, relationship: String) -> JoinDirection? {
+        if layout != nil {
+            guard case .join(let direction)? = placement(of: relationship, in: owner),
+                let found = joinDirection(direction, relationship: relationship),
+                Set(lineage(of: member)).contains(found.memberNumber)
+            else { return nil }
+            return found
+        }
         let ownerNumbers = Set(lineage(of: owner))
         let memberNumbers = Set(lineage(of: member))
         return joinDirections.first {
@@ -79,5 +94,15 @@ extension StoreSchema {
             let digits = column.dropFirst().dropLast(name.count + 1)
             return !digits.isEmpty && digits.allSatisfy(\.isNumber)
         }
+    }
+
+    /// A layout's join direction with the entity numbers its key columns carry (`Z_<n>…`).
+    private func joinDirection(_ direction: SchemaLayout.JoinDirection, relationship: String) -> JoinDirection? {
+        guard let (ownerNumber, _) = StoreMapping.splitJoinColumn(direction.ownerColumn) else { return nil }
+        let memberNumber = StoreMapping.splitJoinColumn(direction.memberColumn)?.0 ?? ownerNumber
+        return JoinDirection(
+            table: direction.table, ownerColumn: direction.ownerColumn, memberColumn: direction.memberColumn,
+            ownerNumber: ownerNumber, memberNumber: memberNumber, relationship: relationship.uppercased(),
+            orderColumn: direction.orderColumn, namesTable: direction.namesTable)
     }
 }

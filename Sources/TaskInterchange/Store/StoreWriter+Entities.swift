@@ -160,13 +160,22 @@ extension StoreWriter {
         case .joinTable(let direction):
             let join = Database.quote(direction.table)
             let columns = [direction.ownerColumn, direction.memberColumn] + (direction.orderColumn.map { [$0] } ?? [])
+            let names = columns.map(Database.quote).joined(separator: ", ")
+            let values = columns.map { _ in "?" }.joined(separator: ", ")
+            // When both sides are ordered each side's records write the same rows, each its own positions.
+            var write = "INSERT OR REPLACE INTO \(join) (\(names)) VALUES (\(values))"
+            if let order = direction.orderColumn.map(Database.quote),
+                StoreRelationships.otherOrderColumn(of: direction, in: schema) != nil
+            {
+                let keys = columns[0...1].map(Database.quote).joined(separator: ", ")
+                write =
+                    "INSERT INTO \(join) (\(names)) VALUES (\(values)) "
+                    + "ON CONFLICT (\(keys)) DO UPDATE SET \(order) = excluded.\(order)"
+            }
             statements = LinkStatements(
                 relationship: relationship,
                 clear: try database.prepare("DELETE FROM \(join) WHERE \(Database.quote(direction.ownerColumn)) = ?"),
-                write: try database.prepare(
-                    "INSERT OR REPLACE INTO \(join) (\(columns.map(Database.quote).joined(separator: ", "))) "
-                        + "VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"),
-                mirror: nil)
+                write: try database.prepare(write), mirror: nil)
         }
         entityLinkStatements[cacheKey] = statements
         return statements

@@ -19,9 +19,9 @@ extension StoreWriter {
             }
             let cacheKey = "\(kind.rawValue).\(property)"
             if extraTargets[cacheKey] == nil {
-                let column = "Z" + property.uppercased()
-                if let declared = schema.columns(of: resolvedKind.table)?.first(where: { $0.name == column })?
-                    .declaredType,
+                if let column = attributeColumn(property, of: resolvedKind.entity),
+                    let declared = schema.columns(of: resolvedKind.table)?.first(where: { $0.name == column })?
+                        .declaredType,
                     !["Z_PK", "Z_ENT", "Z_OPT"].contains(column), !resolvedKind.usedColumns.contains(column)
                 {
                     let statement = try database.prepare(
@@ -39,6 +39,13 @@ extension StoreWriter {
             target.statement.bind(key, at: 2)
             try target.statement.run()
         }
+    }
+
+    /// The target's column for attribute `property`: the layout's, or without a model `Z` + the name.
+    private func attributeColumn(_ property: String, of entity: StoreSchema.Entity) -> String? {
+        guard schema.layout != nil else { return schema.column(of: property, in: entity) }
+        guard case .attribute(_, let column, _)? = schema.placement(of: property, in: entity) else { return nil }
+        return column
     }
 
     /// JSON's types, read back as the column wants them: dates from lossless ISO text, UUIDs and base64 into blobs.

@@ -200,7 +200,7 @@ extension StoreWriter {
                 }
         }
         guard let ownerEntity = model.entity(named: owner.entity.name),
-            let (found, declaredBy) = model.storedRelationship(matching: relationship, in: ownerEntity),
+            let (found, _) = model.storedRelationship(matching: relationship, in: ownerEntity),
             let target = schema.entity(named: found.destination),
             schema.lineage(of: destination.entity).contains(target.number)
         else { return nil }
@@ -208,36 +208,25 @@ extension StoreWriter {
             model.entity(named: found.destination).flatMap { model.relationship(named: name, in: $0)?.relationship }
         }
         if !found.isToMany {
-            let name = found.name.uppercased()
-            guard schema.columns(of: owner.table)?.contains(where: { $0.name == "Z" + name }) == true else {
-                return nil
-            }
+            guard let toOne = schema.toOne(found.name, in: owner.entity) else { return nil }
             let inverseColumn = inverse.flatMap { inverse -> (column: String, entityColumn: String?)? in
-                guard !inverse.isToMany,
-                    schema.columns(of: destination.table)?.contains(where: {
-                        $0.name == "Z" + inverse.name.uppercased()
-                    }) == true
-                else { return nil }
-                return (
-                    "Z" + inverse.name.uppercased(),
-                    schema.entityColumn(of: inverse.name.uppercased(), in: destination.table)
-                )
+                guard !inverse.isToMany, let other = schema.toOne(inverse.name, in: destination.entity) else {
+                    return nil
+                }
+                return (other.key, other.entity)
             }
-            return .ownerColumn(
-                column: "Z" + name, entityColumn: schema.entityColumn(of: name, in: owner.table), inverse: inverseColumn
-            )
+            return .ownerColumn(column: toOne.key, entityColumn: toOne.entity, inverse: inverseColumn)
         }
-        if let inverse, !inverse.isToMany {
-            let column = "Z" + inverse.name.uppercased()
-            let present = schema.columns(of: destination.table)?.contains { $0.name == column } == true
-            return destinationColumn(present ? column : nil, inverse: inverse.name, ordered: found.isOrdered)
+        switch schema.placement(of: found.name, in: owner.entity) {
+        case .inverseKey(let table, let key, let entityColumn, let order)? where table == destination.table:
+            return .destinationColumn(
+                column: key, entityColumn: entityColumn, orderColumn: found.isOrdered ? order : nil)
+        case .hiddenKey(let table, let column)? where table == destination.table:
+            return .destinationColumn(column: column, entityColumn: nil, orderColumn: nil)
+        case .join?:
+            return joinTable(found.name)
+        default:
+            return nil
         }
-        if inverse == nil, let number = schema.entity(named: declaredBy.name)?.number {
-            let column = "Z\(number)\(found.name.uppercased())"
-            if schema.columns(of: destination.table)?.contains(where: { $0.name == column }) == true {
-                return destinationColumn(column, inverse: nil, ordered: false)
-            }
-        }
-        return joinTable(found.name)
     }
 }

@@ -122,6 +122,7 @@ final class StoreWriter: ImportDestination {
         targetModel =
             (create ? (template ?? TaskManagerModel.template).model : nil)
             ?? (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil
+        schema.locate(with: targetModel)
         resolved = try Self.resolve(
             mapping, schema: schema, model: targetModel, path: path, mappingSource: mappingSource)
         try prepare()

@@ -51,14 +51,19 @@ struct SchemaFixtureTests {
             name: name, real: original.database, made: made, model: model, metadata: metadata)
         print("schema | \(comparison)")
 
-        // (a) The whole schema, bar the history tables, statement for statement.
+        // (a) The whole schema, bar the history tables, statement for statement — for stores created in one go.
+        // Lightweight migrations rebuilt the messenger's stores: renamed tables keep indexes named for old entity
+        // numbers and added columns come last, so there the layout test (`StoreLayoutTests`) is the evidence.
+        let migrated = Self.migrated.contains { name.hasPrefix($0) }
         let real = try ObjectModel.normalizedSchema(of: original.database, includingInternalTables: false)
         let ours = try ObjectModel.normalizedSchema(of: made, includingInternalTables: false)
-        #expect(ours.filter { !real.contains($0) } == [], "\(name): statements the real store lacks")
-        #expect(real.filter { !ours.contains($0) } == [], "\(name): statements we did not make")
-        #expect(comparison.tables.matched == comparison.tables.total)
-        #expect(comparison.columns.matched == comparison.columns.total)
-        #expect(comparison.indexes.matched == comparison.indexes.total)
+        if !migrated {
+            #expect(ours.filter { !real.contains($0) } == [], "\(name): statements the real store lacks")
+            #expect(real.filter { !ours.contains($0) } == [], "\(name): statements we did not make")
+            #expect(comparison.tables.matched == comparison.tables.total)
+            #expect(comparison.indexes.matched == comparison.indexes.total)
+            #expect(comparison.columns.matched == comparison.columns.total)
+        }
         #expect(comparison.triggers.matched == comparison.triggers.total)
         // What was left out is exactly the history tables, present exactly where Z_PRIMARYKEY has the history entities.
         let everything = try original.database.rows("SELECT tbl_name FROM sqlite_master WHERE sql IS NOT NULL")
@@ -81,7 +86,11 @@ struct SchemaFixtureTests {
         let order = "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND tbl_name NOT LIKE 'A%' ORDER BY rowid"
         let realOrder = try original.database.rows(order).compactMap { $0[0].string.map(ObjectModel.normalized) }
         let ourOrder = model.schemaStatements().map(ObjectModel.normalized)
-        if name.hasPrefix("EasyLife") {
+        if migrated {
+            #expect(Set(ourOrder.filter { $0.hasPrefix("CREATE TABLE") }).count == realOrder.filter {
+                $0.hasPrefix("CREATE TABLE")
+            }.count, "\(name): tables")
+        } else if name.hasPrefix("EasyLife") {
             // A migrated store: TodoItem's table came after the system tables.
             #expect(
                 realOrder.firstIndex { $0.contains("TABLE ZTODOITEM") }! > realOrder.firstIndex {
@@ -106,18 +115,26 @@ struct SchemaFixtureTests {
 
         // The known exception: a many-to-many pair on one entity, whose table name no public rule fixes. Ours
         // named both such pairs we hold right, and says the name is uncertain — for those two models only.
+        let clients = [
+            "UserClient.ignoredByClients and UserClient.ignoredClients",
+            "UserClient.trustedByClients and UserClient.trustedClients",
+        ]
         let pairs = [
-            "Bookmarks_V5": "BookmarkEntity.favoriteFolders and BookmarkEntity.favorites",
-            "EasyLife_1.5.0": "TodoItem.blockedBy and TodoItem.blocking",
+            "Bookmarks_V5": ["BookmarkEntity.favoriteFolders and BookmarkEntity.favorites"],
+            "EasyLife_1.5.0": ["TodoItem.blockedBy and TodoItem.blocking"],
+            "store2-60-0": clients, "store2-100-0": clients,
         ]
         let expected =
             pairs.first { name.hasPrefix($0.key + "__") }.map {
-                [
-                    "\($0.value) are a many-to-many pair on one entity: which of them names the join table is not reproducible; take the name from a template store when there is one"
-                ]
+                $0.value.map {
+                    "\($0) are a many-to-many pair on one entity: which of them names the join table is not reproducible; take the name from a template store when there is one"
+                }
             } ?? []
         #expect(model.schemaCaveats == expected, "\(name): caveats")
     }
+
+    /// The messenger's stores, rebuilt by lightweight migrations (see `newStoreEqualsRealStore`).
+    static let migrated = ["store1-25__", "store2-60-0__", "store2-100-0__"]
 
     /// An empty store in `directory` made from the model alone: its schema, Z_PRIMARYKEY rows and Z_METADATA.
     static func makeStore(_ model: ObjectModel, frameworkVersion: Int, in directory: TemporaryDirectory) throws

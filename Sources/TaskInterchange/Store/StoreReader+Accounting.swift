@@ -1,0 +1,124 @@
+/// Cell accounting: after the records are written, every non-NULL value the store holds is counted per table, entity
+/// and column, and set against what the export read. A value in a column the row's entity owns that nothing read is
+/// a warning naming the column, the entity and the count (`--strict` fails); a value in a column the row's entity does
+/// not own (a lightweight migration's default written into a whole shared table) is a note: Core Data never reads it.
+extension StoreReader {
+    /// The columns the export read: per table for rows of given entities, and per table for rows of any entity
+    /// (keys a relationship keeps in its destination's rows).
+    struct ReadColumns {
+        var byEntity: [String: [Int64: Set<String>]] = [:]
+        var anyRow: [String: Set<String>] = [:]
+
+        func contains(_ column: String, table: String, entity: Int64) -> Bool {
+            anyRow[table]?.contains(column) == true || byEntity[table]?[entity]?.contains(column) == true
+        }
+    }
+
+    /// Counts every stored value and adds a finding for each column whose values did not all travel.
+    func accountCells() throws -> CellAccount {
+        let read = readColumns()
+        let mappedNumbers = Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities))
+        var account = CellAccount()
+        for table in Set(schema.entities.filter { !$0.isInternal }.compactMap(\.table)).sorted() {
+            guard let columns = schema.columns(of: table)?.map(\.name).filter({ !["Z_PK", "Z_ENT", "Z_OPT"].contains($0) }),
+                !columns.isEmpty
+            else { continue }
+            let counts = columns.map { "count(\(Database.quote($0)))" }.joined(separator: ", ")
+            let statement = try database.prepare("SELECT Z_ENT, \(counts) FROM \(Database.quote(table)) GROUP BY Z_ENT")
+            while try statement.step() {
+                guard !statement.isNull(at: 0), let entity = schema.entity(number: statement.int64(at: 0)),
+                    entity.table == table
+                else { continue }  // rows of no entity: `stray-rows`
+                let owned = schema.layout?.ownedColumns[table]?[entity.number]
+                for (offset, column) in columns.enumerated() {
+                    let values = Int(statement.int64(at: Int32(offset + 1)))
+                    guard values > 0 else { continue }
+                    if let owned, !owned.contains(column), !read.contains(column, table: table, entity: entity.number) {
+                        account.outsideEntity += values
+                        log.add(
+                            .valuesOutsideEntity, entity: table, property: column,
+                            message: "values in \(entity.name) rows, whose entity has no property stored here "
+                                + "(left by a model migration; Core Data never reads them); not exported",
+                            count: values)
+                        continue
+                    }
+                    account.stored += values
+                    if read.contains(column, table: table, entity: entity.number) {
+                        account.exported += values
+                    } else if !mappedNumbers.contains(entity.number) {
+                        // Rows of mapped kinds are surveyed before reading (`unmapped-column`).
+                        log.add(
+                            .unexportedValues, entity: table, property: column,
+                            message: "values in \(entity.name) rows that no exported property read; not exported",
+                            count: values)
+                    }
+                }
+            }
+        }
+        for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key }) where Self.isJoinTable(table) {
+            let counts = columns.map { "count(\(Database.quote($0.name)))" }.joined(separator: ", ")
+            guard let row = try database.rows("SELECT \(counts) FROM \(Database.quote(table))").first else { continue }
+            let reported = log.findings.contains { $0.entity == table }
+            for (offset, column) in columns.enumerated() {
+                let values = Int(row[offset].int64 ?? 0)
+                guard values > 0 else { continue }
+                account.stored += values
+                if read.anyRow[table]?.contains(column.name) == true {
+                    account.exported += values
+                } else if !reported {
+                    log.add(
+                        .unexportedValues, entity: table, property: column.name,
+                        message: "join-table values that no exported relationship read; not exported", count: values)
+                }
+            }
+        }
+        return account
+    }
+
+    private static func isJoinTable(_ table: String) -> Bool {
+        table.hasPrefix("Z_") && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table)
+    }
+
+    /// What the mapped kinds and the generic section read.
+    private func readColumns() -> ReadColumns {
+        var read = ReadColumns()
+        for (kind, mapped) in resolved.kinds {
+            let columns = mapped.usedColumns.union(extraColumns(kind).map(\.column))
+            for number in mapped.entity.numbersIncludingSubentities {
+                read.byEntity[mapped.table, default: [:]][number, default: []].formUnion(columns)
+            }
+        }
+        for (table, columns) in relationships.coveredColumns { read.anyRow[table, default: []].formUnion(columns) }
+        for carried in relationships.carried.values.joined() {
+            if case .joinTable(let direction) = carried.storage { read.addJoin(direction) }
+        }
+        if let join = resolved.tagJoin { read.anyRow[join.table, default: []].formUnion([join.taskColumn, join.tagColumn]) }
+        for entity in generic.entities.values {
+            var own = Set(entity.attributes.map(\.column))
+            for relationship in entity.relationships {
+                switch relationship.storage {
+                case .column(let key, let entityColumn, let mirror):
+                    own.formUnion([key, entityColumn].compactMap { $0 })
+                    if let mirror {
+                        read.anyRow[relationship.destinationTable, default: []].formUnion(
+                            [mirror.key, mirror.entity].compactMap { $0 })
+                    }
+                case .destinationColumn(let key, let entityColumn, let order):
+                    read.anyRow[relationship.destinationTable, default: []].formUnion(
+                        [key, entityColumn, order].compactMap { $0 })
+                case .joinTable(let direction):
+                    read.addJoin(direction)
+                }
+            }
+            read.byEntity[entity.table, default: [:]][entity.number, default: []].formUnion(own)
+        }
+        return read
+    }
+}
+
+extension StoreReader.ReadColumns {
+    mutating func addJoin(_ direction: StoreSchema.JoinDirection) {
+        anyRow[direction.table, default: []].formUnion(
+            [direction.ownerColumn, direction.memberColumn, direction.orderColumn].compactMap { $0 })
+    }
+}
