@@ -69,7 +69,9 @@ struct GenericLayout {
 
     /// Lays out every entity of `schema` whose number is not in `excluded` (the mapped kinds' entities and their
     /// sub-entities); `model` is the store's model cache, when it has one.
-    init(schema: StoreSchema, model: ObjectModel?, excluded: Set<Int64>) {
+    init(schema given: StoreSchema, model: ObjectModel?, excluded: Set<Int64>) {
+        var schema = given
+        if schema.layout == nil { schema.locate(with: model) }
         for entity in schema.entities where !entity.isInternal && !excluded.contains(entity.number) {
             guard let table = entity.table, let columns = schema.columns(of: table) else { continue }
             let modelEntity = model?.entity(named: entity.name)

@@ -36,7 +36,9 @@ struct StoreRelationships {
     init() {}
 
     /// Works out the carried relationships of every mapped kind; `model` (from the store's cache) finds them all.
-    init(resolved: ResolvedMapping, schema: StoreSchema, model: ObjectModel?) {
+    init(resolved: ResolvedMapping, schema given: StoreSchema, model: ObjectModel?) {
+        var schema = given
+        if schema.layout == nil { schema.locate(with: model) }
         let mapped = Self.mappedRelationships(resolved)
         let kinds = resolved.kinds.values.sorted { $0.kind < $1.kind }
         func kind(of entityName: String) -> StoreMapping.Kind? {

@@ -74,16 +74,38 @@ struct GenericEntityPropertyTests {
         }
     }
 
-    /// 1–5 entities, some sub-entities of earlier ones, 0–4 attributes each, 0–5 relationships of every shape.
+    /// 1–5 entities (mixed-case names), some sub-entities of earlier ones, 0–4 attributes each (sibling entities
+    /// sometimes share a name, so a shared table numbers their columns), 0–5 relationships of every shape (many-to-many
+    /// ones sometimes under one name onto one entity, so their join columns are numbered, and ordered on both sides).
     static func model(_ random: inout SeededGenerator) -> ObjectModel {
         var entities: [ObjectModel.Entity] = []
         for index in 0..<Int.random(in: 1...5, using: &random) {
             let parent = index > 0 && Bool.random(using: &random) ? entities.randomElement(using: &random)?.name : nil
             let attributes = (0..<Int.random(in: 0...4, using: &random)).map { number in
                 ObjectModel.Attribute(
-                    "e\(index)a\(number)", attributeTypes.randomElement(using: &random)!, optional: true)
+                    Bool.random(using: &random) ? "shared\(number)" : "e\(index)a\(number)",
+                    attributeTypes.randomElement(using: &random)!, optional: true)
             }
-            entities.append(ObjectModel.Entity("E\(index)", superentity: parent, attributes: attributes))
+            let name = index % 2 == 0 ? "E\(index)" : "e\(index)x"
+            entities.append(ObjectModel.Entity(name, superentity: parent, attributes: attributes))
+        }
+        // A shared name must not repeat within one lineage (a sub-entity cannot redeclare an inherited property).
+        func lineage(_ index: Int) -> [Int] {
+            var result = [index]
+            while let parent = entities[result.last!].superentity,
+                let found = entities.firstIndex(where: { $0.name == parent })
+            {
+                result.append(found)
+            }
+            return result
+        }
+        for index in entities.indices {
+            let inherited = Set(lineage(index).dropFirst().flatMap { entities[$0].attributes.map(\.name) })
+            entities[index].attributes = entities[index].attributes.map { attribute in
+                var renamed = attribute
+                if inherited.contains(attribute.name) { renamed.name = "e\(index)\(attribute.name)" }
+                return renamed
+            }
         }
         // A root with sub-entities is sometimes abstract: its records are all of sub-entities.
         for index in entities.indices where entities.contains(where: { $0.superentity == entities[index].name }) {
@@ -101,10 +123,18 @@ struct GenericEntityPropertyTests {
                 entities[source].relationships.append(.init(name, to: target, inverse: inverse, toMany: false))
                 entities[destination].relationships.append(
                     .init(inverse, to: origin, inverse: name, toMany: true, ordered: ordered))
-            case 1:  // many-to-many
+            case 1:  // many-to-many, one side ordered, both or neither; often named "members" onto one entity
+                let root = lineage(source).last!
+                let tree = entities.indices.filter { lineage($0).last == root }
+                let shared =
+                    !tree.contains { entities[$0].relationships.contains { $0.name == "members" } }
+                    && Bool.random(using: &random)
+                let name = shared ? "members" : name
+                let inverseOrdered = Bool.random(using: &random)
                 entities[source].relationships.append(
                     .init(name, to: target, inverse: inverse, toMany: true, ordered: ordered))
-                entities[destination].relationships.append(.init(inverse, to: origin, inverse: name, toMany: true))
+                entities[destination].relationships.append(
+                    .init(inverse, to: origin, inverse: name, toMany: true, ordered: inverseOrdered))
             case 2:  // one-to-one
                 entities[source].relationships.append(.init(name, to: target, inverse: inverse, toMany: false))
                 entities[destination].relationships.append(.init(inverse, to: origin, inverse: name, toMany: false))
@@ -140,9 +170,17 @@ struct GenericEntityPropertyTests {
         }
         // Destinations a relationship may use only once: a to-one on the other side (or a one-to-one) holds one owner.
         var taken: [String: Set<UUID>] = [:]
+        // A many-to-many ordered on both sides travels from both: the side that does not name the join table holds
+        // the same links, so it is derived from the other below (with positions of its own).
+        func isDerived(_ relationship: GenericLayout.Relationship) -> Bool {
+            guard case .joinTable(let direction) = relationship.storage, !direction.namesTable,
+                relationship.declaration.ordered
+            else { return false }
+            return StoreRelationships.otherOrderColumn(of: direction, in: schema) != nil
+        }
         for index in records.indices {
             let entity = layout.entities[records[index].entity]!
-            for relationship in entity.relationships {
+            for relationship in entity.relationships where !isDerived(relationship) {
                 let candidates = records.filter {
                     isEntity($0.entity, kindOf: relationship.declaration.destination, in: layout)
                 }
@@ -173,6 +211,29 @@ struct GenericEntityPropertyTests {
                     }
                 } else {
                     records[index].values[relationship.property] = .string(chosen[0].id.uuidString)
+                }
+            }
+        }
+        let indexByID = Dictionary(uniqueKeysWithValues: records.indices.map { (records[$0].id, $0) })
+        for index in records.indices {
+            for relationship in layout.entities[records[index].entity]!.relationships {
+                guard case .joinTable(let direction) = relationship.storage, direction.namesTable,
+                    let inverse = relationship.declaration.inverse,
+                    case .array(let ids)? = records[index].values[relationship.property]
+                else { continue }
+                for id in ids {
+                    let member = indexByID[UUID(uuidString: id)!]!
+                    guard let other = layout.entities[records[member].entity]!.relationships.first(where: {
+                        $0.property == inverse
+                    }), isDerived(other)
+                    else { continue }
+                    var list: [String] = []
+                    if case .array(let existing)? = records[member].values[inverse] { list = existing }
+                    list.append(records[index].id.uuidString)
+                    records[member].values[inverse] = .array(list)
+                    let last = records[member].positions[inverse]?.last ?? 0
+                    records[member].positions[inverse, default: []].append(
+                        last + Int64.random(in: 1...2_048, using: &random))
                 }
             }
         }
