@@ -211,10 +211,12 @@ struct GenericLayout {
                 from: entity, to: destination, relationship: relationship.name)
             {
                 // Both sides of a pair ordered: both travel, each with its own positions.
-                let bothOrdered = StoreRelationships.otherOrderColumn(of: direction, in: schema) != nil
+                let bothOrdered =
+                    StoreRelationships.otherOrderColumn(of: direction, in: schema) != nil
                     && direction.orderColumn != nil
-                guard inverse == nil || StoreRelationships.travels(direction, in: schema).0 || otherIsTyped
-                    || bothOrdered
+                guard
+                    inverse == nil || StoreRelationships.travels(direction, in: schema).0 || otherIsTyped
+                        || bothOrdered
                 else { continue }
                 declaration.ordered = relationship.isOrdered && direction.orderColumn != nil
                 add(.joinTable(direction))

@@ -103,7 +103,8 @@ struct ResolvedMapping {
                 }
                 guard let toOne = schema.toOne(relationship, in: task.entity), names.contains(toOne.key) else {
                     missing.append(
-                        Self.missing(.task, reference, task.entity, relationship, "to-one relationship", task.table, names))
+                        Self.missing(
+                            .task, reference, task.entity, relationship, "to-one relationship", task.table, names))
                     continue
                 }
                 if reference == "project" { taskProjectColumn = toOne.key } else { taskCategoryColumn = toOne.key }
@@ -154,7 +155,8 @@ struct ResolvedMapping {
                 } else {
                     missing.append(
                         Self.missing(
-                            .subtask, "task", subtask.entity, relationship, "to-one relationship", subtask.table, names))
+                            .subtask, "task", subtask.entity, relationship, "to-one relationship", subtask.table, names)
+                    )
                 }
             }
             kinds[.subtask] = subtask

@@ -40,19 +40,19 @@ struct StoreExtras {
                     guard !["Z_PK", "Z_ENT", "Z_OPT"].contains(name), !mapped.usedColumns.contains(name),
                         !covered.contains(name)
                     else { continue }
-                let isForeignKey =
-                    schema.indexes.contains("\(mapped.table)_\(name)_INDEX") && column.declaredType == "INTEGER"
-                let isPlumbing = name.hasPrefix("Z_") || (name.dropFirst().first?.isNumber ?? false)
-                let attribute = attributes.first { "Z" + $0.name.uppercased() == name }
-                if isPlumbing || (attribute == nil && (isForeignKey || model != nil)) {
-                    relationshipColumns[kind, default: []].append(name)
-                    continue
-                }
-                let property = attribute?.name ?? String(name.dropFirst()).lowercased()
-                columns[kind, default: []].append(
-                    Column(
-                        column: name, property: property,
-                        kind: attribute.map { Self.kind(of: $0.type) } ?? Self.kind(declared: column.declaredType)))
+                    let isForeignKey =
+                        schema.indexes.contains("\(mapped.table)_\(name)_INDEX") && column.declaredType == "INTEGER"
+                    let isPlumbing = name.hasPrefix("Z_") || (name.dropFirst().first?.isNumber ?? false)
+                    let attribute = attributes.first { "Z" + $0.name.uppercased() == name }
+                    if isPlumbing || (attribute == nil && (isForeignKey || model != nil)) {
+                        relationshipColumns[kind, default: []].append(name)
+                        continue
+                    }
+                    let property = attribute?.name ?? String(name.dropFirst()).lowercased()
+                    columns[kind, default: []].append(
+                        Column(
+                            column: name, property: property,
+                            kind: attribute.map { Self.kind(of: $0.type) } ?? Self.kind(declared: column.declaredType)))
                 }
             }
             for relationship in relationships.carried[kind] ?? [] {

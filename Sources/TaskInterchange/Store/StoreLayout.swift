@@ -49,12 +49,16 @@ struct StoreLayout: Sendable, Hashable {
             if table.hasSubentities { tuples.insert(["Z_ENT"]) }
             for index in table.indexes { tuples.insert(index.terms.map(\.column)) }
             indexedColumns[table.name, default: []].formUnion(tuples)
-            for join in table.joinTables { indexedColumns[join.name, default: []].insert(join.index.terms.map(\.column)) }
+            for join in table.joinTables {
+                indexedColumns[join.name, default: []].insert(join.index.terms.map(\.column))
+            }
         }
 
         let joinTables = Self.joinTables(of: schema)
         var renamed: [String: String] = [:]
-        for (key, placement) in computed.placements.sorted(by: { ($0.key.entity, $0.key.property) < ($1.key.entity, $1.key.property) }) {
+        for (key, placement) in computed.placements.sorted(by: {
+            ($0.key.entity, $0.key.property) < ($1.key.entity, $1.key.property)
+        }) {
             let what = "\(key.entity).\(key.property)"
             func has(_ column: String?, in table: String, _ declared: String = "INTEGER") -> Bool {
                 guard let column else { return true }
@@ -73,7 +77,8 @@ struct StoreLayout: Sendable, Hashable {
             switch placement {
             case .attribute(let table, let column, let storage):
                 guard has(column, in: table, storage.declaredType) else { continue }
-            case .toOne(let table, let key, let entity, let order), .inverseKey(let table, let key, let entity, let order):
+            case .toOne(let table, let key, let entity, let order),
+                .inverseKey(let table, let key, let entity, let order):
                 guard has(key, in: table), has(entity, in: table), has(order, in: table) else { continue }
             case .hiddenKey(let table, let column):
                 guard has(column, in: table) else { continue }
@@ -103,7 +108,9 @@ struct StoreLayout: Sendable, Hashable {
             placements[key] = placement
         }
         placements = Dictionary(
-            placements.map { (Key(entity: storeName[$0.key.entity] ?? $0.key.entity, property: $0.key.property), $0.value) },
+            placements.map {
+                (Key(entity: storeName[$0.key.entity] ?? $0.key.entity, property: $0.key.property), $0.value)
+            },
             uniquingKeysWith: { first, _ in first })
         ownedColumns = Self.owned(placements, model: model, storeName: storeName, schema: schema)
         // A join table named after the other side is indexed on that side's member column first.
@@ -145,9 +152,10 @@ struct StoreLayout: Sendable, Hashable {
             case .toOne(_, let column, let entity, let order):
                 declared[key.entity, default: []].formUnion([column, entity, order].compactMap { $0 })
             case .hiddenKey(_, let column):
-                guard let relationship = model.entity(named: modelName[key.entity] ?? key.entity).flatMap({ entity in
-                    model.relationship(named: key.property, in: entity)?.relationship
-                })
+                guard
+                    let relationship = model.entity(named: modelName[key.entity] ?? key.entity).flatMap({ entity in
+                        model.relationship(named: key.property, in: entity)?.relationship
+                    })
                 else { continue }
                 declared[storeName[relationship.destination] ?? relationship.destination, default: []].insert(column)
             case .inverseKey, .join:

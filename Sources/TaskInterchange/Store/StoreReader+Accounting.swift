@@ -20,7 +20,10 @@ extension StoreReader {
         let mappedNumbers = Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities))
         var account = CellAccount()
         for table in Set(schema.entities.filter { !$0.isInternal }.compactMap(\.table)).sorted() {
-            guard let columns = schema.columns(of: table)?.map(\.name).filter({ !["Z_PK", "Z_ENT", "Z_OPT"].contains($0) }),
+            guard
+                let columns = schema.columns(of: table)?.map(\.name).filter({
+                    !["Z_PK", "Z_ENT", "Z_OPT"].contains($0)
+                }),
                 !columns.isEmpty
             else { continue }
             let counts = columns.map { "count(\(Database.quote($0)))" }.joined(separator: ", ")
@@ -92,7 +95,9 @@ extension StoreReader {
         for carried in relationships.carried.values.joined() {
             if case .joinTable(let direction) = carried.storage { read.addJoin(direction) }
         }
-        if let join = resolved.tagJoin { read.anyRow[join.table, default: []].formUnion([join.taskColumn, join.tagColumn]) }
+        if let join = resolved.tagJoin {
+            read.anyRow[join.table, default: []].formUnion([join.taskColumn, join.tagColumn])
+        }
         for entity in generic.entities.values {
             var own = Set(entity.attributes.map(\.column))
             for relationship in entity.relationships {

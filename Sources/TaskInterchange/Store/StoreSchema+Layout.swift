@@ -18,7 +18,9 @@ extension StoreSchema {
             }
         }
         let lowered = property.lowercased()
-        let matches = layout.placements.filter { lineage.contains($0.key.entity) && $0.key.property.lowercased() == lowered }
+        let matches = layout.placements.filter {
+            lineage.contains($0.key.entity) && $0.key.property.lowercased() == lowered
+        }
         return matches.count == 1 ? matches.first?.value : nil
     }
 

@@ -87,9 +87,11 @@ struct SchemaFixtureTests {
         let realOrder = try original.database.rows(order).compactMap { $0[0].string.map(ObjectModel.normalized) }
         let ourOrder = model.schemaStatements().map(ObjectModel.normalized)
         if migrated {
-            #expect(Set(ourOrder.filter { $0.hasPrefix("CREATE TABLE") }).count == realOrder.filter {
-                $0.hasPrefix("CREATE TABLE")
-            }.count, "\(name): tables")
+            #expect(
+                Set(ourOrder.filter { $0.hasPrefix("CREATE TABLE") }).count
+                    == realOrder.filter {
+                        $0.hasPrefix("CREATE TABLE")
+                    }.count, "\(name): tables")
         } else if name.hasPrefix("EasyLife") {
             // A migrated store: TodoItem's table came after the system tables.
             #expect(

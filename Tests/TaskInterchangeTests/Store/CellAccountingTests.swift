@@ -11,7 +11,9 @@ import Testing
     "Cell accounting, through the archive",
     .enabled(if: RealStores.available && ModelFixtures.available, "../shared/fixtures is absent; skipped"))
 struct CellAccountingTests {
-    @Test("every marked text and number cell of every shared store is in the export", arguments: WholeStoreRestoreTests.stores)
+    @Test(
+        "every marked text and number cell of every shared store is in the export",
+        arguments: WholeStoreRestoreTests.stores)
     func everyCellArrives(store: String) throws {
         let directory = try TemporaryDirectory()
         let path = try WholeStoreRestoreTests.copy(store, to: directory)
@@ -22,7 +24,9 @@ struct CellAccountingTests {
         let summary = try Exporter.export(store: path, toFile: directory.path("a.json"), options: options)
         let archive = try Self.markers(in: String(contentsOfFile: directory.path("a.json"), encoding: .utf8))
         let outside = Set(
-            summary.findings.filter { $0.code == .valuesOutsideEntity }.map { "\($0.entity ?? "").\($0.property ?? "")" })
+            summary.findings.filter { $0.code == .valuesOutsideEntity }.map {
+                "\($0.entity ?? "").\($0.property ?? "")"
+            })
 
         var missing: [String] = []
         for cell in marked
@@ -37,7 +41,8 @@ struct CellAccountingTests {
     @Test("a join table nothing reads is a warning with its count, and --strict refuses the export")
     func unreadJoinTable() throws {
         let directory = try TemporaryDirectory()
-        let path = try WholeStoreRestoreTests.copy("real-stores/Recipes__fruitsamples_iPhoneCoreDataRecipes.sqlite", to: directory)
+        let path = try WholeStoreRestoreTests.copy(
+            "real-stores/Recipes__fruitsamples_iPhoneCoreDataRecipes.sqlite", to: directory)
         let database = try Database(path: path, mode: .readWrite)
         try database.execute(
             "CREATE TABLE Z_1STRAY (Z_1STRAY INTEGER, Z_2STRAYS INTEGER, PRIMARY KEY (Z_1STRAY, Z_2STRAYS));"

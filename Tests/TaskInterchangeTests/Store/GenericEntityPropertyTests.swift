@@ -223,9 +223,10 @@ struct GenericEntityPropertyTests {
                 else { continue }
                 for id in ids {
                     let member = indexByID[UUID(uuidString: id)!]!
-                    guard let other = layout.entities[records[member].entity]!.relationships.first(where: {
-                        $0.property == inverse
-                    }), isDerived(other)
+                    guard
+                        let other = layout.entities[records[member].entity]!.relationships.first(where: {
+                            $0.property == inverse
+                        }), isDerived(other)
                     else { continue }
                     var list: [String] = []
                     if case .array(let existing)? = records[member].values[inverse] { list = existing }

@@ -39,12 +39,15 @@ struct StoreLayoutTests {
         }
 
         // Tables and columns with declared types, from the layout made with the store's numbers.
-        let computed = SchemaLayout(model: model, numbers: Dictionary(
-            uniqueKeysWithValues: schema.entities.filter { !$0.isInternal }.map { ($0.name, $0.number) }))
+        let computed = SchemaLayout(
+            model: model,
+            numbers: Dictionary(
+                uniqueKeysWithValues: schema.entities.filter { !$0.isInternal }.map { ($0.name, $0.number) }))
         var expected: [String: Set<String>] = [:]
         for table in computed.tables {
             expected[table.name] = Set(
-                ["Z_PK INTEGER", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.columns.map { "\($0.name) \($0.storage.declaredType)" })
+                ["Z_PK INTEGER", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+                    + table.columns.map { "\($0.name) \($0.storage.declaredType)" })
             for join in table.joinTables {
                 expected[join.name] = Set(([join.first, join.second] + join.orderColumns).map { "\($0) INTEGER" })
             }
