@@ -73,6 +73,13 @@ struct InspectCommand: Command {
                         + "row\(join.count == 1 ? "" : "s")")
             }
         }
+        if inspection.model != nil {
+            lines += ["", "Layout (the columns the model gives each property, checked against the store):"]
+            lines +=
+                inspection.layoutDifferences.isEmpty
+                ? ["  every table and column is where the model puts it"]
+                : inspection.layoutDifferences.map { "  \($0)" }
+        }
         lines += ["", "Mapping (save with --json and edit; pass with --mapping):"]
         for kind in StoreMapping.Kind.allCases {
             guard let mapping = inspection.mapping[kind] else {

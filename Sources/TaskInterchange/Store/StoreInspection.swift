@@ -64,6 +64,9 @@ public struct StoreInspection: Sendable, Codable {
     public var derivedAttributeTriggers: [String]
     /// Integrity and export findings.
     public var findings: [StoreFinding]
+    /// Where the layout computed from the model (the columns Core Data gives every property) and the store's tables
+    /// disagree; empty when they agree or the store has no model cache.
+    public var layoutDifferences: [String] = []
 
     /// Audits the store at `path`, read as one committed state through a private snapshot (the store's files are not
     /// changed, and it may be in use).
@@ -83,6 +86,7 @@ public struct StoreInspection: Sendable, Codable {
         storeUUID = schema.storeUUID
         self.mapping = reader.mapping
         extraRelationships = reader.relationshipDeclarations
+        layoutDifferences = schema.layout?.differences ?? []
         derivedAttributeTriggers = schema.triggers.filter { $0.hasPrefix("Z_DA_") }
         var log = FindingLog()
         // A damaged cache is a finding, not a failure: the schema still describes the store.
