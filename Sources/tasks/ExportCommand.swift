@@ -155,8 +155,8 @@ struct ExportCommand: Command {
             if let cells = summary.cells {
                 Console.error(
                     cells.isComplete
-                        ? "  every stored value exported (\(cells.stored) values)\n"
-                        : "  \(cells.notExported) of \(cells.stored) stored values not exported (see the warnings)\n")
+                        ? "  every stored value exported\n"
+                        : "  \(cells.notExported) stored values not exported (see the warnings)\n")
             }
         }
     }

@@ -1,5 +1,5 @@
-/// Cell accounting: after the records are written, every non-NULL value the store holds is counted per table, entity
-/// and column, and set against what the export read. A value in a column the row's entity owns that nothing read is
+/// Cell accounting: after the records are written, the non-NULL values of every column that not every row's entity
+/// reads are counted per table, entity and column, and set against what the export read. A value in a column the row's entity owns that nothing read is
 /// a warning naming the column, the entity and the count (`--strict` fails); a value in a column the row's entity does
 /// not own (a lightweight migration's default written into a whole shared table) is a note: Core Data never reads it.
 extension StoreReader {
@@ -26,14 +26,19 @@ extension StoreReader {
                 }),
                 !columns.isEmpty
             else { continue }
-            let counts = columns.map { "count(\(Database.quote($0)))" }.joined(separator: ", ")
+            let numbers = schema.entities.filter { $0.table == table }.map(\.number)
+            let unread = columns.filter { column in
+                !numbers.allSatisfy { read.contains(column, table: table, entity: $0) }
+            }
+            guard !unread.isEmpty else { continue }
+            let counts = unread.map { "count(\(Database.quote($0)))" }.joined(separator: ", ")
             let statement = try database.prepare("SELECT Z_ENT, \(counts) FROM \(Database.quote(table)) GROUP BY Z_ENT")
             while try statement.step() {
                 guard !statement.isNull(at: 0), let entity = schema.entity(number: statement.int64(at: 0)),
                     entity.table == table
                 else { continue }  // rows of no entity: `stray-rows`
                 let owned = schema.layout?.ownedColumns[table]?[entity.number]
-                for (offset, column) in columns.enumerated() {
+                for (offset, column) in unread.enumerated() {
                     let values = Int(statement.int64(at: Int32(offset + 1)))
                     guard values > 0 else { continue }
                     if let owned, !owned.contains(column), !read.contains(column, table: table, entity: entity.number) {
@@ -45,10 +50,10 @@ extension StoreReader {
                             count: values)
                         continue
                     }
-                    account.stored += values
-                    if read.contains(column, table: table, entity: entity.number) {
-                        account.exported += values
-                    } else if !mappedNumbers.contains(entity.number) {
+                    account.checked += values
+                    guard !read.contains(column, table: table, entity: entity.number) else { continue }
+                    account.notExported += values
+                    if !mappedNumbers.contains(entity.number) {
                         // Rows of mapped kinds are surveyed before reading (`unmapped-column`).
                         log.add(
                             .unexportedValues, entity: table, property: column,
@@ -58,17 +63,18 @@ extension StoreReader {
                 }
             }
         }
-        for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key }) where Self.isJoinTable(table) {
+        for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key })
+        where Self.isJoinTable(table) && columns.contains(where: { read.anyRow[table]?.contains($0.name) != true }) {
             let counts = columns.map { "count(\(Database.quote($0.name)))" }.joined(separator: ", ")
             guard let row = try database.rows("SELECT \(counts) FROM \(Database.quote(table))").first else { continue }
             let reported = log.findings.contains { $0.entity == table }
             for (offset, column) in columns.enumerated() {
                 let values = Int(row[offset].int64 ?? 0)
                 guard values > 0 else { continue }
-                account.stored += values
-                if read.anyRow[table]?.contains(column.name) == true {
-                    account.exported += values
-                } else if !reported {
+                account.checked += values
+                guard read.anyRow[table]?.contains(column.name) != true else { continue }
+                account.notExported += values
+                if !reported {
                     log.add(
                         .unexportedValues, entity: table, property: column.name,
                         message: "join-table values that no exported relationship read; not exported", count: values)
