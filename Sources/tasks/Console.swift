@@ -1,13 +1,24 @@
 import Foundation
+import TaskInterchange
 
 /// stdout for data, stderr for diagnostics and progress.
+///
+/// Both are written with `write(2)`, not `FileHandle.write`, which traps when the descriptor is closed, broken or
+/// full: a failed stdout is an error to report (exit 74), a failed stderr is left unsaid.
 enum Console {
-    static func output(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+    private static let standardError = FileDescriptorSink(fileDescriptor: STDERR_FILENO)
+
+    /// Writes data or a report to stdout.
+    /// - Throws: `ByteSinkError` when stdout does not take it (`EPIPE`, `ENOSPC`, …), or `TaskInterchangeError`
+    ///   `.cancelled` when a signal stopped a blocked write.
+    static func output(_ text: String) throws {
+        try write(text, to: FileDescriptorSink.standardOutput)
     }
 
+    /// Writes a diagnostic to stderr. A stderr that does not take it is ignored: there is nowhere left to say so,
+    /// and the exit status still tells the outcome.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        try? write(text, to: standardError)
     }
 
     /// Progress lines only when a person is watching stderr (never in pipes, files or CI logs).
@@ -30,5 +41,14 @@ enum Console {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Writes every byte of `text`. The signal check is in force here too, so a signal gives up a write blocked on a
+    /// stalled reader even outside a command's work (the final error message), instead of waiting on it for ever.
+    private static func write(_ text: String, to sink: FileDescriptorSink) throws {
+        var text = text
+        try Cancellation.$current.withValue(SignalTrap.cancellation) {
+            try text.withUTF8 { try sink.write(UnsafeRawBufferPointer($0)) }
+        }
     }
 }

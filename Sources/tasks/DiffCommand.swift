@@ -51,14 +51,14 @@ struct DiffCommand: Command {
         let b = try GraphSource.detecting(path: b, mapping: mapping)
         let diff = try GraphComparison.compare(a, b)
         if json {
-            Console.output(Console.json(diff))
+            try Console.output(Console.json(diff))
         } else {
             var text = "A: \(a.name)\nB: \(b.name)\n" + DiffRenderer.text(diff, limit: limit)
             text +=
                 diff.isEqual
                 ? "\nA and B hold the same graph (\(DiffRenderer.total(diff)) records and their subtasks)\n"
                 : "\nA and B differ: \(diff.differenceCount) record\(diff.differenceCount == 1 ? "" : "s")\n"
-            Console.output(text)
+            try Console.output(text)
         }
         return diff.isEqual ? ExitCode.ok : ExitCode.different
     }

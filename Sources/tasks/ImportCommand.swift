@@ -146,7 +146,7 @@ struct ImportCommand: Command {
         Console.error(ReportRenderer.text(result.report))
         for warning in result.warnings { Console.error("warning: \(warning)\n") }
         if options.dryRun {
-            Console.output(
+            try Console.output(
                 "Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n"
                     + ReportRenderer.plan(result.plan) + Self.decisionsText(result.plan))
         } else {

@@ -33,7 +33,7 @@ struct InspectCommand: Command {
         let inspection = try StoreInspection(
             snapshot: snapshot, mapping: mapping,
             mappingSource: self.mapping.path ?? "mapping")
-        Console.output(json ? Console.json(inspection) : Self.text(inspection))
+        try Console.output(json ? Console.json(inspection) : Self.text(inspection))
         return ExitCode.ok
     }
 

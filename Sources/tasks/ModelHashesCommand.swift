@@ -28,7 +28,7 @@ struct ModelHashesCommand: Command {
         let source = try ModelSource(path: model)
         let versions = try modelVersion.map { [try source.version(named: $0)] } ?? source.versions
         let report = ModelHashReport(source: source, versions: versions)
-        Console.output(json ? Console.json(report) : Self.text(report))
+        try Console.output(json ? Console.json(report) : Self.text(report))
         return ExitCode.ok
     }
 

@@ -33,7 +33,7 @@ struct ModelIdentifyCommand: Command {
     func run() throws -> Int32 {
         let source = try ModelSource(path: model)
         let identification = try ModelIdentification(storePath: store, source: source)
-        Console.output(json ? Console.json(identification) : Self.text(identification))
+        try Console.output(json ? Console.json(identification) : Self.text(identification))
         return identification.matched ? ExitCode.ok : ExitCode.different
     }
 

@@ -35,12 +35,12 @@ struct ModelLintCommand: Command {
         let version = try model.source().version(named: modelVersion)
         let findings = ModelLint(model: version.model, cloudKit: cloudKit).findings
         if json {
-            Console.output(Console.json(findings))
+            try Console.output(Console.json(findings))
         } else {
             var text = "Model: \(version.path) (\(version.name))\(cloudKit ? ", with CloudKit rules" : "")\n"
             for finding in findings { text += "\(finding)\n" }
             text += "\(findings.count) finding\(findings.count == 1 ? "" : "s")\n"
-            Console.output(text)
+            try Console.output(text)
         }
         return ExitCode.ok
     }

@@ -31,42 +31,45 @@ enum Tasks {
             """
 
     static func main(_ arguments: [String]) -> Int32 {
+        do {
+            return try dispatch(arguments)
+        } catch {
+            return report(error)
+        }
+    }
+
+    /// Runs the subcommand, or prints help or the version; the exit status.
+    static func dispatch(_ arguments: [String]) throws -> Int32 {
         guard let first = arguments.first else {
             Console.error(help)
             return ExitCode.usage
         }
         switch first {
         case "-h", "--help":
-            Console.output(help)
+            try Console.output(help)
             return ExitCode.ok
         case "--version":
-            Console.output(ToolInfo.version + "\n")
+            try Console.output(ToolInfo.version + "\n")
             return ExitCode.ok
         case "help":
             guard arguments.count > 1 else {
-                Console.output(help)
+                try Console.output(help)
                 return ExitCode.ok
             }
-            guard let command = command(named: arguments[1]) else {
-                return report(unknownSubcommand(arguments[1]))
-            }
-            Console.output(command.description.help)
+            guard let command = command(named: arguments[1]) else { throw unknownSubcommand(arguments[1]) }
+            try Console.output(command.description.help)
             return ExitCode.ok
         default:
-            guard let command = command(named: first) else {
-                return report(unknownSubcommand(first))
-            }
+            guard let command = command(named: first) else { throw unknownSubcommand(first) }
             let rest = Array(arguments.dropFirst())
             if rest.contains("-h") || rest.contains("--help") {
-                Console.output(command.description.help)
+                try Console.output(command.description.help)
                 return ExitCode.ok
             }
             do {
                 return try Cancellation.$current.withValue(SignalTrap.cancellation) { try command.main(rest) }
             } catch let error as TaskInterchangeError where error.kind == .usage {
-                return report(UsageError(error.message, command: command.description))
-            } catch {
-                return report(error)
+                throw UsageError(error.message, command: command.description)
             }
         }
     }

@@ -59,7 +59,7 @@ struct ValidateCommand: Command {
         }
         if Console.showsProgress { Console.endProgress() }
         if json {
-            Console.output(Console.json(report))
+            try Console.output(Console.json(report))
         } else {
             Console.error(ReportRenderer.text(report))
             let name = input.path ?? "stdin"

@@ -42,9 +42,9 @@ struct VerifyCommand: Command {
             input.path.map { .archive(path: $0) } ?? .standardInput,
             against: .store(path: store, mapping: mapping))
         if json {
-            Console.output(Console.json(diff))
+            try Console.output(Console.json(diff))
         } else {
-            Console.output(
+            try Console.output(
                 "File: \(diff.nameA)\nStore: \(store)\n" + DiffRenderer.text(diff, limit: limit) + "\n"
                     + Self.verdict(diff) + "\n")
         }
