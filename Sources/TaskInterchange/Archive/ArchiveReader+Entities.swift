@@ -54,17 +54,20 @@ extension ArchiveReader.Parser {
         try scanner.beginObject()
         var tracker = MemberTracker(EntityMember.self)
         let allowed =
-            isNDJSON ? MemberSet.all(EntityMember.self) : MemberSet(EntityMember.id, .key, .values, .positions)
+            isNDJSON
+            ? MemberSet.all(EntityMember.self) : MemberSet(EntityMember.id, .key, .values, .positions, .external)
         var id: UUID?
         var key: Int?
         var values: [String: ExtraValue]?
         var positions: [String: [Int64]] = [:]
+        var external: [String: String] = [:]
         while let member = try nextMember(EntityMember.self, allowed: allowed, in: path, tracker: &tracker) {
             switch member {
             case .id: id = try readUUID(path + ".id")
             case .key: key = try readInteger(path + ".key", in: 1...Int64.max, rangeName: "1…\(Int64.max)")
             case .values: values = try readExtra(path + ".values")
             case .positions: positions = try readPositions(path + ".positions")
+            case .external: external = try readExternal(path + ".external")
             case .type: try scanner.skipValue()
             case .entity: _ = try readString(path + ".entity")
             }
@@ -76,7 +79,7 @@ extension ArchiveReader.Parser {
         try visitor.visitEntity(
             EntityRecord(
                 id: id, entity: entity, key: key.map(Int64.init), values: values ?? [:],
-                positions: positions), index: index)
+                positions: positions, external: external), index: index)
     }
 
     /// The `entity` string of the NDJSON line at the scanner, read ahead without moving.
@@ -94,6 +97,28 @@ extension ArchiveReader.Parser {
             // The main pass reports malformed input where it meets it.
         }
         return nil
+    }
+
+    /// `{"photo": "6F96…"}`: property → the name of the external file that held its value, a UUID (it becomes a
+    /// path under the target's support directory, so nothing else is accepted).
+    private mutating func readExternal(_ path: String) throws -> [String: String] {
+        guard try expectObject(path) else { return [:] }
+        var result: [String: String] = [:]
+        while try scanner.nextMember() {
+            let location = scanner.location
+            let name = try scanner.readKey().string
+            let memberPath = JSONPath.member(path, name)
+            guard let file = try readString(memberPath) else { continue }
+            guard file.utf8.count == 36, UUID(uuidString: file) != nil else {
+                try report(
+                    .wrongType, memberPath,
+                    "an external file's name is a UUID (\"6F9619FF-8B86-D011-B42D-00C04FC964FF\")",
+                    at: location)
+                continue
+            }
+            result[name] = file
+        }
+        return result
     }
 
     /// `{"children": [1024, 2048]}`: property → integer positions.

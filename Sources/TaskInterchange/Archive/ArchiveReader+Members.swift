@@ -60,8 +60,8 @@ extension ArchiveReader {
 
     /// Members of a generic record (`type` and `entity` on NDJSON lines only).
     enum EntityMember: Int, Member {
-        case id, key, values, positions, type, entity
-        static let names: [StaticString] = ["id", "key", "values", "positions", "type", "entity"]
+        case id, key, values, positions, external, type, entity
+        static let names: [StaticString] = ["id", "key", "values", "positions", "external", "type", "entity"]
         static let packedNames = ArchiveReader.packedTable(EntityMember.self)
     }
 

@@ -69,6 +69,15 @@ extension ArchiveWriter {
             }
             close()
         }
+        if !record.external.isEmpty {
+            key("external")
+            openObject(breaksLines: false)
+            for name in record.external.keys.sorted() {
+                key(dynamic: name)
+                output.appendString(record.external[name]!)
+            }
+            close()
+        }
         close()
         if options.layout == .ndjson { output.appendByte(UInt8(ascii: "\n")) }
         try output.flushIfNeeded()

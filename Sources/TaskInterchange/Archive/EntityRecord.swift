@@ -16,16 +16,20 @@ public struct EntityRecord: Sendable, Hashable {
     /// The stored positions (`Z_FOK_` values) of an ordered relationship's ids, by property name, so a restore writes
     /// the same numbers; an importer without them numbers the array 1, 2, 3, ….
     public var positions: [String: [Int64]]
+    /// The binary values the source kept in external files (an attribute that allows external storage), by property
+    /// name: the file's name, a UUID, so a restore keeps them the same way. The value itself is in `values`.
+    public var external: [String: String]
 
     /// Creates a record.
     public init(
         id: UUID, entity: String, key: Int64? = nil, values: [String: ExtraValue] = [:],
-        positions: [String: [Int64]] = [:]
+        positions: [String: [Int64]] = [:], external: [String: String] = [:]
     ) {
         self.id = id
         self.entity = entity
         self.key = key
         self.values = values
         self.positions = positions
+        self.external = external
     }
 }

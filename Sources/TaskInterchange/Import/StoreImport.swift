@@ -263,12 +263,15 @@ public enum StoreImport {
         let plan: ImportPlan
         let warnings: [String]
         var validator = Validator(maxIssues: options.maxIssues)
+        var external: ExternalDataWriter?
         do {
             // Validation runs in the import's own passes: the store is a private temporary file until it is moved into
             // place, so an archive found invalid half-way leaves nothing behind.
             let writer = try StoreWriter(
                 path: temporary.path, create: true, template: options.template, mapping: options.mapping,
                 mappingSource: options.mappingSource, busyTimeout: options.busyTimeout)
+            writer.externalStore = path
+            external = writer.externalDataWriter
             if options.keepIdentity {
                 var header = HeaderReader()
                 try source.stream(kinds: [], into: &header)
@@ -307,9 +310,19 @@ public enum StoreImport {
             throw error
         }
         // The writer is closed here, so its WAL has been checkpointed into the file. A dry run discards the store.
+        // External files go under their names first: a store is never placed without the files it points to.
         if !options.dryRun {
-            try temporary.synchronize(naming: path)
-            try temporary.place(at: path, replacing: false)
+            do {
+                try temporary.synchronize(naming: path)
+                try external?.place()
+                try temporary.place(at: path, replacing: false)
+                external?.keep()
+            } catch {
+                external?.discard()
+                throw error
+            }
+        } else {
+            external?.discard()
         }
         return StoreImportResult(
             plan: plan, report: validator.report, warnings: warnings, createdStore: !options.dryRun)

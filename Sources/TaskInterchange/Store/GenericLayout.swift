@@ -112,8 +112,7 @@ struct GenericLayout {
     ) -> [Attribute] {
         StoreExtras.attributes(of: entity.name, in: model).compactMap { attribute in
             guard let column = schema.column(of: attribute.name, in: stored) else { return nil }
-            let value: StoreExtras.ValueKind =
-                attribute.type == .decimal ? .decimal : StoreExtras.kind(of: attribute.type)
+            let value = StoreExtras.kind(of: attribute)
             return Attribute(property: attribute.name, column: column, type: typeName(attribute.type), value: value)
         }
     }

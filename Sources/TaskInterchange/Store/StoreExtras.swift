@@ -10,6 +10,9 @@ struct StoreExtras {
         case decimal
         /// A to-one relationship's key, exported as the destination record's id.
         case reference(StoreMapping.Kind)
+        /// Binary data of an attribute that allows external storage: a marker byte, then the value or the name of
+        /// the file that holds it (`ExternalData`).
+        case external
     }
 
     struct Column {
@@ -52,7 +55,7 @@ struct StoreExtras {
                     columns[kind, default: []].append(
                         Column(
                             column: name, property: property,
-                            kind: attribute.map { Self.kind(of: $0.type) } ?? Self.kind(declared: column.declaredType)))
+                            kind: attribute.map(Self.kind(of:)) ?? Self.kind(declared: column.declaredType)))
                 }
             }
             for relationship in relationships.carried[kind] ?? [] {
@@ -80,11 +83,11 @@ struct StoreExtras {
                 relationshipColumns[kind, default: []].append(name)
                 continue
             }
-            let type = Self.attributes(of: key.entity, in: model).first { $0.name == key.property }?.type
+            let attribute = Self.attributes(of: key.entity, in: model).first { $0.name == key.property }
             columns[kind, default: []].append(
                 Column(
                     column: name, property: key.property,
-                    kind: type.map(Self.kind(of:)) ?? Self.kind(declared: storage.declaredType)))
+                    kind: attribute.map(Self.kind(of:)) ?? Self.kind(declared: storage.declaredType)))
         }
     }
 
@@ -99,6 +102,16 @@ struct StoreExtras {
             depth += 1
         }
         return result
+    }
+
+    /// How an attribute's values travel: decimals as exact text, externally storable data through its marker.
+    static func kind(of attribute: ObjectModel.Attribute) -> ValueKind {
+        switch attribute.type {
+        case .decimal: return .decimal
+        case .binaryData where attribute.allowsExternalStorage, .transformable where attribute.allowsExternalStorage:
+            return .external
+        default: return kind(of: attribute.type)
+        }
     }
 
     static func kind(of type: ObjectModel.AttributeType) -> ValueKind {
@@ -132,6 +145,7 @@ extension StoreReader {
         _ statement: Statement, from first: Int32, _ columns: [StoreExtras.Column], entity: String, key: Int64
     ) -> [String: ExtraValue]? {
         guard !columns.isEmpty else { return nil }
+        externalFiles = [:]
         var values: [String: ExtraValue] = [:]
         for (offset, column) in columns.enumerated() {
             let index = first + Int32(offset)
@@ -152,6 +166,22 @@ extension StoreReader {
                         .danglingReference, entity: entity, property: column.property,
                         message: "key points at no \(destination.rawValue) row; exported without it",
                         example: "p\(key)→p\(target)")
+                }
+            case (.external, 4):
+                switch ExternalData.decode(statement.blob(at: index) ?? []) {
+                case .inline(let bytes), .unmarked(let bytes):
+                    values[column.property] = .string(Data(bytes).base64EncodedString())
+                case .file(let name):
+                    if let bytes = externalData.read(name) {
+                        values[column.property] = .string(Data(bytes).base64EncodedString())
+                        externalFiles[column.property] = name
+                    } else {
+                        log.add(
+                            .missingExternalData, entity: entity, property: column.property,
+                            message: "the value is kept in the external file \(externalData.directory)/\(name), "
+                                + "which is missing or unreadable; not exported",
+                            example: "p\(key)")
+                    }
                 }
             case (.bool, 1) where (0...1).contains(statement.int64(at: index)):
                 values[column.property] = .bool(statement.int64(at: index) != 0)

@@ -63,6 +63,8 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
         case untypedColumn = "untyped-column"
         /// Values stored in a column of an entity's rows (or a join table) that nothing exported read.
         case unexportedValues = "unexported-values"
+        /// An externally stored value whose file is missing or unreadable.
+        case missingExternalData = "missing-external-data"
         /// Values in a column the row's entity does not own (left by a model migration); Core Data never reads them.
         /// Informational.
         case valuesOutsideEntity = "values-outside-entity"

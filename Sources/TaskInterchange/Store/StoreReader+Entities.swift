@@ -82,6 +82,7 @@ extension StoreReader {
             while try statement.step() {
                 let key = statement.int64(at: 0)
                 var values = extraValues(statement, from: 1, columns, entity: name, key: key) ?? [:]
+                let external = externalFiles
                 var positions: [String: [Int64]] = [:]
                 for (offset, relationship) in toOne.enumerated() {
                     let column = Int32(1 + columns.count + offset)
@@ -116,7 +117,7 @@ extension StoreReader {
                     EntityRecord(
                         id: UUID.derived(storeUUID: genericIdentity ?? storeUUID, entity: name, primaryKey: key),
                         entity: name,
-                        key: key, values: values, positions: positions), index: index)
+                        key: key, values: values, positions: positions, external: external), index: index)
                 index += 1
                 if index % 1_024 == 0 { try Cancellation.checkpoint() }
             }

@@ -30,6 +30,10 @@ final class StoreReader {
     /// Every stored value against what was read, once `read(into:)` returns (nil for a selection or format 1,
     /// which carry part of the store by design).
     var cells: CellAccount?
+    /// Where the store keeps externally stored values.
+    lazy var externalData = ExternalData(store: snapshot.path)
+    /// The external files the last `extraValues` call read, by property.
+    var externalFiles: [String: String] = [:]
     /// False for format version 1, which has no place for extras and generic entities.
     let carriesEverything: Bool
     /// Records written per generic entity, once `read(into:)` returns.

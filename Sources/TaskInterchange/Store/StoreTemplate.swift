@@ -16,7 +16,7 @@ public struct StoreTemplate: Sendable {
     var modelCache: [UInt8]?
     var versionIdentifier: Int64
     /// The model a template made from a model was built for (nil for a store's template: its model cache says).
-    var model: ObjectModel?
+    package var model: ObjectModel?
 
     /// Reads the template store (through a read-only snapshot; its files are not touched).
     /// - Throws: `TaskInterchangeError` when it cannot be read or is not a Core Data store.

@@ -41,11 +41,24 @@ extension StoreWriter {
     /// target has no attribute for.
     private func bindAttributes(
         _ record: EntityRecord, _ statements: EntityStatements, to statement: Statement, from base: Int32
-    ) {
+    ) throws {
         var placed = 0
         for (offset, attribute) in statements.entity.attributes.enumerated() {
             let index = base + Int32(offset)
-            if let value = record.values[attribute.property] {
+            if case .external = attribute.value, case .string(let text)? = record.values[attribute.property],
+                let value = Data(base64Encoded: text)
+            {
+                // Kept as the source kept it: in its file (same name), or in the row behind the inline marker.
+                let bytes: [UInt8]
+                if let name = record.external[attribute.property] {
+                    try externalDataWriter.stage([UInt8](value), as: name)
+                    bytes = ExternalData.reference(name)
+                } else {
+                    bytes = ExternalData.inline([UInt8](value))
+                }
+                bytes.withUnsafeBytes { statement.bind(blob: $0, at: index) }
+                placed += 1
+            } else if let value = record.values[attribute.property] {
                 bind(value, declaredType: statements.declaredTypes[offset], to: statement, at: index)
                 placed += 1
             } else {
@@ -94,7 +107,7 @@ extension StoreWriter {
         insert.bind(key, at: 1)
         insert.bind(entity.number, at: 2)
         insert.bind(Int64(1), at: 3)
-        bindAttributes(record, statements, to: insert, from: 4)
+        try bindAttributes(record, statements, to: insert, from: 4)
         if let failure = try runCatchingConstraint(insert) {
             throw TaskInterchangeError(
                 .invalidData,
@@ -108,7 +121,7 @@ extension StoreWriter {
     public func update(_ record: EntityRecord, declaration: EntityDeclaration, at key: Int64) throws {
         guard let entity = genericLayout.entities[record.entity] else { return }
         let statements = try statements(for: entity)
-        bindAttributes(record, statements, to: statements.update, from: 1)
+        try bindAttributes(record, statements, to: statements.update, from: 1)
         statements.update.bind(key, at: Int32(entity.attributes.count + 1))
         try statements.update.run()
         noteChanged(key, in: entity.table)

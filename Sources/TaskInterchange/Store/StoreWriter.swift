@@ -72,6 +72,12 @@ final class StoreWriter: ImportDestination {
     var lackingEntityValues: [String: Int] = [:]
     /// Restore identity: a new store takes the archive's store UUID, and every generic record its key (`Z_PK`).
     public var keepIdentity = false
+    /// The store whose external data directory takes externally stored values: the store itself, or for a new store
+    /// built in a temporary file, the path it will be placed at.
+    var externalStore: String?
+    /// External files this import writes; a new store's wait for the store to be placed (`StoreImport`), an existing
+    /// store's are placed just before its transaction commits.
+    lazy var externalDataWriter = ExternalDataWriter(store: externalStore ?? path)
 
     /// Opens an existing store for writing (`create: false`), or creates the task manager's model in a new, empty file.
     /// - Throws: `TaskInterchangeError` (`.busy` when locked, `.invalidData` when not a Core Data store or the mapping
@@ -228,8 +234,10 @@ final class StoreWriter: ImportDestination {
                 try writeMaxKeys()
                 reportUnplacedExtras()
                 if isNew { for statement in laterStatements { try database.execute(statement) } }
+                if !isNew { try externalDataWriter.place() }
                 return result
             }
+            if !isNew { externalDataWriter.keep() }
             committed = true
             if isNew {
                 try database.execute("PRAGMA synchronous = FULL")
@@ -238,6 +246,7 @@ final class StoreWriter: ImportDestination {
             }
             return result
         } catch {
+            externalDataWriter.discard()
             throw Self.classify(error, path: path, doing: "import failed, nothing was written")
         }
     }

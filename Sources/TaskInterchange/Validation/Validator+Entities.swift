@@ -108,6 +108,18 @@ extension Validator {
                 error(.wrongType, positionsPath, "\(positions.count) positions for \(count) ids")
             }
         }
+        for property in record.external.keys.sorted() {
+            let externalPath = JSONPath.member(path + ".external", property)
+            guard let type = declaration.attributes[property], ["binary", "transformable"].contains(type) else {
+                error(
+                    .wrongType, externalPath,
+                    "only binary attributes are kept in external files; \(property) is not one")
+                continue
+            }
+            if record.values[property] == nil {
+                error(.wrongType, externalPath, "\(property) has no value in values, so no file can hold it")
+            }
+        }
     }
 
     private mutating func checkRelationship(_ value: ExtraValue, _ relationship: EntityRelationship, path: String) {

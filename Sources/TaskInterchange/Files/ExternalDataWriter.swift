@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Foundation
+
+/// External files an import writes, all or nothing: each is written to a `TemporaryFile` in the store's external
+/// data directory (locked, so a run killed before it finished leaves only files the next run sweeps), placed under
+/// its name just before the store's transaction commits, and removed again when that commit fails. Directories it
+/// had to create are removed when they end up empty.
+final class ExternalDataWriter {
+    let data: ExternalData
+    private var staged: [(file: TemporaryFile, name: String)] = []
+    private var placed: [String] = []
+    private var created: [String] = []
+    private var swept = false
+
+    init(store: String) {
+        data = ExternalData(store: store)
+    }
+
+    /// True when something waits to be placed.
+    var isEmpty: Bool { staged.isEmpty }
+
+    /// Writes `value` as file `name` (not yet under its name). A file of that name with the same contents is kept.
+    /// - Throws: `.cannotCreate` when the directory or file cannot be made, `.invalidData` when the target already
+    ///   has a different file of that name.
+    func stage(_ value: [UInt8], as name: String) throws(TaskInterchangeError) {
+        if let existing = data.read(name) {
+            guard existing == value else {
+                throw TaskInterchangeError(
+                    .invalidData,
+                    "\(data.directory)/\(name): the target already keeps a different value in this external file")
+            }
+            return
+        }
+        if staged.contains(where: { $0.name == name }) { return }
+        try makeDirectories()
+        let final = data.directory + "/" + name
+        let file = try TemporaryFile(beside: final)
+        var offset = 0
+        while offset < value.count {
+            let written = value[offset...].withUnsafeBytes { write(file.descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else {
+                throw TaskInterchangeError(.io, "\(final): cannot write: \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+        try file.synchronize(naming: final)
+        staged.append((file, name))
+    }
+
+    /// Moves every staged file under its name.
+    func place() throws(TaskInterchangeError) {
+        for (file, name) in staged {
+            let final = data.directory + "/" + name
+            try file.place(at: final, replacing: false)
+            placed.append(final)
+        }
+        staged = []
+    }
+
+    /// Removes what was placed or staged (the transaction did not commit) and the directories made for it.
+    func discard() {
+        for path in placed { unlink(path) }
+        placed = []
+        staged = []
+        for directory in created.reversed() { rmdir(directory) }
+        created = []
+    }
+
+    /// The transaction committed: what was placed stays.
+    func keep() {
+        placed = []
+        created = []
+    }
+
+    private func makeDirectories() throws(TaskInterchangeError) {
+        defer { sweepOnce() }
+        let support = (data.directory as NSString).deletingLastPathComponent
+        for directory in [support, data.directory] where access(directory, F_OK) != 0 {
+            guard mkdir(directory, 0o755) == 0 else {
+                throw TaskInterchangeError(
+                    .cannotCreate, "\(directory): cannot create: \(String(cString: strerror(errno)))")
+            }
+            created.append(directory)
+        }
+    }
+
+    /// Removes the temporary files of runs killed while staging (their locks are gone), once per import.
+    private func sweepOnce() {
+        guard !swept else { return }
+        swept = true
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: data.directory)) ?? []
+        for name in names where name.hasPrefix(".") {
+            guard let marker = name.range(of: ".tasks-", options: .backwards) else { continue }
+            TemporaryFile.sweep(
+                beside: data.directory + "/" + name[name.index(after: name.startIndex)..<marker.lowerBound])
+        }
+    }
+}

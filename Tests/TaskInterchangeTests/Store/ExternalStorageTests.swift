@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import TaskInterchange
+
+/// Attributes that allow external storage, written the way Core Data writes them: a small value in the row behind
+/// the `0x01` marker, a large one in `.<Store>_SUPPORT/_EXTERNAL_DATA/<UUID>` with `0x02`, the name and a NUL in the
+/// row. The export carries the values themselves (no marker) and which file held each; a restore puts both back.
+@Suite("External binary storage")
+struct ExternalStorageTests {
+    static let model: ObjectModel = {
+        var data = ObjectModel.Attribute("data", .binaryData, optional: true)
+        data.allowsExternalStorage = true
+        return ObjectModel(entities: [
+            ObjectModel.Entity("Photo", attributes: [ObjectModel.Attribute("caption", .string, optional: true), data])
+        ])
+    }()
+
+    static let small: [UInt8] = Array("a thumbnail".utf8)
+    static let large: [UInt8] = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    static let fileName = "6F9619FF-8B86-D011-B42D-00C04FC964FF"
+
+    /// A store with one inline value (p1), one in a file (p2) and one NULL (p3).
+    static func makeStore(in directory: TemporaryDirectory, name: String = "Photos.sqlite") throws -> String {
+        let path = directory.path(name)
+        try StoreTemplate(model: model).makeEmptyStore(at: path)
+        let database = try Database(path: path, mode: .readWrite)
+        let insert = try database.prepare(
+            "INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZCAPTION, ZDATA) VALUES (?, 1, 1, ?, ?)")
+        try insert.execute([.integer(1), .text("small"), .blob(ExternalData.inline(small))])
+        try insert.execute([.integer(2), .text("large"), .blob(ExternalData.reference(fileName))])
+        try insert.execute([.integer(3), .text("none"), .null])
+        try database.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = 3")
+        let files = ExternalData(store: path).directory
+        try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
+        try Data(large).write(to: URL(fileURLWithPath: files + "/" + fileName))
+        return path
+    }
+
+    static func export(_ path: String, to output: String, strict: Bool = false) throws -> ExportSummary {
+        var options = ExportOptions()
+        options.model = model
+        options.mapping = StoreMapping(kinds: [:])
+        options.strict = strict
+        return try Exporter.export(store: path, toFile: output, options: options)
+    }
+
+    @Test("export carries the values without markers and names the file; a restore is identical, file included")
+    func roundTrip() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.makeStore(in: directory)
+        let summary = try Self.export(path, to: directory.path("a.json"))
+        #expect(summary.findings.filter(\.isWarning).isEmpty, "\(summary.findings)")
+        let archive = try Archive(json: Data(contentsOf: URL(fileURLWithPath: directory.path("a.json"))))
+        let records = Dictionary(uniqueKeysWithValues: archive.entities.map { ($0.key ?? 0, $0) })
+        #expect(records[1]?.values["data"] == .string(Data(Self.small).base64EncodedString()))
+        #expect(records[1]?.external == [:])
+        #expect(records[2]?.values["data"] == .string(Data(Self.large).base64EncodedString()))
+        #expect(records[2]?.external == ["data": Self.fileName])
+        #expect(records[3]?.values["data"] == nil)
+
+        var options = StoreImportOptions()
+        options.template = StoreTemplate(model: Self.model)
+        options.keepIdentity = true
+        let restored = directory.path("restored/Copy.sqlite")
+        try FileManager.default.createDirectory(atPath: directory.path("restored"), withIntermediateDirectories: true)
+        _ = try StoreImport.run(
+            try ArchiveInput(path: directory.path("a.json")), into: restored, options: options)
+        let rows = "SELECT Z_PK, ZCAPTION, quote(ZDATA) FROM ZPHOTO ORDER BY Z_PK"
+        #expect(
+            try Database(path: restored, mode: .readOnly(immutable: false)).rows(rows)
+                == Database(path: path, mode: .readOnly(immutable: false)).rows(rows))
+        let file = ExternalData(store: restored).directory + "/" + Self.fileName
+        #expect(FileManager.default.contents(atPath: file) == Data(Self.large))
+        // Nothing but the file itself in the directory (no temporary names left).
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: ExternalData(store: restored).directory) == [
+                Self.fileName
+            ])
+        // The restore exports the same archive.
+        _ = try Self.export(restored, to: directory.path("b.json"))
+        #expect(
+            try Archive(json: Data(contentsOf: URL(fileURLWithPath: directory.path("b.json")))).entities
+                == archive.entities)
+    }
+
+    @Test("a missing external file is a warning naming the record, and --strict refuses the export")
+    func missingFile() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.makeStore(in: directory)
+        try FileManager.default.removeItem(atPath: ExternalData(store: path).directory + "/" + Self.fileName)
+        let summary = try Self.export(path, to: directory.path("a.json"))
+        let missing = summary.findings.filter { $0.code == .missingExternalData }
+        #expect(missing.count == 1 && missing.first?.examples == ["p2"] && missing.first?.property == "data")
+        #expect(missing.first?.isWarning == true)
+        #expect(throws: ExportStrictError.self) { try Self.export(path, to: directory.path("b.json"), strict: true) }
+        #expect(!FileManager.default.fileExists(atPath: directory.path("b.json")))
+    }
+
+    @Test("a failed import leaves no external file and no directory behind")
+    func failedImport() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.makeStore(in: directory)
+        _ = try Self.export(path, to: directory.path("a.json"))
+        // A last record repeating the first one's id is refused after the file of the second was staged.
+        var archive = try Archive(json: Data(contentsOf: URL(fileURLWithPath: directory.path("a.json"))))
+        var repeated = archive.entities[0]
+        repeated.key = 4
+        archive.entities.append(repeated)
+        try archive.jsonData().write(to: URL(fileURLWithPath: directory.path("bad.json")))
+        var options = StoreImportOptions()
+        options.template = StoreTemplate(model: Self.model)
+        options.keepIdentity = true
+        try FileManager.default.createDirectory(atPath: directory.path("out"), withIntermediateDirectories: true)
+        #expect(throws: (any Error).self) {
+            _ = try StoreImport.run(
+                try ArchiveInput(path: directory.path("bad.json")), into: directory.path("out/New.sqlite"),
+                options: options)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("out")) == [])
+    }
+
+    @Test("marker bytes: inline, a file name, and anything else kept as it is")
+    func decode() {
+        #expect(ExternalData.decode([0x01, 7, 8]) == .inline([7, 8]))
+        #expect(ExternalData.decode(ExternalData.reference(Self.fileName)) == .file(Self.fileName))
+        #expect(ExternalData.decode([0x02] + Array("../../etc/passwd".utf8) + [0]) != .file("../../etc/passwd"))
+        #expect(ExternalData.decode([0x05, 1]) == .unmarked([0x05, 1]))
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import TaskInterchange
+import Testing
+
+/// Externally stored values through the command line: an import into a new store with the app's model writes them
+/// back as files beside the store, and a SIGKILL at a random point leaves either no store or the complete store with
+/// all its files — never a file of an import that did not finish, once the next run has swept its temporary names.
+@Suite("tasks: external binary storage", .serialized)
+struct ExternalStorageCommandTests {
+    static let kills = 10
+    static let records = 60
+    static let model =
+        """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+            <entity name="Photo" representedClassName="Photo" syncable="YES">
+                <attribute name="caption" optional="YES" attributeType="String"/>
+                <attribute name="data" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+            </entity>
+        </model>
+        """
+
+    /// The model folder, a source store whose every photo is in an external file, and its archive.
+    static func fixture(in scratch: Scratch) throws -> (model: String, archive: String, files: [String: Data]) {
+        let model = scratch.path("Photos.xcdatamodel")
+        try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
+        try Self.model.write(toFile: model + "/contents", atomically: true, encoding: .utf8)
+        let source = scratch.path("Source.sqlite")
+        let template = try StoreTemplate(modelFrom: model)
+        try template.makeEmptyStore(at: source)
+        let database = try Database(path: source, mode: .readWrite)
+        let directory = ExternalData(store: source).directory
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var files: [String: Data] = [:]
+        let insert = try database.prepare(
+            "INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZCAPTION, ZDATA) VALUES (?, 1, 1, ?, ?)")
+        for key in 1...records {
+            let name = UUID().uuidString
+            let bytes = Data((0..<40_000).map { UInt8(truncatingIfNeeded: $0 &+ key) })
+            try bytes.write(to: URL(fileURLWithPath: directory + "/" + name))
+            files[name] = bytes
+            try insert.execute([.integer(Int64(key)), .text("photo \(key)"), .blob(ExternalData.reference(name))])
+        }
+        try database.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = \(records)")
+        var options = ExportOptions()
+        options.model = template.model
+        options.mapping = StoreMapping(kinds: [:])
+        let archive = scratch.path("photos.json")
+        let summary = try Exporter.export(store: source, toFile: archive, options: options)
+        #expect(summary.findings.filter(\.isWarning).isEmpty)
+        return (model, archive, files)
+    }
+
+    /// Every photo's file beside `store` holds the source's bytes.
+    static func filesComplete(_ store: String, _ files: [String: Data]) -> Bool {
+        let directory = ExternalData(store: store).directory
+        return files.allSatisfy { FileManager.default.contents(atPath: directory + "/" + $0.key) == $0.value }
+    }
+
+    @Test("import --model-from the app's model writes the files; SIGKILL leaves no store or the whole one")
+    func killImport() throws {
+        let scratch = try Scratch()
+        let (model, archive, files) = try Self.fixture(in: scratch)
+        for folder in ["whole", "timed", "kill"] {
+            try FileManager.default.createDirectory(atPath: scratch.path(folder), withIntermediateDirectories: true)
+        }
+        let whole = try TasksBinary.run([
+            "import", "--store", scratch.path("whole/Photos.sqlite"), "--model-from", model, "--keep-identity", archive,
+        ])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(Self.filesComplete(scratch.path("whole/Photos.sqlite"), files))
+
+        var window = 0.0
+        let started = Date()
+        _ = try TasksBinary.run([
+            "import", "--store", scratch.path("timed/Photos.sqlite"), "--model-from", model, archive,
+        ])
+        window = Date().timeIntervalSince(started) * 1.1
+        var killed = 0
+        for round in 0..<Self.kills * 3 where killed < Self.kills {
+            let store = scratch.path("kill/Photos.sqlite")
+            let process = Process()
+            process.executableURL = TasksBinary.url
+            process.arguments = ["import", "--store", store, "--model-from", model, "--keep-identity", archive]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(useconds_t(Double.random(in: 0..<window) * 1_000_000))
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                killed += 1
+            }
+            process.waitUntilExit()
+            let directory = ExternalData(store: store).directory
+            let visible = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
+                !$0.hasPrefix(".")
+            }
+            if FileManager.default.fileExists(atPath: store) {
+                #expect(Self.filesComplete(store, files), "round \(round): a store without all its files")
+            } else {
+                // Files are placed just before the store: only whole files of this archive, never a partial one.
+                #expect(visible.allSatisfy { files[$0] == FileManager.default.contents(atPath: directory + "/" + $0) })
+            }
+            // The next run sweeps what the killed one left under temporary names.
+            try? FileManager.default.removeItem(atPath: store)
+            let again = try TasksBinary.run([
+                "import", "--store", store, "--model-from", model, "--keep-identity", archive,
+            ])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(Self.filesComplete(store, files))
+            let left = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
+                $0.contains(".tasks-")
+            }
+            #expect(left == [], "round \(round): temporary files left")
+            try FileManager.default.removeItem(atPath: scratch.path("kill"))
+            try FileManager.default.createDirectory(atPath: scratch.path("kill"), withIntermediateDirectories: true)
+        }
+        #expect(killed > 0)
+    }
+}
