@@ -4,7 +4,7 @@ import Foundation
 /// property name it is exported under and how its value is typed.
 struct StoreExtras {
     /// How a column's values become JSON.
-    enum ValueKind: Sendable {
+    enum ValueKind: Sendable, Equatable {
         case bool, integer, double, date, uuid, binary, string, automatic
         /// A decimal: its stored number or text as a string, so no digit is lost to a Double.
         case decimal

@@ -6,6 +6,8 @@ extension StoreWriter {
     struct ExtraTarget {
         var statement: Statement
         var declaredType: String
+        /// The attribute allows external storage: its bytes go behind Core Data's inline marker.
+        var isExternal = false
     }
 
     /// Writes a record's extras into its row; properties the target has no column for are counted for a warning.
@@ -26,7 +28,13 @@ extension StoreWriter {
                 {
                     let statement = try database.prepare(
                         "UPDATE \(Database.quote(resolvedKind.table)) SET \(Database.quote(column)) = ? WHERE Z_PK = ?")
-                    extraTargets[cacheKey] = .some(ExtraTarget(statement: statement, declaredType: declared))
+                    let attribute = StoreExtras.attributes(of: resolvedKind.entity.name, in: targetModel).first {
+                        $0.name == property
+                    }
+                    extraTargets[cacheKey] = .some(
+                        ExtraTarget(
+                            statement: statement, declaredType: declared,
+                            isExternal: attribute.map { StoreExtras.kind(of: $0) } == .external))
                 } else {
                     extraTargets[cacheKey] = .some(nil)
                 }
@@ -35,7 +43,11 @@ extension StoreWriter {
                 unplacedExtras["\(resolvedKind.entity.name).\(property)", default: 0] += 1
                 continue
             }
-            bind(value, declaredType: target.declaredType, to: target.statement)
+            if target.isExternal, case .string(let text) = value, let data = Data(base64Encoded: text) {
+                ExternalData.inline([UInt8](data)).withUnsafeBytes { target.statement.bind(blob: $0, at: 1) }
+            } else {
+                bind(value, declaredType: target.declaredType, to: target.statement)
+            }
             target.statement.bind(key, at: 2)
             try target.statement.run()
         }
