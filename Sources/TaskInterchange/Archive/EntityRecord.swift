@@ -17,7 +17,8 @@ public struct EntityRecord: Sendable, Hashable {
     /// the same numbers; an importer without them numbers the array 1, 2, 3, ….
     public var positions: [String: [Int64]]
     /// The binary values the source kept in external files (an attribute that allows external storage), by property
-    /// name: the file's name, a UUID, so a restore keeps them the same way. The value itself is in `values`.
+    /// name: the file's name, a UUID, so a restore keeps them the same way. The value itself is in `values` (absent
+    /// when the source's file was missing: the restore then points at the same missing file).
     public var external: [String: String]
 
     /// Creates a record.

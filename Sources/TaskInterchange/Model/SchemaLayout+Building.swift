@@ -239,18 +239,7 @@ extension SchemaLayout {
                         name: "Z_\(name)_UNIQUE_" + constraint.joined(separator: "_"), table: tables[t].name,
                         terms: found.map { Index.Term(column: $0, ascending: true) }, isUnique: true))
             }
-            // An attribute marked indexed gets the fetch index the model compiler makes of it, named after it.
-            var fetchIndexes: [ObjectModel.FetchIndex] = []
-            for fetchIndex in entity.fetchIndexes where !fetchIndexes.contains(where: { $0.name == fetchIndex.name }) {
-                fetchIndexes.append(fetchIndex)
-            }
-            for attribute in entity.attributes.sorted(by: { Self.byteOrder($0.name, $1.name) })
-            where attribute.isIndexed && !attribute.isTransient
-                && !fetchIndexes.contains(where: { $0.name == attribute.name })
-            {
-                fetchIndexes.append(ObjectModel.FetchIndex(attribute.name, elements: [.init(attribute.name)]))
-            }
-            for fetchIndex in fetchIndexes where !fetchIndex.elements.isEmpty {
+            for fetchIndex in entity.indexes where !fetchIndex.elements.isEmpty {
                 let isAttribute = fetchIndex.elements.map { element in
                     lineage.contains { byName[$0]?.attributes.contains { $0.name == element.property } == true }
                 }

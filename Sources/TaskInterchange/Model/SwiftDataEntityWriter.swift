@@ -90,7 +90,7 @@ struct SwiftDataEntityWriter {
                     + compound.map { "[" + $0.map { "\\.\(SwiftNames.identifier($0))" }.joined(separator: ", ") + "]" }
                     .joined(separator: ", ") + ")")
         }
-        let indexable = entity.fetchIndexes.filter { index in
+        let indexable = entity.indexes.filter { index in
             index.partialIndexPredicate == nil && !index.elements.isEmpty
                 && index.elements.allSatisfy { element in
                     element.kind == .binary && element.ascending
@@ -111,7 +111,7 @@ struct SwiftDataEntityWriter {
                             + "]"
                     }.joined(separator: ", ") + ")")
         }
-        for index in entity.fetchIndexes where !indexable.contains(index) {
+        for index in entity.indexes where !indexable.contains(index) {
             body.append(
                 """
                 // NOTE: fetch index \(index.name) (descending, R-tree, \

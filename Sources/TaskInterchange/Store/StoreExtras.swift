@@ -176,10 +176,12 @@ extension StoreReader {
                         values[column.property] = .string(Data(bytes).base64EncodedString())
                         externalFiles[column.property] = name
                     } else {
+                        // The reference still travels: a restore points at the same (missing) file, as the source.
+                        externalFiles[column.property] = name
                         log.add(
                             .missingExternalData, entity: entity, property: column.property,
                             message: "the value is kept in the external file \(externalData.directory)/\(name), "
-                                + "which is missing or unreadable; not exported",
+                                + "which is missing or unreadable; only the file's name was exported",
                             example: "p\(key)")
                     }
                 }

@@ -45,7 +45,12 @@ extension StoreWriter {
         var placed = 0
         for (offset, attribute) in statements.entity.attributes.enumerated() {
             let index = base + Int32(offset)
-            if case .external = attribute.value, case .string(let text)? = record.values[attribute.property],
+            if case .external = attribute.value, record.values[attribute.property] == nil,
+                let name = record.external[attribute.property]
+            {
+                // The source's file was missing: the row points at it all the same, as the source's did.
+                ExternalData.reference(name).withUnsafeBytes { statement.bind(blob: $0, at: index) }
+            } else if case .external = attribute.value, case .string(let text)? = record.values[attribute.property],
                 let value = Data(base64Encoded: text)
             {
                 // Kept as the source kept it: in its file (same name), or in the row behind the inline marker.

@@ -116,9 +116,6 @@ extension Validator {
                     "only binary attributes are kept in external files; \(property) is not one")
                 continue
             }
-            if record.values[property] == nil {
-                error(.wrongType, externalPath, "\(property) has no value in values, so no file can hold it")
-            }
         }
     }
 

@@ -166,3 +166,42 @@ struct SwiftDataGeneratorTests {
         #expect(files.count > 40)
     }
 }
+
+/// Indexes Core Data creates for a model become SwiftData indexes: fetch indexes, compound indexes and attributes
+/// marked indexed alike.
+@Suite("SwiftData indexes from a model's index declarations")
+struct SwiftDataIndexTests {
+    @Test("indexed=\"YES\" and <compoundIndexes> give #Index, and a new store indexes the same columns")
+    func indexedAttributes() throws {
+        let directory = try TemporaryDirectory()
+        let folder = directory.path("Notes.xcdatamodel")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+            <entity name="Note" representedClassName="Note" syncable="YES">
+                <attribute name="title" optional="YES" attributeType="String" indexed="YES"/>
+                <attribute name="folder" optional="YES" attributeType="String"/>
+                <attribute name="created" optional="YES" attributeType="Date"/>
+                <compoundIndexes>
+                    <compoundIndex>
+                        <index value="folder"/>
+                        <index value="created"/>
+                    </compoundIndex>
+                </compoundIndexes>
+            </entity>
+        </model>
+        """.write(toFile: folder + "/contents", atomically: true, encoding: .utf8)
+        let source = try ModelSource(path: folder)
+        let model = try #require(source.versions.first?.model)
+        let code = SwiftDataGenerator(versions: source.versions, currentVersion: nil).files().files
+            .map(\.contents).joined()
+        #expect(code.contains("#Index<Note>([\\.folder, \\.created], [\\.title])"), "\(code)")
+        let statements = model.schemaStatements()
+        #expect(statements.contains("CREATE INDEX Z_Note_title ON ZNOTE (ZTITLE COLLATE BINARY ASC)"))
+        #expect(
+            statements.contains(
+                "CREATE INDEX Z_Note_folder_created ON ZNOTE (ZFOLDER COLLATE BINARY ASC, ZCREATED COLLATE BINARY ASC)")
+        )
+    }
+}

@@ -95,6 +95,19 @@ struct ExternalStorageTests {
         #expect(missing.first?.isWarning == true)
         #expect(throws: ExportStrictError.self) { try Self.export(path, to: directory.path("b.json"), strict: true) }
         #expect(!FileManager.default.fileExists(atPath: directory.path("b.json")))
+        // The name still travels, so a restore points at the same missing file as the source does.
+        let archive = try Archive(json: Data(contentsOf: URL(fileURLWithPath: directory.path("a.json"))))
+        let record = try #require(archive.entities.first { $0.key == 2 })
+        #expect(record.values["data"] == nil && record.external == ["data": Self.fileName])
+        var options = StoreImportOptions()
+        options.template = StoreTemplate(model: Self.model)
+        options.keepIdentity = true
+        _ = try StoreImport.run(
+            try ArchiveInput(path: directory.path("a.json")), into: directory.path("restored.sqlite"), options: options)
+        let rows = "SELECT Z_PK, quote(ZDATA) FROM ZPHOTO ORDER BY Z_PK"
+        #expect(
+            try Database(path: directory.path("restored.sqlite"), mode: .readOnly(immutable: false)).rows(rows)
+                == Database(path: path, mode: .readOnly(immutable: false)).rows(rows))
     }
 
     @Test("a failed import leaves no external file and no directory behind")
