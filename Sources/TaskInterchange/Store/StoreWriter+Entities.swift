@@ -139,6 +139,9 @@ extension StoreWriter {
         let clear: Statement?
         let write: Statement
         let mirror: Statement?
+        /// The clear keeps the rows of the destinations about to be written (its second parameter, a JSON array of
+        /// keys): a join table whose other side is ordered too keeps that side's positions of links that stay.
+        var clearKeepsListed = false
     }
 
     private func linkStatements(_ entity: GenericLayout.Entity, _ relationship: GenericLayout.Relationship) throws
@@ -181,19 +184,22 @@ extension StoreWriter {
             let names = columns.map(Database.quote).joined(separator: ", ")
             let values = columns.map { _ in "?" }.joined(separator: ", ")
             // When both sides are ordered each side's records write the same rows, each its own positions.
+            let owner = Database.quote(direction.ownerColumn)
             var write = "INSERT OR REPLACE INTO \(join) (\(names)) VALUES (\(values))"
-            if let order = direction.orderColumn.map(Database.quote),
-                StoreRelationships.otherOrderColumn(of: direction, in: schema) != nil
-            {
+            var clear = "DELETE FROM \(join) WHERE \(owner) = ?1"
+            let bothOrdered =
+                direction.orderColumn != nil && StoreRelationships.otherOrderColumn(of: direction, in: schema) != nil
+            if bothOrdered, let order = direction.orderColumn.map(Database.quote) {
                 let keys = columns[0...1].map(Database.quote).joined(separator: ", ")
                 write =
                     "INSERT INTO \(join) (\(names)) VALUES (\(values)) "
                     + "ON CONFLICT (\(keys)) DO UPDATE SET \(order) = excluded.\(order)"
+                clear +=
+                    " AND \(Database.quote(direction.memberColumn)) NOT IN (SELECT value FROM json_each(?2))"
             }
             statements = LinkStatements(
-                relationship: relationship,
-                clear: try database.prepare("DELETE FROM \(join) WHERE \(Database.quote(direction.ownerColumn)) = ?"),
-                write: try database.prepare(write), mirror: nil)
+                relationship: relationship, clear: try database.prepare(clear), write: try database.prepare(write),
+                mirror: nil, clearKeepsListed: bothOrdered)
         }
         entityLinkStatements[cacheKey] = statements
         return statements
@@ -212,7 +218,12 @@ extension StoreWriter {
         let statements = try linkStatements(entity, relationship)
         let kept = positions.flatMap { StoredPositions.areUsable($0, count: destinations.count) ? $0 : nil }
         func position(_ offset: Int) -> Int64 { kept?[offset] ?? StoredPositions.fresh(at: offset) }
-        if replacing, let clear = statements.clear { try clear.execute([.integer(key)]) }
+        if replacing, let clear = statements.clear {
+            try clear.execute(
+                [.integer(key)]
+                    + (statements.clearKeepsListed
+                        ? [.text("[" + destinations.map(String.init).joined(separator: ",") + "]")] : []))
+        }
         switch relationship.storage {
         case .column(_, let entityColumn, let mirror):
             if destinations.count > 1 { toOneOverflows["\(name).\(property)", default: 0] += 1 }

@@ -291,3 +291,66 @@ struct GenericEntityPropertyTests {
         }
     }
 }
+
+/// A many-to-many ordered on both sides, updated in place: each side's records rewrite their own positions and keep
+/// the other side's for the links that stay.
+@Suite("Generic entities: both sides ordered, upserted")
+struct BothSidesOrderedTests {
+    @Test("upsert reverses one side's order; the other side's positions stay, removed links go")
+    func upsertKeepsOtherSide() throws {
+        let model = ObjectModel(entities: [
+            ObjectModel.Entity(
+                "Album", attributes: [],
+                relationships: [.init("songs", to: "Song", inverse: "albums", toMany: true, ordered: true)]),
+            ObjectModel.Entity(
+                "Song", attributes: [],
+                relationships: [.init("albums", to: "Album", inverse: "songs", toMany: true, ordered: true)]),
+        ])
+        let directory = try TemporaryDirectory()
+        let template = StoreTemplate(model: model)
+        let storeUUID = "00000000-0000-4000-8000-000000000001"
+        func id(_ entity: String, _ key: Int64) -> UUID {
+            UUID.derived(storeUUID: storeUUID, entity: entity, primaryKey: key)
+        }
+        func archive(albumSongs: [Int64]) -> Archive {
+            let album = EntityRecord(
+                id: id("Album", 1), entity: "Album", key: 1,
+                values: ["songs": .array(albumSongs.map { id("Song", $0).uuidString })],
+                positions: ["songs": albumSongs.indices.map { Int64(2048 + 1024 * $0) }])
+            let songs = (1...3).map { key in
+                EntityRecord(
+                    id: id("Song", key), entity: "Song", key: key,
+                    values: albumSongs.contains(key) ? ["albums": .array([id("Album", 1).uuidString])] : [:],
+                    positions: albumSongs.contains(key) ? ["albums": [5000 + key]] : [:])
+            }
+            let directory = try! TemporaryDirectory()
+            try! StoreTemplate(model: model).makeEmptyStore(at: directory.path("empty.sqlite"))
+            let schema = try! StoreSchema(
+                reading: try! Database(path: directory.path("empty.sqlite"), mode: .readOnly(immutable: false)),
+                path: "empty.sqlite")
+            let layout = GenericLayout(schema: schema, model: model, excluded: [])
+            return Archive(
+                header: ArchiveHeader(
+                    exportDate: Date(timeIntervalSinceReferenceDate: 0), generator: .init(name: "tasks", version: "t"),
+                    source: .init(store: "s.sqlite", storeUUID: storeUUID, model: layout.declarations)),
+                entities: [album] + songs)
+        }
+        var options = StoreImportOptions()
+        options.template = template
+        options.keepIdentity = true
+        let path = directory.path("a.sqlite")
+        _ = try StoreImport.run(archive(albumSongs: [1, 2, 3]), into: path, options: options)
+        var upsert = StoreImportOptions()
+        upsert.mode = .upsert
+        // The album now lists songs 3 and 1 (2 left it); the songs keep their own positions of the album.
+        _ = try StoreImport.run(archive(albumSongs: [3, 1]), into: path, options: upsert)
+        let rows = try Database(path: path, mode: .readOnly(immutable: false)).rows(
+            "SELECT * FROM Z_1SONGS ORDER BY 1, 2")
+        let table = rows.map { $0.map { $0.int64 ?? -1 } }
+        // Columns: album key, song key, the songs' positions of the album, the album's positions of its songs.
+        #expect(table.count == 2, "\(table)")
+        let bySong = Dictionary(uniqueKeysWithValues: table.map { ($0[1], $0) })
+        #expect(bySong[3]?[3] == 2048 && bySong[1]?[3] == 3072, "\(table)")
+        #expect(bySong[3]?[2] == 5003 && bySong[1]?[2] == 5001, "\(table)")
+    }
+}
