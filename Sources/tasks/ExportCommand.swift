@@ -28,6 +28,12 @@ struct ExportCommand: Command {
         help: "Only tasks created or modified at or after this date (YYYY-MM-DD or an RFC 3339 date-time).")
     static let pretty = Flag("--pretty", help: "Indent the JSON.")
     static let ndjson = Flag("--ndjson", help: "Write one JSON object per line: header, records, trailer with counts.")
+    static let model = Option<String>(
+        "--model", valueName: "model",
+        help: "Read the store with the app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom): its property names "
+            + "and types, for a store that keeps no model cache; the version is the one whose hashes the store "
+            + "records.")
+    static let modelVersion = SharedOptions.modelVersion("With --model: the version that wrote the store.")
     static let busyTimeout = SharedOptions.busyTimeout("How long to wait for a writer's lock on the store.")
     static let strict = Flag(
         "--strict",
@@ -43,7 +49,7 @@ struct ExportCommand: Command {
         positionals: [StoreArgument.positional],
         options: [
             store, output, formatVersion, mapping, kinds, entities, excludedEntities, project, completed, open,
-            since, pretty, ndjson, busyTimeout, strict, SharedOptions.jsonSummary,
+            since, pretty, ndjson, model, modelVersion, busyTimeout, strict, SharedOptions.jsonSummary,
         ])
 
     var store: String
@@ -59,6 +65,8 @@ struct ExportCommand: Command {
     var since: String?
     var pretty: Bool
     var ndjson: Bool
+    var model: String?
+    var modelVersion: String?
     var busyTimeout: Int32
     var strict: Bool
     var jsonSummary: Bool
@@ -77,6 +85,8 @@ struct ExportCommand: Command {
         open = arguments.flag(Self.open)
         since = try arguments.optional(Self.since)
         strict = arguments.flag(Self.strict)
+        model = try arguments.optional(Self.model)
+        modelVersion = try arguments.optional(Self.modelVersion)
         busyTimeout = try arguments.value(Self.busyTimeout)
         output = try arguments.value(Self.output)
         jsonSummary = arguments.flag(SharedOptions.jsonSummary)
@@ -86,6 +96,7 @@ struct ExportCommand: Command {
         if pretty && ndjson { throw UsageError("--pretty and --ndjson cannot be combined") }
         if ndjson && formatVersion != 2 { throw UsageError("--ndjson needs --format-version 2") }
         if completed && open { throw UsageError("--completed and --open cannot be combined") }
+        if modelVersion != nil && model == nil { throw UsageError("--model-version needs --model") }
     }
 
     func run() throws -> Int32 {
@@ -96,6 +107,9 @@ struct ExportCommand: Command {
         options.selection = try selection()
         options.strict = strict
         options.busyTimeout = busyTimeout
+        if let model {
+            options.model = try ModelSource(path: model).model(forStore: store, version: modelVersion)
+        }
         if Console.showsProgress {
             let line = ProgressLine()
             options.progress = { done, total in
