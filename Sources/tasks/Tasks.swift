@@ -22,7 +22,7 @@ enum Tasks {
         SUBCOMMANDS:
 
         """
-        + commands.filter { !$0.description.isHidden }.map {
+        + commands.map {
             CommandDescription.row($0.description.name, $0.description.summary ?? $0.description.abstract)
         }.joined() + """
 
@@ -50,7 +50,7 @@ enum Tasks {
             guard let command = command(named: arguments[1]) else {
                 return report(unknownSubcommand(arguments[1]))
             }
-            Console.output(command.description.help)
+            Console.output(command.description(for: Array(arguments.dropFirst(2))).help)
             return ExitCode.ok
         default:
             guard let command = command(named: first) else {
@@ -58,7 +58,7 @@ enum Tasks {
             }
             let rest = Array(arguments.dropFirst())
             if rest.contains("-h") || rest.contains("--help") {
-                Console.output(command.description.help)
+                Console.output(command.description(for: rest).help)
                 return ExitCode.ok
             }
             do {
@@ -76,7 +76,7 @@ enum Tasks {
     }
 
     static func unknownSubcommand(_ name: String) -> UsageError {
-        let names = commands.filter { !$0.description.isHidden }.map { $0.description.name }
+        let names = commands.map { $0.description.name }
         return UsageError("Unknown subcommand '\(name)'" + Suggestion.phrase(for: name, among: names))
     }
 
