@@ -6,13 +6,12 @@ import TaskInterchange
 /// mid-transaction, imports racing each other. Each check runs the built binary against a real second process.
 @Suite("Live stores", .serialized)
 struct LiveStoreTests {
-    static var binary: URL { CrashSafetyTests.binary }
     static let writer = TasksBinary.repository.appendingPathComponent("Tests/tasksTests/Fixtures/live/writer.py").path
     /// Exports per journal mode while the writer runs (`TASKS_LIVE_EXPORTS` for a longer run).
     static let exportsPerMode = Int(ProcessInfo.processInfo.environment["TASKS_LIVE_EXPORTS"] ?? "") ?? 20
 
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> TasksBinary.Run {
-        try TasksBinary.runProcess(binary, arguments, stdin: nil, in: nil, environment: environment)
+        try TasksBinary.runProcess(TasksBinary.url, arguments, stdin: nil, in: nil, environment: environment)
     }
 
     static func generate(_ path: String, tasks: Int, seed: Int = 1) throws {

@@ -23,7 +23,7 @@ struct SignalTests {
     /// Starts `tasks` with a private temporary directory, sends `signal` after `delay` seconds (unless it finished).
     static func run(_ arguments: [String], temporary: URL, signal: Int32?, after delay: Double) throws -> Outcome {
         let process = Process()
-        process.executableURL = LiveStoreTests.binary
+        process.executableURL = TasksBinary.url
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = temporary.path
@@ -208,7 +208,7 @@ struct SignalTests {
         let scratch = try Scratch()
         let target = scratch.path("new.sqlite")
         let process = Process()
-        process.executableURL = LiveStoreTests.binary
+        process.executableURL = TasksBinary.url
         process.arguments = ["import", "--store", target]
         let pipe = Pipe()
         process.standardInput = pipe
