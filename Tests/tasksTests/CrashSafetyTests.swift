@@ -4,16 +4,17 @@ import TaskInterchange
 
 /// SIGKILL at random points during import and export: the target is never left half-written.
 ///
-/// 20 kills per target by default; `TASKS_KILL_COUNT=50` (or more) for a longer run. The kill points are drawn from a
-/// seeded generator (`TASKS_KILL_SEED`), printed on failure.
+/// 3 kills per target in a 10k-task store by default; 20 in a 100k-task one in the slow tier (`TASKS_SLOW=1`), and
+/// `TASKS_KILL_COUNT=50` (or more) for a longer run. The kill points are drawn from a seeded generator
+/// (`TASKS_KILL_SEED`), printed on failure.
 @Suite("Crash safety", .serialized)
 struct CrashSafetyTests {
-    static let kills = Int(ProcessInfo.processInfo.environment["TASKS_KILL_COUNT"] ?? "") ?? 20
+    static let kills = Int(ProcessInfo.processInfo.environment["TASKS_KILL_COUNT"] ?? "") ?? Tiers.count(3, slow: 20)
     static let seed =
         UInt64(ProcessInfo.processInfo.environment["TASKS_KILL_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
-    static let taskCount = 100_000
+    static let taskCount = Tiers.count(10_000, slow: 100_000)
 
-    /// The 100k-task store, its archive, and how long an export of it takes here.
+    /// The generated store, its archive, and how long an export of it takes here.
     struct Fixture {
         let scratch: Scratch
         let archive: String
