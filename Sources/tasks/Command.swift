@@ -33,6 +33,13 @@ extension Command {
 protocol Subcommand: Sendable {
     /// Name, help text, options and positionals.
     static var description: CommandDescription { get }
+    /// The description whose help `--help` after these arguments (those after the subcommand's name) shows: a group
+    /// shows the one of the subcommand they name.
+    static func description(for arguments: [String]) -> CommandDescription
     /// Runs the arguments after the subcommand's name; the exit status.
     static func main(_ arguments: [String]) throws -> Int32
+}
+
+extension Subcommand {
+    static func description(for arguments: [String]) -> CommandDescription { description }
 }

@@ -24,12 +24,10 @@ struct CommandDescription: Sendable {
     var discussion: String?
     var positionals: [Positional] = []
     var options: [Option]
-    /// Left out of `tasks --help` (`generate`, a tool for the benchmark).
-    var isHidden = false
 
     init(
         name: String, abstract: String, summary: String? = nil, discussion: String? = nil,
-        positionals: [Positional] = [], options: [any OptionDeclaration], isHidden: Bool = false
+        positionals: [Positional] = [], options: [any OptionDeclaration]
     ) {
         self.name = name
         self.abstract = abstract
@@ -37,7 +35,6 @@ struct CommandDescription: Sendable {
         self.discussion = discussion
         self.positionals = positionals
         self.options = options.map(\.spec)
-        self.isHidden = isHidden
     }
 
     func option(named name: String) -> Option? {

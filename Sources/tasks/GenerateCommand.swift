@@ -1,7 +1,7 @@
 import Foundation
 import TaskInterchange
 
-/// `tasks generate` (hidden, for tests and the README's examples): a deterministic synthetic store of any size
+/// `tasks generate` (for tests, benchmarks and the README's examples): a deterministic synthetic store of any size
 /// in the Core Data layout.
 struct GenerateCommand: Command {
     static let tasks = Option<Int>("--tasks", valueName: "count", help: "How many tasks.", isRequired: true)
@@ -13,8 +13,8 @@ struct GenerateCommand: Command {
         abstract:
             "Create a synthetic task store for tests and examples (100 projects, 20 tags, 2 tags per task, 3 subtasks "
             + "on every 10th task, notes on half, due dates on a third).",
-        options: [tasks, output, seed],
-        isHidden: true)
+        summary: "Create a synthetic task store of any size, for tests, benchmarks and examples.",
+        options: [tasks, output, seed])
 
     var tasks: Int
     var output: String

@@ -17,23 +17,16 @@ enum ModelCommand: Subcommand {
         String(command.description.name.dropFirst("model ".count))
     }
 
-    /// `tasks model --help` (and `tasks model <subcommand> --help`, which Tasks routes here) lists every
-    /// subcommand with its usage line, so each one's options are shown.
+    /// `tasks model --help` lists every subcommand with its usage line; each one's own help (`tasks model <name>
+    /// --help`) has its arguments, options and discussion.
     static let description = CommandDescription(
         name: "model",
         abstract: "Read the app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom): hashes, which version made a "
             + "store, new stores, SwiftData code, lint.",
         summary: "Read the app's model: hashes, identify a store's version, new stores, SwiftData code, lint.",
         discussion: "SUBCOMMANDS:\n"
-            + subcommands.map { subcommand in
-                let command = subcommand.description
-                var text = "\n  \(command.usage)\n    \(command.abstract)\n"
-                for positional in command.positionals {
-                    text += "  " + CommandDescription.row("<\(positional.name)>", positional.help)
-                }
-                for option in command.options { text += "  " + CommandDescription.row(option) }
-                return text
-            }.joined() + "\n  'tasks help model' and 'tasks model <subcommand> -h' show this text.",
+            + subcommands.map { "\n  \($0.description.usage)\n    \($0.description.abstract)\n" }.joined()
+            + "\n  See 'tasks model <subcommand> --help' for its arguments and options.",
         positionals: [
             .init(
                 name: "subcommand",
@@ -41,6 +34,10 @@ enum ModelCommand: Subcommand {
                     + "arguments.")
         ],
         options: [])
+
+    static func description(for arguments: [String]) -> CommandDescription {
+        subcommands.first { name(of: $0) == arguments.first }?.description ?? description
+    }
 
     static func main(_ arguments: [String]) throws -> Int32 {
         let names = subcommands.map(name(of:))

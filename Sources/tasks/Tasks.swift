@@ -22,7 +22,7 @@ enum Tasks {
         SUBCOMMANDS:
 
         """
-        + commands.filter { !$0.description.isHidden }.map {
+        + commands.map {
             CommandDescription.row($0.description.name, $0.description.summary ?? $0.description.abstract)
         }.joined() + """
 
@@ -57,13 +57,13 @@ enum Tasks {
                 return ExitCode.ok
             }
             guard let command = command(named: arguments[1]) else { throw unknownSubcommand(arguments[1]) }
-            try Console.output(command.description.help)
+            try Console.output(command.description(for: Array(arguments.dropFirst(2))).help)
             return ExitCode.ok
         default:
             guard let command = command(named: first) else { throw unknownSubcommand(first) }
             let rest = Array(arguments.dropFirst())
             if rest.contains("-h") || rest.contains("--help") {
-                try Console.output(command.description.help)
+                try Console.output(command.description(for: rest).help)
                 return ExitCode.ok
             }
             do {
@@ -79,7 +79,7 @@ enum Tasks {
     }
 
     static func unknownSubcommand(_ name: String) -> UsageError {
-        let names = commands.filter { !$0.description.isHidden }.map { $0.description.name }
+        let names = commands.map { $0.description.name }
         return UsageError("Unknown subcommand '\(name)'" + Suggestion.phrase(for: name, among: names))
     }
 

@@ -5,7 +5,7 @@ import TaskGraphDestinations
 @testable import tasks
 
 /// `Migration.run(into:)` with the adapter over the fake context: the stages on success and on a failure at each
-/// stage, what is left behind, and a generated store of 100k tasks.
+/// stage, what is left behind, and a generated store (100k tasks in the slow tier).
 @Suite("Migration into a context")
 struct MigrationIntoContextTests {
     typealias Scratch = TaskGraphDestinationTests.Scratch
@@ -188,7 +188,7 @@ struct MigrationIntoContextTests {
         // The last point is the `completed` event, after which nothing can be taken back.
         let points = counting.points
         #expect(points > 40, "\(points)")
-        for round in 0..<8 {
+        for round in 0..<Tiers.count(3, slow: 8) {
             let backups = scratch.file("backups-\(round)")
             try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: false)
             let context = FakeTaskContext()
@@ -203,11 +203,12 @@ struct MigrationIntoContextTests {
         }
     }
 
-    @Test("a generated store of 100k tasks (tasks generate's records) migrates into the fake context, verified")
-    func generated100k() async throws {
+    @Test("a generated store (tasks generate's; 100k tasks in the slow tier) migrates into the fake context, verified")
+    func generatedStore() async throws {
+        let tasks = Tiers.count(10_000, slow: 100_000)
         let scratch = try Scratch()
         let store = scratch.file("generated.sqlite")
-        _ = try StoreImport.run(SyntheticArchive(tasks: 100_000, seed: 1), into: store, options: StoreImportOptions())
+        _ = try StoreImport.run(SyntheticArchive(tasks: tasks, seed: 1), into: store, options: StoreImportOptions())
         let context = FakeTaskContext()
         let started = Date()
         let report = try await Migration(legacyStore: store, backupDirectory: scratch.path).run(into: {
@@ -215,10 +216,10 @@ struct MigrationIntoContextTests {
         })
         let seconds = Date().timeIntervalSince(started)
         #expect(report.verification?.isEqual == true)
-        #expect(context.saved.tasks.count == 100_000)
-        #expect(context.saveCalls == 100)
+        #expect(context.saved.tasks.count == tasks)
+        #expect(context.saveCalls == tasks / 1_000)
         #expect(context.mostPendingTasks == 1_000)
-        print("migration of 100k generated tasks into the fake context: \(String(format: "%.2f", seconds)) s")
+        print("migration of \(tasks) generated tasks into the fake context: \(String(format: "%.2f", seconds)) s")
     }
 }
 

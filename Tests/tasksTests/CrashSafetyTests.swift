@@ -4,22 +4,17 @@ import TaskInterchange
 
 /// SIGKILL at random points during import and export: the target is never left half-written.
 ///
-/// 20 kills per target by default; `TASKS_KILL_COUNT=50` (or more) for a longer run. The kill points are drawn from a
-/// seeded generator (`TASKS_KILL_SEED`), printed on failure. Uses the release binary when it has been built (it is the
-/// one users run, and ~5× faster to kill repeatedly), else the debug one.
+/// 3 kills per target in a 10k-task store by default; 20 in a 100k-task one in the slow tier (`TASKS_SLOW=1`), and
+/// `TASKS_KILL_COUNT=50` (or more) for a longer run. The kill points are drawn from a seeded generator
+/// (`TASKS_KILL_SEED`), printed on failure.
 @Suite("Crash safety", .serialized)
 struct CrashSafetyTests {
-    static let kills = Int(ProcessInfo.processInfo.environment["TASKS_KILL_COUNT"] ?? "") ?? 20
+    static let kills = Int(ProcessInfo.processInfo.environment["TASKS_KILL_COUNT"] ?? "") ?? Tiers.count(3, slow: 20)
     static let seed =
         UInt64(ProcessInfo.processInfo.environment["TASKS_KILL_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
-    static let taskCount = 100_000
+    static let taskCount = Tiers.count(10_000, slow: 100_000)
 
-    static let binary: URL = {
-        let release = TasksBinary.repository.appendingPathComponent(".build/release/tasks")
-        return FileManager.default.isExecutableFile(atPath: release.path) ? release : TasksBinary.url
-    }()
-
-    /// The 100k-task store, its archive, and how long an export of it takes here.
+    /// The generated store, its archive, and how long an export of it takes here.
     struct Fixture {
         let scratch: Scratch
         let archive: String
@@ -37,7 +32,7 @@ struct CrashSafetyTests {
 
     static func check(_ arguments: [String]) throws {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = TasksBinary.url
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -64,7 +59,7 @@ struct CrashSafetyTests {
     /// Starts `tasks` and SIGKILLs it after `delay` seconds; returns true when it was killed (false when it finished).
     static func runAndKill(_ arguments: [String], after delay: Double) throws -> Bool {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = TasksBinary.url
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -187,7 +182,7 @@ struct CrashSafetyTests {
                 window *= Self.windowShrink
             }
             if FileManager.default.fileExists(atPath: output) {
-                let validate = try TasksBinary.runProcess(Self.binary, ["validate", output], stdin: nil, in: nil)
+                let validate = try TasksBinary.runProcess(TasksBinary.url, ["validate", output], stdin: nil, in: nil)
                 #expect(validate.status == 0, "seed \(Self.seed), round \(round): \(validate.stderr)")
                 complete += 1
                 try FileManager.default.removeItem(atPath: output)

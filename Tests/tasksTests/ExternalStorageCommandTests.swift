@@ -7,7 +7,7 @@ import Testing
 /// all its files — never a file of an import that did not finish, once the next run has swept its temporary names.
 @Suite("tasks: external binary storage", .serialized)
 struct ExternalStorageCommandTests {
-    static let kills = 10
+    static let kills = Tiers.count(3, slow: 10)
     static let records = 60
     static let model =
         """

@@ -6,13 +6,15 @@ import TaskInterchange
 /// mid-transaction, imports racing each other. Each check runs the built binary against a real second process.
 @Suite("Live stores", .serialized)
 struct LiveStoreTests {
-    static var binary: URL { CrashSafetyTests.binary }
     static let writer = TasksBinary.repository.appendingPathComponent("Tests/tasksTests/Fixtures/live/writer.py").path
-    /// Exports per journal mode while the writer runs (`TASKS_LIVE_EXPORTS` for a longer run).
-    static let exportsPerMode = Int(ProcessInfo.processInfo.environment["TASKS_LIVE_EXPORTS"] ?? "") ?? 20
+    /// Exports per journal mode while the writer runs (20 in the slow tier; `TASKS_LIVE_EXPORTS` for a longer run),
+    /// of a store this big.
+    static let exportsPerMode =
+        Int(ProcessInfo.processInfo.environment["TASKS_LIVE_EXPORTS"] ?? "") ?? Tiers.count(3, slow: 20)
+    static let liveTasks = Tiers.count(5_000, slow: 20_000)
 
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> TasksBinary.Run {
-        try TasksBinary.runProcess(binary, arguments, stdin: nil, in: nil, environment: environment)
+        try TasksBinary.runProcess(TasksBinary.url, arguments, stdin: nil, in: nil, environment: environment)
     }
 
     static func generate(_ path: String, tasks: Int, seed: Int = 1) throws {
@@ -73,7 +75,7 @@ struct LiveStoreTests {
     func exportsDuringWrites(journalMode: String) throws {
         let scratch = try Scratch()
         let store = scratch.path("live.sqlite")
-        try Self.generate(store, tasks: 20_000)
+        try Self.generate(store, tasks: Self.liveTasks)
         let quiet = try Self.run(["export", "--store", store, "--ndjson"])
         let expected = try Self.completion(quiet.stdout).filter { $0 }.count
         #expect(quiet.status == 0 && expected > 0)
@@ -85,7 +87,7 @@ struct LiveStoreTests {
             let run = try Self.run(["export", "--store", store, "--ndjson"])
             #expect(run.status == 0, "export \(attempt) (\(journalMode)): \(run.stderr)")
             let flags = try Self.completion(run.stdout)
-            #expect(flags.count == 20_000, "export \(attempt) (\(journalMode)): \(flags.count) tasks")
+            #expect(flags.count == Self.liveTasks, "export \(attempt) (\(journalMode)): \(flags.count) tasks")
             #expect(
                 flags.filter { $0 }.count == expected,
                 "export \(attempt) (\(journalMode)): completed tasks \(flags.filter { $0 }.count), expected \(expected)"

@@ -8,6 +8,7 @@ import TaskInterchange
 struct ModelCommandTests {
     static var sharedAvailable: Bool { SharedFixtures.exists("models") }
     static func sharedPath(_ relative: String) -> String { SharedFixtures.path("models/" + relative) }
+    static let subcommands = ["hashes", "identify", "new-store", "swiftdata", "lint"]
     static let ledger = TasksBinary.repository.appendingPathComponent(
         "Tests/tasksTests/Fixtures/models/Ledger.xcdatamodeld"
     ).path
@@ -32,7 +33,8 @@ struct ModelCommandTests {
         ] {
             #expect(help.stdout.contains(usage), "\(usage)")
         }
-        #expect(try TasksBinary.run(["model", "identify", "--help"]).stdout == help.stdout)
+        let identify = try TasksBinary.run(["model", "identify", "--help"]).stdout
+        #expect(identify.hasPrefix("OVERVIEW: Name the model version") && !identify.contains("tasks model hashes"))
     }
 
     @Test("usage errors exit 64; a missing model 66; bad XML 65 with file:line:column")

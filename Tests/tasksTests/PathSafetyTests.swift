@@ -7,7 +7,7 @@ import TaskInterchange
 @Suite("Paths and outputs", .serialized)
 struct PathSafetyTests {
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> TasksBinary.Run {
-        try TasksBinary.runProcess(LiveStoreTests.binary, arguments, stdin: nil, in: nil, environment: environment)
+        try TasksBinary.runProcess(TasksBinary.url, arguments, stdin: nil, in: nil, environment: environment)
     }
 
     @Test("a symlinked store path finds the -wal beside the real file: all 44 tasks, 4 of them only in the WAL")
@@ -106,7 +106,7 @@ struct PathSafetyTests {
         let run = try TasksBinary.runProcess(
             URL(fileURLWithPath: "/bin/sh"),
             [
-                "-c", "trap '' XFSZ; ulimit -f 100; exec \"$0\" \"$@\"", LiveStoreTests.binary.path,
+                "-c", "trap '' XFSZ; ulimit -f 100; exec \"$0\" \"$@\"", TasksBinary.url.path,
                 "import", "--store", store, "--mode", "upsert", "--backup", scratch.path("backup.sqlite"), archive,
             ],
             stdin: nil, in: nil)
@@ -181,7 +181,7 @@ struct PathSafetyTests {
         ] {
             let run = try TasksBinary.runProcess(
                 URL(fileURLWithPath: "/usr/bin/unshare"),
-                ["-m", "/bin/sh", "-c", script, "sh", scratch.url.path, LiveStoreTests.binary.path] + arguments,
+                ["-m", "/bin/sh", "-c", script, "sh", scratch.url.path, TasksBinary.url.path] + arguments,
                 stdin: nil, in: nil)
             if run.status == 99 || run.stderr.contains("unshare failed")
                 || run.stderr.contains("Operation not permitted")
@@ -213,7 +213,7 @@ struct PathSafetyTests {
             let run = try TasksBinary.runProcess(
                 URL(fileURLWithPath: "/usr/bin/setpriv"),
                 [
-                    "--reuid=65534", "--regid=65534", "--clear-groups", LiveStoreTests.binary.path,
+                    "--reuid=65534", "--regid=65534", "--clear-groups", TasksBinary.url.path,
                     "import", "--store", target, "--mode", "upsert",
                 ] + extra + [archive],
                 stdin: nil, in: nil)

@@ -15,13 +15,32 @@ struct TasksBinary {
         return url
     }()
 
-    /// The binary sits beside the test bundle in the build products directory.
+    /// The binary of the build under test: the `tasks` beside the test bundle, which `swift test` builds from the
+    /// same sources. `TASKS_BINARY` names another one (a release build, say) for a run that wants it; nothing else is
+    /// picked up by itself, so an edit never leaves the tests running an older binary.
     static let url: URL = {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "tasks")
-        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        return repository.appendingPathComponent(".build/debug/tasks")
+        if let path = ProcessInfo.processInfo.environment["TASKS_BINARY"], !path.isEmpty {
+            precondition(FileManager.default.isExecutableFile(atPath: path), "TASKS_BINARY=\(path) is not executable")
+            return URL(fileURLWithPath: path)
+        }
+        let beside = productsDirectory.appendingPathComponent("tasks")
+        precondition(
+            FileManager.default.isExecutableFile(atPath: beside.path),
+            "no tasks binary beside the test bundle (\(beside.path)): build with 'swift build --build-tests', or name "
+                + "one with TASKS_BINARY")
+        return beside
     }()
+
+    /// Where the build put the test bundle and the executables: on Linux the bundle is the running executable; on
+    /// macOS it is loaded by `xctest`, so it is found among the loaded bundles.
+    static var productsDirectory: URL {
+        #if os(macOS)
+            if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
+        #endif
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    }
 
     static func sample(_ name: String) -> String {
         repository.appendingPathComponent("samples").appendingPathComponent(name).path

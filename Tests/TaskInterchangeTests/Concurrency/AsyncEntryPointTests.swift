@@ -7,6 +7,8 @@ import Testing
 @Suite("Async entry points")
 struct AsyncEntryPointTests {
     static let tasks = 20_000
+    /// Cancellations at random points per test.
+    static let rounds = Tiers.count(3, slow: 6)
 
     /// `count` tasks (every third with two subtasks) in 10 projects and 5 tags; ids made from `seed` and the index.
     static func archive(tasks count: Int, seed: Int) -> Archive {
@@ -120,7 +122,7 @@ struct AsyncEntryPointTests {
         try FileManager.default.removeItem(atPath: timed)
         let before = try Self.snapshot(directory)
         var outcomes = [0, 0]
-        for round in 0..<6 {
+        for round in 0..<Self.rounds {
             let output = directory.path("out-\(round).json")
             let result = await Self.cancelled(within: limit) {
                 try await Exporter.export(store: store, toFile: output, progress: nil)
@@ -152,7 +154,7 @@ struct AsyncEntryPointTests {
         try FileManager.default.removeItem(atPath: timed)
         let before = try Self.snapshot(directory)
         var cancellations = 0
-        for round in 0..<6 {
+        for round in 0..<Self.rounds {
             let target = directory.path("new-\(round).sqlite")
             let result = await Self.cancelled(within: limit) {
                 try await StoreImport.run(archiveAt: archivePath, into: target, options: StoreImportOptions())
@@ -188,7 +190,7 @@ struct AsyncEntryPointTests {
                 options: StoreImportOptions())
         }
         try FileManager.default.removeItem(atPath: directory.path("timed.sqlite"))
-        for _ in 0..<6 where !completed {
+        for _ in 0..<Self.rounds where !completed {
             let result = await Self.cancelled(within: limit) {
                 try await StoreImport.run(archiveAt: archivePath, into: target, options: StoreImportOptions())
             }

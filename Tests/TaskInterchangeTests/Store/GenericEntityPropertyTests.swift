@@ -15,7 +15,9 @@ struct GenericEntityPropertyTests {
         .transformable,
     ]
 
-    @Test("random models and graphs round-trip through stores exactly", arguments: 0..<120)
+    @Test(
+        "random models and graphs round-trip through stores exactly (30 seeds; 120 in the slow tier)",
+        arguments: 0..<UInt64(Tiers.count(30, slow: 120)))
     func roundTrip(seed: UInt64) throws {
         var random = SeededGenerator(state: seed &* 0x2545_F491_4F6C_DD1D)
         let model = Self.model(&random)
