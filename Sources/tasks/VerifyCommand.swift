@@ -64,6 +64,10 @@ struct VerifyCommand: Command {
                 "; \(count) record\(count == 1 ? "" : "s") of \(uncompared.count) entit"
                 + "\(uncompared.count == 1 ? "y" : "ies") the store does not have not compared"
         }
+        if diff.comparedNothing {
+            return "not verified: none of the \(diff.uncomparedRecords) records of \(diff.nameA) was compared: "
+                + "\(diff.nameB) has none of their entities"
+        }
         return diff.isEqual
             ? "verified: \(diff.nameB) holds every record of \(diff.nameA) (\(DiffRenderer.total(diff)) records and "
                 + "their subtasks)\(extra)"

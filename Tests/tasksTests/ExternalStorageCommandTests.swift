@@ -9,6 +9,7 @@ import Testing
 struct ExternalStorageCommandTests {
     static let kills = Tiers.count(3, slow: 10)
     static let records = 60
+    /// A one-entity app model whose photo data allows external storage.
     static let model =
         """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>

@@ -82,8 +82,17 @@ public struct GraphDiff: Sendable, Hashable, Codable {
     /// Every differing record, listed or not.
     public var differenceCount: Int
 
-    /// True when nothing differs.
-    public var isEqual: Bool { differenceCount == 0 }
+    /// True when nothing differs and something was compared: when every record of A belongs to entities B has no
+    /// place for, nothing was checked, and that is no proof that B holds them.
+    public var isEqual: Bool { differenceCount == 0 && !comparedNothing }
+    /// A holds records, and none of them was compared.
+    public var comparedNothing: Bool { comparedRecords == 0 && uncomparedRecords > 0 }
+    /// A's records that were compared (every kind's, and those of the entities B has).
+    public var comparedRecords: Int {
+        kinds.reduce(0) { $0 + $1.countA } + entities.filter(\.compared).reduce(0) { $0 + $1.countA }
+    }
+    /// A's records of entities B has no place for: counted, not compared.
+    public var uncomparedRecords: Int { entities.filter { !$0.compared }.reduce(0) { $0 + $1.countA } }
     /// Differences counted but not listed (over the detail limit).
     public var omittedCount: Int { differenceCount - records.count }
 

@@ -50,8 +50,11 @@ extension Migration {
                 failedVerification = verification
                 throw TaskInterchangeError(
                     .invalidData,
-                    "the destination does not hold what the archive holds "
-                        + "(\(verification.differenceCount) differing records)")
+                    verification.comparedNothing
+                        ? "the destination has none of the entities of the archive's "
+                            + "\(verification.uncomparedRecords) records, so nothing was carried"
+                        : "the destination does not hold what the archive holds "
+                            + "(\(verification.differenceCount) differing records)")
             }
             progress?(ProgressEvent(phase: .verifying, done: validation.counts.tasks, total: validation.counts.tasks))
             try Cancellation.checkpoint()
