@@ -28,9 +28,8 @@ struct ExportCommand: Command {
         help: "Only tasks created or modified at or after this date (YYYY-MM-DD or an RFC 3339 date-time).")
     static let pretty = Flag("--pretty", help: "Indent the JSON.")
     static let ndjson = Flag("--ndjson", help: "Write one JSON object per line: header, records, trailer with counts.")
-    static let model = Option<String>(
-        "--model", valueName: "model",
-        help: "Read the store with the app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom): its property names "
+    static let model = SharedOptions.model(
+        "Read the store with the app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom): its property names "
             + "and types, for a store that keeps no model cache; the version is the one whose hashes the store "
             + "records.")
     static let modelVersion = SharedOptions.modelVersion("With --model: the version that wrote the store.")
@@ -107,9 +106,7 @@ struct ExportCommand: Command {
         options.selection = try selection()
         options.strict = strict
         options.busyTimeout = busyTimeout
-        if let model {
-            options.model = try ModelSource(path: model).model(forStore: store, version: modelVersion)
-        }
+        options.model = try SharedOptions.model(model, version: modelVersion, forStore: store)
         if Console.showsProgress {
             let line = ProgressLine()
             options.progress = { done, total in

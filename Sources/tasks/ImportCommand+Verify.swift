@@ -11,7 +11,9 @@ extension ImportCommand {
     /// The verification of a committed import, nil without `--verify` or with `--dry-run` (nothing was written).
     func verification(input: ArchiveInput, options: StoreImportOptions) throws -> GraphDiff? {
         guard verify, !dryRun else { return nil }
-        return try GraphComparison.verify(.input(input), against: .store(path: store, mapping: options.mapping))
+        // A store made from a model keeps no model cache: it is read with that model.
+        return try GraphComparison.verify(
+            .input(input), against: .store(path: store, mapping: options.mapping, model: options.template?.model))
     }
 
     /// The text that follows the import summary: one verdict line, and the differences when there are any.

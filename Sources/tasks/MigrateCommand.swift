@@ -11,6 +11,12 @@ struct MigrateCommand: Command {
         "--backup", valueName: "dir",
         help: "The directory for the backup (default: the legacy store's directory).")
     static let mapping = SharedOptions.mapping("How the legacy store's entities map (see 'tasks inspect').")
+    static let model = Option<String>(
+        "--model", valueName: "model",
+        help: "The app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom): the new store is made for its version "
+            + "(--model-version, default the current one) and every entity travels; the legacy store is read with "
+            + "the version whose hashes it records.")
+    static let modelVersion = SharedOptions.modelVersion("With --model: the new store's version (default: current).")
     static let busyTimeout = SharedOptions.busyTimeout("How long to wait for another process's lock.")
 
     static let description = CommandDescription(
@@ -21,12 +27,14 @@ struct MigrateCommand: Command {
             + "legacy store (its -wal included) in one SQLite file; the legacy store is not changed. On failure the "
             + "new store is not left behind and the backup's path is printed. Exit 1 when the verification found "
             + "differences.",
-        options: [from, to, backup, mapping, busyTimeout])
+        options: [from, to, backup, mapping, model, modelVersion, busyTimeout])
 
     var legacy: String
     var target: String
     var backupDirectory: String?
     var mapping: MappingFile
+    var model: String?
+    var modelVersion: String?
     var busyTimeout: Int32
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -34,7 +42,13 @@ struct MigrateCommand: Command {
         target = try arguments.value(Self.to)
         backupDirectory = try arguments.optional(Self.backup)
         mapping = try MappingFile(arguments, Self.mapping)
+        model = try arguments.optional(Self.model)
+        modelVersion = try arguments.optional(Self.modelVersion)
         busyTimeout = try arguments.value(Self.busyTimeout)
+    }
+
+    func validate() throws(UsageError) {
+        if modelVersion != nil && model == nil { throw UsageError("--model-version needs --model") }
     }
 
     func run() throws -> Int32 {
@@ -43,6 +57,12 @@ struct MigrateCommand: Command {
         var migration = Migration(legacyStore: legacy, backupDirectory: directory)
         migration.busyTimeout = busyTimeout
         try mapping.load(into: &migration.mapping, source: &migration.mappingSource)
+        if let model {
+            let source = try ModelSource(path: model)
+            migration.template = StoreTemplate(model: try source.version(named: modelVersion).model)
+            // A legacy store with a model cache is read by it; without one, by the version whose hashes it records.
+            migration.legacyModel = try? source.model(forStore: legacy, version: nil)
+        }
         let started = Date()
         let showsProgress = Console.showsProgress
         do {
@@ -65,6 +85,8 @@ struct MigrateCommand: Command {
                 "Migrated \(ReportRenderer.counts(report.validation.counts)) from \(legacy) into \(target) "
                     + "in \(String(format: "%.2f", Date().timeIntervalSince(started))) s; verified; "
                     + "backup: \(report.backupPath)\n")
+            Console.error(
+                "  \(ReportRenderer.entityPlacement(typed: report.export.entities, generic: report.export.generic))\n")
             return ExitCode.ok
         } catch let error as MigrationError {
             if let verification = error.verification { Console.error(DiffRenderer.text(verification, limit: 20)) }

@@ -6,6 +6,11 @@ struct VerifyCommand: Command {
     static let store = SharedOptions.store("The store to check.")
     static let mapping = SharedOptions.mapping("How the store's entities map (see 'tasks inspect').")
     static let json = SharedOptions.json("Print the comparison as JSON on stdout.")
+    static let model = SharedOptions.model(
+        "Read the store with the app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom), for a store that keeps no "
+            + "model cache (one made from the model): its property names and types.")
+    static let modelVersion = SharedOptions.modelVersion(
+        "With --model: the store's version (default: the one whose hashes the store records).")
 
     static let description = CommandDescription(
         name: "verify",
@@ -17,10 +22,12 @@ struct VerifyCommand: Command {
             + "beyond the file are counted, not differences. The report goes to "
             + "stdout.\n\n\(DiffCommand.exitConvention)",
         positionals: [ArchiveArgument.positional("The archive; '-' or nothing reads stdin (JSON or NDJSON).")],
-        options: [store, mapping, SharedOptions.limit, json])
+        options: [store, mapping, model, modelVersion, SharedOptions.limit, json])
 
     var store: String
     var mapping: MappingFile
+    var model: String?
+    var modelVersion: String?
     var limit: Int
     var json: Bool
     var input: ArchiveArgument
@@ -29,8 +36,14 @@ struct VerifyCommand: Command {
         store = try StoreArgument.read(arguments, Self.store)
         limit = try arguments.value(SharedOptions.limit)
         mapping = try MappingFile(arguments, Self.mapping)
+        model = try arguments.optional(Self.model)
+        modelVersion = try arguments.optional(Self.modelVersion)
         json = arguments.flag(Self.json)
         input = ArchiveArgument(arguments)
+    }
+
+    func validate() throws(UsageError) {
+        if modelVersion != nil && model == nil { throw UsageError("--model-version needs --model") }
     }
 
     func run() throws -> Int32 {
@@ -40,7 +53,9 @@ struct VerifyCommand: Command {
         }
         let diff = try GraphComparison.verify(
             input.path.map { .archive(path: $0) } ?? .standardInput,
-            against: .store(path: store, mapping: mapping))
+            against: .store(
+                path: store, mapping: mapping,
+                model: try SharedOptions.model(model, version: modelVersion, forStore: store)))
         if json {
             try Console.output(Console.json(diff))
         } else {

@@ -6,7 +6,7 @@ public struct GraphSource: Sendable {
         case archive(path: String)
         case standardInput
         case input(InputBox, name: String)
-        case store(path: String, mapping: StoreMapping?)
+        case store(path: String, mapping: StoreMapping?, model: ObjectModel?)
         case records(Archive, name: String)
     }
 
@@ -34,9 +34,10 @@ public struct GraphSource: Sendable {
     public static func input(_ input: ArchiveInput, name: String? = nil) -> GraphSource {
         GraphSource(storage: .input(InputBox(input), name: name ?? input.path ?? "stdin"))
     }
-    /// A Core Data store, read as `export` reads it (the store's files are not changed); `mapping` as for export.
-    public static func store(path: String, mapping: StoreMapping? = nil) -> GraphSource {
-        GraphSource(storage: .store(path: path, mapping: mapping))
+    /// A Core Data store, read as `export` reads it (the store's files are not changed); `mapping` as for export;
+    /// `model`, the app's model, for a store that keeps no model cache (one made from a model, or by an old framework).
+    public static func store(path: String, mapping: StoreMapping? = nil, model: ObjectModel? = nil) -> GraphSource {
+        GraphSource(storage: .store(path: path, mapping: mapping, model: model))
     }
     /// Records already in memory, e.g. an app's export before and after its migration.
     public static func records(_ archive: Archive, name: String = "archive") -> GraphSource {
@@ -45,7 +46,9 @@ public struct GraphSource: Sendable {
 
     /// A path that starts like an SQLite database is a store; anything else an archive; `-` is stdin.
     /// - Throws: `TaskInterchangeError.noInput` when the path does not exist.
-    public static func detecting(path: String, mapping: StoreMapping? = nil) throws -> GraphSource {
+    public static func detecting(
+        path: String, mapping: StoreMapping? = nil, model: ObjectModel? = nil
+    ) throws -> GraphSource {
         if path == "-" { return .standardInput }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             var isDirectory: ObjCBool = false
@@ -58,7 +61,8 @@ public struct GraphSource: Sendable {
         }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         try? handle.close()
-        return Database.startsWithHeader(header) ? .store(path: path, mapping: mapping) : .archive(path: path)
+        return Database.startsWithHeader(header)
+            ? .store(path: path, mapping: mapping, model: model) : .archive(path: path)
     }
 
     /// An `ArchiveInput` handed to the reading thread. The input's bytes never change and the comparison waits for
@@ -74,7 +78,7 @@ public struct GraphSource: Sendable {
         case .archive(let path): return path
         case .standardInput: return "stdin"
         case .input(_, let name): return name
-        case .store(let path, _): return path
+        case .store(let path, _, _): return path
         case .records(_, let name): return name
         }
     }
@@ -95,9 +99,9 @@ public struct GraphSource: Sendable {
             try box.input.stream(kinds: nil, into: &visitor)
         case .standardInput:
             try ArchiveInput.standardInput().stream(kinds: nil, into: &visitor)
-        case .store(let path, let mapping):
+        case .store(let path, let mapping, let model):
             let snapshot = try StoreSnapshot(path: path)
-            let reader = try StoreReader(snapshot: snapshot, mapping: mapping)
+            let reader = try StoreReader(snapshot: snapshot, mapping: mapping, model: model)
             reader.genericIdentity = identity
             try visitor.visitHeader(
                 ArchiveHeader(

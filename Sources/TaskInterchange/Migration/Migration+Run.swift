@@ -27,7 +27,7 @@ extension Migration {
             verify: { input in
                 try GraphComparison.verify(
                     .input(input, name: "the archive"),
-                    against: .store(path: path, mapping: template == nil ? nil : mapping))
+                    against: .store(path: path, mapping: template == nil ? nil : mapping, model: template?.model))
             },
             undo: {
                 guard created else { return }

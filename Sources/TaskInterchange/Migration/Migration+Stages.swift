@@ -33,6 +33,7 @@ extension Migration {
             exportOptions.mappingSource = mappingSource
             exportOptions.sourceName = legacyStore
             exportOptions.busyTimeout = busyTimeout
+            exportOptions.model = legacyModel
             let archivePath = directory.file("archive.json")
             let export = try Exporter.exportReporting(
                 store: backup, toFile: archivePath, options: exportOptions,

@@ -47,8 +47,12 @@ public struct Migration: Sendable {
     public var mapping: StoreMapping?
     /// How to name the mapping in errors (its file path).
     public var mappingSource = "mapping"
-    /// For a store destination: create it with this template's schema and metadata instead of the built-in model.
+    /// For a store destination: create it with this template's schema and metadata instead of the built-in model
+    /// (`StoreTemplate(model:)` with the app's compiled model, `StoreTemplate(modelFrom:version:)` with a file).
     public var template: StoreTemplate?
+    /// The model of the version that wrote the legacy store, for a store that keeps no model cache: its property
+    /// names and types (the cache's are used when nil).
+    public var legacyModel: ObjectModel?
     /// How long to wait for another process's lock on a store, in milliseconds.
     public var busyTimeout: Int32 = 5_000
 

@@ -1,0 +1,69 @@
+import Foundation
+import TaskInterchange
+import Testing
+
+/// `tasks migrate --model`: a store of an app's own model into a new store of that model, every entity carried and
+/// verified (without it, the built-in task model has none of the entities and the migration fails).
+@Suite("tasks migrate --model")
+struct MigrateModelTests {
+    @Test("an app model's store migrates into a new store of the model, its entities listed, verified")
+    func migrateWithModel() throws {
+        let scratch = try Scratch()
+        let model = scratch.path("Photos.xcdatamodel")
+        try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
+        try ExternalStorageCommandTests.model.write(toFile: model + "/contents", atomically: true, encoding: .utf8)
+        let source = scratch.path("Photos.sqlite")
+        #expect(try TasksBinary.run(["model", "new-store", model, "-o", source]).status == 0)
+        try Database(path: source, mode: .readWrite).execute(
+            "INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZCAPTION, ZDATA) VALUES (1, 1, 1, 'one', x'0168690a'),"
+                + " (2, 1, 1, 'two', NULL); UPDATE Z_PRIMARYKEY SET Z_MAX = 2")
+        try FileManager.default.createDirectory(atPath: scratch.path("backup"), withIntermediateDirectories: true)
+        let migrate = try TasksBinary.run([
+            "migrate", "--from", source, "--to", scratch.path("New.sqlite"), "--backup", scratch.path("backup"),
+            "--model", model,
+        ])
+        #expect(migrate.status == 0, "\(migrate.stderr)")
+        #expect(migrate.stderr.contains("verified"), "\(migrate.stderr)")
+        #expect(migrate.stderr.contains("generic: Photo 2"), "\(migrate.stderr)")
+        let rows = try Database(path: scratch.path("New.sqlite"), mode: .readOnly(immutable: false)).rows(
+            "SELECT Z_PK, ZCAPTION, quote(ZDATA) FROM ZPHOTO ORDER BY Z_PK")
+        #expect(
+            rows.map { $0.map { $0.string ?? "\($0.int64 ?? -1)" } } == [
+                ["1", "one", "X'0168690A'"], ["2", "two", "NULL"],
+            ])
+        let usage = try TasksBinary.run([
+            "migrate", "--from", source, "--to", scratch.path("Other.sqlite"), "--model-version", "X",
+        ])
+        #expect(usage.status == 64)
+    }
+}
+
+/// `tasks verify --model`: a store made from a model keeps no model cache; read with the model, its values compare
+/// as the app stores them (an external-storage attribute's marker byte stripped), without it they do not.
+@Suite("tasks verify --model")
+struct VerifyModelTests {
+    @Test("import --model-from a model, then verify with the model: verified; without it: the marker byte differs")
+    func verifyWithModel() throws {
+        let scratch = try Scratch()
+        let model = scratch.path("Photos.xcdatamodel")
+        try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
+        try ExternalStorageCommandTests.model.write(toFile: model + "/contents", atomically: true, encoding: .utf8)
+        let source = scratch.path("Photos.sqlite")
+        #expect(try TasksBinary.run(["model", "new-store", model, "-o", source]).status == 0)
+        try Database(path: source, mode: .readWrite).execute(
+            "INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZCAPTION, ZDATA) VALUES (1, 1, 1, 'one', x'0168690a');"
+                + "UPDATE Z_PRIMARYKEY SET Z_MAX = 1")
+        let archive = scratch.path("photos.json")
+        let export = try TasksBinary.run(["export", "--store", source, "--model", model, "-o", archive])
+        #expect(export.status == 0, "\(export.stderr)")
+        let store = scratch.path("New.sqlite")
+        let imported = try TasksBinary.run(["import", "--store", store, "--model-from", model, "--verify", archive])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("verified"), "\(imported.stderr)")
+        let withModel = try TasksBinary.run(["verify", "--store", store, "--model", model, archive])
+        #expect(withModel.status == 0, "\(withModel.stdout)\(withModel.stderr)")
+        let without = try TasksBinary.run(["verify", "--store", store, archive])
+        #expect(without.status == 1, "\(without.stdout)")
+        #expect(without.stdout.contains("data: \"aGkK\" → \"AWhpCg==\""), "\(without.stdout)")
+    }
+}
