@@ -25,8 +25,10 @@ struct MigrateCommandTests {
         let backup = try #require(try FileManager.default.contentsOfDirectory(atPath: backups).first)
         #expect(backup.hasPrefix("TaskManager-backup-") && backup.hasSuffix(".sqlite"))
         let counts = "5 projects, 4 categories, 10 tags, 44 tasks, 84 subtasks"
-        #expect(lines.last?.hasPrefix("Migrated \(counts) from \(legacy)") == true)
-        #expect(lines.last?.hasSuffix("backup: \(backups)/\(backup)") == true, "\(run.stderr)")
+        let summary = lines.dropLast().last
+        #expect(summary?.hasPrefix("Migrated \(counts) from \(legacy)") == true)
+        #expect(summary?.hasSuffix("backup: \(backups)/\(backup)") == true, "\(run.stderr)")
+        #expect(lines.last?.hasPrefix("  typed: category ← Category, project ← Project") == true, "\(run.stderr)")
         let verify = try TasksBinary.run(["verify", "--store", target, TasksBinary.sample("TaskManager.v2.json")])
         #expect(verify.status == 0, "\(verify.stdout)")
         #expect(try scratch.bytes("TaskManager.sqlite-wal") == walBefore, "the legacy store changed")

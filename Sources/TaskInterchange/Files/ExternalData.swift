@@ -49,9 +49,13 @@ package struct ExternalData {
     /// The column bytes for a value kept in file `name`.
     package static func reference(_ name: String) -> [UInt8] { [0x02] + Array(name.utf8) + [0x00] }
 
-    /// The contents of file `name`, or nil when it is missing or unreadable.
+    /// The contents of file `name`, or nil when it is missing, unreadable or not a regular file (a FIFO there would
+    /// block the read forever; a link could point anywhere).
     package func read(_ name: String) -> [UInt8]? {
-        guard let data = FileManager.default.contents(atPath: directory + "/" + name) else { return nil }
+        let path = directory + "/" + name
+        guard (try? FileManager.default.attributesOfItem(atPath: path)[.type]) as? FileAttributeType == .typeRegular,
+            let data = FileManager.default.contents(atPath: path)
+        else { return nil }
         return [UInt8](data)
     }
 }

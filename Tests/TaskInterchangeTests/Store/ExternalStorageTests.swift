@@ -133,6 +133,22 @@ struct ExternalStorageTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("out")) == [])
     }
 
+    @Test("a FIFO or a link under the file's name is not read (a FIFO would block the export forever)")
+    func notRegularFiles() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.makeStore(in: directory)
+        let file = ExternalData(store: path).directory + "/" + Self.fileName
+        try FileManager.default.removeItem(atPath: file)
+        #expect(mkfifo(file, 0o644) == 0)
+        #expect(ExternalData(store: path).read(Self.fileName) == nil)
+        let summary = try Self.export(path, to: directory.path("a.json"))
+        #expect(summary.findings.contains { $0.code == .missingExternalData })
+        try FileManager.default.removeItem(atPath: file)
+        try Data(Self.large).write(to: URL(fileURLWithPath: directory.path("elsewhere")))
+        try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: directory.path("elsewhere"))
+        #expect(ExternalData(store: path).read(Self.fileName) == nil)
+    }
+
     @Test("marker bytes: inline, a file name, and anything else kept as it is")
     func decode() {
         #expect(ExternalData.decode([0x01, 7, 8]) == .inline([7, 8]))
