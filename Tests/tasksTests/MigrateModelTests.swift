@@ -65,5 +65,10 @@ struct VerifyModelTests {
         let without = try TasksBinary.run(["verify", "--store", store, archive])
         #expect(without.status == 1, "\(without.stdout)")
         #expect(without.stdout.contains("data: \"aGkK\" → \"AWhpCg==\""), "\(without.stdout)")
+        // diff reads a store side the same way.
+        let diff = try TasksBinary.run(["diff", "--model", model, archive, source])
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+        let bare = try TasksBinary.run(["diff", archive, source])
+        #expect(bare.status == 1, "\(bare.stdout)")
     }
 }
