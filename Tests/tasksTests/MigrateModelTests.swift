@@ -70,5 +70,10 @@ struct VerifyModelTests {
         #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
         let bare = try TasksBinary.run(["diff", archive, source])
         #expect(bare.status == 1, "\(bare.stdout)")
+        // inspect describes it with the model: names, types, external storage, and its layout checked.
+        let inspect = try TasksBinary.run(["inspect", "--store", source, "--model", model])
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        #expect(inspect.stdout.contains("    data: binaryData (optional, external storage)\n"), "\(inspect.stdout)")
+        #expect(inspect.stdout.contains("  every table and column is where the model puts it\n"))
     }
 }

@@ -78,8 +78,13 @@ public struct StoreInspection: Sendable, Codable {
 
     /// Audits a store.
     /// - Throws: `TaskInterchangeError` when the store cannot be read.
-    package init(snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping") throws {
-        let reader = try StoreReader(snapshot: snapshot, mapping: mapping, mappingSource: mappingSource)
+    /// - Parameter appModel: the app's model, for a store that keeps no model cache.
+    package init(
+        snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping",
+        appModel: ObjectModel? = nil
+    ) throws {
+        let reader = try StoreReader(
+            snapshot: snapshot, mapping: mapping, mappingSource: mappingSource, model: appModel)
         let database = snapshot.database
         let schema = reader.schema
         store = snapshot.path
@@ -90,9 +95,9 @@ public struct StoreInspection: Sendable, Codable {
         derivedAttributeTriggers = schema.triggers.filter { $0.hasPrefix("Z_DA_") }
         var log = FindingLog()
         // A damaged cache is a finding, not a failure: the schema still describes the store.
-        var model: ObjectModel?
+        var model = appModel
         do {
-            model = try ObjectModel(modelCacheOf: snapshot)
+            if model == nil { model = try ObjectModel(modelCacheOf: snapshot) }
         } catch {
             log.add(
                 .modelCache, entity: nil,
@@ -101,8 +106,10 @@ public struct StoreInspection: Sendable, Codable {
         }
         self.model = model
         modelSource =
-            model == nil
-            ? "no usable model cache; entities and columns read from the schema" : "decoded from Z_MODELCACHE"
+            appModel != nil
+            ? "the app's model, as given"
+            : model == nil
+                ? "no usable model cache; entities and columns read from the schema" : "decoded from Z_MODELCACHE"
         let computed = model?.versionHashes ?? [:]
         let stored = (try? StoreMetadata(of: snapshot))??.versionHashes ?? [:]
         func base64(_ bytes: [UInt8]?) -> String? { bytes.map { Data($0).base64EncodedString() } }
