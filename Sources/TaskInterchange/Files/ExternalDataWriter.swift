@@ -49,11 +49,16 @@ final class ExternalDataWriter {
             offset += written
         }
         try file.synchronize(naming: final)
+        // Staging runs inside the store's write transaction, so no other import sweeps this directory meanwhile: the
+        // descriptor can go (an import of thousands of photos would run out of descriptors).
+        file.release()
         staged.append((file, name))
+        try Cancellation.checkpoint()
     }
 
     /// Moves every staged file under its name.
     func place() throws(TaskInterchangeError) {
+        try Cancellation.checkpoint()
         for (file, name) in staged {
             let final = data.directory + "/" + name
             try file.place(at: final, replacing: false)

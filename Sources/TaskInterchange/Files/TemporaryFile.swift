@@ -17,6 +17,7 @@ final class TemporaryFile {
     /// The open descriptor, for writing (and the lock's holder).
     let descriptor: Int32
     private var isPlaced = false
+    private var isClosed = false
     private static let marker = ".tasks-"
     private static let sidecars = ["-journal", "-wal", "-shm"]
 
@@ -38,8 +39,17 @@ final class TemporaryFile {
 
     deinit {
         if !isPlaced { Self.remove(path) }
-        close(descriptor)
+        if !isClosed { close(descriptor) }
         LivePaths.shared.remove(path)
+    }
+
+    /// Closes the descriptor (and so gives up the lock) of a complete file that waits to be placed, for writers of many
+    /// files; it is still removed unless placed. Only a file no other run can be sweeping may be released: one inside
+    /// a store's write transaction.
+    func release() {
+        guard !isClosed else { return }
+        isClosed = true
+        close(descriptor)
     }
 
     /// Flushes the file to disk (regular files only).

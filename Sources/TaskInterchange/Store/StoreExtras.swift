@@ -169,8 +169,15 @@ extension StoreReader {
                 }
             case (.external, 4):
                 switch ExternalData.decode(statement.blob(at: index) ?? []) {
-                case .inline(let bytes), .unmarked(let bytes):
+                case .inline(let bytes):
                     values[column.property] = .string(Data(bytes).base64EncodedString())
+                case .unmarked(let bytes):
+                    values[column.property] = .string(Data(bytes).base64EncodedString())
+                    log.add(
+                        .invalidValue, entity: entity, property: column.property,
+                        message: "an externally storable value without Core Data's marker byte (or naming no "
+                            + "file); exported as stored, and an import writes it back behind the inline marker",
+                        example: "p\(key)")
                 case .file(let name):
                     if let bytes = externalData.read(name) {
                         values[column.property] = .string(Data(bytes).base64EncodedString())

@@ -15,6 +15,16 @@ struct StoreLayout: Sendable, Hashable {
     /// Per table, per entity number: the columns that entity's rows own (attribute, key, entity-number and position
     /// columns of the entity and its ancestors, and hidden keys other entities keep in its rows).
     private(set) var ownedColumns: [String: [Int64: Set<String>]] = [:]
+    /// A property whose computed column the store does not have.
+    struct MissingColumn: Sendable, Hashable {
+        var entity: String
+        var property: String
+        /// `TABLE.COLUMN`.
+        var column: String
+    }
+
+    /// Properties whose computed column the store does not have: read as absent, and reported.
+    private(set) var missingColumns: [MissingColumn] = []
     /// The computed DDL's indexed column tuples per table (for the layout check; names vary with framework age).
     private(set) var indexedColumns: [String: Set<[String]>] = [:]
 
@@ -62,9 +72,14 @@ struct StoreLayout: Sendable, Hashable {
             let what = "\(key.entity).\(key.property)"
             func has(_ column: String?, in table: String, _ declared: String = "INTEGER") -> Bool {
                 guard let column else { return true }
-                guard let found = schema.columns(of: table)?.first(where: { $0.name == column }) else {
+                // SQLite compares column names ignoring ASCII case, and so does Core Data's SQL.
+                guard
+                    let found = schema.columns(of: table)?.first(where: { $0.name.uppercased() == column.uppercased() })
+                else {
                     if schema.columns(of: table) != nil {
                         differences.append("\(what): the computed column \(table).\(column) is not in the store")
+                        missingColumns.append(
+                            MissingColumn(entity: key.entity, property: key.property, column: "\(table).\(column)"))
                     }
                     return false
                 }

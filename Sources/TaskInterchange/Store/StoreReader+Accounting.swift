@@ -9,8 +9,11 @@ extension StoreReader {
         var byEntity: [String: [Int64: Set<String>]] = [:]
         var anyRow: [String: Set<String>] = [:]
 
+        /// Names compare as SQLite compares them (ASCII case ignored): a store may spell a column `ztext1`.
         func contains(_ column: String, table: String, entity: Int64) -> Bool {
-            anyRow[table]?.contains(column) == true || byEntity[table]?[entity]?.contains(column) == true
+            let upper = column.uppercased()
+            return anyRow[table]?.contains { $0.uppercased() == upper } == true
+                || byEntity[table]?[entity]?.contains { $0.uppercased() == upper } == true
         }
     }
 
@@ -41,7 +44,11 @@ extension StoreReader {
                 for (offset, column) in unread.enumerated() {
                     let values = Int(statement.int64(at: Int32(offset + 1)))
                     guard values > 0 else { continue }
-                    if let owned, !owned.contains(column), !read.contains(column, table: table, entity: entity.number) {
+                    // A migration's default in a sibling's column is not data; a column no entity owns may be.
+                    if let owned, !owned.contains(where: { $0.uppercased() == column.uppercased() }),
+                        ownedByAnother(column, in: table),
+                        !read.contains(column, table: table, entity: entity.number)
+                    {
                         account.outsideEntity += values
                         log.add(
                             .valuesOutsideEntity, entity: table, property: column,
@@ -64,7 +71,11 @@ extension StoreReader {
             }
         }
         for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key })
-        where Self.isJoinTable(table) && columns.contains(where: { read.anyRow[table]?.contains($0.name) != true }) {
+        where Self.isJoinTable(table)
+            && columns.contains(where: { column in
+                read.anyRow[table]?.contains { $0.uppercased() == column.name.uppercased() } != true
+            })
+        {
             let counts = columns.map { "count(\(Database.quote($0.name)))" }.joined(separator: ", ")
             guard let row = try database.rows("SELECT \(counts) FROM \(Database.quote(table))").first else { continue }
             let reported = log.findings.contains { $0.entity == table }
@@ -72,7 +83,8 @@ extension StoreReader {
                 let values = Int(row[offset].int64 ?? 0)
                 guard values > 0 else { continue }
                 account.checked += values
-                guard read.anyRow[table]?.contains(column.name) != true else { continue }
+                guard read.anyRow[table]?.contains(where: { $0.uppercased() == column.name.uppercased() }) != true
+                else { continue }
                 account.notExported += values
                 if !reported {
                     log.add(
@@ -82,6 +94,12 @@ extension StoreReader {
             }
         }
         return account
+    }
+
+    /// Whether some entity of `table` owns `column` (compared as SQLite compares names, ignoring ASCII case).
+    private func ownedByAnother(_ column: String, in table: String) -> Bool {
+        let upper = column.uppercased()
+        return schema.layout?.ownedColumns[table]?.values.contains { $0.contains { $0.uppercased() == upper } } == true
     }
 
     private static func isJoinTable(_ table: String) -> Bool {

@@ -83,6 +83,8 @@ extension StoreReader {
                 let key = statement.int64(at: 0)
                 var values = extraValues(statement, from: 1, columns, entity: name, key: key) ?? [:]
                 let external = externalFiles
+                // A few large files can take longer than 1,024 small records.
+                if !external.isEmpty { try Cancellation.checkpoint() }
                 var positions: [String: [Int64]] = [:]
                 for (offset, relationship) in toOne.enumerated() {
                     let column = Int32(1 + columns.count + offset)

@@ -27,7 +27,7 @@ extension StoreReader {
                     message: "no interchange kind reads this entity; its rows were not exported", count: Int(rows))
             }
         }
-        for table in Set(mapped.map(\.table)).sorted() {
+        for table in Set(schema.entities.filter { !$0.isInternal }.compactMap(\.table)).sorted() {
             let numbers = schema.entities.filter { $0.table == table }.map(\.number)
             let stray =
                 try database.scalar(

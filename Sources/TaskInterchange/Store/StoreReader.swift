@@ -73,6 +73,12 @@ final class StoreReader {
         let resolved = try ResolvedMapping(
             chosen, schema: schema, source: mapping == nil ? "detected mapping" : mappingSource)
         self.resolved = resolved
+        for missing in schema.layout?.missingColumns ?? [] {
+            log.add(
+                .missingProperty, entity: missing.entity, property: missing.property,
+                message: "the model keeps this property in \(missing.column), which the store does not have; "
+                    + "read as absent")
+        }
         for missing in resolved.missing {
             log.add(
                 .missingProperty, entity: missing.entity, property: missing.property,

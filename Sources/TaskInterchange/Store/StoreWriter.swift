@@ -235,6 +235,8 @@ final class StoreWriter: ImportDestination {
                 reportUnplacedExtras()
                 if isNew { for statement in laterStatements { try database.execute(statement) } }
                 if !isNew { try externalDataWriter.place() }
+                // A signal that arrived after the last record's checkpoint still stops the import before it commits.
+                try Cancellation.checkpoint()
                 return result
             }
             if !isNew { externalDataWriter.keep() }

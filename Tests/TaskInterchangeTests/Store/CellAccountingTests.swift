@@ -115,3 +115,49 @@ struct CellAccountingTests {
         return cells
     }
 }
+
+/// What a hand-edited store hides from the layout: a column renamed away from its property, rows of no entity.
+@Suite(
+    "Cell accounting, edited stores",
+    .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; skipped"))
+struct EditedStoreAccountingTests {
+    static let wire = "real-stores/store1-25__wireapp_wire-ios-data-model.sqlite"
+
+    @Test("a property's column renamed: a missing-property warning and the values counted as not exported")
+    func renamedColumn() throws {
+        let directory = try TemporaryDirectory()
+        let path = try WholeStoreRestoreTests.copy(Self.wire, to: directory)
+        try Database(path: path, mode: .readWrite).execute("ALTER TABLE ZMESSAGE RENAME COLUMN ZTEXT1 TO ZTEXTX")
+        let summary = try Exporter.export(store: path, toFile: directory.path("a.json"), options: ExportOptions())
+        #expect(summary.findings.contains { $0.code == .missingProperty && $0.property == "text" })
+        let lost = summary.findings.filter { $0.code == .unexportedValues && $0.property == "ZTEXTX" }
+        #expect(lost.map(\.count).reduce(0, +) == 1681, "\(summary.findings)")
+        #expect(summary.cells?.isComplete == false)
+    }
+
+    @Test("a column spelled in lower case is the same column (SQLite ignores case in names)")
+    func lowerCaseColumn() throws {
+        let directory = try TemporaryDirectory()
+        let path = try WholeStoreRestoreTests.copy(Self.wire, to: directory)
+        try Database(path: path, mode: .readWrite).execute("ALTER TABLE ZMESSAGE RENAME COLUMN ZTEXT1 TO ztext1")
+        let summary = try Exporter.export(store: path, toFile: directory.path("a.json"), options: ExportOptions())
+        #expect(summary.cells?.isComplete == true, "\(summary.findings)")
+        let archive = try String(contentsOfFile: directory.path("a.json"), encoding: .utf8)
+        #expect(archive.components(separatedBy: "\"text\":").count - 1 >= 1681)
+    }
+
+    @Test("rows of an unknown or NULL Z_ENT in any table are stray rows, a warning")
+    func strayRows() throws {
+        let directory = try TemporaryDirectory()
+        let path = try WholeStoreRestoreTests.copy(Self.wire, to: directory)
+        try Database(path: path, mode: .readWrite).execute(
+            "INSERT INTO ZUSER (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1000, 99, 1, 'ghost');"
+                + "INSERT INTO ZMESSAGE (Z_PK, Z_ENT, Z_OPT) VALUES (5001, NULL, 1)")
+        var options = ExportOptions()
+        options.mapping = WholeStoreRestoreTests.everyEntity
+        let summary = try Exporter.export(store: path, toFile: directory.path("a.json"), options: options)
+        let stray = summary.findings.filter { $0.code == .strayRows }
+        #expect(Set(stray.compactMap(\.entity)) == ["ZUSER", "ZMESSAGE"], "\(summary.findings)")
+        #expect(stray.allSatisfy { $0.isWarning })
+    }
+}
