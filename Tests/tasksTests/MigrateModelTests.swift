@@ -16,7 +16,15 @@ struct MigrateModelTests {
         #expect(try TasksBinary.run(["model", "new-store", model, "-o", source]).status == 0)
         try Database(path: source, mode: .readWrite).execute(
             "INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZCAPTION, ZDATA) VALUES (1, 1, 1, 'one', x'0168690a'),"
-                + " (2, 1, 1, 'two', NULL); UPDATE Z_PRIMARYKEY SET Z_MAX = 2")
+                + " (2, 1, 1, 'two', NULL); UPDATE Z_PRIMARYKEY SET Z_MAX = 3")
+        // A third photo kept in an external file beside the legacy store.
+        let name = "6F9619FF-8B86-D011-B42D-00C04FC964FF"
+        let files = ExternalData(store: source).directory
+        try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
+        try Data("a large photo".utf8).write(to: URL(fileURLWithPath: files + "/" + name))
+        let insert = try Database(path: source, mode: .readWrite).prepare(
+            "INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZCAPTION, ZDATA) VALUES (3, 1, 1, 'three', ?)")
+        try insert.execute([.blob(ExternalData.reference(name))])
         try FileManager.default.createDirectory(atPath: scratch.path("backup"), withIntermediateDirectories: true)
         let migrate = try TasksBinary.run([
             "migrate", "--from", source, "--to", scratch.path("New.sqlite"), "--backup", scratch.path("backup"),
@@ -24,11 +32,14 @@ struct MigrateModelTests {
         ])
         #expect(migrate.status == 0, "\(migrate.stderr)")
         #expect(migrate.stderr.contains("verified"), "\(migrate.stderr)")
-        #expect(migrate.stderr.contains("generic: Photo 2"), "\(migrate.stderr)")
+        #expect(migrate.stderr.contains("generic: Photo 3"), "\(migrate.stderr)")
+        #expect(!migrate.stderr.contains("missing-external-data"), "\(migrate.stderr)")
+        let copied = ExternalData(store: scratch.path("New.sqlite")).directory + "/" + name
+        #expect(FileManager.default.contents(atPath: copied) == Data("a large photo".utf8))
         let rows = try Database(path: scratch.path("New.sqlite"), mode: .readOnly(immutable: false)).rows(
             "SELECT Z_PK, ZCAPTION, quote(ZDATA) FROM ZPHOTO ORDER BY Z_PK")
         #expect(
-            rows.map { $0.map { $0.string ?? "\($0.int64 ?? -1)" } } == [
+            rows.map { $0.map { $0.string ?? "\($0.int64 ?? -1)" } }.prefix(2) == [
                 ["1", "one", "X'0168690A'"], ["2", "two", "NULL"],
             ])
         let usage = try TasksBinary.run([

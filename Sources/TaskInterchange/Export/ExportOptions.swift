@@ -9,6 +9,9 @@ public struct ExportOptions: Sendable {
     /// The app's model, for a store without a model cache (its cache is used when nil): it names and types every
     /// property of the generic section.
     public var model: ObjectModel?
+    /// The store whose external data directory holds externally stored values, when the store read is a copy of it
+    /// (a backup): the copy's own directory otherwise.
+    public var externalDataStore: String?
     /// How to name the mapping in errors (its file path).
     public var mappingSource = "mapping"
     /// Fail, writing nothing, when anything could not be carried exactly (any warning finding).

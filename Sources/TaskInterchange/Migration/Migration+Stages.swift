@@ -34,6 +34,8 @@ extension Migration {
             exportOptions.sourceName = legacyStore
             exportOptions.busyTimeout = busyTimeout
             exportOptions.model = legacyModel
+            // The backup is one SQLite file; the values kept in files are read beside the legacy store.
+            exportOptions.externalDataStore = legacyStore
             let archivePath = directory.file("archive.json")
             let export = try Exporter.exportReporting(
                 store: backup, toFile: archivePath, options: exportOptions,
