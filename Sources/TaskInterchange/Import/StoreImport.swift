@@ -15,6 +15,9 @@ public struct StoreImportOptions: Sendable {
     public var mappingSource = "mapping"
     /// Create a new store with this template's schema and metadata (instead of the built-in model).
     public var template: StoreTemplate?
+    /// For an existing store that keeps no model cache (one made from a model): the app's model, so its property
+    /// names, types and externally stored attributes are known.
+    public var targetModel: ObjectModel?
     /// How long to wait for another process's lock before giving up, in milliseconds.
     public var busyTimeout: Int32 = 5_000
     /// The most validation issues listed in a report.
@@ -209,7 +212,7 @@ public enum StoreImport {
         // against the state the transaction writes over.
         let writer = try StoreWriter(
             path: path, create: false, mapping: options.mapping, mappingSource: options.mappingSource,
-            busyTimeout: options.busyTimeout)
+            busyTimeout: options.busyTimeout, model: options.targetModel)
         let existing = writer.existingIDs(existingIsError: options.mode == .insert)
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
         let importer = Importer(options)

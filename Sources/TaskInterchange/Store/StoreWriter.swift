@@ -86,7 +86,7 @@ final class StoreWriter: ImportDestination {
     ///   built-in task manager model's (`TaskManagerModel.template`).
     init(
         path: String, create: Bool, template: StoreTemplate? = nil, mapping: StoreMapping? = nil,
-        mappingSource: String = "mapping", busyTimeout: Int32 = 5_000
+        mappingSource: String = "mapping", busyTimeout: Int32 = 5_000, model: ObjectModel? = nil
     ) throws(TaskInterchangeError) {
         self.path = path
         self.busyTimeout = busyTimeout
@@ -126,7 +126,7 @@ final class StoreWriter: ImportDestination {
         }
         // A store made from a model has no model cache; the model itself then names and types its properties.
         targetModel =
-            (create ? (template ?? TaskManagerModel.template).model : nil)
+            (create ? (template ?? TaskManagerModel.template).model : model)
             ?? (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil
         schema.locate(with: targetModel)
         resolved = try Self.resolve(

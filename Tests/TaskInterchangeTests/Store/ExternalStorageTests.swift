@@ -149,6 +149,28 @@ struct ExternalStorageTests {
         #expect(ExternalData(store: path).read(Self.fileName) == nil)
     }
 
+    @Test(
+        "into an existing store without a model cache, given the app's model: markers and files as Core Data has them")
+    func existingStoreWithModel() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.makeStore(in: directory)
+        _ = try Self.export(path, to: directory.path("a.json"))
+        try FileManager.default.createDirectory(atPath: directory.path("t"), withIntermediateDirectories: true)
+        let target = directory.path("t/Target.sqlite")
+        try StoreTemplate(model: Self.model).makeEmptyStore(at: target)
+        var options = StoreImportOptions()
+        options.targetModel = Self.model
+        _ = try StoreImport.run(try ArchiveInput(path: directory.path("a.json")), into: target, options: options)
+        let stored = try Database(path: target, mode: .readOnly(immutable: false)).rows(
+            "SELECT ZCAPTION, ZDATA FROM ZPHOTO ORDER BY ZCAPTION")
+        let byCaption = Dictionary(uniqueKeysWithValues: stored.map { ($0[0].string ?? "", $0[1]) })
+        #expect(byCaption["small"] == .blob(ExternalData.inline(Self.small)))
+        #expect(byCaption["large"] == .blob(ExternalData.reference(Self.fileName)))
+        #expect(
+            FileManager.default.contents(atPath: ExternalData(store: target).directory + "/" + Self.fileName)
+                == Data(Self.large))
+    }
+
     @Test("marker bytes: inline, a file name, and anything else kept as it is")
     func decode() {
         #expect(ExternalData.decode([0x01, 7, 8]) == .inline([7, 8]))
