@@ -54,6 +54,9 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
         /// A generic record's entity or property is not declared in `source.model`, or a declaration names an
         /// entity the archive does not declare.
         case undeclaredProperty = "undeclared-property"
+        /// An attribute value its model type cannot hold as written: an integer outside its Integer 16 or 32 range, a
+        /// boolean other than 0 or 1, a decimal with more digits than a store keeps.
+        case valueOutOfRange = "value-out-of-range"
     }
 
     /// The kind of problem.

@@ -214,6 +214,7 @@ public enum StoreImport {
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
         let importer = Importer(options)
         var validator = Validator(maxIssues: options.maxIssues, existing: existing)
+        validator.extraTypes = writer.extraAttributeTypes
         var destination = writer
         let plan: ImportPlan
         do {
@@ -285,6 +286,7 @@ public enum StoreImport {
                 try writer.adoptIdentity(storeUUID: uuid, maxKeys: source.maxKeys)
                 writer.keepIdentity = true
             }
+            validator.extraTypes = writer.extraAttributeTypes
             var destination = writer
             plan = try writer.transaction {
                 let plan = try importer.run(source, into: &destination, validatingWith: &validator)

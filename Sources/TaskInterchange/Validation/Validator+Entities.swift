@@ -134,34 +134,6 @@ extension Validator {
         generic.pending.append((entity, id, path))
     }
 
-    /// A value of the declared type, in the encoding `extra` uses.
-    private mutating func checkAttribute(_ value: ExtraValue, type: String, path: String) {
-        if case .array = value {
-            error(.wrongType, path, "an array belongs to a relationship; \(type) attributes hold one value")
-            return
-        }
-        let fits: Bool
-        switch (type, value) {
-        case (_, .null), ("untyped", _): fits = true
-        case ("boolean", .bool), ("boolean", .integer): fits = true
-        case ("integer16", .integer), ("integer32", .integer), ("integer64", .integer): fits = true
-        case ("double", .double), ("double", .integer), ("float", .double), ("float", .integer): fits = true
-        case ("string", .string), ("uri", .string): fits = true
-        case ("decimal", .string(let text)): fits = Double(text) != nil
-        case ("date", .string(let text)): fits = (try? LosslessDate.date(from: text)) != nil
-        case ("uuid", .string(let text)): fits = UUID(uuidString: text) != nil || Data(base64Encoded: text) != nil
-        case ("binary", .string(let text)), ("transformable", .string(let text)), ("objectID", .string(let text)):
-            fits = Data(base64Encoded: text) != nil
-        case ("binary", _), ("transformable", _), ("string", _), ("uri", _):
-            // SQLite lets a column hold another storage class than its type says; it travels as what it holds.
-            fits = true
-        default: fits = false
-        }
-        if !fits {
-            error(.wrongType, path, "value does not fit the declared type \(type)")
-        }
-    }
-
     /// Checks generic references once every record has been read.
     mutating func resolveEntityReferences() {
         for reference in generic.pending {
