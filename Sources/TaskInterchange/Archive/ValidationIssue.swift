@@ -57,6 +57,8 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
         /// An attribute value its model type cannot hold as written: an integer outside its Integer 16 or 32 range, a
         /// boolean other than 0 or 1, a decimal with more digits than a store keeps.
         case valueOutOfRange = "value-out-of-range"
+        /// Two generic records of one entity tree (one table in the store) carry the same source `key`.
+        case duplicateRecordKey = "duplicate-record-key"
     }
 
     /// The kind of problem.

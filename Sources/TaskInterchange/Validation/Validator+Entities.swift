@@ -13,6 +13,10 @@ extension Validator {
         var ids: [UUID: String] = [:]
         /// (destination entity, id, path) of references whose destination may come later.
         var pending: [(entity: String, id: UUID, path: String)] = []
+        /// Root entity (one table in the store) → source key → the first record that carries it.
+        var keys: [String: [Int64: (entity: String, index: Int)]] = [:]
+        /// Entity → its root entity, by the declared superentities.
+        var roots: [String: String] = [:]
         var checkedHeader = false
     }
 
@@ -77,6 +81,7 @@ extension Validator {
             error(.undeclaredProperty, path, "entity \(record.entity) is not declared in $.source.model")
             return
         }
+        if let key = record.key { checkKey(key, of: record.entity, index: index, path: path) }
         if declaration.isAbstract {
             error(
                 .wrongType, path,
@@ -117,6 +122,31 @@ extension Validator {
                 continue
             }
         }
+    }
+
+    /// A source key names one row of its entity tree's table: two records with one key cannot both be restored.
+    private mutating func checkKey(_ key: Int64, of entity: String, index: Int, path: String) {
+        let root = rootEntity(of: entity)
+        if let first = generic.keys[root, default: [:]].updateValue((entity, index), forKey: key) {
+            generic.keys[root]?[key] = first
+            let shared = first.entity == entity ? "" : " (\(first.entity) and \(entity) share one table in the store)"
+            error(
+                .duplicateRecordKey, path + ".key",
+                "key \(key) is also the key of \(JSONPath.entityRecord(first.entity, first.index))\(shared)")
+        }
+    }
+
+    /// The root of `entity`'s inheritance tree by the declared superentities (a cycle ends at the declaration count).
+    private mutating func rootEntity(of entity: String) -> String {
+        if let known = generic.roots[entity] { return known }
+        var root = entity
+        var steps = 0
+        while let parent = generic.declarations[root]?.superentity, steps <= generic.declarations.count {
+            root = parent
+            steps += 1
+        }
+        generic.roots[entity] = root
+        return root
     }
 
     private mutating func checkRelationship(_ value: ExtraValue, _ relationship: EntityRelationship, path: String) {

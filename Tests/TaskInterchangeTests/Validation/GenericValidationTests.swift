@@ -114,6 +114,22 @@ struct GenericValidationTests {
                 == ["missing-reference $.entities.Folder[0].values.notes[0]"])
     }
 
+    @Test("two records of one entity tree with one key (one row of its table) are refused at the second key")
+    func duplicateKeys() throws {
+        // SmartFolder is a sub-entity of Folder: their records share Folder's table, and key 1 is the folder's.
+        let shared = document().replacingOccurrences(
+            of: #""key":2,"values":{"name":"S""#, with: #""key":1,"values":{"name":"S""#)
+        #expect(try validate(shared) == ["duplicate-record-key $.entities.SmartFolder[0].key"])
+        var validator = Validator()
+        try ArchiveInput(bytes: Array(shared.utf8)).withBytes { try ArchiveReader().read($0, into: &validator) }
+        #expect(
+            validator.report.issues.first?.message
+                == "key 1 is also the key of $.entities.Folder[0] (Folder and SmartFolder share one table in the store)"
+        )
+        // A note's key 1 is another table's: no clash.
+        #expect(try validate(document()) == [])
+    }
+
     @Test("records of undeclared or abstract entities, and counts that disagree")
     func entities() throws {
         let undeclared = document().replacingOccurrences(of: #""Note":["#, with: #""Memo":["#)
