@@ -224,6 +224,7 @@ public enum StoreImport {
         let importer = Importer(options)
         var validator = Validator(maxIssues: options.maxIssues, existing: existing)
         validator.extraTypes = writer.extraAttributeTypes
+        validator.targetRelationships = writer.relationshipNames
         var destination = writer
         let plan: ImportPlan
         do {
@@ -297,6 +298,7 @@ public enum StoreImport {
                 writer.keepIdentity = true
             }
             validator.extraTypes = writer.extraAttributeTypes
+            validator.targetRelationships = writer.relationshipNames
             var destination = writer
             plan = try writer.transaction {
                 let plan = try importer.run(source, into: &destination, validatingWith: &validator)

@@ -69,6 +69,18 @@ extension StoreWriter {
         return result
     }
 
+    /// The relationship names of each entity of the target's model (inherited ones included), by entity name and, for
+    /// the mapped kinds' entities, by kind too: what the archive's declared inverses must name. Empty without a model.
+    var relationshipNames: [String: Set<String>] {
+        guard let targetModel else { return [:] }
+        var result: [String: Set<String>] = [:]
+        for entity in targetModel.entities {
+            result[entity.name] = Set(targetModel.storedRelationships(of: entity).map(\.relationship.name))
+        }
+        for (kind, resolvedKind) in resolved.kinds { result[kind.rawValue] = result[resolvedKind.entity.name] }
+        return result
+    }
+
     /// The target's column for attribute `property`: the layout's, or without a model `Z` + the name.
     private func attributeColumn(_ property: String, of entity: StoreSchema.Entity) -> String? {
         guard schema.layout != nil else { return schema.column(of: property, in: entity) }

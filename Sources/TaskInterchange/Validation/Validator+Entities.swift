@@ -28,6 +28,13 @@ extension Validator {
         for (kind, entity) in source.entities where RecordKind(rawValue: kind) != nil {
             generic.typed[entity] = RecordKind(rawValue: kind)
         }
+        for (kind, declared) in source.relationships.sorted(by: { $0.key < $1.key }) {
+            for (name, relationship) in declared.sorted(by: { $0.key < $1.key }) {
+                checkInverse(
+                    relationship.inverse, of: kind, name, destination: relationship.destination.rawValue, declared: nil,
+                    path: JSONPath.member(JSONPath.member("$.source.relationships", kind), name) + ".inverse")
+            }
+        }
         for (entity, declaration) in source.model.sorted(by: { $0.key < $1.key }) {
             let path = JSONPath.member("$.source.model", entity)
             if let parent = declaration.superentity, source.model[parent] == nil {
@@ -45,6 +52,10 @@ extension Validator {
                 if relationship.ordered && !relationship.toMany {
                     error(.wrongType, relationshipPath + ".ordered", "a to-one relationship cannot be ordered")
                 }
+                checkInverse(
+                    relationship.inverse, of: entity, name,
+                    destination: generic.typed[relationship.destination]?.rawValue ?? relationship.destination,
+                    declared: source.model[relationship.destination], path: relationshipPath + ".inverse")
                 guard let destination = source.model[relationship.destination] else {
                     if generic.typed[relationship.destination] == nil {
                         error(
@@ -66,6 +77,28 @@ extension Validator {
                     )
                 }
             }
+        }
+    }
+
+    /// The inverse declared for `owner.relationship` names a relationship of the destination: not one of its
+    /// declared attributes, and, when the import target's model has the relationship (its values are written), one of
+    /// the destination's relationships there. (Only one side of a pair travels, so the archive alone declares the
+    /// inverse side only when both do.)
+    mutating func checkInverse(
+        _ inverse: String?, of owner: String, _ relationship: String, destination: String,
+        declared: EntityDeclaration?, path: String
+    ) {
+        guard let inverse else { return }
+        if declared?.attributes[inverse] != nil {
+            error(.undeclaredProperty, path, "\(inverse) is an attribute of \(destination), not a relationship")
+        } else if targetRelationships[owner]?.contains(relationship) == true,
+            let names = targetRelationships[destination], !names.contains(inverse)
+        {
+            error(
+                .undeclaredProperty, path,
+                "the target's \(destination) has no relationship \(inverse)"
+                    + (Suggestion.closest(to: inverse, among: names.sorted()).map { " (did you mean '\($0)'?)" } ?? "")
+                    + (names.isEmpty ? "; it has none" : "; it has \(names.sorted().joined(separator: ", "))"))
         }
     }
 

@@ -61,6 +61,10 @@ public struct Validator: ArchiveVisitor {
     /// The model types of the import target's attributes that typed records' `extra` values are written to, by kind
     /// and property name (`source.model` type names); empty when there is no target, or it has no model.
     var extraTypes: [RecordKind: [String: String]] = [:]
+    /// The relationship names (inherited ones included) of each entity of the import target's model, by entity name,
+    /// and of each typed kind's entity also by the kind (`task`…): what a declared inverse must name there. Empty
+    /// when there is no target, or it has no model.
+    var targetRelationships: [String: Set<String>] = [:]
     /// The generic section: declarations, ids read, references still to check.
     var generic = GenericChecks()
     /// Warnings already counted: a reader streaming in several passes repeats document-level warnings.
