@@ -186,7 +186,7 @@ struct ModelCommandTests {
             "import", scratch.path("e.json"), "--store", scratch.path("other.sqlite"), "--mapping", mapping,
             "--model-from", store, "--model-version", "EasyLife 1.5.0",
         ])
-        #expect(wrong.status == 65 && wrong.stderr.contains("a model version applies to a model"))
+        #expect(wrong.status == 64 && wrong.stderr.contains("a model version applies to a model"))
         #expect(!FileManager.default.fileExists(atPath: scratch.path("other.sqlite")))
     }
 

@@ -121,7 +121,8 @@ package struct ModelSource: Sendable {
     }
 
     /// The version called `name` (with or without its `.xcdatamodel`/`.mom` extension), or the current one for nil.
-    /// - Throws: `TaskInterchangeError.invalidData` naming the versions there are when there is no such version.
+    /// - Throws: `TaskInterchangeError.usage` naming the versions there are when there is no such version;
+    ///   `.invalidData` when `name` is nil and the model names no current version among several.
     package func version(named name: String?) throws(TaskInterchangeError) -> Version {
         guard let name else {
             if let current = currentVersionName, let version = versions.first(where: { $0.name == current }) {
