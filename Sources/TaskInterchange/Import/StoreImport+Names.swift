@@ -22,38 +22,29 @@ extension StoreImport {
         if let entities = options.entities { try Importer.checkEntities(entities, in: header) }
     }
 
-    /// What the archive says of `--modified-property`: nil when there is nothing to check (no name given, or the
-    /// archive has a date by that name: a generic entity's declared date attribute, or a date under a project's or
-    /// task's `extra`), else the properties it has (for the check against the target and its suggestions).
-    /// - Throws: the source's reading errors.
-    static func archiveProperties(
-        _ source: some ArchiveSource, header: ArchiveHeader?, options: StoreImportOptions
-    ) throws -> [KnownProperty]? {
+    /// The generic entities' attributes the archive declares, when `--modified-property` is still to check: nil when
+    /// no name is given or one of them is a date by that name (the check ends here, before any work).
+    static func declaredProperties(header: ArchiveHeader?, options: StoreImportOptions) -> [KnownProperty]? {
         guard let name = options.modificationDates.property?.lowercased() else { return nil }
         var known: [KnownProperty] = []
         for (entity, declaration) in header?.source?.model ?? [:] {
             known += declaration.attributes.map { KnownProperty(owner: entity, property: $0.key, type: $0.value) }
         }
-        if known.contains(where: { $0.property.lowercased() == name && $0.type == "date" }) { return nil }
-        // Typed records' extra members are declared nowhere: read until one dates a record.
-        var scan = ExtraScan(name: name)
-        do {
-            try source.stream(kinds: [.project, .task], into: &scan)
-        } catch is ExtraScan.Found {
-            return nil
-        }
-        return known + scan.seen.values.sorted { ($0.owner, $0.property) < ($1.owner, $1.property) }
+        return known.contains { $0.property.lowercased() == name && $0.type == "date" } ? nil : known
     }
 
-    /// `--modified-property` against the target's model too (without a model, its `TIMESTAMP` columns), when the
-    /// archive has no date by that name (`archive`: what it has, from `archiveProperties`). Names compare without
-    /// case, as merge finds the property.
-    /// - Throws: `TaskInterchangeError.usage` for a name neither side has as a date, with the closest date attributes.
+    /// `--modified-property`, when the archive declares no date by that name (`declared`, from `declaredProperties`):
+    /// a date attribute of the target's model (without a model, a `TIMESTAMP` column), else a date under a project's
+    /// or task's `extra` in the archive (declared nowhere: read until one dates a record). Names compare without case,
+    /// as merge finds the property.
+    /// - Throws: `TaskInterchangeError.usage` for a name no side has as a date, with the closest date attributes; the
+    ///   source's reading errors.
     static func checkModifiedProperty(
-        _ options: StoreImportOptions, archive: [KnownProperty]?, target writer: StoreWriter
-    ) throws(TaskInterchangeError) {
-        guard let archive, let name = options.modificationDates.property else { return }
-        var known = archive
+        _ options: StoreImportOptions, declared: [KnownProperty]?, source: some ArchiveSource,
+        target writer: StoreWriter
+    ) throws {
+        guard let declared, let name = options.modificationDates.property else { return }
+        var known = declared
         if let model = writer.targetModel {
             for entity in model.entities {
                 known += entity.attributes.map {
@@ -71,8 +62,15 @@ extension StoreImport {
                 }
             }
         }
+        if known.contains(where: { $0.property.lowercased() == name.lowercased() && $0.type == "date" }) { return }
+        var scan = ExtraScan(name: name.lowercased())
+        do {
+            try source.stream(kinds: [.project, .task], into: &scan)
+        } catch is ExtraScan.Found {
+            return
+        }
+        known += scan.seen.values.sorted { ($0.owner, $0.property) < ($1.owner, $1.property) }
         let named = known.filter { $0.property.lowercased() == name.lowercased() }
-        if named.contains(where: { $0.type == "date" }) { return }
         if let other = named.min(by: { ($0.owner, $0.property) < ($1.owner, $1.property) }) {
             throw TaskInterchangeError(
                 .usage,

@@ -95,7 +95,7 @@ public enum StoreImport {
         }
         let header = try source.header()
         try checkNames(against: header, options: options)
-        let archiveProperties = try archiveProperties(source, header: header, options: options)
+        let declared = declaredProperties(header: header, options: options)
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if exists && isDirectory.boolValue {
@@ -103,7 +103,7 @@ public enum StoreImport {
         }
         guard exists else {
             try TemporaryFile.checkNoSidecars(of: path)
-            return try importIntoNew(source, path: path, options: options, archiveProperties: archiveProperties)
+            return try importIntoNew(source, path: path, options: options, declared: declared)
         }
         if options.keepIdentity {
             throw TaskInterchangeError(
@@ -117,7 +117,7 @@ public enum StoreImport {
         _ = try StoreCopy.header(of: FileIdentity.resolved(path), naming: path)
         try checkWritable(path)
         guard options.dryRun else {
-            return try importIntoExisting(source, path: path, options: options, archiveProperties: archiveProperties)
+            return try importIntoExisting(source, path: path, options: options, declared: declared)
         }
         let directory = try PrivateDirectory(purpose: .dryRun)
         let copy = try StoreCopy.copyUnderWriteLock(path, into: directory, busyTimeout: options.busyTimeout)
@@ -125,7 +125,7 @@ public enum StoreImport {
         onCopy.backupPath = nil
         do {
             var result = try importIntoExisting(
-                source, path: copy.path, options: onCopy, archiveProperties: archiveProperties)
+                source, path: copy.path, options: onCopy, declared: declared)
             result.warnings = result.warnings.map { $0.replacingOccurrences(of: copy.path, with: path) }
             return result
         } catch let error as TaskInterchangeError {
@@ -200,10 +200,10 @@ public enum StoreImport {
         }
     }
 
-    /// `archiveProperties`: what the archive has for `--modified-property` to name, when that is still to check.
+    /// `declared`: the archive's declared attributes, when `--modified-property` is still to check.
     static func importIntoExisting(
         _ source: some ArchiveSource, path: String, options: StoreImportOptions,
-        archiveProperties: [KnownProperty]?
+        declared: [KnownProperty]?
     ) throws -> StoreImportResult {
         // What the archive alone can show is checked before the store is opened, so an invalid file never touches it.
         let report = try validate(source, existing: nil, options: options)
@@ -218,7 +218,7 @@ public enum StoreImport {
         let writer = try StoreWriter(
             path: path, create: false, mapping: options.mapping, mappingSource: options.mappingSource,
             busyTimeout: options.busyTimeout)
-        try checkModifiedProperty(options, archive: archiveProperties, target: writer)
+        try checkModifiedProperty(options, declared: declared, source: source, target: writer)
         let existing = writer.existingIDs(existingIsError: options.mode == .insert)
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
         let importer = Importer(options)
@@ -259,10 +259,10 @@ public enum StoreImport {
         return StoreImportResult(plan: plan, report: validator.report, warnings: warnings, createdStore: false)
     }
 
-    /// `archiveProperties`: as for `importIntoExisting`.
+    /// `declared`: as for `importIntoExisting`.
     static func importIntoNew(
         _ source: some ArchiveSource, path: String, options: StoreImportOptions,
-        archiveProperties: [KnownProperty]?
+        declared: [KnownProperty]?
     ) throws -> StoreImportResult {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
@@ -285,7 +285,7 @@ public enum StoreImport {
                 mappingSource: options.mappingSource, busyTimeout: options.busyTimeout)
             writer.externalStore = path
             external = writer.externalDataWriter
-            try checkModifiedProperty(options, archive: archiveProperties, target: writer)
+            try checkModifiedProperty(options, declared: declared, source: source, target: writer)
             if options.keepIdentity {
                 guard let source = try source.header()?.source, let uuid = source.storeUUID,
                     UUID(uuidString: uuid) != nil
