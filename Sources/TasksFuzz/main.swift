@@ -10,6 +10,8 @@
 // 3. An input that `Archive(json:)` accepts is written back (compact v2 and NDJSON) and read again to the same records,
 //    dates bit for bit: nothing accepted is lost or changed on the way through the writer.
 // 4. An archive the validator passes is one `Archive(json:)` accepts.
+// 5. An archive the validator passes holds only generic values their declared types hold (integers within their
+//    width, booleans 0 or 1), however the values were confused (seeds: the malformed corpus's generic-* files).
 
 import Foundation
 import TaskInterchange
@@ -33,6 +35,7 @@ func check(_ bytes: UnsafeRawBufferPointer) {
         precondition(!validator.report.isValid, "the validator passes an archive that Archive(json:) rejects")
         return
     }
+    if validator.report.isValid { checkDeclaredRanges(archive) }
     for layout in [ArchiveWritingOptions.Layout.compact, .ndjson] {
         let written: Data
         do {
@@ -53,8 +56,29 @@ func check(_ bytes: UnsafeRawBufferPointer) {
         precondition(again.categories == archive.categories, "categories changed in a \(layout) round trip")
         precondition(again.tags == archive.tags, "tags changed in a \(layout) round trip")
         precondition(again.tasks == archive.tasks, "tasks changed in a \(layout) round trip")
+        precondition(again.entities == archive.entities, "generic records changed in a \(layout) round trip")
         // `Date ==` compares Doubles, for which −0.0 == 0.0: the bits are compared too.
         precondition(dateBits(again) == dateBits(archive), "a date lost bits in a \(layout) round trip")
+    }
+}
+
+/// Traps when a generic value is beyond what its declared type holds: what the validator must have refused.
+func checkDeclaredRanges(_ archive: Archive) {
+    let model = archive.header.source?.model ?? [:]
+    for record in archive.entities {
+        for (name, value) in record.values {
+            let type = model[record.entity]?.attributes[name]
+            switch (type, value) {
+            case ("integer16"?, .integer(let number)):
+                precondition(Int16(exactly: number) != nil, "a valid archive holds \(number) for Integer 16 \(name)")
+            case ("integer32"?, .integer(let number)):
+                precondition(Int32(exactly: number) != nil, "a valid archive holds \(number) for Integer 32 \(name)")
+            case ("boolean"?, .integer(let number)):
+                precondition(number == 0 || number == 1, "a valid archive holds \(number) for Boolean \(name)")
+            default:
+                continue
+            }
+        }
     }
 }
 

@@ -65,7 +65,7 @@ struct ParsedArguments {
             let extra = positionals[command.positionals.count]
             var message = "Unexpected argument '\(extra)'"
             if command.option(named: "--store") != nil, values["--store"] == nil, Self.looksLikeStore(extra) {
-                message += ". Did you mean '--store \(extra)'?"
+                message += ShellWord.suggestion(["--store", extra])
             }
             throw UsageError(message)
         }

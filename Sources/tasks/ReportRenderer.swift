@@ -8,6 +8,17 @@ enum ReportRenderer {
     /// Ids (or paths) named on a grouped line besides the first issue's.
     static let groupExamples = 3
 
+    /// A report whose only errors are ids the target holds: the archive is not broken but meant for another mode, and
+    /// the sentence (`… (by id)`, then the modes that take it) says which; nil for any other report.
+    static func existingIDs(_ report: ValidationReport) -> (found: String, advice: String)? {
+        let count = report.codeCounts[.idExistsInStore] ?? 0
+        guard count > 0, count == report.errorCount else { return nil }
+        return (
+            "\(count) of the archive's records already exist in the target store (by id)",
+            "--mode upsert, merge or skip imports into a store that holds them"
+        )
+    }
+
     /// One line per issue, except that the issues of one code, when there are several, share one line: the first in
     /// full, then how many there are in all and the next few ids (or paths, for issues about no id).
     static func text(_ report: ValidationReport) -> String {

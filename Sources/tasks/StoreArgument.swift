@@ -22,7 +22,7 @@ enum StoreArgument {
         case (nil, nil):
             var message = "Missing expected argument '\(option.spec.name) <path>'"
             if let store = arguments.positionals.first(where: ParsedArguments.looksLikeStore) {
-                message += ". Did you mean '\(option.spec.name) \(store)'?"
+                message += ShellWord.suggestion([option.spec.name, store])
             }
             throw UsageError(message)
         }

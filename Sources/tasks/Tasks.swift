@@ -103,9 +103,13 @@ enum Tasks {
             return ExitCode.code(for: error.kind)
         case let error as ArchiveValidationError:
             Console.error(ReportRenderer.text(error.report))
-            Console.error(
-                "Error: the archive is invalid (\(error.report.errorCount) "
-                    + "error\(error.report.errorCount == 1 ? "" : "s")); nothing was written\n")
+            if let existing = ReportRenderer.existingIDs(error.report) {
+                Console.error("Error: \(existing.found), so nothing was written; \(existing.advice)\n")
+            } else {
+                let count = error.report.errorCount
+                Console.error(
+                    "Error: the archive is invalid (\(count) error\(count == 1 ? "" : "s")); nothing was written\n")
+            }
             return ExitCode.dataError
         case let error as ByteSinkError:
             Console.error("Error: \(error.description)\n")

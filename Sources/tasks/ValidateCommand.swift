@@ -63,12 +63,17 @@ struct ValidateCommand: Command {
         } else {
             Console.error(ReportRenderer.text(report))
             let name = input.path ?? "stdin"
-            Console.error(
-                report.isValid
-                    ? "\(name): valid (format version \(report.version.map(String.init) ?? "?")): "
+            if report.isValid {
+                Console.error(
+                    "\(name): valid (format version \(report.version.map(String.init) ?? "?")): "
                         + ReportRenderer.counts(report.counts)
-                        + (report.warningCount > 0 ? ", \(report.warningCount) warning(s)" : "") + "\n"
-                    : "\(name): invalid: \(report.errorCount) error(s), \(report.warningCount) warning(s)\n")
+                        + (report.warningCount > 0 ? ", \(report.warningCount) warning(s)" : "") + "\n")
+            } else if let existing = ReportRenderer.existingIDs(report) {
+                Console.error("\(name): \(existing.found); \(existing.advice)\n")
+            } else {
+                Console.error(
+                    "\(name): invalid: \(report.errorCount) error(s), \(report.warningCount) warning(s)\n")
+            }
         }
         return report.isValid ? ExitCode.ok : ExitCode.dataError
     }

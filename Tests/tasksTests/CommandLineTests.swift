@@ -130,6 +130,26 @@ struct CommandLineTests {
         #expect(try scratch.bytes("TaskManager.sqlite") == Data(contentsOf: sample))
     }
 
+    @Test("a suggestion with a path a shell would split is quoted so that pasting it works")
+    func quotedSuggestion() throws {
+        let scratch = try Scratch()
+        let store = scratch.path("it's my store.sqlite")
+        try FileManager.default.copyItem(atPath: try scratch.sampleStore(), toPath: store)
+        let archive = TasksBinary.sample("TaskManager.v2.json")
+        let verify = try TasksBinary.run(["verify", archive, store])
+        #expect(verify.status == 64)
+        let quoted = "'" + store.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        let line = "Error: Unexpected argument '\(store)'. Did you mean: --store \(quoted)\n"
+        #expect(verify.stderr.hasPrefix(line), "\(verify.stderr)")
+        // Pasted after the command, the suggestion names the store as one argument.
+        let pasted = try TasksBinary.shell("\"$TASKS\" verify --store \(quoted) '\(archive)'")
+        #expect(pasted.status <= 1 && pasted.stdout.contains("Store: \(store)\n"), "\(pasted.stderr)")
+        let missing = try TasksBinary.run(["import", store])
+        #expect(
+            missing.stderr.hasPrefix(
+                "Error: Missing expected argument '--store <path>'. Did you mean: --store \(quoted)\n"))
+    }
+
     @Test("an import's headline says what happened: all inserted, or how many were updated, unchanged or skipped")
     func headlines() throws {
         let scratch = try Scratch()

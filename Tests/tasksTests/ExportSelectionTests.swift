@@ -123,6 +123,20 @@ struct ExportSelectionTests {
         #expect(bad.stderr.contains("--since: 'yesterday' is not a date"))
     }
 
+    @Test("--entities Subtask (read as a task kind) keeps every subtask, each with its task (brought along)")
+    func subtaskEntity() throws {
+        let scratch = try Scratch()
+        let store = try scratch.sampleStore()
+        let (archive, stderr) = try export(["--entities", "Subtask"], scratch)
+        #expect(!stderr.contains("empty-selection"))
+        let tasks = records(archive, "tasks")
+        #expect(tasks.count == (try count(store, "SELECT count(DISTINCT ZTASK) FROM ZSUBTASK")))
+        let subtasks = tasks.reduce(0) { $0 + ($1["subtasks"] as? [Any] ?? []).count }
+        #expect(subtasks == (try count(store, "SELECT count(*) FROM ZSUBTASK")) && subtasks > 0)
+        #expect(stderr.contains("note: Task: brought-along: "))
+        expectClosed(archive)
+    }
+
     @Test("--kinds and --entities choose sections; what kept records refer to comes along")
     func kindsAndEntities() throws {
         let scratch = try Scratch()

@@ -67,11 +67,20 @@ struct InputMessagesTests {
             + "replace) [147 id-exists-in-store errors; also 4A894DB7-E48F-42B9-AA5D-670AF9A3638E, "
             + "5B08ACC2-13A5-4F07-9A1B-195060C40EB7, 82B9BFBC-91BA-4257-9ABE-22CAD37B17C6 and 143 more]"
         #expect(lines.first == grouped)
-        #expect(lines.last == "Error: the archive is invalid (147 errors); nothing was written")
+        // The archive is fine: what stands in the way is the target's ids, and the line says which modes take them.
+        #expect(
+            lines.last
+                == "Error: 147 of the archive's records already exist in the target store (by id), so nothing was "
+                + "written; --mode upsert, merge or skip imports into a store that holds them")
         #expect(try scratch.bytes("new.sqlite") == before)
         // validate --store prints the same line; --json still lists each issue (capped at 100).
         let validate = try TasksBinary.run(["validate", "--store", store, archive])
         #expect(validate.stderr.hasPrefix(lines[0] + "\n"))
+        #expect(validate.status == 65)
+        #expect(
+            validate.stderr.hasSuffix(
+                ": 147 of the archive's records already exist in the target store (by id); "
+                    + "--mode upsert, merge or skip imports into a store that holds them\n"))
         let json = try TasksBinary.run(["validate", "--json", "--store", store, archive])
         let object = try #require(try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any])
         #expect((object["issues"] as? [Any])?.count == 100 && object["errorCount"] as? Int == 147)

@@ -62,8 +62,17 @@ struct ModelCommandTests {
         let version = try TasksBinary.run([
             "model", "new-store", Self.ledger, "--model-version", "Ledger 9", "-o", scratch.path("x.sqlite"),
         ])
-        #expect(version.status == 65 && version.stderr.contains("has no version Ledger 9 (it has Ledger 1, Ledger 2)"))
+        // A version the model does not have is a bad option value: a usage error, with the closest name.
+        #expect(version.status == 64 && version.stderr.contains("has no version Ledger 9 (it has Ledger 1, Ledger 2)"))
         #expect(!FileManager.default.fileExists(atPath: scratch.path("x.sqlite")))
+        let misspelled = try TasksBinary.run([
+            "import", "--store", scratch.path("y.sqlite"), "--model-from", Self.ledger, "--model-version", "ledger 2",
+            TasksBinary.sample("TaskManager.v2.json"),
+        ])
+        #expect(misspelled.status == 64)
+        #expect(
+            misspelled.stderr.contains("has no version ledger 2 (it has Ledger 1, Ledger 2); did you mean 'Ledger 2'?"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("y.sqlite")))
     }
 
     @Test("hashes: one block per version; the JSON's hashes are what a store made by new-store records")
@@ -177,7 +186,7 @@ struct ModelCommandTests {
             "import", scratch.path("e.json"), "--store", scratch.path("other.sqlite"), "--mapping", mapping,
             "--model-from", store, "--model-version", "EasyLife 1.5.0",
         ])
-        #expect(wrong.status == 65 && wrong.stderr.contains("a model version applies to a model"))
+        #expect(wrong.status == 64 && wrong.stderr.contains("a model version applies to a model"))
         #expect(!FileManager.default.fileExists(atPath: scratch.path("other.sqlite")))
     }
 

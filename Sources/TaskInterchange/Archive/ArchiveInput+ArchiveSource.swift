@@ -18,4 +18,17 @@ extension ArchiveInput: ArchiveSource {
         }
         readObserver?(kinds, count, count)
     }
+
+    /// The header, read up to where the reader has it (a document's `source` comes before its sections): the rest of
+    /// the file is not read.
+    /// - Throws: never for problems in the input (nil when it has no usable header).
+    public func header() throws -> ArchiveHeader? {
+        var reader = HeaderReader(stopsAtHeader: true)
+        do {
+            try withBytes { try ArchiveReader(options: ArchiveReadingOptions(kinds: [])).read($0, into: &reader) }
+        } catch is HeaderReader.Stop {
+            // Stopped at the header, as asked.
+        }
+        return reader.sawError ? nil : reader.header
+    }
 }

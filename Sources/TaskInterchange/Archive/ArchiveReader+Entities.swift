@@ -65,7 +65,7 @@ extension ArchiveReader.Parser {
             switch member {
             case .id: id = try readUUID(path + ".id")
             case .key: key = try readInteger(path + ".key", in: 1...Int64.max, rangeName: "1…\(Int64.max)")
-            case .values: values = try readExtra(path + ".values")
+            case .values: values = try readExtra(path + ".values", decimals: decimalAttributes(of: entity))
             case .positions: positions = try readPositions(path + ".positions")
             case .external: external = try readExternal(path + ".external")
             case .type: try scanner.skipValue()
@@ -80,6 +80,14 @@ extension ArchiveReader.Parser {
             EntityRecord(
                 id: id, entity: entity, key: key.map(Int64.init), values: values ?? [:],
                 positions: positions, external: external), index: index)
+    }
+
+    /// The attributes `source.model` declares decimal for `entity`, looked up once per entity.
+    private mutating func decimalAttributes(of entity: String) -> Set<String> {
+        if let known = decimalAttributes[entity] { return known }
+        let found = Set((source?.model[entity]?.attributes ?? [:]).filter { $0.value == "decimal" }.keys)
+        decimalAttributes[entity] = found
+        return found
     }
 
     /// The `entity` string of the NDJSON line at the scanner, read ahead without moving.

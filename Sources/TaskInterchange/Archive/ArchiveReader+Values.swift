@@ -193,8 +193,11 @@ extension ArchiveReader.Parser {
     }
 
     /// An `extra` object: property name → null, boolean, number or string (what a store column can hold); nested
-    /// values are reported as wrong types. Nil after reporting a wrong type.
-    mutating func readExtra(_ path: @autoclosure () -> String) throws -> [String: ExtraValue]? {
+    /// values are reported as wrong types. A number of a property in `decimals` is kept as written, as text: a
+    /// `Double` would round its digits away. Nil after reporting a wrong type.
+    mutating func readExtra(
+        _ path: @autoclosure () -> String, decimals: Set<String> = []
+    ) throws -> [String: ExtraValue]? {
         let kind = try scanner.peekKind()
         guard kind == .object else {
             try reportWrongType("an object of extra properties", found: kind, path(), at: scanner.location)
@@ -223,7 +226,9 @@ extension ArchiveReader.Parser {
                 values[name] = .string(try scanner.readString())
             case .number:
                 let number = try scanner.readNumber()
-                if let integer = number.int64Value {
+                if !decimals.isEmpty, decimals.contains(name) {
+                    values[name] = .string(number.description)
+                } else if let integer = number.int64Value {
                     values[name] = .integer(integer)
                 } else if let double = number.doubleValue, double.isFinite, !number.isInteger {
                     values[name] = .double(double)

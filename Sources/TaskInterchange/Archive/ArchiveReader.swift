@@ -77,6 +77,8 @@ extension ArchiveReader {
         var declaredLocations: [JSONScanner.Location] = []
         /// Generic records read so far per entity, for their paths.
         var entityIndexes: [String: Int] = [:]
+        /// Per entity, its attributes `source.model` declares decimal (their numbers are kept as text).
+        var decimalAttributes: [String: Set<String>] = [:]
         /// The record being read, for the path of a malformed-json issue.
         var context: (kind: RecordKind, index: Int)?
 

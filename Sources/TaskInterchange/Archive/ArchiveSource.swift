@@ -4,6 +4,22 @@ public protocol ArchiveSource {
     /// section's records come with the tasks (`RecordKind.deliversEntities`).
     /// - Throws: what the visitor throws, and the source's own reading errors.
     func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws
+
+    /// The archive's header (format, version, `source` with its declarations), read ahead of its records: what names
+    /// given with an import (`--match`, `--entities`, `--modified-property`) are checked against before any work.
+    /// - Throws: the source's own reading errors; problems in the input are left to validation (nil when it has no
+    ///   usable header).
+    func header() throws -> ArchiveHeader?
+}
+
+extension ArchiveSource {
+    /// The header of a read that delivers no records (nil after an error in the input).
+    /// - Throws: the source's own reading errors.
+    public func header() throws -> ArchiveHeader? {
+        var reader = HeaderReader()
+        try stream(kinds: [], into: &reader)
+        return reader.sawError ? nil : reader.header
+    }
 }
 
 extension Archive: ArchiveSource {

@@ -51,9 +51,14 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
         case versionMismatch = "version-mismatch"
         /// With `--store`: the id is already in the target store and the import mode does not allow that.
         case idExistsInStore = "id-exists-in-store"
-        /// A generic record's entity or property is not declared in `source.model`, or a declaration names an
-        /// entity the archive does not declare.
+        /// A generic record's entity or property is not declared in `source.model`, a declaration names an entity
+        /// the archive does not declare, or an inverse names no relationship of its destination.
         case undeclaredProperty = "undeclared-property"
+        /// An attribute value its model type cannot hold as written: an integer outside its Integer 16 or 32 range, a
+        /// boolean other than 0 or 1, a decimal with more digits than a store keeps.
+        case valueOutOfRange = "value-out-of-range"
+        /// Two generic records of one entity tree (one table in the store) carry the same source `key`.
+        case duplicateRecordKey = "duplicate-record-key"
     }
 
     /// The kind of problem.

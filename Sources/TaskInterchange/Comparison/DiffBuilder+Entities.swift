@@ -88,7 +88,7 @@ extension DiffBuilder {
             if Self.same(left, right) { continue }
             if let relationship = declaration?.relationships[name], relationship.toMany {
                 links(name, Self.ids(left), Self.ids(right), ordered: relationship.ordered, into: &fields)
-            } else if declaration?.attributes[name] == "date", Self.sameDate(left, right) {
+            } else if let type = declaration?.attributes[name], Self.sameValue(left, right, type: type) {
                 continue
             } else {
                 fields.append(.value(name, old: a.values[name], new: b.values[name]))
@@ -97,14 +97,25 @@ extension DiffBuilder {
         return fields
     }
 
-    /// Two spellings of one date (a hand-edited file may write more digits than an export does).
-    private static func sameDate(_ a: ExtraValue, _ b: ExtraValue) -> Bool {
-        guard case .string(let x) = a, case .string(let y) = b,
-            let first = try? LosslessDate.date(from: x), let second = try? LosslessDate.date(from: y)
-        else {
+    /// Two spellings of one value of model type `type`, which a store keeps alike: a date with more digits than an
+    /// export writes, a decimal as `1e2` or `100.0`, a UUID in lowercase (a hand-edited file, say).
+    private static func sameValue(_ a: ExtraValue, _ b: ExtraValue, type: String) -> Bool {
+        guard case .string(let x) = a, case .string(let y) = b else { return false }
+        switch type {
+        case "date":
+            guard let first = try? LosslessDate.date(from: x), let second = try? LosslessDate.date(from: y) else {
+                return false
+            }
+            return first.timeIntervalSinceReferenceDate.bitPattern == second.timeIntervalSinceReferenceDate.bitPattern
+        case "decimal":
+            guard let first = DecimalText(x) else { return false }
+            return first == DecimalText(y)
+        case "uuid":
+            guard let first = UUID(uuidString: x) else { return false }
+            return first == UUID(uuidString: y)
+        default:
             return false
         }
-        return first.timeIntervalSinceReferenceDate.bitPattern == second.timeIntervalSinceReferenceDate.bitPattern
     }
 }
 

@@ -26,17 +26,8 @@ extension Importer.Pass {
             if selected.contains(.task) { kinds.insert(.subtask) }
         }
         if let entities = importer.entities {
+            try Importer.checkEntities(entities, in: header)
             let read = header.source?.entities ?? [:]
-            let known = read.values.sorted() + (header.source?.model.keys.sorted() ?? [])
-            for name in entities.sorted() where !known.contains(name) {
-                let near = Suggestion.closest(to: name, among: known).map { "did you mean '\($0)'? " } ?? ""
-                throw TaskInterchangeError(
-                    .usage,
-                    "--entities: the archive has no records of an entity '\(name)' ("
-                        + near + "it holds "
-                        + (known.isEmpty ? "no named entities; use --kinds" : known.joined(separator: ", "))
-                        + ")")
-            }
             kinds = kinds.filter { read[$0.rawValue].map(entities.contains) ?? false }
             if kinds.contains(.task) { kinds.insert(.subtask) }
         }
@@ -64,5 +55,23 @@ extension Importer.Pass {
         }
         if key == nil { plan.droppedReferences = (plan.droppedReferences ?? 0) + 1 }
         return key
+    }
+}
+
+extension Importer {
+    /// Checks `--entities` names against the archive: each must be an entity its `source.entities` reads a kind from
+    /// or its `source.model` declares.
+    /// - Throws: `TaskInterchangeError.usage` naming the first unknown entity, the closest one and those it holds.
+    static func checkEntities(_ entities: Set<String>, in header: ArchiveHeader) throws(TaskInterchangeError) {
+        let known = (header.source?.entities ?? [:]).values.sorted() + (header.source?.model.keys.sorted() ?? [])
+        for name in entities.sorted() where !known.contains(name) {
+            let near = Suggestion.closest(to: name, among: known).map { "did you mean '\($0)'? " } ?? ""
+            throw TaskInterchangeError(
+                .usage,
+                "--entities: the archive has no records of an entity '\(name)' ("
+                    + near + "it holds "
+                    + (known.isEmpty ? "no named entities; use --kinds" : known.joined(separator: ", "))
+                    + ")")
+        }
     }
 }

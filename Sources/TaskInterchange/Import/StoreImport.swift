@@ -96,6 +96,9 @@ public enum StoreImport {
                     .cannotCreate, "\(backupPath): the backup file already exists; choose a new path")
             }
         }
+        let header = try source.header()
+        try checkNames(against: header, options: options)
+        let declared = declaredProperties(header: header, options: options)
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if exists && isDirectory.boolValue {
@@ -103,7 +106,7 @@ public enum StoreImport {
         }
         guard exists else {
             try TemporaryFile.checkNoSidecars(of: path)
-            return try importIntoNew(source, path: path, options: options)
+            return try importIntoNew(source, path: path, options: options, declared: declared)
         }
         if options.keepIdentity {
             throw TaskInterchangeError(
@@ -116,13 +119,16 @@ public enum StoreImport {
         }
         _ = try StoreCopy.header(of: FileIdentity.resolved(path), naming: path)
         try checkWritable(path)
-        guard options.dryRun else { return try importIntoExisting(source, path: path, options: options) }
+        guard options.dryRun else {
+            return try importIntoExisting(source, path: path, options: options, declared: declared)
+        }
         let directory = try PrivateDirectory(purpose: .dryRun)
         let copy = try StoreCopy.copyUnderWriteLock(path, into: directory, busyTimeout: options.busyTimeout)
         var onCopy = options
         onCopy.backupPath = nil
         do {
-            var result = try importIntoExisting(source, path: copy.path, options: onCopy)
+            var result = try importIntoExisting(
+                source, path: copy.path, options: onCopy, declared: declared)
             result.warnings = result.warnings.map { $0.replacingOccurrences(of: copy.path, with: path) }
             return result
         } catch let error as TaskInterchangeError {
@@ -197,9 +203,11 @@ public enum StoreImport {
         }
     }
 
-    static func importIntoExisting(_ source: some ArchiveSource, path: String, options: StoreImportOptions) throws
-        -> StoreImportResult
-    {
+    /// `declared`: the archive's declared attributes, when `--modified-property` is still to check.
+    static func importIntoExisting(
+        _ source: some ArchiveSource, path: String, options: StoreImportOptions,
+        declared: [KnownProperty]?
+    ) throws -> StoreImportResult {
         // What the archive alone can show is checked before the store is opened, so an invalid file never touches it.
         let report = try validate(source, existing: nil, options: options)
         if options.mode == .replace, let selection = report.selection {
@@ -213,10 +221,13 @@ public enum StoreImport {
         let writer = try StoreWriter(
             path: path, create: false, mapping: options.mapping, mappingSource: options.mappingSource,
             busyTimeout: options.busyTimeout, model: options.targetModel)
+        try checkModifiedProperty(options, declared: declared, source: source, target: writer)
         let existing = writer.existingIDs(existingIsError: options.mode == .insert)
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
         let importer = Importer(options)
         var validator = Validator(maxIssues: options.maxIssues, existing: existing)
+        validator.extraTypes = writer.extraAttributeTypes
+        validator.targetRelationships = writer.relationshipNames
         var destination = writer
         let plan: ImportPlan
         do {
@@ -251,9 +262,11 @@ public enum StoreImport {
         return StoreImportResult(plan: plan, report: validator.report, warnings: warnings, createdStore: false)
     }
 
-    static func importIntoNew(_ source: some ArchiveSource, path: String, options: StoreImportOptions) throws
-        -> StoreImportResult
-    {
+    /// `declared`: as for `importIntoExisting`.
+    static func importIntoNew(
+        _ source: some ArchiveSource, path: String, options: StoreImportOptions,
+        declared: [KnownProperty]?
+    ) throws -> StoreImportResult {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -275,10 +288,9 @@ public enum StoreImport {
                 mappingSource: options.mappingSource, busyTimeout: options.busyTimeout)
             writer.externalStore = path
             external = writer.externalDataWriter
+            try checkModifiedProperty(options, declared: declared, source: source, target: writer)
             if options.keepIdentity {
-                var header = HeaderReader()
-                try source.stream(kinds: [], into: &header)
-                guard let source = header.header?.source, let uuid = source.storeUUID,
+                guard let source = try source.header()?.source, let uuid = source.storeUUID,
                     UUID(uuidString: uuid) != nil
                 else {
                     throw TaskInterchangeError(
@@ -288,6 +300,8 @@ public enum StoreImport {
                 try writer.adoptIdentity(storeUUID: uuid, maxKeys: source.maxKeys)
                 writer.keepIdentity = true
             }
+            validator.extraTypes = writer.extraAttributeTypes
+            validator.targetRelationships = writer.relationshipNames
             var destination = writer
             plan = try writer.transaction {
                 let plan = try importer.run(source, into: &destination, validatingWith: &validator)
@@ -330,16 +344,4 @@ public enum StoreImport {
         return StoreImportResult(
             plan: plan, report: validator.report, warnings: warnings, createdStore: !options.dryRun)
     }
-}
-
-/// Keeps an archive's header (a read that delivers no records).
-struct HeaderReader: ArchiveVisitor {
-    var header: ArchiveHeader?
-    mutating func visitProject(_ project: ProjectRecord, index: Int) {}
-    mutating func visitCategory(_ category: CategoryRecord, index: Int) {}
-    mutating func visitTag(_ tag: TagRecord, index: Int) {}
-    mutating func visitTask(_ task: TaskRecord, index: Int) {}
-    mutating func visitIssue(_ issue: ValidationIssue) {}
-    mutating func visitHeader(_ header: ArchiveHeader) { self.header = header }
-    mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) { self.header = header }
 }

@@ -104,23 +104,48 @@ extension Migration {
         }
         progress?(ProgressEvent(phase: .backingUp, done: 0, total: 1, bytes: 0))
         let snapshot = try StoreCopy.copy(legacyStore, into: directory, busyTimeout: busyTimeout)
-        let path = backupDirectory + "/" + Self.backupName(for: legacyStore, at: Date())
-        try FileIdentity.checkOutput(path, option: "--backup", store: legacyStore)
-        let temporary = try TemporaryFile(beside: path)
+        let date = Date()
+        let first = backupDirectory + "/" + Self.backupName(for: legacyStore, at: date)
+        try FileIdentity.checkOutput(first, option: "--backup", store: legacyStore)
+        let temporary = try TemporaryFile(beside: first)
         do {
             try StoreCopy.copyLocked(snapshot.path, to: temporary.path, busyTimeout: busyTimeout)
         } catch {
-            let failure = TaskInterchangeError.sqlite(error, path: path, doing: "cannot write the backup")
+            let failure = TaskInterchangeError.sqlite(error, path: first, doing: "cannot write the backup")
             throw failure.kind == .cancelled ? failure : TaskInterchangeError(.cannotCreate, failure.message)
         }
-        try temporary.synchronize(naming: path)
-        try temporary.place(at: path, replacing: false)
-        progress?(ProgressEvent(phase: .backingUp, done: 1, total: 1, bytes: FileIdentity.size(of: path)))
-        return path
+        try temporary.synchronize(naming: first)
+        // Another migration may have taken the name in the same second (or take it while this one places its file):
+        // the next free one is used, so every backup is kept.
+        var attempt = 1
+        while true {
+            let path = backupDirectory + "/" + Self.backupName(for: legacyStore, at: date, attempt: attempt)
+            try FileIdentity.checkOutput(path, option: "--backup", store: legacyStore)
+            let taken = ["", "-wal", "-shm", "-journal"].contains { access(path + $0, F_OK) == 0 }
+            if !taken {
+                let placed = Result { () throws(TaskInterchangeError) in try temporary.place(at: path, replacing: false)
+                }
+                if case .success = placed {
+                    progress?(ProgressEvent(phase: .backingUp, done: 1, total: 1, bytes: FileIdentity.size(of: path)))
+                    return path
+                }
+                // Taken since the check: the next name; any other failure is this one's.
+                if case .failure(let error) = placed, access(path, F_OK) != 0 { throw error }
+            }
+            guard attempt < Self.backupAttempts else {
+                throw TaskInterchangeError(
+                    .cannotCreate, "\(backupDirectory): \(attempt) backups of this second are there already")
+            }
+            attempt += 1
+        }
     }
 
-    /// `<store name without extension>-backup-<UTC yyyyMMdd-HHmmss>.sqlite`: sorts by time, names its source.
-    static func backupName(for store: String, at date: Date) -> String {
+    /// How many names `makeBackup` tries for backups made in one second.
+    static let backupAttempts = 1_000
+
+    /// `<store name without extension>-backup-<UTC yyyyMMdd-HHmmss>.sqlite`, with `-<attempt>` before the extension
+    /// from the second attempt on: sorts by time, names its source.
+    static func backupName(for store: String, at date: Date, attempt: Int = 1) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
@@ -128,6 +153,6 @@ extension Migration {
             format: "%04d%02d%02d-%02d%02d%02d", parts.year!, parts.month!, parts.day!,
             parts.hour!, parts.minute!, parts.second!)
         let stem = URL(fileURLWithPath: store).deletingPathExtension().lastPathComponent
-        return "\(stem)-backup-\(stamp).sqlite"
+        return "\(stem)-backup-\(stamp)\(attempt > 1 ? "-\(attempt)" : "").sqlite"
     }
 }

@@ -121,7 +121,8 @@ package struct ModelSource: Sendable {
     }
 
     /// The version called `name` (with or without its `.xcdatamodel`/`.mom` extension), or the current one for nil.
-    /// - Throws: `TaskInterchangeError.invalidData` naming the versions there are when there is no such version.
+    /// - Throws: `TaskInterchangeError.usage` naming the versions there are when there is no such version;
+    ///   `.invalidData` when `name` is nil and the model names no current version among several.
     package func version(named name: String?) throws(TaskInterchangeError) -> Version {
         guard let name else {
             if let current = currentVersionName, let version = versions.first(where: { $0.name == current }) {
@@ -141,9 +142,14 @@ package struct ModelSource: Sendable {
         var wanted = name
         for suffix in [".xcdatamodel", ".mom"] where wanted.hasSuffix(suffix) { wanted.removeLast(suffix.count) }
         guard let version = versions.first(where: { $0.name == wanted }) else {
+            // The name was asked for (`--model-version`): a usage error, like any option value that names nothing.
+            // The list says what there is; only a name in other case is pointed at (App 3 is no typo of App 2).
+            let names = versions.map(\.name)
+            let sameLetters = names.first { $0.lowercased() == wanted.lowercased() }
             throw TaskInterchangeError(
-                .invalidData, "\(path): has no version \(name) (it has \(versions.map(\.name).joined(separator: ", ")))"
-            )
+                .usage,
+                "\(path): has no version \(name) (it has \(names.joined(separator: ", ")))"
+                    + (sameLetters.map { "; did you mean '\($0)'?" } ?? ""))
         }
         return version
     }

@@ -3,14 +3,31 @@
 extension ObjectModel {
     /// The entity followed by its superentity, that one's superentity, and so on up to its root.
     func ancestry(of entity: Entity) -> [Entity] {
+        ancestry(of: entity, lookUp: self.entity(named:))
+    }
+
+    /// `ancestry(of:)` with superentities looked up in `byName` (`entitiesByName`): for loops over every entity of a
+    /// model, where `entity(named:)`, which searches the list, would make the work grow with the square of its size.
+    func ancestry(of entity: Entity, in byName: [String: Entity]) -> [Entity] {
+        ancestry(of: entity) { byName[$0] }
+    }
+
+    private func ancestry(of entity: Entity, lookUp: (String) -> Entity?) -> [Entity] {
         var chain: [Entity] = []
         var seen: Set<String> = []
         var current: Entity? = entity
         while let found = current, seen.insert(found.name).inserted {
             chain.append(found)
-            current = found.superentity.flatMap(self.entity(named:))
+            current = found.superentity.flatMap(lookUp)
         }
         return chain
+    }
+
+    /// Entity name → entity (the first of a name, as `entity(named:)` finds it).
+    var entitiesByName: [String: Entity] {
+        var result: [String: Entity] = [:]
+        for entity in entities where result[entity.name] == nil { result[entity.name] = entity }
+        return result
     }
 
     /// The root of the entity's inheritance tree (the entity itself when it has no superentity).
@@ -18,9 +35,12 @@ extension ObjectModel {
         ancestry(of: entity).last ?? entity
     }
 
-    /// The relationship called `name` that `entity` declares or inherits.
-    func relationship(named name: String, in entity: Entity) -> (relationship: Relationship, declaredBy: Entity)? {
-        for member in ancestry(of: entity) {
+    /// The relationship called `name` that `entity` declares or inherits (superentities looked up in `byName` when
+    /// given, see `ancestry(of:in:)`).
+    func relationship(named name: String, in entity: Entity, byName: [String: Entity]? = nil) -> (
+        relationship: Relationship, declaredBy: Entity
+    )? {
+        for member in byName.map({ ancestry(of: entity, in: $0) }) ?? ancestry(of: entity) {
             if let found = member.relationships.first(where: { $0.name == name }) { return (found, member) }
         }
         return nil

@@ -21,18 +21,21 @@ extension ObjectModel {
     ///   - storeType: `NSStoreType`.
     ///   - frameworkVersion: `NSPersistenceFrameworkVersion`, the Core Data build the store claims to come from.
     package func metadataPlist(storeType: String = "SQLite", frameworkVersion: Int) -> [UInt8] {
+        let hashes = versionHashes
         var plist: [String: Any] = [
             "NSStoreType": storeType,
-            "NSStoreModelVersionHashes": versionHashes.mapValues { Data($0) },
+            "NSStoreModelVersionHashes": hashes.mapValues { Data($0) },
             "NSStoreModelVersionHashesVersion": 3,
             "NSStoreModelVersionIdentifiers": versionIdentifiers,
             "NSPersistenceFrameworkVersion": frameworkVersion,
             "_NSAutoVacuumLevel": "2",
         ]
         if frameworkVersion >= MetadataKeysSince.digest {
-            plist["NSStoreModelVersionHashesDigest"] = versionHashesDigest
+            plist["NSStoreModelVersionHashesDigest"] = Self.digest(of: hashes)
         }
-        if frameworkVersion >= MetadataKeysSince.checksum { plist["NSStoreModelVersionChecksumKey"] = versionChecksum }
+        if frameworkVersion >= MetadataKeysSince.checksum {
+            plist["NSStoreModelVersionChecksumKey"] = Self.checksum(of: hashes)
+        }
         if frameworkVersion >= MetadataKeysSince.maximumFrameworkVersion {
             plist["NSPersistenceMaximumFrameworkVersion"] = frameworkVersion
         }

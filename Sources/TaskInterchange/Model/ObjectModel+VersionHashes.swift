@@ -11,39 +11,50 @@ extension ObjectModel {
     /// Entity name → 32-byte SHA-256 version hash.
     public var versionHashes: [String: [UInt8]] {
         var memo: [String: [UInt8]] = [:]
+        let byName = entitiesByName
         for entity in entities {
             var visiting: Set<String> = []
-            _ = hash(of: entity, memo: &memo, visiting: &visiting)
+            _ = hash(of: entity, byName: byName, memo: &memo, visiting: &visiting)
         }
         return memo
     }
 
     /// `NSStoreModelVersionChecksumKey`: base64 of SHA-256 over the entity hashes in name order.
     public var versionChecksum: String {
-        let hashes = versionHashes
-        return Data(SHA2.sha256(Self.byteOrder(hashes.keys).flatMap { hashes[$0]! })).base64EncodedString()
+        Self.checksum(of: versionHashes)
     }
 
     /// `NSStoreModelVersionHashesDigest`: base64 of SHA-512 over each entity name followed by its hash, in name order.
     public var versionHashesDigest: String {
-        let hashes = versionHashes
-        return Data(SHA2.sha512(Self.byteOrder(hashes.keys).flatMap { Array($0.utf8) + hashes[$0]! }))
-            .base64EncodedString()
+        Self.digest(of: versionHashes)
+    }
+
+    /// `versionChecksum` of hashes already computed.
+    static func checksum(of hashes: [String: [UInt8]]) -> String {
+        Data(SHA2.sha256(byteOrder(hashes.keys).flatMap { hashes[$0]! })).base64EncodedString()
+    }
+
+    /// `versionHashesDigest` of hashes already computed.
+    static func digest(of hashes: [String: [UInt8]]) -> String {
+        Data(SHA2.sha512(byteOrder(hashes.keys).flatMap { Array($0.utf8) + hashes[$0]! })).base64EncodedString()
     }
 
     static func byteOrder(_ names: some Sequence<String>) -> [String] {
         names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
     }
 
-    private func hash(of entity: Entity, memo: inout [String: [UInt8]], visiting: inout Set<String>) -> [UInt8] {
+    /// `byName`: `entitiesByName`, so that the lookups of every entity's ancestry stay cheap in a large model.
+    private func hash(
+        of entity: Entity, byName: [String: Entity], memo: inout [String: [UInt8]], visiting: inout Set<String>
+    ) -> [UInt8] {
         if let known = memo[entity.name] { return known }
         visiting.insert(entity.name)
         var data = Array(entity.name.utf8) + [entity.isAbstract ? 1 : 0]
         var properties: [String: [UInt8]] = [:]
-        let chain = Array(ancestry(of: entity).reversed())
+        let chain = Array(ancestry(of: entity, in: byName).reversed())
         // A superentity cycle (only a hand-built model can have one) stops at the first entity seen again.
-        if let parent = entity.superentity.flatMap(self.entity(named:)), !visiting.contains(parent.name) {
-            data += hash(of: parent, memo: &memo, visiting: &visiting)
+        if let parent = entity.superentity.flatMap({ byName[$0] }), !visiting.contains(parent.name) {
+            data += hash(of: parent, byName: byName, memo: &memo, visiting: &visiting)
         }
         // Inherited first, so a sub-entity's own property of the same name wins.
         for member in chain {
@@ -52,7 +63,7 @@ extension ObjectModel {
             }
             for relationship in member.relationships where !relationship.isTransient {
                 properties[relationship.name] = Self.hash(
-                    relationship, isOwnInverse: isOwnInverse(relationship, declaredBy: member))
+                    relationship, isOwnInverse: isOwnInverse(relationship, declaredBy: member, byName: byName))
             }
         }
         for name in Self.byteOrder(properties.keys) { data += properties[name]! }
@@ -75,10 +86,13 @@ extension ObjectModel {
     }
 
     /// True for a relationship whose inverse is itself: its inverse name is its own name and its destination is the
-    /// entity that declares it or one of that entity's ancestors. Unverified on real stores (see the type comment).
-    func isOwnInverse(_ relationship: Relationship, declaredBy entity: Entity) -> Bool {
-        relationship.inverse == relationship.name
-            && ancestry(of: entity).contains { $0.name == relationship.destination }
+    /// entity that declares it or one of that entity's ancestors (looked up in `byName` when given, see
+    /// `ancestry(of:in:)`). Unverified on real stores (see the type comment).
+    func isOwnInverse(_ relationship: Relationship, declaredBy entity: Entity, byName: [String: Entity]? = nil) -> Bool
+    {
+        guard relationship.inverse == relationship.name else { return false }
+        let chain = byName.map { ancestry(of: entity, in: $0) } ?? ancestry(of: entity)
+        return chain.contains { $0.name == relationship.destination }
     }
 
     static func hash(_ attribute: Attribute) -> [UInt8] {

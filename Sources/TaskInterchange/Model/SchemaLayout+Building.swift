@@ -7,8 +7,8 @@ extension SchemaLayout {
     /// - Parameter numbers: the entity numbers a store already gives the model's entities (its `Z_PRIMARYKEY`); the
     ///   layout of an existing store follows them. Ignored unless they number every entity of the model.
     init(model: ObjectModel, numbers: [String: Int64]? = nil) {
-        var byName: [String: ObjectModel.Entity] = [:]
-        for entity in model.entities where byName[entity.name] == nil { byName[entity.name] = entity }
+        // Every lookup by name goes through this dictionary: a model may have tens of thousands of entities.
+        let byName = model.entitiesByName
         let names = byName.keys.sorted(by: Self.nameOrder)
 
         var children: [String: [String]] = [:]
@@ -218,10 +218,11 @@ extension SchemaLayout {
         // The model's own indexes, entities in Z_ENT order: uniqueness constraints, then fetch indexes.
         for name in entityOrder {
             guard let entity = byName[name], let t = table(of: name) else { continue }
-            let lineage = model.ancestry(of: entity).map(\.name)
-            let placed = self
+            let lineage = model.ancestry(of: entity, in: byName).map(\.name)
+            // The placements, not the whole layout: a copy of `self` would make the next index copy every table.
+            let placed = placements
             func column(_ property: String) -> String? {
-                lineage.lazy.compactMap { placed.column(PropertyKey(entity: $0, property: property)) }.first
+                lineage.lazy.compactMap { Self.column(of: placed[PropertyKey(entity: $0, property: property)]) }.first
             }
             for constraint in entity.uniquenessConstraints where !constraint.isEmpty {
                 let found = constraint.compactMap(column)
@@ -294,7 +295,12 @@ extension SchemaLayout {
 
     /// The column of an attribute or the key column of a to-one.
     func column(_ key: PropertyKey) -> String? {
-        switch placements[key] {
+        Self.column(of: placements[key])
+    }
+
+    /// The column of an attribute's or a to-one's placement.
+    static func column(of placement: Placement?) -> String? {
+        switch placement {
         case .attribute(_, let column, _)?: return column
         case .toOne(_, let column, _, _)?: return column
         default: return nil
@@ -339,7 +345,7 @@ extension SchemaLayout {
         byName: [String: ObjectModel.Entity]
     ) -> (relationship: ObjectModel.Relationship, declaredBy: ObjectModel.Entity)? {
         guard let name = relationship.inverse, let destination = byName[relationship.destination] else { return nil }
-        return model.relationship(named: name, in: destination)
+        return model.relationship(named: name, in: destination, byName: byName)
     }
 
     static func byteOrder(_ names: some Sequence<String>) -> [String] {

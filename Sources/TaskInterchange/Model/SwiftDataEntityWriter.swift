@@ -79,15 +79,25 @@ struct SwiftDataEntityWriter {
             )
             lines.append(Self.inheritanceAvailability)
         }
+        let className = SwiftNames.swiftName(entity.name)
+        if !SwiftNames.isIdentifier(entity.name) {
+            lines.append(
+                """
+                // NOTE: the entity name \(Self.stringLiteral(entity.name)) is no Swift name, so the class is \
+                \(className); SwiftData names a model after its class and has no originalName for one: move the \
+                entity's data in a custom stage.
+                """
+            )
+        }
         lines.append("@Model")
-        let inheritance = entity.superentity.map { ": \($0)" } ?? ""
-        lines.append("\(hasSubentities ? "" : "final ")class \(entity.name)\(inheritance) {")
+        let inheritance = entity.superentity.map { ": \(SwiftNames.swiftName($0))" } ?? ""
+        lines.append("\(hasSubentities ? "" : "final ")class \(className)\(inheritance) {")
         var body: [String] = []
         let compound = entity.uniquenessConstraints.filter { $0.count > 1 }
         if !compound.isEmpty {
             body.append(
-                "#Unique<\(entity.name)>("
-                    + compound.map { "[" + $0.map { "\\.\(SwiftNames.identifier($0))" }.joined(separator: ", ") + "]" }
+                "#Unique<\(className)>("
+                    + compound.map { "[" + $0.map { "\\.\(SwiftNames.swiftName($0))" }.joined(separator: ", ") + "]" }
                     .joined(separator: ", ") + ")")
         }
         let indexable = entity.indexes.filter { index in
@@ -105,9 +115,9 @@ struct SwiftDataEntityWriter {
                 """
             )
             body.append(
-                "#Index<\(entity.name)>("
+                "#Index<\(className)>("
                     + indexable.map {
-                        "[" + $0.elements.map { "\\.\(SwiftNames.identifier($0.property))" }.joined(separator: ", ")
+                        "[" + $0.elements.map { "\\.\(SwiftNames.swiftName($0.property))" }.joined(separator: ", ")
                             + "]"
                     }.joined(separator: ", ") + ")")
         }
@@ -201,11 +211,23 @@ struct SwiftDataEntityWriter {
     /// Swift source for a default value given as the model's text, or nil when it has no literal form.
     func literal(_ text: String, for attribute: ObjectModel.Attribute, type: String) -> String? {
         switch attribute.type {
-        case .integer16, .integer32, .integer64:
+        case .integer16:
+            return Int16(text) != nil ? text : nil
+        case .integer32:
+            return Int32(text) != nil ? text : nil
+        case .integer64:
             return Int64(text) != nil ? text : nil
         case .double, .float:
-            return Double(text) != nil
-                ? (text.contains(".") || text.contains("e") || text.contains("E") ? text : text + ".0") : nil
+            guard let value = Double(text) else { return nil }
+            if value.isNaN { return ".nan" }
+            // A literal the type cannot hold (1e39 for a Float) does not compile: the default becomes a NOTE.
+            let finite = attribute.type == .float ? Float(text)?.isFinite == true : value.isFinite
+            if value.isInfinite || !finite {
+                return value.isInfinite ? (value < 0 ? "-.infinity" : ".infinity") : nil
+            }
+            // Plain decimal text is a Swift literal as it is; `0x1p3` and other spellings Double reads are not kept.
+            guard DecimalText(text) != nil else { return nil }
+            return text.contains(".") || text.contains("e") || text.contains("E") ? text : text + ".0"
         case .boolean:
             switch text.uppercased() {
             case "YES", "TRUE", "1": return "true"
@@ -221,7 +243,9 @@ struct SwiftDataEntityWriter {
         case .uri:
             return URL(string: text) != nil ? "\(type)(string: \(Self.stringLiteral(text)))!" : nil
         case .date:
-            if let interval = Double(text) { return "\(type)(timeIntervalSinceReferenceDate: \(interval))" }
+            if let interval = Double(text) {
+                return interval.isFinite ? "\(type)(timeIntervalSinceReferenceDate: \(interval))" : nil
+            }
             if let date = ISO8601DateFormatter().date(from: text) {
                 return "\(type)(timeIntervalSinceReferenceDate: \(date.timeIntervalSinceReferenceDate))"
             }
@@ -253,7 +277,7 @@ struct SwiftDataEntityWriter {
 
     func attributeLines(_ attribute: ObjectModel.Attribute, parameters: inout [Parameter]) -> [String] {
         var lines: [String] = []
-        let name = SwiftNames.identifier(attribute.name)
+        let name = SwiftNames.swiftName(attribute.name)
         if let derivation = attribute.derivation {
             lines.append(
                 """
@@ -298,7 +322,7 @@ struct SwiftDataEntityWriter {
         }
         if attribute.preservesValueInHistoryOnDeletion { options.append(".preserveValueOnDeletion") }
         var arguments = options
-        if let original = attribute.renamingIdentifier {
+        if let original = originalName(attribute.name, renamingIdentifier: attribute.renamingIdentifier, &lines) {
             arguments.append("originalName: \(Self.stringLiteral(original))")
         }
         if let modifier = attribute.versionHashModifier {
@@ -341,7 +365,8 @@ struct SwiftDataEntityWriter {
 
     func relationshipLines(_ relationship: ObjectModel.Relationship) -> [String] {
         var lines: [String] = []
-        let name = SwiftNames.identifier(relationship.name)
+        let name = SwiftNames.swiftName(relationship.name)
+        let destination = SwiftNames.swiftName(relationship.destination)
         if SwiftNames.persistentModelMembers.contains(relationship.name) {
             lines.append(
                 """
@@ -385,23 +410,38 @@ struct SwiftDataEntityWriter {
         if relationship.isToMany && relationship.maxCount > 0 {
             arguments.append("maximumModelCount: \(relationship.maxCount)")
         }
-        if let original = relationship.renamingIdentifier {
+        if let original = originalName(relationship.name, renamingIdentifier: relationship.renamingIdentifier, &lines) {
             arguments.append("originalName: \(Self.stringLiteral(original))")
         }
         // The macro's parameter order: inverse before hashModifier.
         if inverse, let inverseName = relationship.inverse {
-            arguments.append("inverse: \\\(relationship.destination).\(SwiftNames.identifier(inverseName))")
+            arguments.append("inverse: \\\(destination).\(SwiftNames.swiftName(inverseName))")
         }
         if let modifier = relationship.versionHashModifier {
             arguments.append("hashModifier: \(Self.stringLiteral(modifier))")
         }
         let annotation = arguments.isEmpty ? "" : "@Relationship(\(arguments.joined(separator: ", "))) "
         if relationship.isToMany {
-            lines.append("\(annotation)var \(name): [\(relationship.destination)] = []")
+            lines.append("\(annotation)var \(name): [\(destination)] = []")
         } else {
-            lines.append("\(annotation)var \(name): \(relationship.destination)?")
+            lines.append("\(annotation)var \(name): \(destination)?")
         }
         return lines
+    }
+
+    /// The `originalName:` of a property: the model's renaming identifier (the name in the version before), or the
+    /// model's own name when Swift cannot spell it (so SwiftData finds its data). With both, the renaming wins and a
+    /// NOTE in `lines` says what is left to do.
+    func originalName(_ name: String, renamingIdentifier: String?, _ lines: inout [String]) -> String? {
+        guard !SwiftNames.isIdentifier(name) else { return renamingIdentifier }
+        guard let renamingIdentifier else { return name }
+        lines.append(
+            """
+            // NOTE: \(Self.stringLiteral(name)) is no Swift name and was \(renamingIdentifier) before: \
+            originalName keeps the renaming, so move this version's \(Self.stringLiteral(name)) data in a custom stage.
+            """
+        )
+        return renamingIdentifier
     }
 
     static func deleteRule(_ rule: ObjectModel.DeleteRule) -> String {

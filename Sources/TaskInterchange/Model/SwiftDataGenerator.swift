@@ -122,7 +122,9 @@ package struct SwiftDataGenerator: Sendable {
         lines.append("")
         lines.append("    static var models: [any PersistentModel.Type] {")
         lines.append(
-            "        [" + version.model.entities.map { "\(schema).\($0.name).self" }.joined(separator: ", ") + "]")
+            "        ["
+                + version.model.entities.map { "\(schema).\(SwiftNames.swiftName($0.name)).self" }
+                .joined(separator: ", ") + "]")
         lines.append("    }")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
@@ -144,7 +146,7 @@ package struct SwiftDataGenerator: Sendable {
                 )
             }
             if entity.superentity != nil { lines.append(SwiftDataEntityWriter.inheritanceAvailability) }
-            lines.append("typealias \(short) = \(schema).\(entity.name)")
+            lines.append("typealias \(SwiftNames.swiftName(short)) = \(schema).\(SwiftNames.swiftName(entity.name))")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -40,6 +40,27 @@ enum SwiftNames {
         keywords.contains(name) ? "`\(name)`" : name
     }
 
+    /// True when `name` is a Swift identifier as it is (letters, digits and underscores, not starting with a digit;
+    /// a keyword still needs backticks).
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" }
+    }
+
+    /// The Swift spelling of a model's entity or property name: the name itself (in backticks when it is a keyword),
+    /// or, for a name Swift cannot spell (`x-y`, `2nd`), one with `_` for each character it cannot have, which the
+    /// caller maps back to the model's name (`@Attribute(originalName:)`).
+    static func swiftName(_ name: String) -> String {
+        guard !isIdentifier(name) else { return identifier(name) }
+        var spelled = String(
+            String.UnicodeScalarView(
+                name.unicodeScalars.map {
+                    $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" ? $0 : "_"
+                }))
+        if spelled.unicodeScalars.first.map({ ("0"..."9").contains($0) }) ?? true { spelled = "_" + spelled }
+        return identifier(spelled)
+    }
+
     /// `name` as a Swift type-name fragment: letters, digits and underscores only, never starting with a digit.
     static func typeFragment(_ name: String) -> String {
         var result = String(

@@ -24,7 +24,8 @@ struct ResolvedMapping {
     }
 
     /// A property the mapping names that the entity does not have: the store was made by another version of the
-    /// app's model (one mapping serves them all), or the name is misspelled (`suggestion` then names the closest).
+    /// app's model (one mapping serves them all). A name with a `suggestion` (the closest the entity has) is refused
+    /// as misspelled, so the warnings name none.
     struct MissingProperty {
         var kind: StoreMapping.Kind
         /// The interchange field or reference (`dueDate`, `project`).
@@ -38,7 +39,6 @@ struct ResolvedMapping {
         /// "mapped to task.project, but this store's model version has no relationship 'project' (…); read as absent"
         func message(_ whose: String, _ consequence: String) -> String {
             "mapped to \(kind.rawValue).\(field), but \(whose) model version has \(detail); \(consequence)"
-                + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
         }
     }
 
@@ -162,6 +162,15 @@ struct ResolvedMapping {
             kinds[.subtask] = subtask
         }
         self.kinds = kinds
+        // A property one typo away from one the entity has is taken for a misspelling; one with no near name may be
+        // another model version's (one mapping serves them all) and is read as absent.
+        if let misspelled = missing.first(where: { $0.suggestion != nil }) {
+            let section = misspelled.kind.fields.contains(misspelled.field) ? "fields" : "relationships"
+            throw TaskInterchangeError(
+                .usage,
+                "\(source): $.kinds.\(misspelled.kind.rawValue).\(section).\(misspelled.field): \(misspelled.entity) "
+                    + "has \(misspelled.detail); did you mean '\(misspelled.suggestion!)'?")
+        }
         self.missing = missing
     }
 

@@ -69,7 +69,8 @@ final class StoreSelection {
         }
 
         var roots: [Node: Set<Int64>] = [:]
-        for kind in RecordKind.sections {
+        // Subtasks too: `--entities Subtask` names their entity, and each brings its task along (with its siblings).
+        for kind in RecordKind.allCases {
             guard let resolvedKind = resolved.kinds[kind], !excluded.contains(kind) else { continue }
             var isRoot = selection.kinds?.contains(kind) ?? (!selection.hasTaskFilter || kind == .task)
             if let named { isRoot = isRoot && named.contains(resolvedKind.entity.number) }

@@ -10,13 +10,15 @@ extension StoreTemplate {
     /// A template for `model`. No model cache is written (this tool cannot archive a model): stores from frameworks
     /// that kept none open with the app's model all the same.
     public init(model: ObjectModel, frameworkVersion: Int = defaultFrameworkVersion) {
-        objects = model.schemaStatements().map { statement in
+        // Laid out once, for the statements and the entity numbers alike.
+        let layout = SchemaLayout(model: model)
+        objects = layout.statements.map { statement in
             let upper = statement.uppercased()
             let type =
                 upper.hasPrefix("CREATE TABLE") ? "table" : upper.hasPrefix("CREATE TRIGGER") ? "trigger" : "index"
             return SchemaObject(type: type, sql: statement)
         }
-        let numbers = model.entityNumbers
+        let numbers = layout.entityNumbers
         entities = model.entities.compactMap { entity in
             guard let number = numbers[entity.name] else { return nil }
             return (number, entity.name, entity.superentity.flatMap { numbers[$0] } ?? 0)
@@ -29,7 +31,7 @@ extension StoreTemplate {
 
     /// What `--model-from` names: a model (by its extension; `version` picks one of an `.xcdatamodeld`'s or
     /// `.momd`'s versions, the current one when nil) or a store.
-    /// - Throws: `TaskInterchangeError` from reading the model or the store; `.invalidData` when a version is given
+    /// - Throws: `TaskInterchangeError` from reading the model or the store; `.usage` when a version is given
     ///   for a store.
     public init(modelFrom path: String, version: String? = nil, frameworkVersion: Int = defaultFrameworkVersion)
         throws(TaskInterchangeError)
@@ -41,7 +43,7 @@ extension StoreTemplate {
         }
         if version != nil {
             throw TaskInterchangeError(
-                .invalidData, "\(path): a model version applies to a model (.xcdatamodeld, .momd), not to a store")
+                .usage, "\(path): a model version applies to a model (.xcdatamodeld, .momd), not to a store")
         }
         try self.init(path: path)
     }

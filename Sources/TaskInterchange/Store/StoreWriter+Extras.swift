@@ -53,6 +53,34 @@ extension StoreWriter {
         }
     }
 
+    /// The model type (`source.model` type name) of each target attribute that typed records' extra values are
+    /// written to, by kind: what the values are checked against before they are written. Empty without a model.
+    var extraAttributeTypes: [StoreMapping.Kind: [String: String]] {
+        guard let targetModel else { return [:] }
+        var result: [StoreMapping.Kind: [String: String]] = [:]
+        for (kind, resolvedKind) in resolved.kinds {
+            for attribute in StoreExtras.attributes(of: resolvedKind.entity.name, in: targetModel) {
+                guard let column = attributeColumn(attribute.name, of: resolvedKind.entity),
+                    !resolvedKind.usedColumns.contains(column)
+                else { continue }
+                result[kind, default: [:]][attribute.name] = GenericLayout.typeName(attribute.type)
+            }
+        }
+        return result
+    }
+
+    /// The relationship names of each entity of the target's model (inherited ones included), by entity name and, for
+    /// the mapped kinds' entities, by kind too: what the archive's declared inverses must name. Empty without a model.
+    var relationshipNames: [String: Set<String>] {
+        guard let targetModel else { return [:] }
+        var result: [String: Set<String>] = [:]
+        for entity in targetModel.entities {
+            result[entity.name] = Set(targetModel.storedRelationships(of: entity).map(\.relationship.name))
+        }
+        for (kind, resolvedKind) in resolved.kinds { result[kind.rawValue] = result[resolvedKind.entity.name] }
+        return result
+    }
+
     /// The target's column for attribute `property`: the layout's, or without a model `Z` + the name.
     private func attributeColumn(_ property: String, of entity: StoreSchema.Entity) -> String? {
         guard schema.layout != nil else { return schema.column(of: property, in: entity) }
@@ -81,13 +109,12 @@ extension StoreWriter {
                     statement.bind(text, at: index)
                 }
             case "DECIMAL":
-                // Written back as the storage class it was read from: a number when the text is one exactly.
-                if let integer = Int64(text) {
-                    statement.bind(integer, at: index)
-                } else if let number = Double(text), String(number) == text {
-                    statement.bind(number, at: index)
-                } else {
-                    statement.bind(text, at: index)
+                // The integer or double that holds the text exactly (validation refused any other number); text
+                // that is no number stays text.
+                switch DecimalText(text)?.stored {
+                case .integer(let integer)?: statement.bind(integer, at: index)
+                case .double(let number)?: statement.bind(number, at: index)
+                case nil: statement.bind(text, at: index)
                 }
             case "BLOB":
                 if text.count == 36, let id = UUID(uuidString: text) {

@@ -13,6 +13,10 @@ extension Validator {
         var ids: [UUID: String] = [:]
         /// (destination entity, id, path) of references whose destination may come later.
         var pending: [(entity: String, id: UUID, path: String)] = []
+        /// Root entity (one table in the store) → source key → the first record that carries it.
+        var keys: [String: [Int64: (entity: String, index: Int)]] = [:]
+        /// Entity → its root entity, by the declared superentities.
+        var roots: [String: String] = [:]
         var checkedHeader = false
     }
 
@@ -23,6 +27,13 @@ extension Validator {
         generic.declarations = source.model
         for (kind, entity) in source.entities where RecordKind(rawValue: kind) != nil {
             generic.typed[entity] = RecordKind(rawValue: kind)
+        }
+        for (kind, declared) in source.relationships.sorted(by: { $0.key < $1.key }) {
+            for (name, relationship) in declared.sorted(by: { $0.key < $1.key }) {
+                checkInverse(
+                    relationship.inverse, of: kind, name, destination: relationship.destination.rawValue, declared: nil,
+                    path: JSONPath.member(JSONPath.member("$.source.relationships", kind), name) + ".inverse")
+            }
         }
         for (entity, declaration) in source.model.sorted(by: { $0.key < $1.key }) {
             let path = JSONPath.member("$.source.model", entity)
@@ -41,6 +52,10 @@ extension Validator {
                 if relationship.ordered && !relationship.toMany {
                     error(.wrongType, relationshipPath + ".ordered", "a to-one relationship cannot be ordered")
                 }
+                checkInverse(
+                    relationship.inverse, of: entity, name,
+                    destination: generic.typed[relationship.destination]?.rawValue ?? relationship.destination,
+                    declared: source.model[relationship.destination], path: relationshipPath + ".inverse")
                 guard let destination = source.model[relationship.destination] else {
                     if generic.typed[relationship.destination] == nil {
                         error(
@@ -65,6 +80,28 @@ extension Validator {
         }
     }
 
+    /// The inverse declared for `owner.relationship` names a relationship of the destination: not one of its
+    /// declared attributes, and, when the import target's model has the relationship (its values are written), one of
+    /// the destination's relationships there. (Only one side of a pair travels, so the archive alone declares the
+    /// inverse side only when both do.)
+    mutating func checkInverse(
+        _ inverse: String?, of owner: String, _ relationship: String, destination: String,
+        declared: EntityDeclaration?, path: String
+    ) {
+        guard let inverse else { return }
+        if declared?.attributes[inverse] != nil {
+            error(.undeclaredProperty, path, "\(inverse) is an attribute of \(destination), not a relationship")
+        } else if targetRelationships[owner]?.contains(relationship) == true,
+            let names = targetRelationships[destination], !names.contains(inverse)
+        {
+            error(
+                .undeclaredProperty, path,
+                "the target's \(destination) has no relationship \(inverse)"
+                    + (Suggestion.closest(to: inverse, among: names.sorted()).map { " (did you mean '\($0)'?)" } ?? "")
+                    + (names.isEmpty ? "; it has none" : "; it has \(names.sorted().joined(separator: ", "))"))
+        }
+    }
+
     public mutating func visitEntity(_ record: EntityRecord, index: Int) {
         let path = JSONPath.entityRecord(record.entity, index)
         counts.entities += 1
@@ -77,6 +114,7 @@ extension Validator {
             error(.undeclaredProperty, path, "entity \(record.entity) is not declared in $.source.model")
             return
         }
+        if let key = record.key { checkKey(key, of: record.entity, index: index, path: path) }
         if declaration.isAbstract {
             error(
                 .wrongType, path,
@@ -119,6 +157,31 @@ extension Validator {
         }
     }
 
+    /// A source key names one row of its entity tree's table: two records with one key cannot both be restored.
+    private mutating func checkKey(_ key: Int64, of entity: String, index: Int, path: String) {
+        let root = rootEntity(of: entity)
+        if let first = generic.keys[root, default: [:]].updateValue((entity, index), forKey: key) {
+            generic.keys[root]?[key] = first
+            let shared = first.entity == entity ? "" : " (\(first.entity) and \(entity) share one table in the store)"
+            error(
+                .duplicateRecordKey, path + ".key",
+                "key \(key) is also the key of \(JSONPath.entityRecord(first.entity, first.index))\(shared)")
+        }
+    }
+
+    /// The root of `entity`'s inheritance tree by the declared superentities (a cycle ends at the declaration count).
+    private mutating func rootEntity(of entity: String) -> String {
+        if let known = generic.roots[entity] { return known }
+        var root = entity
+        var steps = 0
+        while let parent = generic.declarations[root]?.superentity, steps <= generic.declarations.count {
+            root = parent
+            steps += 1
+        }
+        generic.roots[entity] = root
+        return root
+    }
+
     private mutating func checkRelationship(_ value: ExtraValue, _ relationship: EntityRelationship, path: String) {
         let named = linkedIds(
             value, toMany: relationship.toMany, destination: relationship.destination,
@@ -132,34 +195,6 @@ extension Validator {
             return
         }
         generic.pending.append((entity, id, path))
-    }
-
-    /// A value of the declared type, in the encoding `extra` uses.
-    private mutating func checkAttribute(_ value: ExtraValue, type: String, path: String) {
-        if case .array = value {
-            error(.wrongType, path, "an array belongs to a relationship; \(type) attributes hold one value")
-            return
-        }
-        let fits: Bool
-        switch (type, value) {
-        case (_, .null), ("untyped", _): fits = true
-        case ("boolean", .bool), ("boolean", .integer): fits = true
-        case ("integer16", .integer), ("integer32", .integer), ("integer64", .integer): fits = true
-        case ("double", .double), ("double", .integer), ("float", .double), ("float", .integer): fits = true
-        case ("string", .string), ("uri", .string): fits = true
-        case ("decimal", .string(let text)): fits = Double(text) != nil
-        case ("date", .string(let text)): fits = (try? LosslessDate.date(from: text)) != nil
-        case ("uuid", .string(let text)): fits = UUID(uuidString: text) != nil || Data(base64Encoded: text) != nil
-        case ("binary", .string(let text)), ("transformable", .string(let text)), ("objectID", .string(let text)):
-            fits = Data(base64Encoded: text) != nil
-        case ("binary", _), ("transformable", _), ("string", _), ("uri", _):
-            // SQLite lets a column hold another storage class than its type says; it travels as what it holds.
-            fits = true
-        default: fits = false
-        }
-        if !fits {
-            error(.wrongType, path, "value does not fit the declared type \(type)")
-        }
     }
 
     /// Checks generic references once every record has been read.

@@ -58,6 +58,13 @@ public struct Validator: ArchiveVisitor {
     private var pendingExtras: [(kind: RecordKind, id: UUID, path: String)] = []
     /// The archive's `source.relationships`.
     private var relationships: [String: [String: ExtraRelationship]] = [:]
+    /// The model types of the import target's attributes that typed records' `extra` values are written to, by kind
+    /// and property name (`source.model` type names); empty when there is no target, or it has no model.
+    var extraTypes: [RecordKind: [String: String]] = [:]
+    /// The relationship names (inherited ones included) of each entity of the import target's model, by entity name,
+    /// and of each typed kind's entity also by the kind (`task`…): what a declared inverse must name there. Empty
+    /// when there is no target, or it has no model.
+    var targetRelationships: [String: Set<String>] = [:]
     /// The generic section: declarations, ids read, references still to check.
     var generic = GenericChecks()
     /// Warnings already counted: a reader streaming in several passes repeats document-level warnings.
@@ -186,18 +193,26 @@ public struct Validator: ArchiveVisitor {
     }
 
     /// Relationship values under `extra`: the declared shape, valid ids, and (once read) existing destinations. An
-    /// array must be a declared relationship: anything else under `extra` is an attribute value.
+    /// array must be a declared relationship: anything else under `extra` is an attribute value, checked against the
+    /// target's type for it when there is one.
     private mutating func checkExtra(
         _ extra: [String: ExtraValue]?, of kind: RecordKind, path makePath: @autoclosure () -> String
     ) {
         guard let extra else { return }
         let declared = relationships[kind.rawValue]
-        if declared == nil, !extra.values.contains(where: { if case .array = $0 { true } else { false } }) { return }
+        let types = extraTypes[kind]
+        if declared == nil, types == nil,
+            !extra.values.contains(where: { if case .array = $0 { true } else { false } })
+        {
+            return
+        }
         let path = makePath()
         for (property, value) in extra {
             let propertyPath = JSONPath.member(path + ".extra", property)
             guard let relationship = declared?[property] else {
-                if case .array = value {
+                if let type = types?[property] {
+                    checkAttribute(value, type: type, path: propertyPath)
+                } else if case .array = value {
                     error(
                         .wrongType, propertyPath,
                         "an array under extra must be a relationship declared in "

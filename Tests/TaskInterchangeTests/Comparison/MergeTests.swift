@@ -87,17 +87,21 @@ struct MergeTests {
         #expect(try StoreImport.run(incoming, into: path, options: options).plan.decisions.first?.winner == .archive)
         incoming.tasks[0].modifiedAt = Date(timeIntervalSinceReferenceDate: 400)
         #expect(try StoreImport.run(incoming, into: path, options: options).plan.decisions.first?.winner == .target)
-        // A named property is only where a record without modifiedAt keeps its date: the target's mapped
-        // lastModified (500) still dates it, so an older archive never overwrites it.
+        // A named property is only where a record without modifiedAt keeps its date: the record's modifiedAt (400),
+        // not its editedAt (700), is the archive's date, and the target's lastModified (500) is newer.
+        incoming.tasks[0].extra = ["editedAt": Self.stamp(700)]
         options.modificationDates = ModificationDates(property: "editedAt")
-        #expect(try StoreImport.run(incoming, into: path, options: options).plan.decisions.first?.winner == .target)
-        options.modificationDates = ModificationDates(property: "modifiedAt")
         #expect(try StoreImport.run(incoming, into: path, options: options).plan.decisions.first?.winner == .target)
         // An archive that keeps its date under extra by that name: it is read there.
         incoming.tasks[0].modifiedAt = nil
-        incoming.tasks[0].extra = ["editedAt": Self.stamp(700)]
-        options.modificationDates = ModificationDates(property: "editedAt")
         #expect(try StoreImport.run(incoming, into: path, options: options).plan.decisions.first?.winner == .archive)
+        // A name neither the archive nor the target has would leave every record undated: refused.
+        options.modificationDates = ModificationDates(property: "editedOn")
+        let error = try #require(throws: TaskInterchangeError.self) {
+            try StoreImport.run(incoming, into: path, options: options)
+        }
+        #expect(error.kind == .usage)
+        #expect(error.message.contains("(did you mean 'editedAt'?)"))
     }
 
     @Test("--match name: same-named projects and tags of an independently made graph become the target's; tasks follow")

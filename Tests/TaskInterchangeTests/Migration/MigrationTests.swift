@@ -77,6 +77,25 @@ struct MigrationTests {
         return error
     }
 
+    @Test("migrations whose backups fall in one second each keep their own: the next name is -2, -3, …")
+    func backupsOfOneSecond() async throws {
+        let directory = try TemporaryDirectory()
+        let legacy = try Self.sampleStore(in: directory)
+        let backups = directory.path("backups")
+        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
+        // The time-stamped names of the next seconds are taken already, as by a migration that ran just before.
+        let now = Date()
+        let taken = (0..<30).map { backups + "/" + Migration.backupName(for: legacy, at: now + Double($0)) }
+        for path in taken { #expect(FileManager.default.createFile(atPath: path, contents: Data("earlier".utf8))) }
+        let migration = Migration(legacyStore: legacy, backupDirectory: backups)
+        let first = try await migration.run(intoStore: directory.path("a.sqlite")).backupPath
+        let second = try await migration.run(intoStore: directory.path("b.sqlite")).backupPath
+        #expect(first.hasSuffix("-2.sqlite") && taken.contains(String(first.dropLast("-2.sqlite".count)) + ".sqlite"))
+        #expect(second != first && !taken.contains(second))
+        #expect(try await GraphComparison.compare(.store(path: legacy), .store(path: second)).isEqual)
+        for path in taken { #expect(FileManager.default.contents(atPath: path) == Data("earlier".utf8)) }
+    }
+
     @Test("failed at preparing backup (the backup directory is missing): no backup, no store")
     func failsPreparingBackup() async throws {
         let directory = try TemporaryDirectory()

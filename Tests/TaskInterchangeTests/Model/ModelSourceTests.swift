@@ -190,7 +190,7 @@ struct ModelSourceTests {
         #expect(try source.version(named: nil).model.entities.map(\.name) == ["B"])
         #expect(try source.version(named: "App 10.xcdatamodel").model.entities.map(\.name) == ["C"])
         #expect(
-            throws: TaskInterchangeError(.invalidData, "\(folder): has no version App 3 (it has App, App 2, App 10)")
+            throws: TaskInterchangeError(.usage, "\(folder): has no version App 3 (it has App, App 2, App 10)")
         ) {
             try source.version(named: "App 3")
         }

@@ -124,6 +124,44 @@ struct SwiftDataGeneratorTests {
         #expect(!plan.contains(".custom("))
     }
 
+    @Test(
+        "names Swift cannot spell are escaped or mapped (originalName), defaults it cannot write are written or NOTEd")
+    func unspellable() throws {
+        var owner = ObjectModel.Entity(
+            "class",
+            attributes: [
+                .init("var", .integer16), .init("x-y", .string, optional: true), .init("2nd", .boolean, optional: true),
+                .init("ratio", .double), .init("low", .double), .init("small", .integer16), .init("tiny", .float),
+            ],
+            relationships: [.init("for", to: "x-y", inverse: "owner", toMany: true)])
+        for (name, value) in [("ratio", "NaN"), ("low", "-inf"), ("small", "99999"), ("tiny", "1e39"), ("var", "7")] {
+            owner.attributes[owner.attributes.firstIndex { $0.name == name }!].defaultValue = value
+        }
+        let other = ObjectModel.Entity(
+            "x-y", attributes: [.init("in", .string, optional: true)],
+            relationships: [.init("owner", to: "class", inverse: "for", toMany: false)])
+        let version = ModelSource.Version(
+            name: "V", model: ObjectModel(entities: [owner, other]), path: "V.xcdatamodel")
+        let output = SwiftDataGenerator(versions: [version], currentVersion: nil, modelName: "Odd").files()
+        let code = output.files.map(\.contents).joined(separator: "\n")
+        for line in [
+            "final class `class` {", "var `var`: Int16 = 7", "@Attribute(originalName: \"x-y\") var x_y: String?",
+            "@Attribute(originalName: \"2nd\") var _2nd: Bool?", "var ratio: Double = .nan",
+            "var low: Double = -.infinity",
+            "// NOTE: default value \"99999\" has no Swift literal here; set it in init.", "var small: Int16\n",
+            "// NOTE: default value \"1e39\" has no Swift literal here; set it in init.",
+            "@Relationship(deleteRule: .nullify, inverse: \\x_y.owner) var `for`: [x_y] = []", "final class x_y {",
+            "var `in`: String?", "[VSchema.`class`.self, VSchema.x_y.self]", "typealias x_y = VSchema.x_y",
+        ] {
+            #expect(code.contains(line), "\(line)")
+        }
+        #expect(code.contains("// NOTE: the entity name \"x-y\" is no Swift name, so the class is x_y;"))
+        guard let swiftc = Self.swiftc else { return }
+        let directory = try TemporaryDirectory()
+        try SwiftDataGenerator.write(output.files, to: directory.path("out"))
+        #expect(try Self.run(swiftc, ["-parse"] + output.files.map { directory.path("out/" + $0.name) }) == 0)
+    }
+
     @Test("write refuses an existing directory and leaves nothing behind")
     func writeAtomic() throws {
         let directory = try TemporaryDirectory()

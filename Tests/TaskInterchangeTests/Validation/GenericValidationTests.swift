@@ -114,6 +114,66 @@ struct GenericValidationTests {
                 == ["missing-reference $.entities.Folder[0].values.notes[0]"])
     }
 
+    @Test("two records of one entity tree with one key (one row of its table) are refused at the second key")
+    func duplicateKeys() throws {
+        // SmartFolder is a sub-entity of Folder: their records share Folder's table, and key 1 is the folder's.
+        let shared = document().replacingOccurrences(
+            of: #""key":2,"values":{"name":"S""#, with: #""key":1,"values":{"name":"S""#)
+        #expect(try validate(shared) == ["duplicate-record-key $.entities.SmartFolder[0].key"])
+        var validator = Validator()
+        try ArchiveInput(bytes: Array(shared.utf8)).withBytes { try ArchiveReader().read($0, into: &validator) }
+        #expect(
+            validator.report.issues.first?.message
+                == "key 1 is also the key of $.entities.Folder[0] (Folder and SmartFolder share one table in the store)"
+        )
+        // A note's key 1 is another table's: no clash.
+        #expect(try validate(document()) == [])
+    }
+
+    @Test("an inverse the target's model does not have is refused by the import, at its path; the real one imports")
+    func inverseInTarget() throws {
+        let model = ObjectModel(entities: [
+            .init(
+                "Folder", attributes: [.init("name", .string, optional: true)],
+                relationships: [.init("notes", to: "Note", inverse: "folder", toMany: true)]),
+            .init(
+                "Note", attributes: [.init("title", .string, optional: true)],
+                relationships: [.init("folder", to: "Folder", inverse: "notes", toMany: false)]),
+        ])
+        var options = StoreImportOptions()
+        options.template = StoreTemplate(model: model)
+        func archive(inverse: String) -> String {
+            """
+            {"format":"tasks-interchange","version":2,"exportDate":"2024-01-01T00:00:00Z",
+            "generator":{"name":"t","version":"1"},
+            "source":{"store":"s","storeUUID":"S","entities":{},"model":{
+            "Folder":{"attributes":{"name":"string"},"relationships":{}},
+            "Note":{"attributes":{"title":"string"},"relationships":{
+            "folder":{"destination":"Folder","toMany":false,"ordered":false,"inverse":"\(inverse)"}}}}},
+            "projects":[],"categories":[],"tags":[],"tasks":[],
+            "entities":{"Folder":[{"id":"\(Self.folder)","key":1,"values":{"name":"A"}}],
+            "Note":[{"id":"\(Self.note)","key":1,"values":{"title":"Hi","folder":"\(Self.folder)"}}]},
+            "counts":{"projects":0,"categories":0,"tags":0,"tasks":0,"subtasks":0,"entities":2}}
+            """
+        }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("new.sqlite")
+        // The archive alone cannot tell (the inverse side does not travel); the target's model can.
+        #expect(try validate(archive(inverse: "notez")) == [])
+        let error = try #require(throws: ArchiveValidationError.self) {
+            try StoreImport.run(
+                ArchiveInput(bytes: Array(archive(inverse: "notez").utf8)), into: path, options: options)
+        }
+        #expect(error.report.issues.map(\.path) == ["$.source.model.Note.relationships.folder.inverse"])
+        #expect(
+            error.report.issues.first?.message
+                == "the target's Folder has no relationship notez (did you mean 'notes'?); it has notes")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        _ = try StoreImport.run(
+            ArchiveInput(bytes: Array(archive(inverse: "notes").utf8)), into: path, options: options)
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
     @Test("records of undeclared or abstract entities, and counts that disagree")
     func entities() throws {
         let undeclared = document().replacingOccurrences(of: #""Note":["#, with: #""Memo":["#)
@@ -141,6 +201,11 @@ struct GenericValidationTests {
         #expect(
             try validate(document(model: crossed)).contains {
                 $0.hasPrefix("wrong-type $.source.model.Folder.relationships.notes.inverse")
+            })
+        let attribute = Self.model.replacingOccurrences(of: #""inverse":"folder"}}},"#, with: #""inverse":"title"}}},"#)
+        #expect(
+            try validate(document(model: attribute)).contains {
+                $0.hasPrefix("undeclared-property $.source.model.Folder.relationships.notes.inverse")
             })
         let badType = Self.model.replacingOccurrences(of: #""title":"string""#, with: #""title":"text""#)
         #expect(
