@@ -13,7 +13,9 @@ extension ImportCommand {
         guard verify, !dryRun else { return nil }
         // A store made from a model keeps no model cache: it is read with that model.
         return try GraphComparison.verify(
-            .input(input), against: .store(path: store, mapping: options.mapping, model: options.template?.model))
+            .input(input),
+            against: .store(
+                path: store, mapping: options.mapping, model: options.template?.model ?? options.targetModel))
     }
 
     /// The text that follows the import summary: one verdict line, and the differences when there are any.

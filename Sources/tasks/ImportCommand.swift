@@ -32,6 +32,10 @@ struct ImportCommand: Command {
         help: "Create the new store with "
             + "this store's schema and metadata (e.g. the empty store your app wrote), or those Core Data writes for a "
             + "model (.xcdatamodeld, .xcdatamodel, .momd, .mom), so the app opens it without a migration.")
+    static let model = SharedOptions.model(
+        "The app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom): a new store is made for its version (as "
+            + "--model-from); an existing store that keeps no model cache is written with it (property names, types, "
+            + "externally stored data) in the version whose hashes it records.")
     static let modelVersion = SharedOptions.modelVersion(
         "With --model-from a model: the version to use (default: its "
             + "current version).")
@@ -52,7 +56,7 @@ struct ImportCommand: Command {
             ArchiveArgument.positional("The archive to import; '-' or nothing reads stdin (JSON or NDJSON).")
         ],
         options: [
-            store, mode, dryRun, backup, mapping, modelFrom, modelVersion, keepIdentity, strict, busyTimeout,
+            store, mode, dryRun, backup, mapping, model, modelFrom, modelVersion, keepIdentity, strict, busyTimeout,
             SharedOptions.jsonSummary, verify, kinds, entities, match, modifiedProperty,
         ])
 
@@ -63,6 +67,7 @@ struct ImportCommand: Command {
     var strict: Bool
     var backup: String?
     var mapping: MappingFile
+    var model: String?
     var modelFrom: String?
     var modelVersion: String?
     var busyTimeout: Int32
@@ -88,6 +93,7 @@ struct ImportCommand: Command {
         kinds = try SelectionOptions.kinds(arguments, Self.kinds)
         entities = try arguments.optional(Self.entities)
         modifiedProperty = try arguments.optional(Self.modifiedProperty)
+        model = try arguments.optional(Self.model)
         modelFrom = try arguments.optional(Self.modelFrom)
         modelVersion = try arguments.optional(Self.modelVersion)
         jsonSummary = arguments.flag(SharedOptions.jsonSummary)
@@ -101,7 +107,8 @@ struct ImportCommand: Command {
                 "--verify checks that the store holds the whole file; with --kinds or --entities it holds "
                     + "part of it")
         }
-        if modelVersion != nil && modelFrom == nil {
+        if model != nil && modelFrom != nil { throw UsageError("--model and --model-from cannot be combined") }
+        if modelVersion != nil && modelFrom == nil && model == nil {
             throw UsageError("--model-version needs --model-from <model>")
         }
     }
@@ -121,6 +128,12 @@ struct ImportCommand: Command {
         if let modifiedProperty { options.modificationDates = ModificationDates(property: modifiedProperty) }
         if let modelFrom {
             options.template = try StoreTemplate(modelFrom: modelFrom, version: modelVersion)
+        } else if let model {
+            if FileManager.default.fileExists(atPath: store) {
+                options.targetModel = try SharedOptions.model(model, version: modelVersion, forStore: store)
+            } else {
+                options.template = try StoreTemplate(modelFrom: model, version: modelVersion)
+            }
         }
         let input = try input.open()
         let started = Date()

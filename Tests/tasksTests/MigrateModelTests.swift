@@ -81,6 +81,14 @@ struct VerifyModelTests {
         #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
         let bare = try TasksBinary.run(["diff", archive, source])
         #expect(bare.status == 1, "\(bare.stdout)")
+        // Into an existing store made from the model (no model cache): written with the model, markers kept.
+        let existing = scratch.path("Existing.sqlite")
+        #expect(try TasksBinary.run(["model", "new-store", model, "-o", existing]).status == 0)
+        let into = try TasksBinary.run(["import", "--store", existing, "--model", model, "--verify", archive])
+        #expect(into.status == 0, "\(into.stderr)")
+        let data = try Database(path: existing, mode: .readOnly(immutable: false)).scalar(
+            "SELECT quote(ZDATA) FROM ZPHOTO")
+        #expect(data?.string == "X'0168690A'")
         // inspect describes it with the model: names, types, external storage, and its layout checked.
         let inspect = try TasksBinary.run(["inspect", "--store", source, "--model", model])
         #expect(inspect.status == 0, "\(inspect.stderr)")
