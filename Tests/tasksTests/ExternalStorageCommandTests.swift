@@ -21,14 +21,21 @@ struct ExternalStorageCommandTests {
         </model>
         """
 
-    /// The model folder, a source store whose every photo is in an external file, and its archive.
-    static func fixture(in scratch: Scratch) throws -> (model: String, archive: String, files: [String: Data]) {
+    /// The model folder in `scratch`, and an empty store `tasks model new-store` made from it.
+    static func modelAndStore(in scratch: Scratch) throws -> (model: String, store: String) {
         let model = scratch.path("Photos.xcdatamodel")
         try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
         try Self.model.write(toFile: model + "/contents", atomically: true, encoding: .utf8)
-        let source = scratch.path("Source.sqlite")
+        let store = scratch.path("Photos.sqlite")
+        let made = try TasksBinary.run(["model", "new-store", model, "-o", store])
+        guard made.status == 0 else { throw TaskInterchangeError(.internal, "new-store failed: \(made.stderr)") }
+        return (model, store)
+    }
+
+    /// The model folder, a source store whose every photo is in an external file, and its archive.
+    static func fixture(in scratch: Scratch) throws -> (model: String, archive: String, files: [String: Data]) {
+        let (model, source) = try modelAndStore(in: scratch)
         let template = try StoreTemplate(modelFrom: model)
-        try template.makeEmptyStore(at: source)
         let database = try Database(path: source, mode: .readWrite)
         let directory = ExternalData(store: source).directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

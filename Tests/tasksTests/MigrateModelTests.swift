@@ -9,11 +9,7 @@ struct MigrateModelTests {
     @Test("an app model's store migrates into a new store of the model, its entities listed, verified")
     func migrateWithModel() throws {
         let scratch = try Scratch()
-        let model = scratch.path("Photos.xcdatamodel")
-        try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
-        try ExternalStorageCommandTests.model.write(toFile: model + "/contents", atomically: true, encoding: .utf8)
-        let source = scratch.path("Photos.sqlite")
-        #expect(try TasksBinary.run(["model", "new-store", model, "-o", source]).status == 0)
+        let (model, source) = try ExternalStorageCommandTests.modelAndStore(in: scratch)
         try Database(path: source, mode: .readWrite).execute(
             "INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZCAPTION, ZDATA) VALUES (1, 1, 1, 'one', x'0168690a'),"
                 + " (2, 1, 1, 'two', NULL); UPDATE Z_PRIMARYKEY SET Z_MAX = 3")
@@ -56,11 +52,7 @@ struct VerifyModelTests {
     @Test("import --model-from a model, then verify with the model: verified; without it: the marker byte differs")
     func verifyWithModel() throws {
         let scratch = try Scratch()
-        let model = scratch.path("Photos.xcdatamodel")
-        try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
-        try ExternalStorageCommandTests.model.write(toFile: model + "/contents", atomically: true, encoding: .utf8)
-        let source = scratch.path("Photos.sqlite")
-        #expect(try TasksBinary.run(["model", "new-store", model, "-o", source]).status == 0)
+        let (model, source) = try ExternalStorageCommandTests.modelAndStore(in: scratch)
         try Database(path: source, mode: .readWrite).execute(
             "INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZCAPTION, ZDATA) VALUES (1, 1, 1, 'one', x'0168690a');"
                 + "UPDATE Z_PRIMARYKEY SET Z_MAX = 1")

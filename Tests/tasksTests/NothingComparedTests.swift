@@ -10,12 +10,7 @@ struct NothingComparedTests {
     @Test("verify and migrate refuse to call an empty comparison verified")
     func nothingCompared() throws {
         let scratch = try Scratch()
-        let model = scratch.path("Photos.xcdatamodel")
-        try FileManager.default.createDirectory(atPath: model, withIntermediateDirectories: true)
-        try ExternalStorageCommandTests.model.write(toFile: model + "/contents", atomically: true, encoding: .utf8)
-        let source = scratch.path("Photos.sqlite")
-        let made = try TasksBinary.run(["model", "new-store", model, "-o", source])
-        #expect(made.status == 0, "\(made.stderr)")
+        let (_, source) = try ExternalStorageCommandTests.modelAndStore(in: scratch)
         let database = try Database(path: source, mode: .readWrite)
         try database.execute(
             "INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZCAPTION) VALUES (1, 1, 1, 'one'), (2, 1, 1, 'two');"
