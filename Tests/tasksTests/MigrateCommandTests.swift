@@ -8,8 +8,8 @@ struct MigrateCommandTests {
     func success() throws {
         let scratch = try Scratch()
         let legacy = try scratch.sampleStore()
+        // The backup directory is made when missing (its parent exists).
         let backups = scratch.path("backups")
-        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: false)
         let walBefore = try scratch.bytes("TaskManager.sqlite-wal")
         let target = scratch.path("new.sqlite")
         let run = try TasksBinary.run(["migrate", "--from", legacy, "--to", target, "--backup", backups])
@@ -65,6 +65,19 @@ struct MigrateCommandTests {
             try FileManager.default.contentsOfDirectory(atPath: scratch.url.path)
                 .first { $0.hasPrefix("TaskManager-backup-") })
         #expect(run.stderr.contains("the backup of \(legacy) is \(scratch.url.path)/\(backup)"), "\(run.stderr)")
+    }
+
+    @Test("a backup directory whose parent is missing is not made: exit 73, nothing created")
+    func backupParentMissing() throws {
+        let scratch = try Scratch()
+        let legacy = try scratch.sampleStore()
+        let run = try TasksBinary.run([
+            "migrate", "--from", legacy, "--to", scratch.path("new.sqlite"), "--backup", scratch.path("no/such/dir"),
+        ])
+        #expect(run.status == 73, "\(run.stderr)")
+        #expect(run.stderr.contains("cannot create the backup directory"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("no")))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("new.sqlite")))
     }
 
     @Test("usage: --to missing is exit 64; the overview lists migrate")

@@ -97,10 +97,15 @@ extension Migration {
         progress: (@Sendable (ProgressEvent) -> Void)?
     ) throws -> String {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: backupDirectory, isDirectory: &isDirectory),
-            isDirectory.boolValue
-        else {
-            throw TaskInterchangeError(.cannotCreate, "\(backupDirectory): the backup directory does not exist")
+        if !FileManager.default.fileExists(atPath: backupDirectory, isDirectory: &isDirectory) {
+            // Made when missing, as long as its parent exists: a mistyped path deep down is not silently created.
+            guard mkdir(backupDirectory, 0o755) == 0 else {
+                throw TaskInterchangeError(
+                    .cannotCreate,
+                    "\(backupDirectory): cannot create the backup directory: \(String(cString: strerror(errno)))")
+            }
+        } else if !isDirectory.boolValue {
+            throw TaskInterchangeError(.cannotCreate, "\(backupDirectory): not a directory")
         }
         progress?(ProgressEvent(phase: .backingUp, done: 0, total: 1, bytes: 0))
         let snapshot = try StoreCopy.copy(legacyStore, into: directory, busyTimeout: busyTimeout)

@@ -41,7 +41,7 @@ public struct Migration: Sendable {
 
     /// The legacy Core Data store (its `-wal` and `-shm` beside it).
     public var legacyStore: String
-    /// The directory the backup is written to (it must exist).
+    /// The directory the backup is written to (made when missing; its parent must exist).
     public var backupDirectory: String
     /// How the legacy store's entities map to the interchange; detected when nil.
     public var mapping: StoreMapping?

@@ -96,11 +96,11 @@ struct MigrationTests {
         for path in taken { #expect(FileManager.default.contents(atPath: path) == Data("earlier".utf8)) }
     }
 
-    @Test("failed at preparing backup (the backup directory is missing): no backup, no store")
+    @Test("failed at preparing backup (the backup directory's parent is missing): no backup, no store")
     func failsPreparingBackup() async throws {
         let directory = try TemporaryDirectory()
         let legacy = try Self.sampleStore(in: directory)
-        let migration = Migration(legacyStore: legacy, backupDirectory: directory.path("none"))
+        let migration = Migration(legacyStore: legacy, backupDirectory: directory.path("none/backups"))
         let error = try await expectFailure(
             at: .preparingBackup, migration: migration,
             target: directory.path("new.sqlite"), events: Events(),
