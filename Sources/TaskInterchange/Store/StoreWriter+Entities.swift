@@ -67,6 +67,10 @@ extension StoreWriter {
                 bind(value, declaredType: statements.declaredTypes[offset], to: statement, at: index)
                 placed += 1
             } else {
+                // A reference to a file the source lacked has nowhere to go in a column that keeps values inline.
+                if record.external[attribute.property] != nil {
+                    lackingEntityValues["\(record.entity).\(attribute.property)", default: 0] += 1
+                }
                 statement.bindNull(at: index)
             }
         }

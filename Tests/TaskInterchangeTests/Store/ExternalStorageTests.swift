@@ -171,6 +171,31 @@ struct ExternalStorageTests {
                 == Data(Self.large))
     }
 
+    @Test("a reference to a missing file, into a target that keeps the attribute inline: counted as not imported")
+    func referenceWithoutPlace() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.makeStore(in: directory)
+        try FileManager.default.removeItem(atPath: ExternalData(store: path).directory + "/" + Self.fileName)
+        _ = try Self.export(path, to: directory.path("a.json"))
+        var inline = ObjectModel.Attribute("data", .binaryData, optional: true)
+        inline.allowsExternalStorage = false
+        let plain = ObjectModel(entities: [
+            ObjectModel.Entity(
+                "Photo", attributes: [ObjectModel.Attribute("caption", .string, optional: true), inline])
+        ])
+        var options = StoreImportOptions()
+        options.template = StoreTemplate(model: plain)
+        let result = try StoreImport.run(
+            try ArchiveInput(path: directory.path("a.json")), into: directory.path("plain.sqlite"), options: options)
+        #expect(result.plan.lacking["Photo.data"] == 1, "\(result.plan.lacking)")
+        options.strict = true
+        #expect(throws: (any Error).self) {
+            _ = try StoreImport.run(
+                try ArchiveInput(path: directory.path("a.json")), into: directory.path("strict.sqlite"),
+                options: options)
+        }
+    }
+
     @Test("marker bytes: inline, a file name, and anything else kept as it is")
     func decode() {
         #expect(ExternalData.decode([0x01, 7, 8]) == .inline([7, 8]))
