@@ -69,14 +69,14 @@ struct MigrationIntoContextTests {
         }
     }
 
-    @Test("a failure at preparing backup: stages end in failed, no backup, the context untouched")
+    @Test("a failure at preparing backup (no parent directory): stages end in failed, no backup, the context untouched")
     func failsPreparingBackup() async throws {
         let scratch = try Scratch()
         let store = try Self.sampleStore(in: scratch)
         let context = FakeTaskContext()
         let events = Events()
         let error = await #expect(throws: MigrationError.self) {
-            _ = try await Migration(legacyStore: store, backupDirectory: scratch.file("missing")).run(
+            _ = try await Migration(legacyStore: store, backupDirectory: scratch.file("missing/backups")).run(
                 into: {
                     TaskGraphDestination(context: context)
                 }, events: events.append)
