@@ -49,8 +49,8 @@ final class ExternalDataWriter {
             offset += written
         }
         try file.synchronize(naming: final)
-        // Staging runs inside the store's write transaction, so no other import sweeps this directory meanwhile: the
-        // descriptor can go (an import of thousands of photos would run out of descriptors).
+        // No other import sweeps this directory meanwhile (see `sweepOnce`), so the descriptor can go: an import of
+        // thousands of photos would run out of them.
         file.release()
         staged.append((file, name))
         try Cancellation.checkpoint()
@@ -101,8 +101,11 @@ final class ExternalDataWriter {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: data.directory)) ?? []
         for name in names where name.hasPrefix(".") {
             guard let marker = name.range(of: ".tasks-", options: .backwards) else { continue }
+            // No other run stages here meanwhile: imports into a store wait for its write lock, and two runs creating
+            // the same new store cannot both place it.
             TemporaryFile.sweep(
-                beside: data.directory + "/" + name[name.index(after: name.startIndex)..<marker.lowerBound])
+                beside: data.directory + "/" + name[name.index(after: name.startIndex)..<marker.lowerBound],
+                evenEmpty: true)
         }
     }
 }

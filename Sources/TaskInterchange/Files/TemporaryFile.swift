@@ -44,8 +44,7 @@ final class TemporaryFile {
     }
 
     /// Closes the descriptor (and so gives up the lock) of a complete file that waits to be placed, for writers of many
-    /// files; it is still removed unless placed. Only a file no other run can be sweeping may be released: one inside
-    /// a store's write transaction.
+    /// files; it is still removed unless placed. Only a file no other run can be sweeping may be released.
     func release() {
         guard !isClosed else { return }
         isClosed = true
@@ -96,7 +95,8 @@ final class TemporaryFile {
     }
 
     /// Removes the temporary files that runs killed before they could clean up left beside `output`.
-    static func sweep(beside output: String) {
+    /// - Parameter evenEmpty: also an empty file younger than a minute, where no other run can be creating one.
+    static func sweep(beside output: String, evenEmpty: Bool = false) {
         let url = URL(fileURLWithPath: output)
         let prefix = "." + url.lastPathComponent + marker
         let directory = url.deletingLastPathComponent().path
@@ -111,7 +111,7 @@ final class TemporaryFile {
             // be one whose owner is between creating and locking it, so it is left alone until it is a minute old.
             var status = stat()
             if flock(handle, LOCK_EX | LOCK_NB) == 0, fstat(handle, &status) == 0,
-                status.st_size > 0 || isMinuteOld(candidate)
+                evenEmpty || status.st_size > 0 || isMinuteOld(candidate)
             {
                 remove(candidate)
             }
