@@ -33,7 +33,8 @@ struct ExportModelTests {
         let wrong = try TasksBinary.run([
             "export", "--store", store, "--model", model, "--model-version", "Nope", "-o", scratch.path("x.json"),
         ])
-        #expect(wrong.status != 0)
+        #expect(wrong.status == 64, "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("has no version Nope"))
         #expect(!FileManager.default.fileExists(atPath: scratch.path("x.json")))
         let usage = try TasksBinary.run(["export", "--store", store, "--model-version", "SampleModel"])
         #expect(usage.status == 64)

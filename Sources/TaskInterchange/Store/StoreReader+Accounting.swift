@@ -1,19 +1,34 @@
 /// Cell accounting: after the records are written, the non-NULL values of every column that not every row's entity
-/// reads are counted per table, entity and column, and set against what the export read. A value in a column the row's entity owns that nothing read is
-/// a warning naming the column, the entity and the count (`--strict` fails); a value in a column the row's entity does
-/// not own (a lightweight migration's default written into a whole shared table) is a note: Core Data never reads it.
+/// reads are counted per table, entity and column, and set against what the export read. A value nothing read is a
+/// warning naming the column, the entity and the count (`--strict` fails); a value in a column a sibling entity owns
+/// (a lightweight migration's default written into a whole shared table) is a note: Core Data never reads it.
+/// Column names are compared upper-cased, as SQLite compares them: a store may spell a column `ztext1`.
 extension StoreReader {
-    /// The columns the export read: per table for rows of given entities, and per table for rows of any entity
-    /// (keys a relationship keeps in its destination's rows).
+    /// The columns the export read, upper-cased: per table for rows of given entities, and per table for rows of
+    /// any entity (keys a relationship keeps in its destination's rows).
     struct ReadColumns {
-        var byEntity: [String: [Int64: Set<String>]] = [:]
-        var anyRow: [String: Set<String>] = [:]
+        private var byEntity: [String: [Int64: Set<String>]] = [:]
+        private var anyRow: [String: Set<String>] = [:]
 
-        /// Names compare as SQLite compares them (ASCII case ignored): a store may spell a column `ztext1`.
+        mutating func insert(_ columns: [String?], table: String, entity: Int64) {
+            byEntity[table, default: [:]][entity, default: []].formUnion(columns.compactMap { $0?.uppercased() })
+        }
+
+        mutating func insert(_ columns: [String?], table: String) {
+            anyRow[table, default: []].formUnion(columns.compactMap { $0?.uppercased() })
+        }
+
+        mutating func insert(_ direction: StoreSchema.JoinDirection) {
+            insert([direction.ownerColumn, direction.memberColumn, direction.orderColumn], table: direction.table)
+        }
+
         func contains(_ column: String, table: String, entity: Int64) -> Bool {
             let upper = column.uppercased()
-            return anyRow[table]?.contains { $0.uppercased() == upper } == true
-                || byEntity[table]?[entity]?.contains { $0.uppercased() == upper } == true
+            return anyRow[table]?.contains(upper) == true || byEntity[table]?[entity]?.contains(upper) == true
+        }
+
+        func containsForAnyRow(_ column: String, table: String) -> Bool {
+            anyRow[table]?.contains(column.uppercased()) == true
         }
     }
 
@@ -21,6 +36,9 @@ extension StoreReader {
     func accountCells() throws -> CellAccount {
         let read = readColumns()
         let mappedNumbers = Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities))
+        let owners = (schema.layout?.ownedColumns ?? [:]).mapValues { byEntity in
+            byEntity.mapValues { Set($0.map { $0.uppercased() }) }
+        }
         var account = CellAccount()
         for table in Set(schema.entities.filter { !$0.isInternal }.compactMap(\.table)).sorted() {
             guard
@@ -40,13 +58,13 @@ extension StoreReader {
                 guard !statement.isNull(at: 0), let entity = schema.entity(number: statement.int64(at: 0)),
                     entity.table == table
                 else { continue }  // rows of no entity: `stray-rows`
-                let owned = schema.layout?.ownedColumns[table]?[entity.number]
+                let owned = owners[table]?[entity.number]
+                let ownedByAny = owners[table]?.values.reduce(into: Set<String>()) { $0.formUnion($1) } ?? []
                 for (offset, column) in unread.enumerated() {
                     let values = Int(statement.int64(at: Int32(offset + 1)))
                     guard values > 0 else { continue }
                     // A migration's default in a sibling's column is not data; a column no entity owns may be.
-                    if let owned, !owned.contains(where: { $0.uppercased() == column.uppercased() }),
-                        ownedByAnother(column, in: table),
+                    if let owned, !owned.contains(column.uppercased()), ownedByAny.contains(column.uppercased()),
                         !read.contains(column, table: table, entity: entity.number)
                     {
                         account.outsideEntity += values
@@ -72,9 +90,7 @@ extension StoreReader {
         }
         for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key })
         where Self.isJoinTable(table)
-            && columns.contains(where: { column in
-                read.anyRow[table]?.contains { $0.uppercased() == column.name.uppercased() } != true
-            })
+            && columns.contains(where: { !read.containsForAnyRow($0.name, table: table) })
         {
             let counts = columns.map { "count(\(Database.quote($0.name)))" }.joined(separator: ", ")
             guard let row = try database.rows("SELECT \(counts) FROM \(Database.quote(table))").first else { continue }
@@ -83,8 +99,7 @@ extension StoreReader {
                 let values = Int(row[offset].int64 ?? 0)
                 guard values > 0 else { continue }
                 account.checked += values
-                guard read.anyRow[table]?.contains(where: { $0.uppercased() == column.name.uppercased() }) != true
-                else { continue }
+                guard !read.containsForAnyRow(column.name, table: table) else { continue }
                 account.notExported += values
                 if !reported {
                     log.add(
@@ -96,12 +111,6 @@ extension StoreReader {
         return account
     }
 
-    /// Whether some entity of `table` owns `column` (compared as SQLite compares names, ignoring ASCII case).
-    private func ownedByAnother(_ column: String, in table: String) -> Bool {
-        let upper = column.uppercased()
-        return schema.layout?.ownedColumns[table]?.values.contains { $0.contains { $0.uppercased() == upper } } == true
-    }
-
     private static func isJoinTable(_ table: String) -> Bool {
         table.hasPrefix("Z_") && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table)
     }
@@ -110,44 +119,30 @@ extension StoreReader {
     private func readColumns() -> ReadColumns {
         var read = ReadColumns()
         for (kind, mapped) in resolved.kinds {
-            let columns = mapped.usedColumns.union(extraColumns(kind).map(\.column))
+            let columns = Array(mapped.usedColumns) + extraColumns(kind).map(\.column)
             for number in mapped.entity.numbersIncludingSubentities {
-                read.byEntity[mapped.table, default: [:]][number, default: []].formUnion(columns)
+                read.insert(columns, table: mapped.table, entity: number)
             }
         }
-        for (table, columns) in relationships.coveredColumns { read.anyRow[table, default: []].formUnion(columns) }
+        for (table, columns) in relationships.coveredColumns { read.insert(Array(columns), table: table) }
         for carried in relationships.carried.values.joined() {
-            if case .joinTable(let direction) = carried.storage { read.addJoin(direction) }
+            if case .joinTable(let direction) = carried.storage { read.insert(direction) }
         }
-        if let join = resolved.tagJoin {
-            read.anyRow[join.table, default: []].formUnion([join.taskColumn, join.tagColumn])
-        }
+        if let join = resolved.tagJoin { read.insert([join.taskColumn, join.tagColumn], table: join.table) }
         for entity in generic.entities.values {
-            var own = Set(entity.attributes.map(\.column))
+            read.insert(entity.attributes.map(\.column), table: entity.table, entity: entity.number)
             for relationship in entity.relationships {
                 switch relationship.storage {
                 case .column(let key, let entityColumn, let mirror):
-                    own.formUnion([key, entityColumn].compactMap { $0 })
-                    if let mirror {
-                        read.anyRow[relationship.destinationTable, default: []].formUnion(
-                            [mirror.key, mirror.entity].compactMap { $0 })
-                    }
+                    read.insert([key, entityColumn], table: entity.table, entity: entity.number)
+                    read.insert([mirror?.key, mirror?.entity], table: relationship.destinationTable)
                 case .destinationColumn(let key, let entityColumn, let order):
-                    read.anyRow[relationship.destinationTable, default: []].formUnion(
-                        [key, entityColumn, order].compactMap { $0 })
+                    read.insert([key, entityColumn, order], table: relationship.destinationTable)
                 case .joinTable(let direction):
-                    read.addJoin(direction)
+                    read.insert(direction)
                 }
             }
-            read.byEntity[entity.table, default: [:]][entity.number, default: []].formUnion(own)
         }
         return read
-    }
-}
-
-extension StoreReader.ReadColumns {
-    mutating func addJoin(_ direction: StoreSchema.JoinDirection) {
-        anyRow[direction.table, default: []].formUnion(
-            [direction.ownerColumn, direction.memberColumn, direction.orderColumn].compactMap { $0 })
     }
 }

@@ -62,6 +62,12 @@ struct WholeStoreRestoreTests {
         for table in source.keys.sorted() {
             #expect(source[table] == restored[table], "\(store): \(table)")
         }
+        // The same entities, numbers and superentities.
+        let entities = "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT"
+        #expect(
+            try Database(path: path, mode: .readOnly(immutable: false)).rows(entities)
+                == Database(path: directory.path("new.sqlite"), mode: .readOnly(immutable: false)).rows(entities),
+            "\(store): Z_PRIMARYKEY")
         // Keys handed out (deleted objects' too) stay handed out.
         #expect(
             try StoreFormTests.maxKeys(path) == StoreFormTests.maxKeys(directory.path("new.sqlite")), "\(store)")
