@@ -17,6 +17,12 @@ public struct ImportPlan: Sendable, Hashable, Codable {
         /// Existing records whose content differs from the archive's under `--mode merge`: one side's version won
         /// (counted as updated when the archive's did, skipped when the target's did).
         public var conflicts = 0
+        /// Values (attributes and relationships, NULLs left out) of the generic records of this entity in the archive,
+        /// counted under the target's entity name.
+        public var values = 0
+        /// Of those, the values the target holds as the archive has them (inserted, updated or already there), after
+        /// the model change; values the target had no place for are subtracted once the import ends.
+        public var valuesWritten = 0
         /// Archive records of this kind an import limited to other kinds (`--kinds`, `--entities`) did not load; nil
         /// when it loaded every kind.
         public var notLoaded: Int?
@@ -30,6 +36,8 @@ public struct ImportPlan: Sendable, Hashable, Codable {
     public var entities: [String: Operations] = [:]
     /// `Entity` or `Entity.property` → generic records or values the target had no place for (not imported).
     public var lacking: [String: Int] = [:]
+    /// What the change to the target's model version dropped, filled and converted (see `VersionMapping`).
+    public var modelChange = VersionMapping.Tally()
     /// Relationship values under `extra` that skip mode left out: to-one values of objects left as they were, and
     /// links to records it did not import (subtasks of a task left as it was).
     public var unlinked = 0

@@ -74,7 +74,13 @@ struct GenericLayout {
         if schema.layout == nil { schema.locate(with: model) }
         for entity in schema.entities where !entity.isInternal && !excluded.contains(entity.number) {
             guard let table = entity.table, let columns = schema.columns(of: table) else { continue }
-            let modelEntity = model?.entity(named: entity.name)
+            // An entity a lightweight migration renamed keeps its old name in Z_PRIMARYKEY: the model's entity is the
+            // one whose renaming identifier names it. Its records keep the store's name.
+            let modelEntity =
+                model?.entity(named: entity.name)
+                ?? model?.entities.first {
+                    $0.renamingIdentifier == entity.name && schema.entity(named: $0.name) == nil
+                }
             var laidOut = Entity(
                 name: entity.name, number: entity.number, table: table,
                 superentity: schema.entity(number: entity.superNumber)?.name,

@@ -117,7 +117,9 @@ extension StoreReader {
                 }
                 try visitor.visitEntity(
                     EntityRecord(
-                        id: UUID.derived(storeUUID: genericIdentity ?? storeUUID, entity: name, primaryKey: key),
+                        id: UUID.derived(
+                            storeUUID: genericIdentity ?? storeUUID, entity: identityNames[name] ?? name,
+                            primaryKey: key),
                         entity: name,
                         key: key, values: values, positions: positions, external: external), index: index)
                 index += 1
@@ -172,6 +174,8 @@ extension StoreReader {
                 example: "p\(owner)→p\(key)")
             return nil
         }
-        return UUID.derived(storeUUID: genericIdentity ?? storeUUID, entity: destination.name, primaryKey: key)
+        return UUID.derived(
+            storeUUID: genericIdentity ?? storeUUID, entity: identityNames[destination.name] ?? destination.name,
+            primaryKey: key)
     }
 }

@@ -90,7 +90,8 @@ extension StoreWriter {
             select.bind(laidOut.number, at: 1)
             while try select.step() {
                 let key = select.int64(at: 0)
-                keys[UUID.derived(storeUUID: schema.storeUUID ?? "", entity: entity, primaryKey: key)] = key
+                let named = identityNames[entity] ?? entity
+                keys[UUID.derived(storeUUID: schema.storeUUID ?? "", entity: named, primaryKey: key)] = key
             }
             existingEntities[entity] = keys
         }

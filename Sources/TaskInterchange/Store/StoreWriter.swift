@@ -75,6 +75,9 @@ final class StoreWriter: ImportDestination {
     /// The store whose external data directory takes externally stored values: the store itself, or for a new store
     /// built in a temporary file, the path it will be placed at.
     var externalStore: String?
+    /// Entity → the name its records' ids derive from, for entities a model change renamed: the archive's ids were
+    /// derived from the old name (see `VersionMapping.identityNames`).
+    var identityNames: [String: String] = [:]
     /// External files this import writes; a new store's wait for the store to be placed (`StoreImport`), an existing
     /// store's are placed just before its transaction commits.
     lazy var externalDataWriter = ExternalDataWriter(store: externalStore ?? path)
