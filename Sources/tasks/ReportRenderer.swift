@@ -70,7 +70,8 @@ enum ReportRenderer {
     }
 
     /// Per kind and per entity, what the import did; the kinds are left out when none has records and entities do
-    /// (a store of any app). Each entity's values: in the archive, written, dropped by a model change, not written.
+    /// (a store of any app). Each entity's values: in the archive, arrived (written, or already there), dropped by a
+    /// model change, not written.
     static func plan(_ plan: ImportPlan, mapping: VersionMapping? = nil) -> String {
         let kinds = StoreMapping.Kind.allCases
         let typedRecords = kinds.contains { kind in
@@ -91,7 +92,7 @@ enum ReportRenderer {
             var values = ""
             if operations.values > 0 {
                 let notWritten = plan.lacking.filter { $0.key.hasPrefix(entity + ".") }.values.reduce(0, +)
-                values = "; \(operations.values) values: \(operations.valuesWritten) written"
+                values = "; \(operations.values) values: \(operations.valuesArrived) arrived"
                 if let count = dropped[entity], count > 0 { values += ", \(count) dropped by the model change" }
                 if notWritten > 0 { values += ", \(notWritten) not written" }
             }

@@ -20,9 +20,10 @@ public struct ImportPlan: Sendable, Hashable, Codable {
         /// Values (attributes and relationships, NULLs left out) of the generic records of this entity in the archive,
         /// counted under the target's entity name.
         public var values = 0
-        /// Of those, the values the target holds as the archive has them (inserted, updated or already there), after
-        /// the model change; values the target had no place for are subtracted once the import ends.
-        public var valuesWritten = 0
+        /// Of those, the values that arrived: the target holds them as the archive has them (inserted, updated or
+        /// already there), after the model change; values the target had no place for are subtracted once the import
+        /// ends, values of records left as the target had them (skipped) are not counted.
+        public var valuesArrived = 0
         /// Archive records of this kind an import limited to other kinds (`--kinds`, `--entities`) did not load; nil
         /// when it loaded every kind.
         public var notLoaded: Int?

@@ -97,7 +97,7 @@ extension Importer.Pass {
             case .upsert where unchanged, .merge where unchanged:
                 // Already as the archive says, links included: left unwritten.
                 operations.unchanged += 1
-                operations.valuesWritten += carried
+                operations.valuesArrived += carried
                 generic.keys[record.id] = existing
                 return
             case .merge where !importer.archiveWins(archiveDate: archiveDate, targetDate: targetDate):
@@ -124,12 +124,12 @@ extension Importer.Pass {
                 }
                 if !importer.dryRun { try destination.update(record, declaration: declaration, at: existing) }
                 operations.updated += 1
-                operations.valuesWritten += carried
+                operations.valuesArrived += carried
                 key = existing
             }
         } else if importer.dryRun {
             operations.inserted += 1
-            operations.valuesWritten += carried
+            operations.valuesArrived += carried
             return
         } else {
             guard let inserted = try destination.insert(record, declaration: declaration) else {
@@ -137,7 +137,7 @@ extension Importer.Pass {
                 return
             }
             operations.inserted += 1
-            operations.valuesWritten += carried
+            operations.valuesArrived += carried
             key = inserted
         }
         generic.keys[record.id] = key
@@ -206,7 +206,7 @@ extension Importer.Pass {
         for (property, count) in destination.lackingProperties() {
             plan.lacking[property, default: 0] += count
             if let dot = property.firstIndex(of: ".") {
-                plan.entities[String(property[..<dot])]?.valuesWritten -= count
+                plan.entities[String(property[..<dot])]?.valuesArrived -= count
             }
         }
     }

@@ -23,7 +23,8 @@ extension StoreImport {
         }
         let mapping: VersionMapping
         do {
-            mapping = try VersionMapping(from: declarations, to: model, overrides: overrides)
+            mapping = try VersionMapping(
+                from: declarations, to: model, overrides: overrides, sourceModel: options.sourceModel)
         } catch {
             throw TaskInterchangeError(error.kind, "\(options.mappingSource): \(error.message)")
         }

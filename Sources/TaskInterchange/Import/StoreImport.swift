@@ -18,6 +18,9 @@ public struct StoreImportOptions: Sendable {
     /// For an existing store that keeps no model cache (one made from a model): the app's model, so its property
     /// names, types and externally stored attributes are known.
     public var targetModel: ObjectModel?
+    /// The model version the archive was exported with, when known (a migration knows it): it confirms changes
+    /// between the versions that the archive alone cannot show (see `VersionMapping`).
+    public var sourceModel: ObjectModel?
     /// How long to wait for another process's lock before giving up, in milliseconds.
     public var busyTimeout: Int32 = 5_000
     /// The most validation issues listed in a report.

@@ -15,7 +15,7 @@ extension Migration {
             checkDestination: {
                 try checkNewStore(path)
             },
-            migrate: { input, _, progress in
+            migrate: { input, _, backup, progress in
                 var options = StoreImportOptions()
                 options.template = template
                 options.mapping = template == nil ? nil : mapping
@@ -25,6 +25,14 @@ extension Migration {
                 // A store made from the app's model is the legacy store's next version: like Core Data's own
                 // migration it keeps the store's UUID and every object its key, so object URIs and ids stay the same.
                 options.keepIdentity = template != nil
+                // The backup is this migration's own file: read in place, its model cache is the legacy version.
+                if template != nil {
+                    options.sourceModel =
+                        legacyModel
+                        ?? (try? Database(path: backup, mode: .readOnly(immutable: true))).flatMap {
+                            try? ObjectModel(modelCacheIn: $0, path: backup)
+                        }
+                }
                 let result = try StoreImport.reporting(input, into: path, options: options, progress: progress)
                 created = result.createdStore
                 imported = result
@@ -77,7 +85,7 @@ extension Migration {
         var written = false
         return try perform(
             events: events, checkDestination: {},
-            migrate: { input, report, progress in
+            migrate: { input, report, _, progress in
                 let plan = try Importer().run(
                     input, into: &destination, total: report.counts.tasks,
                     bytes: Int64(input.count), progress: progress)

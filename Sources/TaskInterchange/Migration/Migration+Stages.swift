@@ -6,7 +6,7 @@ extension Migration {
     func perform(
         events: (@Sendable (Event) -> Void)?,
         checkDestination: () throws -> Void,
-        migrate: (ArchiveInput, ValidationReport, (@Sendable (ProgressEvent) -> Void)?) throws -> ImportPlan,
+        migrate: (ArchiveInput, ValidationReport, String, (@Sendable (ProgressEvent) -> Void)?) throws -> ImportPlan,
         verify: (ArchiveInput) throws -> GraphDiff?,
         undo: () -> Void
     ) throws -> MigrationReport {
@@ -47,7 +47,7 @@ extension Migration {
             guard validation.isValid else { throw ArchiveValidationError(report: validation) }
             let input = try ArchiveInput(path: archivePath)
             try enter(.migrating)
-            let plan = try migrate(input, validation, progress)
+            let plan = try migrate(input, validation, backup, progress)
             migrated = true
             try enter(.verifying)
             progress?(ProgressEvent(phase: .verifying, done: 0, total: validation.counts.tasks))

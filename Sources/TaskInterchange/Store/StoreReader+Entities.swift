@@ -164,7 +164,8 @@ extension StoreReader {
             }
             return nil
         }
-        if let selection, !selection.isKept(entity: destination.name, key) {
+        let destinationName = generic.name(of: destination)
+        if let selection, !selection.isKept(entity: destinationName, key) {
             let excluded = selection.isExcluded(number: number)
             log.add(
                 excluded ? .excludedReference : .danglingReference, entity: entity, property: property,
@@ -175,7 +176,7 @@ extension StoreReader {
             return nil
         }
         return UUID.derived(
-            storeUUID: genericIdentity ?? storeUUID, entity: identityNames[destination.name] ?? destination.name,
+            storeUUID: genericIdentity ?? storeUUID, entity: identityNames[destinationName] ?? destinationName,
             primaryKey: key)
     }
 }

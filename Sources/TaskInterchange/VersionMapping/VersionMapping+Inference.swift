@@ -7,11 +7,14 @@ extension VersionMapping {
     ///   - source: the archive's `source.model`.
     ///   - model: the target's model.
     ///   - overrides: decisions that replace the inferred ones.
+    ///   - sourceModel: the version the archive was exported with, when known: it confirms what the archive alone
+    ///     cannot show (a relationship pair whose other side changed: without it, an inverse the target lacks is the
+    ///     archive's mistake, which validation reports).
     /// - Throws: `TaskInterchangeError.usage` when an override names an entity or property neither model has (with the
     ///   closest names).
     public init(
         from source: [String: EntityDeclaration], to model: ObjectModel,
-        overrides: ModelChangeOverrides = ModelChangeOverrides()
+        overrides: ModelChangeOverrides = ModelChangeOverrides(), sourceModel: ObjectModel? = nil
     ) throws(TaskInterchangeError) {
         let byName = model.entitiesByName
         try Self.checkOverrides(overrides, source: source, model: model, byName: byName)
@@ -21,18 +24,23 @@ extension VersionMapping {
             if let chosen = overrides.entities[name] {
                 target = chosen.flatMap { byName[$0] }
             } else {
-                target = Self.match(name, among: model.entities, identifier: \.renamingIdentifier, name: \.name)
+                target = Self.match(
+                    name, among: model.entities, identifier: \.renamingIdentifier, name: \.name,
+                    sourceNames: Set(source.keys))
             }
             guard let target, !target.isAbstract else {
-                entities[name] = EntityMap(target: nil, properties: [:], fills: [], isIdentity: false)
+                entities[name] = EntityMap(
+                    target: nil, properties: [:], fills: [], isIdentity: false, addsNothing: false)
                 continue
             }
             entities[name] = Self.entityMap(
-                name, declaration, into: target, of: model, source: source, overrides: overrides,
+                name, declaration, into: target, of: model, source: source, sourceModel: sourceModel,
+                overrides: overrides,
                 entityTargets: { sourceEntity in
                     if let chosen = overrides.entities[sourceEntity] { return chosen }
                     return Self.match(
-                        sourceEntity, among: model.entities, identifier: \.renamingIdentifier, name: \.name)?.name
+                        sourceEntity, among: model.entities, identifier: \.renamingIdentifier, name: \.name,
+                        sourceNames: Set(source.keys))?.name
                 })
         }
         self.entities = entities
@@ -40,18 +48,23 @@ extension VersionMapping {
     }
 
     /// The target element that claims `name`: the one whose renaming identifier is `name`, else the one called `name`
-    /// unless its renaming identifier claims another source element.
+    /// unless its renaming identifier names another element the source has (models keep identifiers that name
+    /// nothing the source has, such as a version long gone).
     static func match<Element>(
         _ name: String, among elements: [Element], identifier: KeyPath<Element, String?>,
-        name elementName: KeyPath<Element, String>
+        name elementName: KeyPath<Element, String>, sourceNames: Set<String>
     ) -> Element? {
         if let renamed = elements.first(where: { $0[keyPath: identifier] == name }) { return renamed }
-        return elements.first { $0[keyPath: elementName] == name && ($0[keyPath: identifier] ?? name) == name }
+        return elements.first { element in
+            guard element[keyPath: elementName] == name else { return false }
+            guard let claimed = element[keyPath: identifier] else { return true }
+            return claimed == name || !sourceNames.contains(claimed)
+        }
     }
 
     private static func entityMap(
         _ name: String, _ declaration: EntityDeclaration, into target: ObjectModel.Entity, of model: ObjectModel,
-        source: [String: EntityDeclaration], overrides: ModelChangeOverrides,
+        source: [String: EntityDeclaration], sourceModel: ObjectModel?, overrides: ModelChangeOverrides,
         entityTargets: (String) -> String?
     ) -> EntityMap {
         let ancestry = model.ancestry(of: target)
@@ -59,6 +72,8 @@ extension VersionMapping {
         let relationships = ancestry.flatMap(\.relationships).filter { !$0.isTransient }
         var properties: [String: PropertyMap] = [:]
         var claimed: Set<String> = []
+        var pairsChanged = false
+        let sourceProperties = Set(declaration.attributes.keys).union(declaration.relationships.keys)
         let gone = "the target model's \(target.name) has no such property"
         for (property, type) in declaration.attributes {
             let targetName: String?
@@ -66,8 +81,12 @@ extension VersionMapping {
                 targetName = chosen
             } else {
                 targetName =
-                    match(property, among: attributes, identifier: \.renamingIdentifier, name: \.name)?.name
-                    ?? match(property, among: relationships, identifier: \.renamingIdentifier, name: \.name)?.name
+                    match(
+                        property, among: attributes, identifier: \.renamingIdentifier, name: \.name,
+                        sourceNames: sourceProperties)?.name
+                    ?? match(
+                        property, among: relationships, identifier: \.renamingIdentifier, name: \.name,
+                        sourceNames: sourceProperties)?.name
             }
             guard let targetName else {
                 let reason = overrides.properties[name + "." + property] != nil ? "left out by the mapping" : gone
@@ -95,7 +114,9 @@ extension VersionMapping {
                 targetName = chosen
             } else {
                 targetName =
-                    match(property, among: relationships, identifier: \.renamingIdentifier, name: \.name)?.name
+                    match(
+                        property, among: relationships, identifier: \.renamingIdentifier, name: \.name,
+                        sourceNames: sourceProperties)?.name
             }
             guard let targetName else {
                 let reason = overrides.properties[name + "." + property] != nil ? "left out by the mapping" : gone
@@ -126,6 +147,14 @@ extension VersionMapping {
             let change: Change =
                 relationship.toMany == found.isToMany ? .kept : (found.isToMany ? .toMany : .toOne)
             properties[property] = PropertyMap(target: targetName, change: change)
+            // A pair whose other side changed (a one-to-many become many-to-many) is written the target's way, when
+            // the source version confirms the old side existed.
+            if let inverse = relationship.inverse, inverse != found.inverse,
+                let destination = sourceModel?.entity(named: relationship.destination),
+                sourceModel?.relationship(named: inverse, in: destination) != nil
+            {
+                pairsChanged = true
+            }
         }
         var fills: [Fill] = []
         for attribute in attributes where attribute.derivation == nil {
@@ -133,16 +162,21 @@ extension VersionMapping {
             let value =
                 overrides.fill[target.name + "." + attribute.name]
                 ?? attribute.defaultValue.flatMap { defaultValue($0, type: GenericLayout.typeName(attribute.type)) }
+            // An attribute the new version adds: every record gets its default (refused when it is required and has
+            // none). One that was there and is required: its NULLs get the default, where there is one (a NULL the
+            // source kept in a required attribute stays when there is nothing to put instead).
+            guard value != nil || (isAdded && !attribute.isOptional) else { continue }
             guard isAdded || !attribute.isOptional else { continue }
-            if isAdded && attribute.isOptional && value == nil { continue }
             fills.append(
                 Fill(property: attribute.name, value: value, isRequired: !attribute.isOptional, isAdded: isAdded))
         }
         fills.sort { $0.property < $1.property }
-        let isIdentity =
-            target.name == name && fills.isEmpty
+        let unchanged =
+            target.name == name && !pairsChanged
             && properties.allSatisfy { $0.value.target == $0.key && $0.value.change == .kept }
-        return EntityMap(target: target.name, properties: properties, fills: fills, isIdentity: isIdentity)
+        return EntityMap(
+            target: target.name, properties: properties, fills: fills, isIdentity: unchanged && fills.isEmpty,
+            addsNothing: unchanged && !fills.contains(where: \.isAdded))
     }
 
     /// The archive's declarations under the target's names and shapes: the target's types, cardinalities and order.
@@ -212,7 +246,9 @@ extension VersionMapping {
             guard let target else { continue }
             let targetEntity =
                 (overrides.entities[parts[0]] ?? nil)
-                ?? match(parts[0], among: model.entities, identifier: \.renamingIdentifier, name: \.name)?.name
+                ?? match(
+                    parts[0], among: model.entities, identifier: \.renamingIdentifier, name: \.name,
+                    sourceNames: Set(source.keys))?.name
             guard let entity = targetEntity.flatMap({ byName[$0] }) else { continue }
             let ancestry = model.ancestry(of: entity)
             let targets = ancestry.flatMap { $0.attributes.map(\.name) + $0.relationships.map(\.name) }

@@ -60,6 +60,9 @@ public struct VersionMapping: Sendable, Hashable {
         public var fills: [Fill]
         /// True when records pass unchanged: same name, every property kept, nothing to fill.
         var isIdentity: Bool
+        /// True when the versions agree on this entity (same name and properties, nothing added): at most the NULLs of
+        /// required attributes would be filled.
+        var addsNothing: Bool
     }
 
     /// Source entity → its fate, for every entity the archive declares.
@@ -67,8 +70,9 @@ public struct VersionMapping: Sendable, Hashable {
     /// The archive's declarations as the target model has them (keyed by target entity name): what an import passes
     /// to its destination and a comparison reads the archive's records by.
     public var targetDeclarations: [String: EntityDeclaration]
-    /// True when no record changes.
-    public var isIdentity: Bool { entities.values.allSatisfy(\.isIdentity) }
+    /// True when the two versions agree on every entity: an import of the same version (a restore, say), which keeps
+    /// every record exactly as it is, NULLs of required attributes included.
+    public var isIdentity: Bool { entities.values.allSatisfy(\.addsNothing) }
     /// True when the target model has at least one of the source's entities (otherwise the archive belongs to
     /// another app, and nothing is a model change).
     public var matchesAnyEntity: Bool { entities.values.contains { $0.target != nil } }
