@@ -160,7 +160,7 @@ struct ReadmeExamplesTests {
 
     @Test(
         "every README example runs from a fresh copy, in order, with the documented exit status; nothing but scratch/",
-        .enabled(if: toolsPresent, "the README's examples need jq and sqlite3 on the PATH"))
+        .enabled(if: ReadmeExamplesTests.toolsPresent, "the README's examples need jq and sqlite3 on the PATH"))
     func examplesRun() throws {
         let before = try Self.gitStatus()
         let text = try String(contentsOf: Self.readme, encoding: .utf8)
