@@ -133,6 +133,43 @@ struct ReadmeExamplesTests {
         return run.status == 0 ? run.stdout : nil
     }
 
+    @Test("the convention as parsed: sh lines, console $ lines with > continuations, echo $? statuses, not-run blocks")
+    func parsing() {
+        let text = """
+            ```sh
+            mkdir -p scratch   # a comment after a command stays
+            # a comment line
+            swift run tasks --version
+            ```
+            <!-- not run: an example -->
+            ```console
+            $ tasks export missing.sqlite
+            ```
+            ```console
+            $ tasks validate scratch/a.json; echo $?
+            error: …
+            65
+            $ jq '.a
+            >   | .b' scratch/a.json
+            {}
+            ```
+              ```json
+              {"$ not": "a command"}
+              ```
+            """
+        let blocks = Self.blocks(text)
+        #expect(blocks.map(\.info) == ["sh", "console", "console", "json"])
+        #expect(blocks.map(\.notRun) == [false, true, false, false])
+        let examples = Self.examples(blocks)
+        #expect(
+            examples.map(\.command) == [
+                "mkdir -p scratch   # a comment after a command stays", "tasks --version",
+                "tasks validate scratch/a.json; echo $?", "jq '.a\n  | .b' scratch/a.json",
+            ])
+        #expect(examples.map(\.documentedStatus) == [nil, nil, "65", nil])
+        #expect(examples.map(\.line) == [2, 4, 11, 14])
+    }
+
     @Test("the README's blocks follow the convention: transcripts are console blocks; sh and console blocks run")
     func convention() throws {
         let blocks = Self.blocks(try String(contentsOf: Self.readme, encoding: .utf8))
