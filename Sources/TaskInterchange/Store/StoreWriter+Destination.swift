@@ -200,14 +200,14 @@ extension StoreWriter {
     /// it: archives written before `modifiedAt` was a field carry the date under `extra`, by the store property's name.
     private func asStored<Record: TypedRecord>(_ record: Record) -> (Record, [String: ExtraValue]?) {
         // Without a mapped property the date stays, to be counted as not imported.
-        guard let field = Record.modificationDate,
+        guard let field = Record.modificationDate, let slot = field.modificationDateSlot,
             let property = resolved.mapping[Record.kind]?.property(for: field.name)
         else { return (record, record.extra) }
         var dates = ModificationDates()
         dates.mappedProperties = [property.lowercased()]
         var record = record
         let extra: [String: ExtraValue]?
-        (record[field], extra) = dates.asStored(record[field], record.extra)
+        (record[slot], extra) = dates.asStored(record[slot], record.extra)
         return (record, extra)
     }
 
@@ -223,20 +223,20 @@ extension StoreWriter {
                 statement.bindNull(at: slot)
                 continue
             }
-            switch field.shape {
-            case .text, .textOrDefault: statement.bind(record[field, as: String.self], at: slot)
-            case .optionalText: statement.bind(record[field, as: String?.self], at: slot)
-            case .flag: statement.bind(record[field, as: Bool.self], at: slot)
-            case .date: statement.bind(record[field, as: Date.self], at: slot)
-            case .optionalDate:
-                let date = record[field, as: Date?.self]
+            switch field.access {
+            case .text(let value), .textOrDefault(let value): statement.bind(record[value], at: slot)
+            case .optionalText(let value): statement.bind(record[value], at: slot)
+            case .flag(let value): statement.bind(record[value], at: slot)
+            case .date(let value): statement.bind(record[value], at: slot)
+            case .optionalDate(let value):
+                let date = record[value]
                 if slot == nil, field.isModificationDate, date != nil,
                     let entity = resolved.kinds[Record.kind]?.entity.name
                 {
                     unplacedFields["\(entity).\(field.name)", default: 0] += 1
                 }
                 statement.bind(date, at: slot)
-            case .level: statement.bind(Int64(record[field, as: Int.self]), at: slot)
+            case .level(let value, _): statement.bind(Int64(record[value]), at: slot)
             }
         }
     }

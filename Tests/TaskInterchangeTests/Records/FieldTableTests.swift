@@ -22,14 +22,14 @@ struct FieldTableTests {
     func layoutsAddressTheirProperties() {
         var task = TaskRecord(blank: UUID())
         for field in TaskRecord.layout {
-            switch field.shape {
-            case .text, .textOrDefault: task[field] = "v-\(field.name)"
-            case .optionalText: task[field] = String?.some("o-\(field.name)")
-            case .flag: task[field] = true
-            case .date: task[field] = Date(timeIntervalSinceReferenceDate: Double(field.index))
-            case .optionalDate:
-                task[field] = Date?.some(Date(timeIntervalSinceReferenceDate: Double(100 + field.index)))
-            case .level: task[field] = 3
+            switch field.access {
+            case .text(let slot), .textOrDefault(let slot): task[slot] = "v-\(field.name)"
+            case .optionalText(let slot): task[slot] = "o-\(field.name)"
+            case .flag(let slot): task[slot] = true
+            case .date(let slot): task[slot] = Date(timeIntervalSinceReferenceDate: Double(field.index))
+            case .optionalDate(let slot):
+                task[slot] = Date(timeIntervalSinceReferenceDate: Double(100 + field.index))
+            case .level(let slot, _): task[slot] = 3
             }
         }
         #expect(task.title == "v-title")
@@ -39,10 +39,10 @@ struct FieldTableTests {
         #expect(task.dueDate == Date(timeIntervalSinceReferenceDate: 104))
         #expect(task.modifiedAt == Date(timeIntervalSinceReferenceDate: 105))
         #expect(task.priority == 3)
-        #expect(task[TaskRecord.layout[0], as: String.self] == "v-title")
+        #expect(task[FieldSlot(\TaskRecord.title)] == "v-title")
         var category = CategoryRecord(blank: UUID())
         #expect(category.color == CategoryRecord.defaultColor)
-        category[CategoryRecord.layout[1]] = "red"
+        category[FieldSlot(\CategoryRecord.color)] = "red"
         #expect(category.color == "red" && category.name == "")
     }
 
