@@ -59,7 +59,7 @@ extension StoreReader {
         let column = entry.column
         let field = entry.field
         // A required field's NULL is noted, so a restore can write it back.
-        if !field.access.isOptional, origin.column != nil, statement.columnType(at: column) == 5 {
+        if !field.access.isOptional, origin.column != nil, statement.columnType(at: column) == .null {
             record.nulls = (record.nulls ?? []) + [field.name]
         }
         switch field.access {
