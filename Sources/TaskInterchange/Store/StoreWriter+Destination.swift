@@ -317,38 +317,33 @@ extension StoreWriter {
     /// before then (an update deletes and reads only its own task's, and each task is visited once).
     private func link(task: Int64, tags: [Int64]) {
         guard resolved.tagJoin != nil else { return }
-        for tag in tags { pendingTagLinks[tag, default: []].append(task) }
+        tagLinks.add(task: task, tags: tags)
     }
 
     /// Writes the queued join rows in the join table's key order (tag, then task), so its primary-key index grows at
     /// its end instead of at one place per tag, `tagLinksPerStatement` rows to a statement.
     func writeTagLinks() throws {
-        guard let join = resolved.tagJoin, !pendingTagLinks.isEmpty else { return }
+        guard let join = resolved.tagJoin, !tagLinks.isEmpty else { return }
         let columns = "\(Database.quote(join.taskColumn)), \(Database.quote(join.tagColumn))"
         let insert = "INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(columns)) VALUES "
         let single = try prepared(insert + "(?, ?)")
         let batch = try prepared(
             insert + Array(repeating: "(?, ?)", count: Self.tagLinksPerStatement).joined(separator: ", "))
-        let total = pendingTagLinks.values.reduce(0) { $0 + $1.count }
+        let total = tagLinks.count
         let batched = total - total % Self.tagLinksPerStatement
         var written = 0
-        for tag in pendingTagLinks.keys.sorted() {
-            var tasks = pendingTagLinks.removeValue(forKey: tag)!
-            // New tasks come in key order; updated ones may not.
-            if zip(tasks, tasks.dropFirst()).contains(where: { $0 > $1 }) { tasks.sort() }
-            for task in tasks {
-                if written < batched {
-                    let slot = Int32(written % Self.tagLinksPerStatement) * 2
-                    batch.bind(task, at: slot + 1)
-                    batch.bind(tag, at: slot + 2)
-                    if slot == Int32(Self.tagLinksPerStatement - 1) * 2 { try batch.run() }
-                } else {
-                    single.bind(task, at: 1)
-                    single.bind(tag, at: 2)
-                    try single.run()
-                }
-                written += 1
+        try tagLinks.drain { task, tag in
+            if written < batched {
+                let slot = Int32(written % Self.tagLinksPerStatement) * 2
+                batch.bind(task, at: slot + 1)
+                batch.bind(tag, at: slot + 2)
+                if slot == Int32(Self.tagLinksPerStatement - 1) * 2 { try batch.run() }
+            } else {
+                single.bind(task, at: 1)
+                single.bind(tag, at: 2)
+                try single.run()
             }
+            written += 1
         }
     }
 

@@ -123,7 +123,7 @@ extension StoreWriter {
                 "\(record.entity) \(record.id.uuidString): key \(key) is already taken in \(entity.table) (\(failure))")
         }
         existingEntities[record.entity]?[record.id] = key
-        if history != nil { history?.inserted[entity.number, default: KeyRuns()].append(key) }
+        history?.noteInserted(key, entity: entity.number)
         return key
     }
 
@@ -295,6 +295,6 @@ extension StoreWriter {
 
     /// An object that existed before the import and whose row changes.
     private func noteChanged(_ key: Int64, in table: String) {
-        if history?.existedBefore(key, in: table) == true { history?.updated[table, default: []].insert(key) }
+        history?.noteChanged(key, in: table)
     }
 }
