@@ -120,6 +120,13 @@ extension ArchiveReader.Parser {
             {
                 record[slot] = value
             }
+        case .optionalInteger(let slot):
+            if try scanner.peekKind() == .null {
+                try scanner.readNull()
+                record[slot] = nil
+            } else {
+                record[slot] = try readInteger(path(), in: Int64.min...Int64.max, rangeName: "the Int64 range")
+            }
         }
     }
 

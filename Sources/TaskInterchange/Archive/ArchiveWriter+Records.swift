@@ -179,6 +179,10 @@ extension ArchiveWriter {
             case .level(let slot, _):
                 key(field.member)
                 output.appendInteger(record[slot])
+            case .optionalInteger(let slot):
+                guard let value = record[slot] else { continue }
+                key(field.member)
+                output.appendInteger(value)
             }
         }
     }
@@ -227,6 +231,7 @@ extension ArchiveWriter {
                 if version1, field.inVersion1, Int16(exactly: value) == nil {
                     throw .unrepresentable("\(what(field)) \(value) does not fit the Int16 of format version 1")
                 }
+            case .optionalInteger(let slot): isPresent = record[slot] != nil
             case .text, .textOrDefault, .flag: break
             }
             if version1 && !field.inVersion1 {

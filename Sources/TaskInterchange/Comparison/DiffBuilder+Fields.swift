@@ -41,6 +41,12 @@ extension DiffBuilder {
                 if old != new {
                     fields.append(.value(field.name, old: .integer(Int64(old)), new: .integer(Int64(new))))
                 }
+            case .optionalInteger(let slot):
+                let (old, new) = (a[slot], b[slot])
+                if old != new {
+                    fields.append(
+                        .value(field.name, old: old.map { .integer(Int64($0)) }, new: new.map { .integer(Int64($0)) }))
+                }
             }
         }
     }

@@ -24,12 +24,15 @@ enum FieldValue<Record> {
     /// An Int16 whose meaningful values are `range` (`meaning` says what they stand for): a store's NULL reads as 0
     /// and values outside are clamped, each reported; in an archive a value outside is an error.
     case level(WritableKeyPath<Record, Int>, range: ClosedRange<Int>, meaning: String)
+    /// An integer that may be absent (an Integer 16, 32 or 64 attribute in a store; `null` and absent are nil in an
+    /// archive); a store value that is not an integer reads rounded, reported.
+    case optionalInteger(WritableKeyPath<Record, Int?>)
 
     /// What a level's values stand for ("" for the other shapes).
     var meaning: String {
         switch self {
         case .level(_, _, let meaning): return meaning
-        case .text, .textOrDefault, .optionalText, .flag, .date, .optionalDate: return ""
+        case .text, .textOrDefault, .optionalText, .flag, .date, .optionalDate, .optionalInteger: return ""
         }
     }
 
@@ -43,6 +46,7 @@ enum FieldValue<Record> {
         case .date(let path): return .date(FieldSlot(path))
         case .optionalDate(let path): return .optionalDate(FieldSlot(path))
         case .level(let path, let range, _): return .level(FieldSlot(path), range: range)
+        case .optionalInteger(let path): return .optionalInteger(FieldSlot(path))
         }
     }
 }
@@ -86,11 +90,12 @@ enum FieldAccess<Record>: Sendable {
     case date(FieldSlot<Record, Date>)
     case optionalDate(FieldSlot<Record, Date?>)
     case level(FieldSlot<Record, Int>, range: ClosedRange<Int>)
+    case optionalInteger(FieldSlot<Record, Int?>)
 
     /// True when the field may be left out of an archive record.
     var isOptional: Bool {
         switch self {
-        case .optionalText, .optionalDate: return true
+        case .optionalText, .optionalDate, .optionalInteger: return true
         case .text, .textOrDefault, .flag, .date, .level: return false
         }
     }

@@ -33,7 +33,7 @@ extension TypedRecord {
             return self[slot].timeIntervalSinceReferenceDate.bitPattern
                 == blank[slot].timeIntervalSinceReferenceDate.bitPattern
         case .level(let slot, _): return self[slot] == blank[slot]
-        case .optionalText, .optionalDate: return false
+        case .optionalText, .optionalDate, .optionalInteger: return false
         }
     }
 

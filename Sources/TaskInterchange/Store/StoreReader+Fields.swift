@@ -72,6 +72,7 @@ extension StoreReader {
         case .date(let slot): record[slot] = requiredDate(statement, column, origin)
         case .optionalDate(let slot): record[slot] = optionalDate(statement, column, origin)
         case .level(let slot, let range): record[slot] = level(statement, column, origin, in: range)
+        case .optionalInteger(let slot): record[slot] = optionalInteger(statement, column, origin)
         }
     }
 }

@@ -147,6 +147,21 @@ extension StoreReader {
         return Date(timeIntervalSinceReferenceDate: 0)
     }
 
+    /// An optional integer; NULL is nil, and a value that is not an integer reads rounded (nil when not a finite
+    /// number), with a finding.
+    func optionalInteger(_ statement: Statement, _ column: Int32, _ origin: Origin) -> Int? {
+        switch statement.columnType(at: column) {
+        case .integer: return Int(statement.int64(at: column))
+        case .null: return nil
+        case .real, .text, .blob:
+            let value = statement.double(at: column)
+            log.add(
+                .invalidValue, entity: origin.entity, property: origin.property,
+                message: "non-integer \(origin.field); exported rounded", example: "p\(origin.key)")
+            return value.isFinite ? Int(max(min(value.rounded(), 9e18), -9e18)) : nil
+        }
+    }
+
     /// An Int16 level in `range` (a task's priority); NULL becomes 0 and out-of-range values are clamped, each with a
     /// finding.
     func level(_ statement: Statement, _ column: Int32, _ origin: Origin, in range: ClosedRange<Int>) -> Int {

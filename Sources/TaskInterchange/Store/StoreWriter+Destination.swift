@@ -237,6 +237,7 @@ extension StoreWriter {
                 }
                 statement.bind(date, at: slot)
             case .level(let value, _): statement.bind(Int64(record[value]), at: slot)
+            case .optionalInteger(let value): statement.bind(record[value].map(Int64.init), at: slot)
             }
         }
     }

@@ -131,7 +131,7 @@ public struct Validator: ArchiveVisitor {
                     "\(field.name) \(record[slot]) is outside \(range.lowerBound)…\(range.upperBound) "
                         + "(\(Record.fields[field.index].value.meaning))"
                 )
-            case .text, .textOrDefault, .optionalText, .flag, .date, .optionalDate: continue
+            case .text, .textOrDefault, .optionalText, .flag, .date, .optionalDate, .optionalInteger: continue
             }
         }
     }

@@ -22,6 +22,7 @@ struct FieldTableAgreementTests {
             case .optionalDate(let slot): record[slot] = date
             case .level(let slot, let range):
                 record[slot] = blank[slot] == range.upperBound ? range.lowerBound : range.upperBound
+            case .optionalInteger(let slot): record[slot] = -(salt * 1_000 + field.index)
             }
         }
         return record
@@ -54,6 +55,7 @@ struct FieldTableAgreementTests {
                 case .flag: type = .boolean
                 case .date, .optionalDate: type = .date
                 case .level: type = .integer16
+                case .optionalInteger: type = .integer64
                 }
                 model.entities[index].attributes.append(
                     .init(field.name, type, optional: field.value.access.isOptional))
@@ -81,6 +83,7 @@ struct FieldTableAgreementTests {
                 case .date(let slot): one[slot] = full[slot]
                 case .optionalDate(let slot): one[slot] = full[slot]
                 case .level(let slot, _): one[slot] = full[slot]
+                case .optionalInteger(let slot): one[slot] = full[slot]
                 }
                 #expect(one != blank, "\(Record.kind).\(field.name)")
             }

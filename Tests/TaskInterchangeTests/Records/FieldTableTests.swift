@@ -33,6 +33,7 @@ struct FieldTableTests {
             case .optionalDate(let slot):
                 task[slot] = Date(timeIntervalSinceReferenceDate: Double(100 + field.name.utf8.count))
             case .level(let slot, _): task[slot] = 3
+            case .optionalInteger(let slot): task[slot] = 7
             }
         }
         #expect(task.title == "v-title")
