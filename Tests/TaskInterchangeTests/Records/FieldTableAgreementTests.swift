@@ -162,3 +162,22 @@ struct FieldTableAgreementTests {
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 }
+
+/// The optional integer shape, which no kind's table uses yet, at the store reader: what its values read as.
+@Suite("Optional integer fields")
+struct OptionalIntegerFieldTests {
+    @Test("a store's integer reads as it is, NULL as nil, anything else rounded with a finding")
+    func storeValues() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("a.sqlite")
+        _ = try StoreImport.run(
+            ArchiveGenerator.archive(seed: 1, maxTasks: 1), into: path, options: StoreImportOptions())
+        let reader = try StoreReader(snapshot: try StoreSnapshot(path: path))
+        let statement = try reader.database.prepare("SELECT -7, NULL, 2.6, '12', 1e300 * 1e300")
+        #expect(try statement.step())
+        let origin = StoreReader.Origin(entity: "Task", field: "estimate", column: "ZESTIMATE", key: 1)
+        let values = (0..<5).map { reader.optionalInteger(statement, Int32($0), origin) }
+        #expect(values == [-7, nil, 3, 12, nil])
+        #expect(reader.findings.map(\.code) == [.invalidValue] && reader.findings.first?.count == 3)
+    }
+}
