@@ -265,18 +265,11 @@ extension StoreWriter {
             """
         )
         var counts = (inserts: 0, updates: 0, deletes: 0, withoutColumns: 0)
-        var selects: [String: Statement] = [:]
         var bitmaps: [Int64: [UInt8]?] = [:]
         // An updated object's concrete entity, read now: a row the import deleted after changing it has its delete
         // entry only.
         func entity(_ table: String, _ key: Int64) throws -> Int64? {
-            let select: Statement
-            if let known = selects[table] {
-                select = known
-            } else {
-                select = try database.prepare("SELECT Z_ENT FROM \(Database.quote(table)) WHERE Z_PK = ?")
-                selects[table] = select
-            }
+            let select = try entityNumberStatement(in: table)
             select.reset()
             select.bind(key, at: 1)
             defer { select.reset() }
