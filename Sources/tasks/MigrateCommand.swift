@@ -109,6 +109,13 @@ struct MigrateCommand: Command {
             return ExitCode.ok
         } catch let error as MigrationError {
             if let verification = error.verification { Console.error(DiffRenderer.text(verification, limit: 20)) }
+            if error.verification != nil && model == nil {
+                // The built-in task model holds only the task kinds' fields: an app's own attributes need its model.
+                Console.error(
+                    "hint: the new store is made from the built-in task model, which has no place for the app's own "
+                        + "entities and attributes; --model <the app's .xcdatamodeld or .momd> makes it from the app's "
+                        + "model and carries every entity\n")
+            }
             let status = Tasks.report(error.underlying)
             Console.error(
                 "\(target) is as it was before the migration; "

@@ -154,4 +154,16 @@ struct ModelChangeCommandTests {
         #expect(typo.stderr.contains("did you mean 'E0.added'?"), "\(typo.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("Other.sqlite")))
     }
+
+    @Test("migrate without --model into the built-in model: fails, keeps nothing, and points at --model")
+    func withoutModel() throws {
+        let scratch = try Scratch()
+        let (_, store) = try Self.modelAndStore(in: scratch)
+        let run = try TasksBinary.run([
+            "migrate", "--from", store, "--to", scratch.path("New.sqlite"), "--backup", scratch.path("backups"),
+        ])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("hint: the new store is made from the built-in task model"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("New.sqlite")))
+    }
 }

@@ -55,11 +55,20 @@ extension VersionMapping {
         name elementName: KeyPath<Element, String>, sourceNames: Set<String>
     ) -> Element? {
         if let renamed = elements.first(where: { $0[keyPath: identifier] == name }) { return renamed }
-        return elements.first { element in
+        let named = elements.first { element in
             guard element[keyPath: elementName] == name else { return false }
             guard let claimed = element[keyPath: identifier] else { return true }
             return claimed == name || !sourceNames.contains(claimed)
         }
+        if let named { return named }
+        // An archive of a store without a model cache, exported without the app's model, has only the columns' names
+        // (`userid` for `userId`): the one element that matches ignoring case, when the source has no better claim.
+        let lowered = name.lowercased()
+        let folded = elements.filter { $0[keyPath: elementName].lowercased() == lowered }
+        guard folded.count == 1, let only = folded.first, !sourceNames.contains(only[keyPath: elementName]) else {
+            return nil
+        }
+        return only
     }
 
     private static func entityMap(

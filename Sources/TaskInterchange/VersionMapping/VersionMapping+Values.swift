@@ -23,6 +23,8 @@ extension VersionMapping {
         "integer16>string", "integer32>string", "integer64>string",
         "uuid>string", "uri>string", "string>uri",
         "binary>transformable", "transformable>binary",
+        // A store without a model cache declares a UUID's column as a BLOB: its 16 bytes are the UUID.
+        "binary>uuid",
     ]
 
     /// How values of `from` become values of `to`.
@@ -74,7 +76,10 @@ extension VersionMapping {
         case ("boolean", .integer(let number)): return number == 0 || number == 1 ? .bool(number == 1) : nil
         case ("string", .integer(let number)): return .string(String(number))
         case ("string", .string), ("uri", .string), ("binary", .string), ("transformable", .string): return value
-        case ("uuid", .string(let text)): return UUID(uuidString: text).map { .string($0.uuidString) }
+        case ("uuid", .string(let text)):
+            if let id = UUID(uuidString: text) { return .string(id.uuidString) }
+            guard let bytes = Data(base64Encoded: text), bytes.count == 16 else { return nil }
+            return .string(bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }.uuidString)
         case ("date", .string(let text)): return (try? LosslessDate.date(from: text)) != nil ? value : nil
         default: return nil
         }

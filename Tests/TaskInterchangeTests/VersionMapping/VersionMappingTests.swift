@@ -151,6 +151,33 @@ struct VersionMappingTests {
         }
     }
 
+    @Test("an archive of a store without a model cache (column names, column types) maps onto the app's model")
+    func columnNames() throws {
+        let model = ObjectModel(entities: [
+            ObjectModel.Entity(
+                "User",
+                attributes: [
+                    ObjectModel.Attribute("userId", .uuid, optional: true),
+                    ObjectModel.Attribute("displayName", .string, optional: true),
+                    ObjectModel.Attribute("age", .integer16, optional: true),
+                ])
+        ])
+        let source = [
+            "User": EntityDeclaration(attributes: ["userid": "binary", "displayname": "string", "age": "integer64"])
+        ]
+        let mapping = try VersionMapping(from: source, to: model)
+        var tally = VersionMapping.Tally()
+        let id = UUID()
+        let bytes = withUnsafeBytes(of: id.uuid) { Data($0) }.base64EncodedString()
+        let record = EntityRecord(
+            id: UUID(), entity: "User",
+            values: ["userid": .string(bytes), "displayname": .string("Ann"), "age": .integer(41)])
+        let mapped = try #require(try mapping.apply(record, path: "$.entities.User[0]", tally: &tally))
+        #expect(
+            mapped.values == ["userId": .string(id.uuidString), "displayName": .string("Ann"), "age": .integer(41)])
+        #expect(tally.droppedNothing)
+    }
+
     @Test("defaults read as the archive spells values")
     func defaults() {
         #expect(VersionMapping.defaultValue("YES", type: "boolean") == .bool(true))
