@@ -157,7 +157,7 @@ struct ImportCommand: Command {
         }
         // Warnings about the archive (unknown members, say), as `validate` prints them, then those about the target.
         Console.error(ReportRenderer.text(result.report))
-        for warning in result.warnings { Console.error("warning: \(warning)\n") }
+        for warning in result.warnings { Console.error("warning: \(CommandLineText.rewrite(warning))\n") }
         if options.dryRun {
             try Console.output(
                 "Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n"

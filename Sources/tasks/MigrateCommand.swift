@@ -79,7 +79,9 @@ struct MigrateCommand: Command {
             }
             for finding in report.export.findings {
                 let count = finding.count > 1 ? " [\(finding.count)]" : ""
-                Console.error("\(finding.isWarning ? "warning" : "note"): \(finding)\(count)\n")
+                Console.error(
+                    "\(finding.isWarning ? "warning" : "note"): \(CommandLineText.rewrite(finding.description))\(count)\n"
+                )
             }
             Console.error(
                 "Migrated \(ReportRenderer.counts(report.validation.counts)) from \(legacy) into \(target) "

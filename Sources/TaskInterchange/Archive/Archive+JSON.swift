@@ -33,7 +33,7 @@ extension Archive {
     /// - Returns: the counts of what was written.
     /// - Throws: `ArchiveWritingError`, or the sink's error.
     @discardableResult
-    public func write(to sink: any ByteSink, options: ArchiveWritingOptions = ArchiveWritingOptions()) throws
+    package func write(to sink: any ByteSink, options: ArchiveWritingOptions = ArchiveWritingOptions()) throws
         -> ArchiveCounts
     {
         var writer = try ArchiveWriter(sink: sink, options: options)

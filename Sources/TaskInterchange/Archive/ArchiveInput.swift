@@ -83,7 +83,7 @@ public final class ArchiveInput {
     /// Lets the kernel take back the pages of a mapped file below `offset` (they are reloaded from the page cache if
     /// read again), so a streaming pass over a large archive does not keep all of it resident. No effect on input
     /// read into memory, whose bytes would be lost.
-    public func release(below offset: Int) {
+    package func release(below offset: Int) {
         guard isMapped, let base else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let length = min(offset, count) / page * page

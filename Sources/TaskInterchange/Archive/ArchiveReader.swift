@@ -38,6 +38,12 @@ package struct ArchiveReader: Sendable {
 }
 
 extension ArchiveReader {
+    /// What an SQLite file given where an archive belongs is told: the likeliest mix-up, with the way out in the
+    /// library's terms (a caller with other names for them says it its own way).
+    package static let storeGivenAsArchive =
+        "this is a Core Data store (an SQLite database), not an interchange file; "
+        + "read it with StoreInspection or export it with Exporter"
+
     /// The state of one read.
     struct Parser<Visitor: ArchiveVisitor> {
         /// Which rules apply to dates, record fields and required members.
@@ -136,10 +142,7 @@ extension ArchiveReader {
         }
 
         /// What an SQLite file given where an archive belongs is told: the likeliest mix-up, with the way out.
-        static var storeGivenAsArchive: String {
-            "this is a Core Data store (an SQLite database), not an interchange file; "
-                + "did you mean 'tasks inspect' or 'tasks export --store'?"
-        }
+        static var storeGivenAsArchive: String { ArchiveReader.storeGivenAsArchive }
 
         /// A document whose top level is an array, a string…: reported once, checked for syntax, then ended.
         private mutating func readNonObjectDocument() throws {

@@ -18,7 +18,8 @@ extension Importer {
         if copy.baseline == nil && (mode == .merge || options.match != nil) {
             throw TaskInterchangeError(
                 .invalidData,
-                "\(mode == .merge ? "--mode merge" : "--match") compares the archive with the store in id order, and "
+                (mode == .merge ? "\(setting: .mode, "merge")" : "\(setting: .match)" as TaskInterchangeError.Message)
+                    + " compares the archive with the store in id order, and "
                     + "the archive's records are not sorted by id; export it again with 'tasks export' (which sorts) "
                     + "and import that"
             )

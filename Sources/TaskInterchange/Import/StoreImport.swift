@@ -82,15 +82,16 @@ public enum StoreImport {
         if options.mode == .replace, options.kinds != nil || options.entities != nil {
             throw TaskInterchangeError(
                 .usage,
-                "--mode replace removes every record of the target's kinds; with --kinds or "
-                    + "--entities it would delete records this import does not load")
+                "\(setting: .mode, "replace") removes every record of the target's kinds; with \(setting: .importKinds) or "
+                    + "\(setting: .importEntities) it would delete records this import does not load")
         }
         let inputs = [(source as? ArchiveInput)?.path].compactMap { $0 }
         for input in inputs where FileIdentity(input) == FileIdentity(path) {
-            throw TaskInterchangeError(.usage, "--store \(path) names the input file; refusing to import into it")
+            throw TaskInterchangeError(
+                .usage, "\(setting: .importTarget) \(path) names the input file; refusing to import into it")
         }
         if let backupPath = options.backupPath {
-            try FileIdentity.checkOutput(backupPath, option: "--backup", store: path, inputs: inputs)
+            try FileIdentity.checkOutput(backupPath, setting: .backupPath, store: path, inputs: inputs)
             if access(backupPath, F_OK) == 0 {
                 throw TaskInterchangeError(
                     .cannotCreate, "\(backupPath): the backup file already exists; choose a new path")
@@ -111,11 +112,11 @@ public enum StoreImport {
         if options.keepIdentity {
             throw TaskInterchangeError(
                 .usage,
-                "\(path): already exists; --keep-identity restores into a new store only")
+                "\(path): already exists; \(setting: .keepIdentity) restores into a new store only")
         }
         guard options.template == nil else {
             throw TaskInterchangeError(
-                .cannotCreate, "\(path): already exists; a template (--model-from) only shapes a new store")
+                .cannotCreate, "\(path): already exists; a template (\(setting: .template)) only shapes a new store")
         }
         _ = try StoreCopy.header(of: FileIdentity.resolved(path), naming: path)
         try checkWritable(path)
@@ -132,7 +133,7 @@ public enum StoreImport {
             result.warnings = result.warnings.map { $0.replacingOccurrences(of: copy.path, with: path) }
             return result
         } catch let error as TaskInterchangeError {
-            throw TaskInterchangeError(error.kind, error.message.replacingOccurrences(of: copy.path, with: path))
+            throw error.mapText { $0.replacingOccurrences(of: copy.path, with: path) }
         }
     }
 
@@ -162,7 +163,8 @@ public enum StoreImport {
         let lacking = plan.lacking.merging(unplaced, uniquingKeysWith: +)
         guard options.strict, !lacking.isEmpty else { return }
         let list = lacking.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
-        throw TaskInterchangeError(.invalidData, "--strict: the target has no place for \(list); nothing was written")
+        throw TaskInterchangeError(
+            .invalidData, "\(setting: .strict): the target has no place for \(list); nothing was written")
     }
 
     /// Warnings for the generic records and values the target had no place for.
@@ -170,7 +172,9 @@ public enum StoreImport {
     static func ambiguityWarnings(_ plan: ImportPlan) -> [String] {
         plan.ambiguousMatches.sorted { $0.key < $1.key }.map { key, ambiguity in
             let plural = ambiguity.records == 1 ? "" : "s"
-            return "--match \(key): \(ambiguity.records) archive record\(plural) not matched (imported as new) because "
+            return TaskInterchangeError.Setting.match.name
+                + " \(key): \(ambiguity.records) archive record\(plural) not matched (imported as new) "
+                + "because "
                 + "their value is not unique: \(ambiguity.values.joined(separator: ", "))"
                 + (ambiguity.values.count == ImportPlan.AmbiguousMatch.shown ? ", …" : "")
         }
@@ -213,8 +217,8 @@ public enum StoreImport {
         if options.mode == .replace, let selection = report.selection {
             throw TaskInterchangeError(
                 .usage,
-                "the archive holds part of a store (exported with \(selection)); --mode "
-                    + "replace would delete every record it does not hold; use --mode upsert or merge")
+                "the archive holds part of a store (exported with \(selection)); \(setting: .mode, "replace") "
+                    + "would delete every record it does not hold; use \(setting: .mode, "upsert", "merge")")
         }
         // The writer takes the write lock before reading anything; the id checks then run in the import's own passes,
         // against the state the transaction writes over.
@@ -295,7 +299,8 @@ public enum StoreImport {
                 else {
                     throw TaskInterchangeError(
                         .invalidData,
-                        "--keep-identity: the archive names no source store UUID ($.source.storeUUID must be a UUID)")
+                        "\(setting: .keepIdentity): the archive names no source store UUID ($.source.storeUUID must be a UUID)"
+                    )
                 }
                 try writer.adoptIdentity(storeUUID: uuid, maxKeys: source.maxKeys)
                 writer.keepIdentity = true
@@ -315,8 +320,7 @@ public enum StoreImport {
                 + droppedWarning(plan)
         } catch let error as TaskInterchangeError {
             // Name the store the user asked for, not the hidden temporary file it is built in.
-            let named = TaskInterchangeError(
-                error.kind, error.message.replacingOccurrences(of: temporary.path, with: path))
+            let named = error.mapText { $0.replacingOccurrences(of: temporary.path, with: path) }
             if error.kind != .cancelled && error.kind != .usage {
                 _ = try validate(source, existing: nil, options: options)
             }

@@ -70,7 +70,7 @@ public struct ExportSelection: Sendable, Hashable, CustomStringConvertible {
         } catch {
             throw TaskInterchangeError(
                 .usage,
-                "--since: '\(text)' is not a date (YYYY-MM-DD) or a date-time "
+                "\(setting: .since): '\(text)' is not a date (YYYY-MM-DD) or a date-time "
                     + "(YYYY-MM-DDTHH:MM:SSZ): \(error)")
         }
     }

@@ -120,7 +120,8 @@ public struct Validator: ArchiveVisitor {
             error(
                 .idExistsInStore, path.member("id"),
                 "\(kind.rawValue) \(record.id.uuidString) already exists in the target store "
-                    + "(use --mode upsert, skip or replace)", about: record.id)
+                    + "(use \(TaskInterchangeError.libraryName(of: .mode, values: ["upsert", "skip", "replace"])))",
+                about: record.id)
         }
         for field in Record.layout where field.shape == .level && !field.range.contains(record[field, as: Int.self]) {
             guard case .level(_, let range, let meaning) = Record.fields[field.index].value else { continue }
