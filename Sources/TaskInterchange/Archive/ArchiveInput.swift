@@ -23,7 +23,7 @@ public final class ArchiveInput {
 
     /// Opens and maps the file at `path`.
     ///
-    /// - Throws: `TaskInterchangeError` of kind `.noInput` when the file does not exist, is a directory or may not be
+    /// - Throws: ``TaskInterchangeError`` of kind `.noInput` when the file does not exist, is a directory or may not be
     ///   read (exit 66), `.io` for other failures (exit 74).
     public init(path: String) throws {
         self.path = path
@@ -45,7 +45,7 @@ public final class ArchiveInput {
 
     /// Reads standard input whole (or maps it, when it is redirected from a regular file).
     ///
-    /// - Throws: `TaskInterchangeError` of kind `.io` when reading fails.
+    /// - Throws: ``TaskInterchangeError`` of kind `.io` when reading fails.
     public static func standardInput() throws -> ArchiveInput {
         try reading(fileDescriptor: 0, name: "standard input")
     }

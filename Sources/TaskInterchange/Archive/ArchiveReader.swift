@@ -1,6 +1,6 @@
 import Foundation
 
-/// Streams an archive (version 1, version 2 or NDJSON) to an `ArchiveVisitor`, record by record, without building a
+/// Streams an archive (version 1, version 2 or NDJSON) to an ``ArchiveVisitor``, record by record, without building a
 /// tree of the document.
 ///
 /// Problems in the input are not thrown: they go to `visitor.visitIssue` with a code, a JSON path such as
@@ -77,7 +77,7 @@ extension ArchiveReader {
         var found = ArchiveCounts()
         /// The counts the file declares, when it has a usable `counts` member.
         var declared: ArchiveCounts?
-        /// Each declared count in `ArchiveCounts` order, nil when missing or invalid (empty: no usable `counts`).
+        /// Each declared count in ``ArchiveCounts`` order, nil when missing or invalid (empty: no usable `counts`).
         var declaredValues: [Int?] = []
         /// Where each declared count was, for counts-mismatch issues.
         var declaredLocations: [JSONScanner.Location] = []

@@ -11,7 +11,7 @@ extension ImportDestination {
     /// - Throws: nothing by default.
     public mutating func count(of kind: RecordKind) throws -> Int { 0 }
 
-    /// - Throws: `TaskInterchangeError` of kind `.usage`: replace mode needs a destination that can remove objects.
+    /// - Throws: ``TaskInterchangeError`` of kind `.usage`: replace mode needs a destination that can remove objects.
     public mutating func removeAll() throws {
         throw Self.unsupported("remove objects (" + TaskInterchangeError.Setting.mode.name + " .replace)")
     }

@@ -5,9 +5,9 @@ public enum Exporter {
     /// Exports the store at `store` to `sink`.
     ///
     /// With `options.strict`, the archive is written to a private file first and reaches `sink` only when nothing
-    /// was lost; otherwise `ExportStrictError` is thrown and `sink` receives nothing.
-    /// - Throws: `TaskInterchangeError` for store and mapping problems (`.cancelled` when stopped), `ByteSinkError`
-    ///   when the output fails, `ExportStrictError`.
+    /// was lost; otherwise ``ExportStrictError`` is thrown and `sink` receives nothing.
+    /// - Throws: ``TaskInterchangeError`` for store and mapping problems (`.cancelled` when stopped), ``ByteSinkError``
+    ///   when the output fails, ``ExportStrictError``.
     package static func export(store: String, to sink: any ByteSink, options: ExportOptions = ExportOptions()) throws
         -> ExportSummary
     {

@@ -4,6 +4,6 @@
 package protocol ByteSink {
     /// Takes all of `bytes`; returns only when every byte was accepted.
     ///
-    /// - Throws: `ByteSinkError` (or an error of the conforming type) when the bytes cannot be delivered.
+    /// - Throws: ``ByteSinkError`` (or an error of the conforming type) when the bytes cannot be delivered.
     func write(_ bytes: UnsafeRawBufferPointer) throws
 }

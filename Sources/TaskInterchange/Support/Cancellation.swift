@@ -1,6 +1,6 @@
 /// How a long operation learns that it should stop: asked between units of work (records, SQLite steps, blocked
 /// reads and writes). Once it answers true the operation rolls back, removes what it created, and throws
-/// `TaskInterchangeError` of kind `.cancelled`.
+/// ``TaskInterchangeError`` of kind `.cancelled`.
 ///
 /// Swift task cancellation always counts. A program that stops on signals binds its own check for the duration of
 /// the work: `try Cancellation.$current.withValue(Cancellation { flag.isSet }) { try Exporter.export(…) }`.
