@@ -22,6 +22,8 @@ extension TaskInterchangeError.Setting {
         case .exportFile: return "-o"
         case .migrationTarget: return "--to"
         case .modelVersion: return "--model-version"
+        case .export: return "'tasks export'"
+        case .validate: return "'tasks validate'"
         }
     }
 }
@@ -29,9 +31,15 @@ extension TaskInterchangeError.Setting {
 extension TaskInterchangeError {
     /// The message as the command line says it: each setting as its flag (`--mode upsert, skip or replace`).
     var commandLineMessage: String {
-        message { setting, values in
-            values.isEmpty ? setting.flag : setting.flag + " " + Self.list(values)
-        }
+        mapText(CommandLineText.rewrite).message { setting, values in setting.flag(values) }
+    }
+}
+
+extension TaskInterchangeError.Setting {
+    /// The flag with the values a message gives it: `--mode upsert or merge`; `--open` for the completion `open`.
+    func flag(_ values: [String]) -> String {
+        if self == .completion, values.count == 1 { return "--" + values[0] }
+        return values.isEmpty ? flag : flag + " " + TaskInterchangeError.list(values)
     }
 }
 
@@ -60,7 +68,7 @@ enum CommandLineText {
             phrases.append(
                 (
                     TaskInterchangeError.libraryName(of: setting, values: values),
-                    setting.flag + " " + TaskInterchangeError.list(values)
+                    setting.flag(values)
                 ))
         }
         for setting in Setting.allCases where setting.name.contains(".") {

@@ -20,7 +20,7 @@ extension Importer {
                 .invalidData,
                 (mode == .merge ? "\(setting: .mode, "merge")" : "\(setting: .match)" as TaskInterchangeError.Message)
                     + " compares the archive with the store in id order, and "
-                    + "the archive's records are not sorted by id; export it again with 'tasks export' (which sorts) "
+                    + "the archive's records are not sorted by id; export it again with \(setting: .export) (which sorts) "
                     + "and import that"
             )
         }

@@ -27,7 +27,7 @@ public struct TaskInterchangeError: Error, Sendable, Equatable, CustomStringConv
         case `internal`
     }
 
-    /// A setting of the library's API that a message names.
+    /// A setting of the library's API that a message names, or the call a message points to.
     public enum Setting: Sendable, Hashable, CaseIterable {
         /// ``StoreImportOptions/keepIdentity``.
         case keepIdentity
@@ -67,6 +67,10 @@ public struct TaskInterchangeError: Error, Sendable, Equatable, CustomStringConv
         case migrationBackup
         /// The version of a model bundle to use, when it names no current one.
         case modelVersion
+        /// An export (``Exporter``), which writes every section sorted by id.
+        case export
+        /// A validation (``Validator``), which lists every problem of an archive.
+        case validate
 
         /// How the library names it.
         public var name: String {
@@ -90,6 +94,8 @@ public struct TaskInterchangeError: Error, Sendable, Equatable, CustomStringConv
             case .migrationTarget: return "the migration's new store"
             case .migrationBackup: return "Migration.backupDirectory"
             case .modelVersion: return "a version name"
+            case .export: return "Exporter"
+            case .validate: return "Validator"
             }
         }
     }

@@ -10,7 +10,7 @@ struct LibraryMessageTests {
     /// `source.selection`); that text is data, not advice.
     static let allowed: Set<String> = ["Store/ExportSelection.swift"]
 
-    @Test("no string literal in Sources/TaskInterchange names a command-line flag")
+    @Test("no string literal in Sources/TaskInterchange names a command-line flag or command")
     func noFlagsInLiterals() throws {
         let root = SampleStores.repository.appendingPathComponent("Sources/TaskInterchange")
         let files = try FileManager.default.subpathsOfDirectory(atPath: root.path).filter {
@@ -36,9 +36,10 @@ struct LibraryMessageTests {
                 """
             let d = "x - y -- z"
             let e = "\(merge ? "--mode merge" : "--match") compares"
+            let f = "run 'tasks validate' for every problem"
             """#
         let found = Self.flagsInLiterals(source)
-        #expect(found.map(\.line) == [2, 3, 3, 5, 8, 8])
+        #expect(found.map(\.line) == [2, 3, 3, 5, 8, 8, 9])
     }
 
     @Test("a message keeps the settings it names: the library says their API names, a caller its own")
@@ -139,6 +140,7 @@ struct LibraryMessageTests {
     }
 
     static func hasFlag(_ text: Substring) -> Bool {
+        if text.contains("'tasks ") { return true }  // a command of the command line
         var previous: [Character] = []
         for character in text {
             if previous.count == 2, previous == ["-", "-"], character.isLetter, character.isLowercase { return true }
