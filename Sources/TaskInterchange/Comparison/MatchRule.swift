@@ -1,6 +1,6 @@
 import Foundation
 
-/// How `--match` pairs an archive record whose id the target lacks with a target record: by a key whose values are
+/// How ``StoreImportOptions/match`` pairs an archive record whose id the target lacks with a target record: by a key whose values are
 /// equal. Parsed from the option's text: `name` (projects, categories and tags by name) and `Entity.attribute` (a
 /// generic entity's records by that attribute), comma-separated.
 public struct MatchRule: Sendable, Hashable {

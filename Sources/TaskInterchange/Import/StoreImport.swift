@@ -24,18 +24,18 @@ public struct StoreImportOptions: Sendable {
     public var maxIssues = 100
     /// Called with the number of tasks imported so far.
     public var progress: (@Sendable (Int) -> Void)?
-    /// Pair archive records whose id the target lacks with target records by key (`--match`).
+    /// Pair archive records whose id the target lacks with target records by key (a ``MatchRule``).
     public var match: MatchRule?
-    /// Where `--mode merge` finds modification dates.
+    /// Where ``ImportMode/merge`` finds modification dates.
     public var modificationDates = ModificationDates()
     /// Restore identity (new stores only): the store takes the archive's store UUID and every generic record its
     /// key, so object URIs and derived ids are the source's.
     public var keepIdentity = false
     /// Fail, writing nothing, when the target has no place for some generic records or values.
     public var strict = false
-    /// Load only these kinds (`--kinds`); nil for all. See `Importer.kinds`.
+    /// Load only these kinds; nil for all. See ``Importer/kinds``.
     public var kinds: Set<RecordKind>?
-    /// Load only the kinds read from these source entities (`--entities`); nil for all. See `Importer.entities`.
+    /// Load only the kinds read from these source entities; nil for all. See ``Importer/entities``.
     public var entities: Set<String>?
 
     /// Default options: insert mode, no backup, detected mapping.
@@ -74,7 +74,7 @@ public struct ArchiveValidationError: Error, Sendable {
 public enum StoreImport {
     /// Runs the import.
     /// - Throws: `ArchiveValidationError` when the archive is invalid (nothing written); `TaskInterchangeError` for
-    ///   store and file problems (`.busy` when the store is locked, `.usage` when `--backup` or the store names the
+    ///   store and file problems (`.busy` when the store is locked, `.usage` when ``StoreImportOptions/backupPath`` or the store names the
     ///   input or the store itself, `.cancelled` when stopped: everything is rolled back).
     public static func run(_ source: some ArchiveSource, into path: String, options: StoreImportOptions) throws
         -> StoreImportResult

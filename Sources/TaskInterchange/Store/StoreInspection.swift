@@ -52,7 +52,7 @@ public struct StoreInspection: Sendable, Codable {
     public var entities: [Entity]
     /// Many-to-many join tables.
     public var joinTables: [JoinTable]
-    /// The mapping detected (or given), in the `--mapping` file form.
+    /// The mapping detected (or given), as a mapping file holds it (``StoreMapping/init(contentsOf:)``).
     public var mapping: StoreMapping
     /// Kind → property → declaration: the relationships an export carries under `extra` with this mapping.
     public var extraRelationships: [String: [String: ExtraRelationship]]

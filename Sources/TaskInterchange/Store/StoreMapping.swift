@@ -1,7 +1,7 @@
 import Foundation
 
-/// Which store entity and properties feed each interchange kind. `tasks inspect` prints the detected mapping in this
-/// JSON form, and `--mapping FILE` reads it back, so a user can save, edit and reuse it.
+/// Which store entity and properties feed each interchange kind. ``StoreInspection`` gives the detected mapping, it
+/// is `Codable` in a JSON form, and ``init(contentsOf:)`` reads that back, so a user can save, edit and reuse it.
 ///
 /// Property names are the model's names (matched case-insensitively to the `Z<NAME>` columns); `null` means the store
 /// has no such property.

@@ -7,7 +7,7 @@ import Foundation
 /// range,
 /// and (when given the target's ids) ids that already exist in the target store.
 public struct Validator: ArchiveVisitor {
-    /// Ids already present in an import target, and whether their presence is an error (it is for `--mode insert`).
+    /// Ids already present in an import target, and whether their presence is an error (it is for ``ImportMode/insert``).
     public struct ExistingIDs: Sendable {
         /// Ids per kind.
         public var ids: [RecordKind: Set<UUID>]
