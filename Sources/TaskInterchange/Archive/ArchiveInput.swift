@@ -19,7 +19,7 @@ public final class ArchiveInput {
     /// Told, on the reading thread, how far each streaming pass over the bytes got: the kinds the pass delivers (nil
     /// for all), the bytes read so far, and `count`. For a progress display; called at the start of a pass, every few
     /// megabytes, and at its end.
-    public var readObserver: ((_ kinds: Set<RecordKind>?, _ bytesRead: Int, _ count: Int) -> Void)?
+    package var readObserver: ((_ kinds: Set<RecordKind>?, _ bytesRead: Int, _ count: Int) -> Void)?
 
     /// Opens and maps the file at `path`.
     ///
@@ -46,7 +46,7 @@ public final class ArchiveInput {
     /// Reads standard input whole (or maps it, when it is redirected from a regular file).
     ///
     /// - Throws: ``TaskInterchangeError`` of kind `.io` when reading fails.
-    public static func standardInput() throws -> ArchiveInput {
+    package static func standardInput() throws -> ArchiveInput {
         try reading(fileDescriptor: 0, name: "standard input")
     }
 
@@ -92,7 +92,7 @@ public final class ArchiveInput {
 
     /// Calls `body` with the bytes, which stay valid only during the call.
     /// - Throws: what `body` throws.
-    public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
