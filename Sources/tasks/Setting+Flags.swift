@@ -29,7 +29,8 @@ extension TaskInterchangeError.Setting {
 }
 
 extension TaskInterchangeError {
-    /// The message as the command line says it: each setting as its flag (`--mode upsert, skip or replace`).
+    /// The message as the command line says it: each setting as its flag (`--mode upsert, skip or replace`), and
+    /// library text quoted in it (a validation issue) restated as `CommandLineText` does.
     var commandLineMessage: String {
         mapText(CommandLineText.rewrite).message { setting, values in setting.flag(values) }
     }
@@ -54,7 +55,7 @@ enum CommandLineText {
         return text
     }
 
-    /// Longest first, so a setting with its values goes before the setting alone.
+    /// A setting with values before the setting alone, so `StoreImportOptions.mode .replace` becomes `--mode replace`.
     private static let phrases: [(String, String)] = {
         typealias Setting = TaskInterchangeError.Setting
         var phrases = [

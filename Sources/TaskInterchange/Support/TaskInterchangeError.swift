@@ -108,8 +108,9 @@ public struct TaskInterchangeError: Error, Sendable, Equatable, CustomStringConv
         case setting(Setting, values: [String])
     }
 
-    /// A message: text with the settings it names, written as a string literal with `\(setting:)` interpolations.
-    public struct Message: Sendable, Equatable, ExpressibleByStringInterpolation {
+    /// A message: text with the settings it names, written as a string literal with `\(setting:)` interpolations (the
+    /// library's own errors; an app's destination throws with a plain message).
+    package struct Message: Sendable, Equatable, ExpressibleByStringInterpolation {
         /// Its pieces, in order.
         public var parts: [Part]
 
@@ -188,7 +189,7 @@ public struct TaskInterchangeError: Error, Sendable, Equatable, CustomStringConv
     }
 
     /// Creates an error whose message names settings (`"\(setting: .keepIdentity) restores into a new store only"`).
-    public init(_ kind: Kind, _ message: Message) {
+    package init(_ kind: Kind, _ message: Message) {
         self.kind = kind
         self.parts = message.parts
     }
