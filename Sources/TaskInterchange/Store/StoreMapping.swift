@@ -6,7 +6,7 @@ import Foundation
 /// Property names are the model's names (matched case-insensitively to the `Z<NAME>` columns); `null` means the store
 /// has no such property.
 public struct StoreMapping: Sendable, Hashable, Codable {
-    /// The kinds of record the interchange carries (the same type as `RecordKind`; this name is kept for sources
+    /// The kinds of record the interchange carries (the same type as ``RecordKind``; this name is kept for sources
     /// written against it).
     public typealias Kind = RecordKind
 
@@ -79,7 +79,7 @@ public struct StoreMapping: Sendable, Hashable, Codable {
 
     /// Reads a mapping file: the mapping itself, or the file `tasks inspect --json` writes (its `mapping` member),
     /// as it is.
-    /// - Throws: `TaskInterchangeError` (`.noInput` when missing, `.invalidData` with a JSON path when malformed).
+    /// - Throws: ``TaskInterchangeError`` (`.noInput` when missing, `.invalidData` with a JSON path when malformed).
     public init(contentsOf path: String) throws(TaskInterchangeError) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TaskInterchangeError(.noInput, "\(path): no such mapping file")
