@@ -24,7 +24,7 @@ public final class ArchiveInput {
     /// Opens and maps the file at `path`.
     ///
     /// - Throws: ``TaskInterchangeError`` of kind `.noInput` when the file does not exist, is a directory or may not be
-    ///   read (exit 66), `.io` for other failures (exit 74).
+    ///   read, `.io` for other failures.
     public init(path: String) throws {
         self.path = path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
