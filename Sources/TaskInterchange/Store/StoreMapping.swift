@@ -77,7 +77,7 @@ public struct StoreMapping: Sendable, Hashable, Codable {
         var mapping: StoreMapping
     }
 
-    /// Reads a mapping file: the mapping itself, or the file `tasks inspect --json` writes (its `mapping` member),
+    /// Reads a mapping file: the mapping itself, or a ``StoreInspection`` as JSON (its `mapping` member),
     /// as it is.
     /// - Throws: ``TaskInterchangeError`` (`.noInput` when missing, `.invalidData` with a JSON path when malformed).
     public init(contentsOf path: String) throws(TaskInterchangeError) {
