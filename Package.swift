@@ -18,14 +18,18 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "TaskInterchange", dependencies: ["CSQLite", "CZlib"]),
+        // What only `tasks model …` needs (SwiftData code, lint, the hash report): the command line depends on it,
+        // apps that embed the library do not.
+        .target(name: "TaskModelTools", dependencies: ["TaskInterchange"]),
         // Its SwiftData/ and CoreData/ folders compile only where those frameworks exist (`#if canImport`); the
         // adapter in Graph/ compiles everywhere and is tested on Linux against a fake context.
         .target(name: "TaskGraphDestinations", dependencies: ["TaskInterchange"]),
-        .executableTarget(name: "tasks", dependencies: ["TaskInterchange"]),
+        .executableTarget(name: "tasks", dependencies: ["TaskInterchange", "TaskModelTools"]),
         .executableTarget(name: "codable-export", dependencies: ["CSQLite"], path: "bench/codable-export"),
         // A libFuzzer target (scripts/fuzz); a plain build makes a replay tool of it.
         .executableTarget(name: "TasksFuzz", dependencies: ["TaskInterchange"]),
         .testTarget(name: "TaskInterchangeTests", dependencies: ["TaskInterchange", "CSQLite"]),
+        .testTarget(name: "TaskModelToolsTests", dependencies: ["TaskModelTools", "TaskInterchange"]),
         // Uses the `tasks generate` command's records (`SyntheticArchive`) for a 100k-task store.
         .testTarget(
             name: "TaskGraphDestinationsTests", dependencies: ["TaskGraphDestinations", "TaskInterchange", "tasks"]),

@@ -8,7 +8,9 @@ enum DiffRenderer {
         // Kinds line up at 9 columns, as before; longer entity names widen the column.
         let width = max(9, diff.entities.map(\.entity.count).max() ?? 0)
         var text = ""
-        for summary in diff.kinds {
+        // Graphs of an app without task kinds (its entities only) are not summarized by five empty kinds.
+        let noKinds = !diff.entities.isEmpty && diff.kinds.allSatisfy { $0.countA == 0 && $0.countB == 0 }
+        for summary in diff.kinds where !noKinds {
             text += line(
                 summary.kind.rawValue, width: width, summary.countA, summary.countB, onlyInA: summary.onlyInA,
                 onlyInB: summary.onlyInB, changed: summary.changed, bMayHoldMore: diff.bMayHoldMore)

@@ -15,7 +15,8 @@ extension ImportCommand {
         return try GraphComparison.verify(
             .input(input),
             against: .store(
-                path: store, mapping: options.mapping, model: options.template?.model ?? options.targetModel))
+                path: store, mapping: options.mapping, model: options.template?.model ?? options.targetModel),
+            modelChange: options.mapping?.modelChange ?? ModelChangeOverrides())
     }
 
     /// The text that follows the import summary: one verdict line, and the differences when there are any.

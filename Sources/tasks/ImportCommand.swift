@@ -158,13 +158,15 @@ struct ImportCommand: Command {
         // Warnings about the archive (unknown members, say), as `validate` prints them, then those about the target.
         Console.error(ReportRenderer.text(result.report))
         for warning in result.warnings { Console.error("warning: \(CommandLineText.rewrite(warning))\n") }
+        let modelChange = result.versionMapping.map { ReportRenderer.modelChange($0, result.plan.modelChange) } ?? ""
         if options.dryRun {
             try Console.output(
                 "Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n"
-                    + ReportRenderer.plan(result.plan) + Self.decisionsText(result.plan))
+                    + ReportRenderer.plan(result.plan, mapping: result.versionMapping) + modelChange
+                    + Self.decisionsText(result.plan))
         } else {
             Console.error(ReportRenderer.headline(result, store: store, seconds: seconds))
-            Console.error(ReportRenderer.plan(result.plan))
+            Console.error(ReportRenderer.plan(result.plan, mapping: result.versionMapping) + modelChange)
         }
         if let verification { Console.error(Self.verificationText(verification)) }
         return status

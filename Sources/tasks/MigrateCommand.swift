@@ -17,6 +17,10 @@ struct MigrateCommand: Command {
             + "(--model-version, default the current one) and every entity travels; the legacy store is read with "
             + "the version whose hashes it records.")
     static let modelVersion = SharedOptions.modelVersion("With --model: the new store's version (default: current).")
+    static let dryRun = Flag(
+        "--dry-run",
+        help: "Run every stage on private copies and print the plan (records and values per entity, and how the "
+            + "model change maps them); no store, no backup is kept.")
     static let busyTimeout = SharedOptions.busyTimeout("How long to wait for another process's lock.")
 
     static let description = CommandDescription(
@@ -26,8 +30,10 @@ struct MigrateCommand: Command {
             + "validating, migrating, verifying, then completed or failed. The backup is one committed state of the "
             + "legacy store (its -wal included) in one SQLite file; the legacy store is not changed. On failure the "
             + "new store is not left behind and the backup's path is printed. Exit 1 when the verification found "
-            + "differences.",
-        options: [from, to, backup, mapping, model, modelVersion, busyTimeout])
+            + "differences. With --model, the legacy store's model version is mapped onto the new one as Core Data's "
+            + "lightweight migration infers it (renaming identifiers, defaults, lossless type changes); the mapping "
+            + "file's modelChange overrides it.",
+        options: [from, to, backup, mapping, model, modelVersion, dryRun, busyTimeout])
 
     var legacy: String
     var target: String
@@ -35,6 +41,7 @@ struct MigrateCommand: Command {
     var mapping: MappingFile
     var model: String?
     var modelVersion: String?
+    var dryRun: Bool
     var busyTimeout: Int32
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -44,6 +51,7 @@ struct MigrateCommand: Command {
         mapping = try MappingFile(arguments, Self.mapping)
         model = try arguments.optional(Self.model)
         modelVersion = try arguments.optional(Self.modelVersion)
+        dryRun = arguments.flag(Self.dryRun)
         busyTimeout = try arguments.value(Self.busyTimeout)
     }
 
@@ -56,6 +64,7 @@ struct MigrateCommand: Command {
         let directory = backupDirectory ?? URL(fileURLWithPath: legacy).deletingLastPathComponent().path
         var migration = Migration(legacyStore: legacy, backupDirectory: directory)
         migration.busyTimeout = busyTimeout
+        migration.dryRun = dryRun
         try mapping.load(into: &migration.mapping, source: &migration.mappingSource)
         if let model {
             let source = try ModelSource(path: model)
@@ -83,12 +92,22 @@ struct MigrateCommand: Command {
                     "\(finding.isWarning ? "warning" : "note"): \(CommandLineText.rewrite(finding.description))\(count)\n"
                 )
             }
+            for warning in report.warnings { Console.error("warning: \(warning)\n") }
+            let plan =
+                ReportRenderer.plan(report.plan, mapping: report.versionMapping)
+                + (report.versionMapping.map { ReportRenderer.modelChange($0, report.plan.modelChange) } ?? "")
+            if dryRun {
+                try Console.output(
+                    "Plan for migrating \(legacy) into \(target) (nothing written, no backup kept):\n" + plan)
+                return ExitCode.ok
+            }
             Console.error(
-                "Migrated \(ReportRenderer.counts(report.validation.counts)) from \(legacy) into \(target) "
+                "Migrated \(ReportRenderer.counts(report.export.counts)) from \(legacy) into \(target) "
                     + "in \(String(format: "%.2f", Date().timeIntervalSince(started))) s; verified; "
                     + "backup: \(report.backupPath)\n")
             Console.error(
                 "  \(ReportRenderer.entityPlacement(typed: report.export.entities, generic: report.export.generic))\n")
+            Console.error(plan)
             return ExitCode.ok
         } catch let error as MigrationError {
             if let verification = error.verification { Console.error(DiffRenderer.text(verification, limit: 20)) }

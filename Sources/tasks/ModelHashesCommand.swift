@@ -1,5 +1,6 @@
 import Foundation
 import TaskInterchange
+import TaskModelTools
 
 /// `tasks model hashes`: every version's entity version hashes, checksum and digest.
 struct ModelHashesCommand: Command {

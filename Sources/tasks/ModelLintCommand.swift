@@ -1,5 +1,6 @@
 import Foundation
 import TaskInterchange
+import TaskModelTools
 
 /// `tasks model lint`: the Core Data → SwiftData / CloudKit audit checklist.
 struct ModelLintCommand: Command {

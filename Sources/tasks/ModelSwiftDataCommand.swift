@@ -1,5 +1,6 @@
 import Foundation
 import TaskInterchange
+import TaskModelTools
 
 /// `tasks model swiftdata`: SwiftData `@Model` code for a model.
 struct ModelSwiftDataCommand: Command {

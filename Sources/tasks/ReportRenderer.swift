@@ -51,8 +51,12 @@ enum ReportRenderer {
         return text
     }
 
+    /// What an archive holds; an archive of a store without task kinds (any app's) names only its entity records.
     static func counts(_ counts: ArchiveCounts) -> String {
-        "\(counts.projects) projects, \(counts.categories) categories, \(counts.tags) tags, \(counts.tasks) tasks, "
+        let typed = counts.projects + counts.categories + counts.tags + counts.tasks + counts.subtasks
+        if typed == 0 && counts.entities > 0 { return "\(counts.entities) entity records" }
+        return
+            "\(counts.projects) projects, \(counts.categories) categories, \(counts.tags) tags, \(counts.tasks) tasks, "
             + "\(counts.subtasks) subtasks"
             + (counts.entities > 0 ? ", \(counts.entities) entity records" : "")
     }
@@ -65,13 +69,91 @@ enum ReportRenderer {
             + "generic: \(genericPart.isEmpty ? "none" : genericPart)"
     }
 
-    static func plan(_ plan: ImportPlan) -> String {
-        StoreMapping.Kind.allCases.map { kind in
-            "  \(kind.rawValue): \(operations(plan[kind], matchedBy: " by name"))"
-        }.joined(separator: "\n") + "\n"
-            + plan.entities.sorted { $0.key < $1.key }.map { entity, operations in
-                "  \(entity) (generic): \(self.operations(operations, matchedBy: ""))\n"
-            }.joined()
+    /// Per kind and per entity, what the import did; the kinds are left out when none has records and entities do
+    /// (a store of any app). Each entity's values: in the archive, arrived (written, or already there), dropped by a
+    /// model change, not written.
+    static func plan(_ plan: ImportPlan, mapping: VersionMapping? = nil) -> String {
+        let kinds = StoreMapping.Kind.allCases
+        let typedRecords = kinds.contains { kind in
+            let counts = plan[kind]
+            return counts.inserted + counts.updated + counts.unchanged + counts.skipped + counts.deleted
+                + (counts.notLoaded ?? 0) > 0
+        }
+        var text =
+            typedRecords || plan.entities.isEmpty
+            ? kinds.map { "  \($0.rawValue): \(operations(plan[$0], matchedBy: " by name"))\n" }.joined() : ""
+        // Values the model change dropped, by the target's entity name.
+        var dropped: [String: Int] = [:]
+        for (property, count) in plan.modelChange.droppedValues {
+            let source = String(property.prefix { $0 != "." })
+            dropped[mapping?.entities[source]?.target ?? source, default: 0] += count
+        }
+        for (entity, operations) in plan.entities.sorted(by: { $0.key < $1.key }) {
+            var values = ""
+            if operations.values > 0 {
+                let notWritten = plan.lacking.filter { $0.key.hasPrefix(entity + ".") }.values.reduce(0, +)
+                values = "; \(operations.values) values: \(operations.valuesArrived) arrived"
+                if let count = dropped[entity], count > 0 { values += ", \(count) dropped by the model change" }
+                if notWritten > 0 { values += ", \(notWritten) not written" }
+            }
+            text += "  \(entity) (generic): \(self.operations(operations, matchedBy: ""))\(values)\n"
+        }
+        for (entity, count) in plan.modelChange.droppedRecords.sorted(by: { $0.key < $1.key }) {
+            text += "  \(entity) (generic): \(count) records dropped by the model change\n"
+        }
+        return text
+    }
+
+    /// How the archive's model version maps onto the target's, one line per decision that changes something.
+    static func modelChange(_ mapping: VersionMapping, _ tally: VersionMapping.Tally) -> String {
+        var lines: [String] = []
+        for (source, map) in mapping.entities.sorted(by: { $0.key < $1.key }) {
+            guard let target = map.target else {
+                let count = tally.droppedRecords[source] ?? 0
+                lines.append("\(source): dropped (the target's version has no such entity; \(count) records)")
+                continue
+            }
+            if target != source { lines.append("\(source) → \(target) (renamed)") }
+            for (property, change) in map.properties.sorted(by: { $0.key < $1.key }) {
+                let name = "\(source).\(property)"
+                let renamed = change.target.map { $0 != property ? " → \(target).\($0)" : "" } ?? ""
+                switch change.change {
+                case .kept:
+                    if !renamed.isEmpty { lines.append("\(name)\(renamed) (renamed)") }
+                case .converted(let from, let to):
+                    let count = tally.convertedValues["\(target).\(change.target ?? property)"] ?? 0
+                    lines.append(
+                        "\(name)\(renamed): \(VersionMapping.typeLabel(from)) → \(VersionMapping.typeLabel(to)) "
+                            + "(\(count) values converted)")
+                case .toMany: lines.append("\(name)\(renamed): to-one → to-many")
+                case .toOne: lines.append("\(name)\(renamed): to-many → to-one")
+                case .dropped(let reason):
+                    lines.append("\(name): dropped (\(reason); \(tally.droppedValues[name] ?? 0) values)")
+                case .refused(let reason): lines.append("\(name): refused (\(reason))")
+                }
+            }
+            for fill in map.fills {
+                let count = tally.filledValues["\(target).\(fill.property)"] ?? 0
+                // A required attribute every record has: nothing to say.
+                if !fill.isAdded && count == 0 && fill.value == nil { continue }
+                let what = fill.value.map { "filled with \(text(of: $0))" } ?? "required, no default"
+                lines.append(
+                    "\(target).\(fill.property) (\(fill.isAdded ? "added" : "required")): \(what) (\(count) records)")
+            }
+        }
+        return lines.isEmpty ? "" : "Model change:\n" + lines.map { "  \($0)\n" }.joined()
+    }
+
+    /// A value as JSON spells it.
+    private static func text(of value: ExtraValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return String(flag)
+        case .integer(let number): return String(number)
+        case .double(let number): return String(number)
+        case .string(let text): return "\"\(text)\""
+        case .array(let ids): return "[\(ids.joined(separator: ", "))]"
+        }
     }
 
     /// One kind's or entity's counts: `5 inserted, 2 updated, 3 matched by name`.

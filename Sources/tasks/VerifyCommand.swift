@@ -55,7 +55,8 @@ struct VerifyCommand: Command {
             input.path.map { .archive(path: $0) } ?? .standardInput,
             against: .store(
                 path: store, mapping: mapping,
-                model: try SharedOptions.model(model, version: modelVersion, forStore: store)))
+                model: try SharedOptions.model(model, version: modelVersion, forStore: store)),
+            modelChange: mapping?.modelChange ?? ModelChangeOverrides())
         if json {
             try Console.output(Console.json(diff))
         } else {
@@ -78,6 +79,13 @@ struct VerifyCommand: Command {
             extra +=
                 "; \(count) record\(count == 1 ? "" : "s") of \(uncompared.count) entit"
                 + "\(uncompared.count == 1 ? "y" : "ies") the store does not have not compared"
+        }
+        if let change = diff.modelChange, !change.droppedNothing {
+            let listed =
+                (change.droppedRecords.map { ("\($0.key) records", $0.value) }
+                + change.droppedValues.map { ($0.key, $0.value) }).sorted { $0.0 < $1.0 }
+                .map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+            extra += "; dropped by the model change, not compared: \(listed)"
         }
         if diff.comparedNothing {
             return "not verified: none of the \(diff.uncomparedRecords) records of \(diff.nameA) was compared: "

@@ -242,8 +242,10 @@ struct GenericCompareCommandTests {
         ]
         let dry = try TasksBinary.run(arguments + ["--dry-run"])
         #expect(dry.status == 0, "\(dry.stderr)")
-        #expect(dry.stdout.contains("  Author (generic): 0 inserted, 2 unchanged, 2 matched\n"))
-        #expect(dry.stdout.contains("  Book (generic): 21 inserted, 1 updated, 9 unchanged, 10 matched\n"))
+        #expect(dry.stdout.contains("  Author (generic): 0 inserted, 2 unchanged, 2 matched; 4 values: 4 arrived\n"))
+        #expect(
+            dry.stdout.contains(
+                "  Book (generic): 21 inserted, 1 updated, 9 unchanged, 10 matched; 217 values: 217 arrived\n"))
         #expect(dry.stdout.contains("  match: Author "))
         let merged = try TasksBinary.run(arguments)
         #expect(merged.status == 0, "\(merged.stderr)")
@@ -267,7 +269,8 @@ struct GenericCompareCommandTests {
         let again = try TasksBinary.run(arguments)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("Nothing written to \(scratch.path("a.sqlite")) in "))
-        #expect(again.stderr.contains("  Book (generic): 0 inserted, 31 unchanged, 31 matched\n"))
+        #expect(
+            again.stderr.contains("  Book (generic): 0 inserted, 31 unchanged, 31 matched; 217 values: 217 arrived\n"))
         #expect(try scratch.bytes("a.sqlite") == before)
     }
 
@@ -308,8 +311,8 @@ struct GenericCompareCommandTests {
             "--match", "Author.alias,Book.title", "--dry-run", scratch.path("d-export.json"),
         ])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("  Book (generic): 1 inserted\n"))
-        #expect(run.stdout.contains("  Author (generic): 0 inserted, 2 unchanged, 2 matched\n"))
+        #expect(run.stdout.contains("  Book (generic): 1 inserted; 7 values: 7 arrived\n"))
+        #expect(run.stdout.contains("  Author (generic): 0 inserted, 2 unchanged, 2 matched; 4 values: 4 arrived\n"))
         #expect(
             run.stderr.contains(
                 "warning: --match Book.title: 1 archive record not matched (imported as new) "
@@ -320,7 +323,7 @@ struct GenericCompareCommandTests {
             "--dry-run", scratch.path("d-export.json"),
         ])
         #expect(insert.status == 0, "\(insert.stderr)")
-        #expect(insert.stdout.contains("  Author (generic): 0 inserted, 2 skipped, 2 matched\n"))
+        #expect(insert.stdout.contains("  Author (generic): 0 inserted, 2 skipped, 2 matched; 4 values: 0 arrived\n"))
     }
 
     @Test("--match usage errors: unknown entity or attribute (with the closest), a relationship, a bare name: exit 64")

@@ -25,10 +25,11 @@ struct MigrateCommandTests {
         let backup = try #require(try FileManager.default.contentsOfDirectory(atPath: backups).first)
         #expect(backup.hasPrefix("TaskManager-backup-") && backup.hasSuffix(".sqlite"))
         let counts = "5 projects, 4 categories, 10 tags, 44 tasks, 84 subtasks"
-        let summary = lines.dropLast().last
-        #expect(summary?.hasPrefix("Migrated \(counts) from \(legacy)") == true)
-        #expect(summary?.hasSuffix("backup: \(backups)/\(backup)") == true, "\(run.stderr)")
-        #expect(lines.last?.hasPrefix("  typed: category ← Category, project ← Project") == true, "\(run.stderr)")
+        let at = try #require(lines.firstIndex { $0.hasPrefix("Migrated ") }, "\(run.stderr)")
+        #expect(lines[at].hasPrefix("Migrated \(counts) from \(legacy)"))
+        #expect(lines[at].hasSuffix("backup: \(backups)/\(backup)"), "\(run.stderr)")
+        #expect(lines[at + 1].hasPrefix("  typed: category ← Category, project ← Project"), "\(run.stderr)")
+        #expect(Array(lines[(at + 2)...]).first == "  project: 5 inserted", "\(run.stderr)")
         let verify = try TasksBinary.run(["verify", "--store", target, TasksBinary.sample("TaskManager.v2.json")])
         #expect(verify.status == 0, "\(verify.stdout)")
         #expect(try scratch.bytes("TaskManager.sqlite-wal") == walBefore, "the legacy store changed")

@@ -34,7 +34,7 @@ struct WholeStoreCommandTests {
             scratch.path("a.json"),
         ])
         #expect(restore.status == 0, "\(restore.stderr)")
-        #expect(restore.stderr.contains("  BookmarkEntity (generic): 10 inserted\n"))
+        #expect(restore.stderr.contains("  BookmarkEntity (generic): 10 inserted; 57 values: 57 arrived\n"))
         let again = try TasksBinary.run(["export", "--store", scratch.path("new.sqlite")])
         #expect(again.status == 0)
         #expect(
@@ -58,7 +58,7 @@ struct WholeStoreCommandTests {
             "import", "--store", scratch.path("new.sqlite"), "--mode", "upsert", scratch.path("a.json"),
         ])
         #expect(upsert.status == 0, "\(upsert.stderr)")
-        #expect(upsert.stderr.contains("  BookmarkEntity (generic): 0 inserted, 10 unchanged\n"))
+        #expect(upsert.stderr.contains("  BookmarkEntity (generic): 0 inserted, 10 unchanged; 57 values: 57 arrived\n"))
         #expect(upsert.stderr.contains("Nothing written to "))
         let after = try TasksBinary.run(["export", "--store", scratch.path("new.sqlite")])
         #expect(contentLines(after.stdout) == contentLines(again.stdout))

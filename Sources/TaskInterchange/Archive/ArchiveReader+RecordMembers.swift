@@ -54,7 +54,7 @@ extension ArchiveReader {
             }
             add(Self.id, required: true, inVersion1: true)
             for (offset, field) in Record.fields.enumerated() {
-                add(Self.firstField + offset, required: !field.value.shape.isOptional, inVersion1: field.inVersion1)
+                add(Self.firstField + offset, required: !field.value.access.isOptional, inVersion1: field.inVersion1)
             }
             for (offset, member) in own.enumerated() {
                 add(fieldsEnd + offset, required: member.isRequired, inVersion1: member.inVersion1)

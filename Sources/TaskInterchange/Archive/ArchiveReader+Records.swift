@@ -105,20 +105,27 @@ extension ArchiveReader.Parser {
 
     /// Reads one field's value into `record`; a value of the wrong type is reported and leaves the field as it was.
     private mutating func readField<Record: TypedRecord>(
-        _ field: FieldLayout, into record: inout Record,
+        _ field: FieldLayout<Record>, into record: inout Record,
         _ path: @autoclosure () -> String
     ) throws {
-        switch field.shape {
-        case .text, .textOrDefault: if let value = try readString(path()) { record[field] = value }
-        case .optionalText: record[field] = try readString(path(), nullable: true)
-        case .flag: if let value = try readBool(path()) { record[field] = value }
-        case .date: if let value = try readDate(path()) { record[field] = value }
-        case .optionalDate: record[field] = try readDate(path(), nullable: true)
-        case .level:
+        switch field.access {
+        case .text(let slot), .textOrDefault(let slot): if let value = try readString(path()) { record[slot] = value }
+        case .optionalText(let slot): record[slot] = try readString(path(), nullable: true)
+        case .flag(let slot): if let value = try readBool(path()) { record[slot] = value }
+        case .date(let slot): if let value = try readDate(path()) { record[slot] = value }
+        case .optionalDate(let slot): record[slot] = try readDate(path(), nullable: true)
+        case .level(let slot, _):
             if let value = try readInteger(
                 path(), in: Int64(Int16.min)...Int64(Int16.max), rangeName: "the Int16 range")
             {
-                record[field] = value
+                record[slot] = value
+            }
+        case .optionalInteger(let slot):
+            if try scanner.peekKind() == .null {
+                try scanner.readNull()
+                record[slot] = nil
+            } else {
+                record[slot] = try readInteger(path(), in: Int64.min...Int64.max, rangeName: "the Int64 range")
             }
         }
     }
@@ -219,10 +226,10 @@ extension ArchiveReader.Parser {
         while try scanner.nextElement() {
             let location = scanner.location
             if let name = try readString(path() + "[\(position)]") {
-                if Record.layout.contains(where: { !$0.shape.isOptional && $0.name == name }) {
+                if Record.layout.contains(where: { !$0.access.isOptional && $0.name == name }) {
                     if !names.contains(name) { names.append(name) }
                 } else {
-                    let required = Record.layout.filter { !$0.shape.isOptional }.map(\.name)
+                    let required = Record.layout.filter { !$0.access.isOptional }.map(\.name)
                     try report(
                         .unknownField, path() + "[\(position)]",
                         "\"\(name)\" is not a \(Record.kind.rawValue) field that needs a value "

@@ -158,27 +158,31 @@ extension ArchiveWriter {
             output.appendInteger(Int(position))
         }
         for field in Record.layout where !version1 || field.inVersion1 {
-            switch field.shape {
-            case .text, .textOrDefault:
+            switch field.access {
+            case .text(let slot), .textOrDefault(let slot):
                 key(field.member)
-                output.appendString(record[field, as: String.self])
-            case .optionalText:
-                guard let text = record[field, as: String?.self] else { continue }
+                output.appendString(record[slot])
+            case .optionalText(let slot):
+                guard let text = record[slot] else { continue }
                 key(field.member)
                 output.appendString(text)
-            case .flag:
+            case .flag(let slot):
                 key(field.member)
-                output.appendBool(record[field, as: Bool.self])
-            case .date:
+                output.appendBool(record[slot])
+            case .date(let slot):
                 key(field.member)
-                appendDate(record[field, as: Date.self], version1: version1)
-            case .optionalDate:
-                guard let date = record[field, as: Date?.self] else { continue }
+                appendDate(record[slot], version1: version1)
+            case .optionalDate(let slot):
+                guard let date = record[slot] else { continue }
                 key(field.member)
                 appendDate(date, version1: version1)
-            case .level:
+            case .level(let slot, _):
                 key(field.member)
-                output.appendInteger(record[field, as: Int.self])
+                output.appendInteger(record[slot])
+            case .optionalInteger(let slot):
+                guard let value = record[slot] else { continue }
+                key(field.member)
+                output.appendInteger(value)
             }
         }
     }
@@ -210,21 +214,24 @@ extension ArchiveWriter {
     /// finite number in version 1) and a version 1 level must fit its Int16; version 1 counts the fields it drops.
     mutating func checkFields<Record: TypedRecord>(of record: Record) throws(ArchiveWritingError) {
         let version1 = options.formatVersion == 1
-        func what(_ field: FieldLayout) -> String { "\(Record.kind.rawValue) \(record.id.uuidString): \(field.name)" }
+        func what(_ field: FieldLayout<Record>) -> String {
+            "\(Record.kind.rawValue) \(record.id.uuidString): \(field.name)"
+        }
         for field in Record.layout {
             var date: Date?
             var isPresent = true
-            switch field.shape {
-            case .date: date = record[field, as: Date.self]
-            case .optionalDate:
-                date = record[field, as: Date?.self]
+            switch field.access {
+            case .date(let slot): date = record[slot]
+            case .optionalDate(let slot):
+                date = record[slot]
                 isPresent = date != nil
-            case .optionalText: isPresent = record[field, as: String?.self] != nil
-            case .level:
-                let value = record[field, as: Int.self]
+            case .optionalText(let slot): isPresent = record[slot] != nil
+            case .level(let slot, _):
+                let value = record[slot]
                 if version1, field.inVersion1, Int16(exactly: value) == nil {
                     throw .unrepresentable("\(what(field)) \(value) does not fit the Int16 of format version 1")
                 }
+            case .optionalInteger(let slot): isPresent = record[slot] != nil
             case .text, .textOrDefault, .flag: break
             }
             if version1 && !field.inVersion1 {

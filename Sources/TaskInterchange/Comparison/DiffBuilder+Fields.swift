@@ -28,25 +28,31 @@ extension DiffBuilder {
     private func compareFields<Record: TypedRecord>(_ a: Record, _ b: Record, into fields: inout [FieldDifference]) {
         for field in Record.layout {
             if !ignoredFields.isEmpty && ignores(field.name, of: Record.kind) { continue }
-            switch field.shape {
-            case .text, .textOrDefault: text(field, a[field, as: String.self], b[field, as: String.self], into: &fields)
-            case .optionalText: text(field, a[field, as: String?.self], b[field, as: String?.self], into: &fields)
-            case .flag:
-                let (old, new) = (a[field, as: Bool.self], b[field, as: Bool.self])
+            switch field.access {
+            case .text(let slot), .textOrDefault(let slot): text(field.name, a[slot], b[slot], into: &fields)
+            case .optionalText(let slot): text(field.name, a[slot], b[slot], into: &fields)
+            case .flag(let slot):
+                let (old, new) = (a[slot], b[slot])
                 if old != new { fields.append(.value(field.name, old: .bool(old), new: .bool(new))) }
-            case .date: date(field.name, a[field, as: Date.self], b[field, as: Date.self], into: &fields)
-            case .optionalDate: date(field.name, a[field, as: Date?.self], b[field, as: Date?.self], into: &fields)
-            case .level:
-                let (old, new) = (a[field, as: Int.self], b[field, as: Int.self])
+            case .date(let slot): date(field.name, a[slot], b[slot], into: &fields)
+            case .optionalDate(let slot): date(field.name, a[slot], b[slot], into: &fields)
+            case .level(let slot, _):
+                let (old, new) = (a[slot], b[slot])
                 if old != new {
                     fields.append(.value(field.name, old: .integer(Int64(old)), new: .integer(Int64(new))))
+                }
+            case .optionalInteger(let slot):
+                let (old, new) = (a[slot], b[slot])
+                if old != new {
+                    fields.append(
+                        .value(field.name, old: old.map { .integer(Int64($0)) }, new: new.map { .integer(Int64($0)) }))
                 }
             }
         }
     }
 
-    private func text(_ field: FieldLayout, _ a: String?, _ b: String?, into fields: inout [FieldDifference]) {
-        if a != b { fields.append(.value(field.name, old: a.map(ExtraValue.string), new: b.map(ExtraValue.string))) }
+    private func text(_ field: String, _ a: String?, _ b: String?, into fields: inout [FieldDifference]) {
+        if a != b { fields.append(.value(field, old: a.map(ExtraValue.string), new: b.map(ExtraValue.string))) }
     }
 
     private func reference(_ field: String, _ a: UUID?, _ b: UUID?, into fields: inout [FieldDifference]) {

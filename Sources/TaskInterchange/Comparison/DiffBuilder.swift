@@ -26,9 +26,13 @@ struct DiffBuilder {
             if headerA.version == 1 {
                 // What the DataExporter format has no place for is not something the file says.
                 kinds = [.project, .tag, .task]
+                // The fields version 1 lacks come from the kinds' tables.
+                func lacking<Record: TypedRecord>(_: Record.Type, _ members: [String]) -> Set<String> {
+                    Set(Record.fields.filter { !$0.inVersion1 }.map(\.name) + members)
+                }
                 ignored = [
-                    .project: ["createdAt", "modifiedAt", "extra"], .tag: ["extra"],
-                    .task: ["notes", "dueDate", "modifiedAt", "categoryId", "subtasks", "extra"],
+                    .project: lacking(ProjectRecord.self, ["extra"]), .tag: lacking(TagRecord.self, ["extra"]),
+                    .task: lacking(TaskRecord.self, ["categoryId", "subtasks", "extra"]),
                 ]
             } else if let entities = headerA.source?.entities, !entities.isEmpty {
                 kinds = Set(entities.keys.compactMap(StoreMapping.Kind.init(rawValue:)))

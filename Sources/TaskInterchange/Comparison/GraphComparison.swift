@@ -19,11 +19,19 @@ public enum GraphComparison {
         /// `verify`: B may hold records A does not (they are counted, not differences), and only the kinds and fields
         /// A's format carries are compared (a version 1 file has no categories, subtasks, notes or due dates).
         public var bMayHoldMore: Bool
+        /// Decisions replacing the inferred mapping between A's model version and B's (see `VersionMapping`), used
+        /// when A is an archive and B a store read with its app's model (`GraphSource.store(path:mapping:model:)`).
+        public var modelChange: ModelChangeOverrides
 
-        /// Creates options: up to `detailLimit` records listed; `bMayHoldMore` as for `verify`.
-        public init(detailLimit: Int = 1000, bMayHoldMore: Bool = false) {
+        /// Creates options: up to `detailLimit` records listed; `bMayHoldMore` as for `verify`; `modelChange` as the
+        /// mapping's.
+        public init(
+            detailLimit: Int = 1000, bMayHoldMore: Bool = false,
+            modelChange: ModelChangeOverrides = ModelChangeOverrides()
+        ) {
             self.detailLimit = detailLimit
             self.bMayHoldMore = bMayHoldMore
+            self.modelChange = modelChange
         }
     }
 
@@ -56,7 +64,7 @@ public enum GraphComparison {
             return try join(a, b, options: options, byKey: byKey)
         } catch let unsorted as NotSorted {
             // Another writer's archive, or one edited by hand: sort in memory and join again.
-            let sortedA = unsorted.side == 0 ? try a.sortedInMemory() : a
+            let sortedA = unsorted.side == 0 ? try a.sortedInMemory(entityOrder: unsorted.entityOrder) : a
             let sortedB = unsorted.side == 1 ? try b.sortedInMemory() : b
             do {
                 return try join(sortedA, sortedB, options: options, byKey: byKey)
@@ -69,10 +77,17 @@ public enum GraphComparison {
     /// Verifies that store (or archive) `target` holds what `file` holds: `compare(file, target)` with
     /// `bMayHoldMore`.
     /// - Throws: as `compare(_:_:options:)`.
-    public static func verify(_ file: GraphSource, against target: GraphSource, detailLimit: Int = 1000) throws
-        -> GraphDiff
-    {
-        try compare(file, target, options: Options(detailLimit: detailLimit, bMayHoldMore: true))
+    ///
+    /// When `target` is a store read with its app's model and that model is another version of the file's, the
+    /// file's records are compared as the target's version holds them: renamed entities and properties followed,
+    /// types converted, defaults filled; what the model change dropped is counted in `GraphDiff.modelChange`, apart
+    /// from the differences.
+    public static func verify(
+        _ file: GraphSource, against target: GraphSource, detailLimit: Int = 1000,
+        modelChange: ModelChangeOverrides = ModelChangeOverrides()
+    ) throws -> GraphDiff {
+        try compare(
+            file, target, options: Options(detailLimit: detailLimit, bMayHoldMore: true, modelChange: modelChange))
     }
 
     /// Generic records that cannot be joined by key (see `Cursor.keyedBy`).
@@ -82,6 +97,8 @@ public enum GraphComparison {
     struct NotSorted: Error {
         let side: Int
         let message: String
+        /// The name each generic entity is joined under (a model change's target names).
+        var entityOrder: [String: String] = [:]
     }
 
     /// The merge-join over both sides' channels.
@@ -93,7 +110,18 @@ public enum GraphComparison {
         // store UUID, so the ids derived from its object URIs differ from the file's; derived from the file's store
         // UUID and the keys the import kept, they are the file's ids again.
         let identity = options.bMayHoldMore ? cursorA.header.source?.storeUUID : nil
-        var cursorB = Cursor(source: b.deriving(from: identity), side: 1)
+        var target = b.deriving(from: identity)
+        if !a.isStore, case .store(_, _, let model?) = b.storage, let declarations = cursorA.header.source?.model,
+            !declarations.isEmpty
+        {
+            let mapping = try VersionMapping(from: declarations, to: model, overrides: options.modelChange)
+            if mapping.matchesAnyEntity && !mapping.isIdentity {
+                cursorA.map(by: mapping)
+                target.identityNames = mapping.identityNames
+            }
+        }
+        var cursorB = Cursor(source: target, side: 1)
+        cursorB.identityNames = target.identityNames
         defer { cursorB.channel.cancel() }
         try cursorB.readHeader()
         // Both sides name their generic records after one store: an id is that store's UUID, the entity and the key,
@@ -111,7 +139,9 @@ public enum GraphComparison {
         while true {
             switch (cursorA.current, cursorB.current) {
             case (nil, nil):
-                return builder.result
+                var result = builder.result
+                result.modelChange = cursorA.mapping.map { _ in cursorA.tally }
+                return result
             case (let left?, nil):
                 builder.onlyInA(left)
                 try cursorA.advance()
@@ -177,6 +207,12 @@ public enum GraphComparison {
         /// When set, generic records are taken as they come, in key order, each checked to carry the id this store
         /// UUID derives from its key (`KeyOrderUnavailable` otherwise).
         var keyedBy: String?
+        /// Entity → the name its ids derive from (a store read after a model change renamed the entity).
+        var identityNames: [String: String] = [:]
+        /// The model change A's generic records are read through (see `map(by:)`).
+        private(set) var mapping: VersionMapping?
+        /// What the model change dropped, filled and converted so far.
+        private(set) var tally = VersionMapping.Tally()
 
         init(source: GraphSource, side: Int) {
             name = source.name
@@ -207,31 +243,49 @@ public enum GraphComparison {
             }
         }
 
+        /// Reads this side's generic records as the mapping's target version holds them; its header then declares
+        /// them so.
+        mutating func map(by mapping: VersionMapping) {
+            self.mapping = mapping
+            header.source?.model = mapping.targetDeclarations
+        }
+
+        /// A record through the mapping (nil when its entity was dropped).
+        private mutating func mapped(_ record: EntityRecord) throws -> EntityRecord? {
+            guard let mapping else { return record }
+            let path = JSONPath.member("$.entities", record.entity) + "[id \(record.id.uuidString)]"
+            return try mapping.apply(record, path: path, tally: &tally)
+        }
+
         /// The next item, generic records of one entity in id order (or, `keyedBy`, in key order).
         private mutating func next() throws -> GraphItem? {
-            if groupPosition < group.count {
-                defer { groupPosition += 1 }
-                return .entity(group[groupPosition])
-            }
-            guard let item = try raw() else { return nil }
-            guard case .entity(let first) = item else { return item }
-            if let keyedBy {
-                guard let key = first.key,
-                    first.id == UUID.derived(storeUUID: keyedBy, entity: first.entity, primaryKey: key)
-                else {
-                    throw KeyOrderUnavailable()
+            while true {
+                if groupPosition < group.count {
+                    defer { groupPosition += 1 }
+                    return .entity(group[groupPosition])
                 }
-                return item
+                guard let item = try raw() else { return nil }
+                guard case .entity(let first) = item else { return item }
+                if let keyedBy {
+                    let named = identityNames[first.entity] ?? first.entity
+                    guard let key = first.key,
+                        first.id == UUID.derived(storeUUID: keyedBy, entity: named, primaryKey: key)
+                    else {
+                        throw KeyOrderUnavailable()
+                    }
+                    guard let record = try mapped(first) else { continue }
+                    return .entity(record)
+                }
+                var records = [first]
+                while case .entity(let record)? = try raw(consume: false), record.entity == first.entity {
+                    records.append(record)
+                    position += 1
+                }
+                records = try records.compactMap { try mapped($0) }
+                records.sort { GraphKey($0.id) < GraphKey($1.id) }
+                group = records
+                groupPosition = 0
             }
-            var records = [first]
-            while case .entity(let record)? = try raw(consume: false), record.entity == first.entity {
-                records.append(record)
-                position += 1
-            }
-            records.sort { GraphKey($0.id) < GraphKey($1.id) }
-            group = records
-            groupPosition = 1
-            return .entity(records[0])
         }
 
         /// Moves to the next record (taking the header on the way); checks the order.
@@ -262,7 +316,12 @@ public enum GraphComparison {
                     let what = next < key ? "is out of id order" : "appears twice"
                     let section = next.entity.map { "entities.\($0)" } ?? next.kind.sectionName
                     let type = next.entity ?? next.kind.rawValue
-                    throw NotSorted(side: side, message: "\(name): $.\(section): \(type) \(item.id.uuidString) \(what)")
+                    var unsorted = NotSorted(
+                        side: side, message: "\(name): $.\(section): \(type) \(item.id.uuidString) \(what)")
+                    if let mapping {
+                        for (source, map) in mapping.entities { unsorted.entityOrder[source] = map.target }
+                    }
+                    throw unsorted
                 }
                 key = next
                 current = item

@@ -81,6 +81,10 @@ public struct GraphDiff: Sendable, Hashable, Codable {
     public var records: [RecordDifference]
     /// Every differing record, listed or not.
     public var differenceCount: Int
+    /// When A was read as another model version holds it (`GraphComparison.verify` against a store with its app's
+    /// model): what the model change dropped (not differences: the target's version has no place for them), filled
+    /// and converted.
+    public var modelChange: VersionMapping.Tally?
 
     /// True when nothing differs and something was compared: when every record of A belongs to entities B has no
     /// place for, nothing was checked, and that is no proof that B holds them.

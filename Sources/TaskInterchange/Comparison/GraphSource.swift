@@ -13,6 +13,8 @@ public struct GraphSource: Sendable {
     let storage: Storage
     /// A store's generic ids derived from this store UUID instead of its own (see `deriving(from:)`).
     var identity: String?
+    /// A store's generic ids of these entities derived from another entity name (see `VersionMapping.identityNames`).
+    var identityNames: [String: String] = [:]
 
     /// An archive file (version 1, version 2 or NDJSON).
     public static func archive(path: String) -> GraphSource { GraphSource(storage: .archive(path: path)) }
@@ -103,6 +105,7 @@ public struct GraphSource: Sendable {
             let snapshot = try StoreSnapshot(path: path)
             let reader = try StoreReader(snapshot: snapshot, mapping: mapping, model: model)
             reader.genericIdentity = identity
+            reader.identityNames = identityNames
             try visitor.visitHeader(
                 ArchiveHeader(
                     source: ArchiveHeader.Source(
@@ -116,9 +119,9 @@ public struct GraphSource: Sendable {
         }
     }
 
-    /// This side read whole and sorted by id, for inputs whose records are not in id order. A store is always read in
-    /// order and stays as it is.
-    func sortedInMemory() throws -> GraphSource {
+    /// This side read whole and sorted by id, for inputs whose records are not in id order, generic records by the
+    /// name `entityOrder` gives their entity (its own when none). A store is always read in order and stays as it is.
+    func sortedInMemory(entityOrder: [String: String] = [:]) throws -> GraphSource {
         var archive: Archive
         switch storage {
         case .store: return self
@@ -149,7 +152,10 @@ public struct GraphSource: Sendable {
         archive.categories.sort { GraphKey($0.id) < GraphKey($1.id) }
         archive.tags.sort { GraphKey($0.id) < GraphKey($1.id) }
         archive.tasks.sort { GraphKey($0.id) < GraphKey($1.id) }
-        archive.entities.sort { $0.entity != $1.entity ? $0.entity < $1.entity : GraphKey($0.id) < GraphKey($1.id) }
+        archive.entities.sort {
+            let left = entityOrder[$0.entity] ?? $0.entity, right = entityOrder[$1.entity] ?? $1.entity
+            return left != right ? left < right : GraphKey($0.id) < GraphKey($1.id)
+        }
         return .records(archive, name: name)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// How ``StoreImportOptions/match`` pairs an archive record whose id the target lacks with a target record: by a key whose values are
-/// equal. Parsed from the option's text: `name` (projects, categories and tags by name) and `Entity.attribute` (a
+/// How ``StoreImportOptions/match`` pairs an archive record whose id the target lacks with a target record: by a key
+/// whose values are equal. Parsed from the option's text: `name` (projects, categories and tags by name) and `Entity.attribute` (a
 /// generic entity's records by that attribute), comma-separated.
 public struct MatchRule: Sendable, Hashable {
     /// A generic entity's key: the attribute whose equal values pair its records (the entity exactly: a sub-entity

@@ -147,8 +147,8 @@ struct TargetComparison: Sendable, Hashable {
         /// same fields; otherwise the target's modification date is noted, if its kind has one.
         mutating func visitRecord<Record: TypedRecord>(_ record: Record, _ item: (Record) -> GraphItem) throws {
             var record = record
-            if let field = Record.modificationDate {
-                (record[field], record.extra) = dates.asStored(record[field], record.extra)
+            if let slot = Record.modificationDateSlot {
+                (record[slot], record.extra) = dates.asStored(record[slot], record.extra)
             }
             let kind = Record.kind
             guard let counterpart = try counterpart(.init(kind: kind, id: GraphKey(record.id))),

@@ -28,7 +28,7 @@ extension Importer.Pass {
     /// Reads the declarations; kinds generic records point at keep their ID maps.
     mutating func noteEntities(of header: ArchiveHeader) {
         guard generic.declarations.isEmpty, let source = header.source, !source.model.isEmpty else { return }
-        generic.declarations = source.model
+        generic.declarations = importer.versionMapping?.targetDeclarations ?? source.model
         for (kind, entity) in source.entities {
             if let kind = StoreMapping.Kind(rawValue: kind) { generic.typed[entity] = kind }
         }
@@ -43,13 +43,21 @@ extension Importer.Pass {
         validator?.visitEntity(record, index: index)
         let path = JSONPath.entityRecord(record.entity, index)
         if (index + 1) % 1_024 == 0 { try Cancellation.checkpoint() }
-        let declaration = generic.declarations[record.entity] ?? EntityDeclaration()
         guard loadsEntity(record.entity) else {
             plan.entities[record.entity, default: ImportPlan.Operations()].notLoaded =
                 (plan.entities[record.entity]?.notLoaded ?? 0) + 1
             return
         }
+        let archived = record.values.count
         var record = record
+        let filled = plan.modelChange.filledCount
+        if let mapping = importer.versionMapping {
+            guard let mapped = try mapping.apply(record, path: path, tally: &plan.modelChange) else { return }
+            record = mapped
+        }
+        let declaration = generic.declarations[record.entity] ?? EntityDeclaration()
+        // The archive's values that arrive (a model's default filled in is not one of them).
+        let carried = record.values.count - (plan.modelChange.filledCount - filled)
         var taken: [(property: String, relationship: EntityRelationship, ids: [String])] = []
         for (property, relationship) in declaration.relationships.sorted(by: { $0.key < $1.key }) {
             switch record.values.removeValue(forKey: property) {
@@ -59,6 +67,7 @@ extension Importer.Pass {
             }
         }
         var operations = plan.entities[record.entity] ?? ImportPlan.Operations()
+        operations.values += archived
         defer { plan.entities[record.entity] = operations }
         var existing =
             importer.mode == .replace ? nil : try destination.existingKey(ofEntity: record.entity, id: record.id)
@@ -88,6 +97,7 @@ extension Importer.Pass {
             case .upsert where unchanged, .merge where unchanged:
                 // Already as the archive says, links included: left unwritten.
                 operations.unchanged += 1
+                operations.valuesArrived += carried
                 generic.keys[record.id] = existing
                 return
             case .merge where !importer.archiveWins(archiveDate: archiveDate, targetDate: targetDate):
@@ -114,10 +124,12 @@ extension Importer.Pass {
                 }
                 if !importer.dryRun { try destination.update(record, declaration: declaration, at: existing) }
                 operations.updated += 1
+                operations.valuesArrived += carried
                 key = existing
             }
         } else if importer.dryRun {
             operations.inserted += 1
+            operations.valuesArrived += carried
             return
         } else {
             guard let inserted = try destination.insert(record, declaration: declaration) else {
@@ -125,6 +137,7 @@ extension Importer.Pass {
                 return
             }
             operations.inserted += 1
+            operations.valuesArrived += carried
             key = inserted
         }
         generic.keys[record.id] = key
@@ -190,6 +203,11 @@ extension Importer.Pass {
                 positions: positions, replacing: link.replacing)
         }
         generic.pending = []
-        for (property, count) in destination.lackingProperties() { plan.lacking[property, default: 0] += count }
+        for (property, count) in destination.lackingProperties() {
+            plan.lacking[property, default: 0] += count
+            if let dot = property.firstIndex(of: ".") {
+                plan.entities[String(property[..<dot])]?.valuesArrived -= count
+            }
+        }
     }
 }

@@ -26,6 +26,9 @@ public struct Importer: Sendable {
     public var kinds: Set<RecordKind>?
     /// Load only the kinds the archive's `source.entities` reads from these store entities; nil for all.
     public var entities: Set<String>?
+    /// How the archive's generic records become records of the destination's model version (see `VersionMapping`);
+    /// nil to write them as the archive has them.
+    public var versionMapping: VersionMapping?
 
     /// Creates an importer.
     public init(mode: ImportMode = .insert, dryRun: Bool = false, progress: (@Sendable (Int) -> Void)? = nil) {

@@ -18,6 +18,9 @@ public struct StoreImportOptions: Sendable {
     /// For an existing store that keeps no model cache (one made from a model): the app's model, so its property
     /// names, types and externally stored attributes are known.
     public var targetModel: ObjectModel?
+    /// The model version the archive was exported with, when known (a migration knows it): it confirms changes
+    /// between the versions that the archive alone cannot show (see `VersionMapping`).
+    public var sourceModel: ObjectModel?
     /// How long to wait for another process's lock before giving up, in milliseconds.
     public var busyTimeout: Int32 = 5_000
     /// The most validation issues listed in a report.
@@ -52,6 +55,8 @@ public struct StoreImportResult: Sendable {
     public var warnings: [String]
     /// True when the import created a new store file.
     public var createdStore: Bool
+    /// How the archive's records became records of the target's model version, when the versions differ.
+    public var versionMapping: VersionMapping?
 }
 
 /// The archive failed validation; nothing was written.
@@ -161,6 +166,8 @@ public enum StoreImport {
     /// written).
     static func checkLacking(_ plan: ImportPlan, unplaced: [String: Int], options: StoreImportOptions) throws {
         let lacking = plan.lacking.merging(unplaced, uniquingKeysWith: +)
+            .merging(plan.modelChange.droppedRecords, uniquingKeysWith: +)
+            .merging(plan.modelChange.droppedValues, uniquingKeysWith: +)
         guard options.strict, !lacking.isEmpty else { return }
         let list = lacking.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
         throw TaskInterchangeError(
@@ -228,10 +235,12 @@ public enum StoreImport {
         try checkModifiedProperty(options, declared: declared, source: source, target: writer)
         let existing = writer.existingIDs(existingIsError: options.mode == .insert)
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
-        let importer = Importer(options)
+        var importer = Importer(options)
+        importer.versionMapping = try versionMapping(source, target: writer, options: options)
         var validator = Validator(maxIssues: options.maxIssues, existing: existing)
         validator.extraTypes = writer.extraAttributeTypes
-        validator.targetRelationships = writer.relationshipNames
+        // After a model change the archive's inverses are the old version's names: the mapping follows them.
+        if importer.versionMapping == nil { validator.targetRelationships = writer.relationshipNames }
         var destination = writer
         let plan: ImportPlan
         do {
@@ -244,6 +253,7 @@ public enum StoreImport {
                 let plan = try importer.leavingUnchanged(source, in: path, options: options).run(
                     source, into: &destination, validatingWith: &validator)
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
+                try checkArrived(plan, mapping: importer.versionMapping)
                 try checkLacking(plan, unplaced: writer.unplaced, options: options)
                 return plan
             }
@@ -255,7 +265,9 @@ public enum StoreImport {
             _ = try validate(source, existing: existing, options: options)
             throw error
         }
-        var warnings = writer.warnings + lackingWarnings(plan) + ambiguityWarnings(plan) + droppedWarning(plan)
+        var warnings =
+            writer.warnings + modelChangeWarnings(plan) + lackingWarnings(plan) + ambiguityWarnings(plan)
+            + droppedWarning(plan)
         if plan.unlinked > 0 {
             warnings.append(
                 "skip mode: \(plan.unlinked) relationship value\(plan.unlinked == 1 ? "" : "s") under extra not linked "
@@ -263,7 +275,9 @@ public enum StoreImport {
                     + "links to records not imported are dropped)"
             )
         }
-        return StoreImportResult(plan: plan, report: validator.report, warnings: warnings, createdStore: false)
+        return StoreImportResult(
+            plan: plan, report: validator.report, warnings: warnings, createdStore: false,
+            versionMapping: importer.versionMapping)
     }
 
     /// `declared`: as for `importIntoExisting`.
@@ -278,7 +292,7 @@ public enum StoreImport {
             throw TaskInterchangeError(
                 .cannotCreate, "\(path): cannot create the store: the directory \(directory) does not exist")
         }
-        let importer = Importer(options)
+        var importer = Importer(options)
         let temporary = try TemporaryFile(beside: path)
         let plan: ImportPlan
         let warnings: [String]
@@ -305,17 +319,20 @@ public enum StoreImport {
                 try writer.adoptIdentity(storeUUID: uuid, maxKeys: source.maxKeys)
                 writer.keepIdentity = true
             }
+            importer.versionMapping = try versionMapping(source, target: writer, options: options)
             validator.extraTypes = writer.extraAttributeTypes
-            validator.targetRelationships = writer.relationshipNames
+            if importer.versionMapping == nil { validator.targetRelationships = writer.relationshipNames }
             var destination = writer
+            let mapping = importer.versionMapping
             plan = try writer.transaction {
                 let plan = try importer.run(source, into: &destination, validatingWith: &validator)
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
+                try checkArrived(plan, mapping: mapping)
                 try checkLacking(plan, unplaced: writer.unplaced, options: options)
                 return plan
             }
             warnings =
-                (writer.warnings + lackingWarnings(plan) + ambiguityWarnings(plan))
+                (writer.warnings + modelChangeWarnings(plan) + lackingWarnings(plan) + ambiguityWarnings(plan))
                 .map { $0.replacingOccurrences(of: temporary.path, with: path) }
                 + droppedWarning(plan)
         } catch let error as TaskInterchangeError {
@@ -346,6 +363,7 @@ public enum StoreImport {
             external?.discard()
         }
         return StoreImportResult(
-            plan: plan, report: validator.report, warnings: warnings, createdStore: !options.dryRun)
+            plan: plan, report: validator.report, warnings: warnings, createdStore: !options.dryRun,
+            versionMapping: importer.versionMapping)
     }
 }

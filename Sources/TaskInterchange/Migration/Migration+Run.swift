@@ -9,30 +9,48 @@ extension Migration {
     ///   names the legacy store, `.cancelled` when stopped).
     public func run(intoStore path: String, events: (@Sendable (Event) -> Void)? = nil) throws -> MigrationReport {
         var created = false
-        return try perform(
+        var imported: StoreImportResult?
+        var report = try perform(
             events: events,
             checkDestination: {
                 try checkNewStore(path)
             },
-            migrate: { input, _, progress in
+            migrate: { input, _, backup, progress in
                 var options = StoreImportOptions()
                 options.template = template
                 options.mapping = template == nil ? nil : mapping
                 options.mappingSource = mappingSource
                 options.busyTimeout = busyTimeout
+                options.dryRun = dryRun
+                // A store made from the app's model is the legacy store's next version: like Core Data's own
+                // migration it keeps the store's UUID and every object its key, so object URIs and ids stay the same.
+                options.keepIdentity = template != nil
+                // The backup is this migration's own file: read in place, its model cache is the legacy version.
+                if template != nil {
+                    options.sourceModel =
+                        legacyModel
+                        ?? (try? Database(path: backup, mode: .readOnly(immutable: true))).flatMap {
+                            try? ObjectModel(modelCacheIn: $0, path: backup)
+                        }
+                }
                 let result = try StoreImport.reporting(input, into: path, options: options, progress: progress)
                 created = result.createdStore
+                imported = result
                 return result.plan
             },
             verify: { input in
                 try GraphComparison.verify(
                     .input(input, name: "the archive"),
-                    against: .store(path: path, mapping: template == nil ? nil : mapping, model: template?.model))
+                    against: .store(path: path, mapping: template == nil ? nil : mapping, model: template?.model),
+                    modelChange: mapping?.modelChange ?? ModelChangeOverrides())
             },
             undo: {
                 guard created else { return }
                 for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
             })
+        report.versionMapping = imported?.versionMapping
+        report.warnings = imported?.warnings ?? []
+        return report
     }
 
     /// Migrates into a new Core Data store at `path` as `run(intoStore:events:)` does, on a background queue: the
@@ -67,7 +85,7 @@ extension Migration {
         var written = false
         return try perform(
             events: events, checkDestination: {},
-            migrate: { input, report, progress in
+            migrate: { input, report, _, progress in
                 let plan = try Importer().run(
                     input, into: &destination, total: report.counts.tasks,
                     bytes: Int64(input.count), progress: progress)

@@ -6,7 +6,7 @@ extension Migration {
     func perform(
         events: (@Sendable (Event) -> Void)?,
         checkDestination: () throws -> Void,
-        migrate: (ArchiveInput, ValidationReport, (@Sendable (ProgressEvent) -> Void)?) throws -> ImportPlan,
+        migrate: (ArchiveInput, ValidationReport, String, (@Sendable (ProgressEvent) -> Void)?) throws -> ImportPlan,
         verify: (ArchiveInput) throws -> GraphDiff?,
         undo: () -> Void
     ) throws -> MigrationReport {
@@ -25,7 +25,10 @@ extension Migration {
             events?(.stage(stage))
             try checkDestination()
             let directory = try PrivateDirectory(purpose: .export)
-            let backup = try makeBackup(in: directory, progress: progress)
+            let backup =
+                dryRun
+                ? try StoreCopy.copy(legacyStore, into: directory, busyTimeout: busyTimeout).path
+                : try makeBackup(in: directory, progress: progress)
             backupPath = backup
             try enter(.validating)
             var exportOptions = ExportOptions()
@@ -44,11 +47,11 @@ extension Migration {
             guard validation.isValid else { throw ArchiveValidationError(report: validation) }
             let input = try ArchiveInput(path: archivePath)
             try enter(.migrating)
-            let plan = try migrate(input, validation, progress)
+            let plan = try migrate(input, validation, backup, progress)
             migrated = true
             try enter(.verifying)
             progress?(ProgressEvent(phase: .verifying, done: 0, total: validation.counts.tasks))
-            let verification = try verify(input)
+            let verification = dryRun ? nil : try verify(input)
             if let verification, !verification.isEqual {
                 failedVerification = verification
                 throw TaskInterchangeError(
@@ -63,8 +66,8 @@ extension Migration {
             try Cancellation.checkpoint()
             events?(.stage(.completed))
             return MigrationReport(
-                backupPath: backup, export: export, validation: validation, plan: plan,
-                verification: verification)
+                backupPath: dryRun ? "" : backup, export: export, validation: validation, plan: plan,
+                verification: verification, dryRun: dryRun)
         } catch {
             if migrated { undo() }
             events?(.stage(.failed))

@@ -55,6 +55,9 @@ public struct Migration: Sendable {
     public var legacyModel: ObjectModel?
     /// How long to wait for another process's lock on a store, in milliseconds.
     public var busyTimeout: Int32 = 5_000
+    /// For a store destination: run every stage but keep nothing — the backup is a private copy, the new store is
+    /// built and discarded, and there is nothing to verify; the report's plan says what the migration would do.
+    public var dryRun = false
 
     /// Creates a migration of `legacyStore` that backs it up into `backupDirectory`.
     public init(legacyStore: String, backupDirectory: String) {

@@ -11,4 +11,11 @@ public struct MigrationReport: Sendable {
     /// The destination compared with the archive; nil when the destination cannot be read back (its `contents()`
     /// returned nil), in which case nothing was verified.
     public var verification: GraphDiff?
+    /// How the legacy store's records became records of the new store's model version, when the versions differ
+    /// (what it dropped, filled and converted is in `plan.modelChange`).
+    public var versionMapping: VersionMapping?
+    /// What the import reported about the target: values dropped by the model change, records it had no place for.
+    public var warnings: [String] = []
+    /// True for a dry run: nothing was written, no backup kept, nothing verified.
+    public var dryRun = false
 }

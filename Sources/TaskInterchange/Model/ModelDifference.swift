@@ -44,7 +44,7 @@ package struct ModelDifference: Sendable, Hashable, Codable, CustomStringConvert
     ///   - storedHashes: the store's `NSStoreModelVersionHashes`.
     ///   - storeModel: the store's model cache, when it has one (gives property-level reasons).
     ///   - version: the model version compared.
-    static func between(storedHashes: [String: [UInt8]], storeModel: ObjectModel?, version: ObjectModel)
+    package static func between(storedHashes: [String: [UInt8]], storeModel: ObjectModel?, version: ObjectModel)
         -> [ModelDifference]
     {
         let versionHashes = version.versionHashes

@@ -46,7 +46,7 @@ extension ObjectModel {
 extension ObjectModel.Entity {
     /// The indexes Core Data creates for the entity: its fetch indexes (the first of a name), then one named after
     /// each attribute marked indexed that no fetch index of that name covers (the model compiler's own form).
-    var indexes: [ObjectModel.FetchIndex] {
+    package var indexes: [ObjectModel.FetchIndex] {
         var result: [ObjectModel.FetchIndex] = []
         for index in fetchIndexes where !result.contains(where: { $0.name == index.name }) { result.append(index) }
         for attribute in attributes.sorted(by: { SchemaLayout.byteOrder($0.name, $1.name) })

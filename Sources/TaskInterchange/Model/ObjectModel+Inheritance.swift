@@ -2,7 +2,7 @@
 /// cycle (which a decoded model never has) is cut after every entity has been visited once.
 extension ObjectModel {
     /// The entity followed by its superentity, that one's superentity, and so on up to its root.
-    func ancestry(of entity: Entity) -> [Entity] {
+    package func ancestry(of entity: Entity) -> [Entity] {
         ancestry(of: entity, lookUp: self.entity(named:))
     }
 
@@ -37,7 +37,7 @@ extension ObjectModel {
 
     /// The relationship called `name` that `entity` declares or inherits (superentities looked up in `byName` when
     /// given, see `ancestry(of:in:)`).
-    func relationship(named name: String, in entity: Entity, byName: [String: Entity]? = nil) -> (
+    package func relationship(named name: String, in entity: Entity, byName: [String: Entity]? = nil) -> (
         relationship: Relationship, declaredBy: Entity
     )? {
         for member in byName.map({ ancestry(of: entity, in: $0) }) ?? ancestry(of: entity) {

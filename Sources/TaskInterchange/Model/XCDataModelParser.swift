@@ -10,7 +10,7 @@ import Foundation
 /// The XML names things differently from the compiled model: `elementID` is the renaming identifier,
 /// `deletionRule` the delete rule, `parentEntity` the superentity, `allowsExternalBinaryDataStorage` external storage,
 /// `preserveAfterDeletion` history preservation; a relationship without `toMany="YES"` is to-one (maximum 1).
-struct XCDataModelParser {
+package struct XCDataModelParser {
     /// The file named in error messages.
     let path: String
 
@@ -50,7 +50,7 @@ struct XCDataModelParser {
     ]
 
     /// The model editor's name of an attribute type ("Integer 16", "Binary").
-    static func typeName(_ type: ObjectModel.AttributeType) -> String {
+    package static func typeName(_ type: ObjectModel.AttributeType) -> String {
         attributeTypes.first { $0.value == type }?.key ?? "\(type)"
     }
 

@@ -1,7 +1,7 @@
 /// A decimal attribute's value as the interchange carries it (text such as `-12.50` or `1e-3`), read digit for digit:
 /// a store's `DECIMAL` column keeps an integer or a double and SQLite turns any numeric text into one of them, so
 /// whether a value survives the trip is decided on its exact digits, not on a rounded `Double`.
-struct DecimalText: Equatable {
+package struct DecimalText: Equatable {
     /// How a store holds the value exactly.
     enum Stored: Equatable {
         case integer(Int64)
@@ -16,7 +16,7 @@ struct DecimalText: Equatable {
 
     /// Reads JSON number syntax (`-`, digits, an optional fraction and exponent); nil for anything else (`nan`,
     /// `0x10`, `1,5`, ` 1`).
-    init?(_ text: String) {
+    package init?(_ text: String) {
         let bytes = Array(text.utf8)
         var index = 0
         let negative = bytes.first == UInt8(ascii: "-")

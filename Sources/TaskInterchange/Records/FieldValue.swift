@@ -24,69 +24,102 @@ enum FieldValue<Record> {
     /// An Int16 whose meaningful values are `range` (`meaning` says what they stand for): a store's NULL reads as 0
     /// and values outside are clamped, each reported; in an archive a value outside is an error.
     case level(WritableKeyPath<Record, Int>, range: ClosedRange<Int>, meaning: String)
+    /// An integer that may be absent (an Integer 16, 32 or 64 attribute in a store; `null` and absent are nil in an
+    /// archive); a store value that is not an integer reads rounded, reported.
+    case optionalInteger(WritableKeyPath<Record, Int?>)
 
-    /// The shape without its key path.
-    var shape: FieldShape {
+    /// What a level's values stand for ("" for the other shapes).
+    var meaning: String {
         switch self {
-        case .text: return .text
-        case .textOrDefault: return .textOrDefault
-        case .optionalText: return .optionalText
-        case .flag: return .flag
-        case .date: return .date
-        case .optionalDate: return .optionalDate
-        case .level: return .level
+        case .level(_, _, let meaning): return meaning
+        case .text, .textOrDefault, .optionalText, .flag, .date, .optionalDate, .optionalInteger: return ""
         }
     }
 
-    /// The key path, type-erased (to find the field's offset).
-    var keyPath: PartialKeyPath<Record> {
+    /// The field's place in the record, typed as its property is.
+    var access: FieldAccess<Record> {
         switch self {
-        case .text(let path), .textOrDefault(let path): return path
-        case .optionalText(let path): return path
-        case .flag(let path): return path
-        case .date(let path): return path
-        case .optionalDate(let path): return path
-        case .level(let path, _, _): return path
+        case .text(let path): return .text(FieldSlot(path))
+        case .textOrDefault(let path): return .textOrDefault(FieldSlot(path))
+        case .optionalText(let path): return .optionalText(FieldSlot(path))
+        case .flag(let path): return .flag(FieldSlot(path))
+        case .date(let path): return .date(FieldSlot(path))
+        case .optionalDate(let path): return .optionalDate(FieldSlot(path))
+        case .level(let path, let range, _): return .level(FieldSlot(path), range: range)
+        case .optionalInteger(let path): return .optionalInteger(FieldSlot(path))
         }
     }
 }
 
-/// `FieldValue`'s cases without their payloads: what the per-row loops switch over.
-enum FieldShape: UInt8, Sendable {
-    case text, textOrDefault, optionalText, flag, date, optionalDate, level
+/// Where a stored property of type `Value` is in a `Record`: its offset. Made only from a key path to that property,
+/// so a value read or written through it (`TypedRecord.subscript(slot:)`) has the property's type by construction,
+/// which the compiler checks, at the cost of a stored property's access (a key path from a table would go through
+/// its run-time projection).
+struct FieldSlot<Record, Value>: Sendable {
+    fileprivate let offset: Int
+
+    init(_ path: WritableKeyPath<Record, Value>) {
+        // Every table entry names a stored property of the record, which has an offset.
+        offset = MemoryLayout<Record>.offset(of: path)!
+    }
+}
+
+extension TypedRecord {
+    /// The value of the property `slot` was made from.
+    subscript<Value>(slot: FieldSlot<Self, Value>) -> Value {
+        get {
+            withUnsafePointer(to: self) { UnsafeRawPointer($0).load(fromByteOffset: slot.offset, as: Value.self) }
+        }
+        set {
+            withUnsafeMutablePointer(to: &self) { record in
+                UnsafeMutableRawPointer(record).advanced(by: slot.offset).assumingMemoryBound(to: Value.self).pointee =
+                    newValue
+            }
+        }
+    }
+}
+
+/// `FieldValue`'s cases with a typed slot in place of the key path: what the per-row loops (store and archive
+/// reading and writing, checks, comparisons) switch over, with no `default`, so a new shape is a compile error in
+/// each of them until it is handled.
+enum FieldAccess<Record>: Sendable {
+    case text(FieldSlot<Record, String>)
+    case textOrDefault(FieldSlot<Record, String>)
+    case optionalText(FieldSlot<Record, String?>)
+    case flag(FieldSlot<Record, Bool>)
+    case date(FieldSlot<Record, Date>)
+    case optionalDate(FieldSlot<Record, Date?>)
+    case level(FieldSlot<Record, Int>, range: ClosedRange<Int>)
+    case optionalInteger(FieldSlot<Record, Int?>)
 
     /// True when the field may be left out of an archive record.
-    var isOptional: Bool { self == .optionalText || self == .optionalDate }
+    var isOptional: Bool {
+        switch self {
+        case .optionalText, .optionalDate, .optionalInteger: return true
+        case .text, .textOrDefault, .flag, .date, .level: return false
+        }
+    }
 }
 
-/// What the per-row loops (store and archive reading and writing, checks, comparisons) need of a field, with nothing
-/// reference-counted to copy: its shape, where it is stored in the record, its name as fixed text. Made once per
-/// kind from its table (`TypedRecord.layout`); a record's value is read and written at `offset` (see
-/// `TypedRecord.subscript(field:)`), which costs what a stored property's access costs, where a key path from a
-/// table would go through its run-time projection.
-struct FieldLayout: Sendable {
-    let shape: FieldShape
-    /// The property's offset in the record (`MemoryLayout.offset(of:)`).
-    let offset: Int
+/// What the per-row loops need of a field, with nothing reference-counted to copy: its typed slot in the record, its
+/// name as fixed text. Made once per kind from its table (`TypedRecord.layout`).
+struct FieldLayout<Record>: Sendable {
+    let access: FieldAccess<Record>
     let member: StaticString
     /// The field's position in its kind's `fields`.
     let index: Int
-    let isModificationDate: Bool
+    /// For the kind's modification date, its slot.
+    let modificationDateSlot: FieldSlot<Record, Date?>?
     let inVersion1: Bool
-    /// For a level, its meaningful values.
-    let range: ClosedRange<Int>
+
+    var isModificationDate: Bool { modificationDateSlot != nil }
 
     /// The layouts of a table's fields, in its order.
-    static func of<Record>(_ fields: [RecordField<Record>]) -> [FieldLayout] {
+    static func of(_ fields: [RecordField<Record>]) -> [FieldLayout] {
         fields.enumerated().map { index, field in
-            // Every table entry names a stored property of the record, which has an offset.
-            let offset = MemoryLayout<Record>.offset(of: field.value.keyPath)!
-            var range = 0...0
-            if case .level(_, let levels, _) = field.value { range = levels }
-            return FieldLayout(
-                shape: field.value.shape, offset: offset, member: field.member, index: index,
-                isModificationDate: field.role == .modificationDate, inVersion1: field.inVersion1,
-                range: range)
+            FieldLayout(
+                access: field.value.access, member: field.member, index: index,
+                modificationDateSlot: field.modificationDatePath.map(FieldSlot.init), inVersion1: field.inVersion1)
         }
     }
 
@@ -117,18 +150,32 @@ struct RecordField<Record>: @unchecked Sendable {
     let synonyms: [String]
     /// True when version 1 (`DataExporter`) files carry the field.
     let inVersion1: Bool
-    let role: Role
+    /// The modification date's property (`modificationDate(_:_:synonyms:)`), typed as every reader of it needs.
+    let modificationDatePath: WritableKeyPath<Record, Date?>?
 
-    init(
-        _ member: StaticString, _ value: FieldValue<Record>, synonyms: [String], inVersion1: Bool = false,
-        role: Role = .plain
+    var role: Role { modificationDatePath == nil ? .plain : .modificationDate }
+
+    init(_ member: StaticString, _ value: FieldValue<Record>, synonyms: [String], inVersion1: Bool = false) {
+        self.init(member, value, synonyms: synonyms, inVersion1: inVersion1, modificationDate: nil)
+    }
+
+    private init(
+        _ member: StaticString, _ value: FieldValue<Record>, synonyms: [String], inVersion1: Bool,
+        modificationDate: WritableKeyPath<Record, Date?>?
     ) {
         self.member = member
         self.name = "\(member)"
         self.value = value
         self.synonyms = synonyms
         self.inVersion1 = inVersion1
-        self.role = role
+        self.modificationDatePath = modificationDate
+    }
+
+    /// The record's modification date: an optional date (not in version 1 files).
+    static func modificationDate(
+        _ member: StaticString, _ path: WritableKeyPath<Record, Date?>, synonyms: [String]
+    ) -> RecordField {
+        RecordField(member, .optionalDate(path), synonyms: synonyms, inVersion1: false, modificationDate: path)
     }
 }
 

@@ -31,7 +31,7 @@ public struct ModificationDates: Sendable, Hashable {
 
     /// A record's modification date, if its kind has one and it has one.
     func date<Record: TypedRecord>(of record: Record) -> Date? {
-        Record.modificationDate.flatMap { date(record[$0], record.extra) }
+        Record.modificationDateSlot.flatMap { date(record[$0], record.extra) }
     }
 
     private func date(_ field: Date?, _ extra: [String: ExtraValue]?) -> Date? {

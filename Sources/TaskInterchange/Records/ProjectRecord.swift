@@ -34,9 +34,7 @@ extension ProjectRecord: TypedRecord {
     static let fields: [RecordField<ProjectRecord>] = [
         RecordField("name", .text(\.name), synonyms: FieldSynonyms.name, inVersion1: true),
         RecordField("createdAt", .optionalDate(\.createdAt), synonyms: FieldSynonyms.createdAt),
-        RecordField(
-            "modifiedAt", .optionalDate(\.modifiedAt), synonyms: FieldSynonyms.modifiedAt,
-            role: .modificationDate),
+        .modificationDate("modifiedAt", \.modifiedAt, synonyms: FieldSynonyms.modifiedAt),
     ]
 
     static let layout = FieldLayout.of(fields)

@@ -68,9 +68,7 @@ extension TaskRecord: TypedRecord {
         RecordField("isCompleted", .flag(\.isCompleted), synonyms: FieldSynonyms.isCompleted, inVersion1: true),
         RecordField("createdAt", .date(\.createdAt), synonyms: FieldSynonyms.createdAt, inVersion1: true),
         RecordField("dueDate", .optionalDate(\.dueDate), synonyms: FieldSynonyms.dueDate),
-        RecordField(
-            "modifiedAt", .optionalDate(\.modifiedAt), synonyms: FieldSynonyms.modifiedAt,
-            role: .modificationDate),
+        .modificationDate("modifiedAt", \.modifiedAt, synonyms: FieldSynonyms.modifiedAt),
         RecordField(
             "priority", .level(\.priority, range: priorityRange, meaning: "0 low, 1 medium, 2 high, 3 urgent"),
             synonyms: FieldSynonyms.priority, inVersion1: true),

@@ -11,7 +11,7 @@ protocol TypedRecord: ExtraCarrying, Sendable, Hashable {
     /// The fields after `id`, in the order an archive writes them.
     static var fields: [RecordField<Self>] { get }
     /// `FieldLayout.of(fields)`, made once.
-    static var layout: [FieldLayout] { get }
+    static var layout: [FieldLayout<Self>] { get }
     /// A record with `id` and every field at the value a reader gives an absent one.
     init(blank id: UUID)
     /// Its primary key in the store it was read from.
@@ -21,39 +21,30 @@ protocol TypedRecord: ExtraCarrying, Sendable, Hashable {
 }
 
 extension TypedRecord {
-    /// The value of the field laid out as `field`, whose property is a `Value` (`String` for text, `String?`,
-    /// `Bool`, `Date`, `Date?`, `Int` for a level).
-    subscript<Value>(field: FieldLayout, as _: Value.Type = Value.self) -> Value {
-        get {
-            withUnsafePointer(to: self) { UnsafeRawPointer($0).load(fromByteOffset: field.offset, as: Value.self) }
-        }
-        set {
-            withUnsafeMutablePointer(to: &self) { record in
-                UnsafeMutableRawPointer(record).advanced(by: field.offset).assumingMemoryBound(to: Value.self).pointee =
-                    newValue
-            }
-        }
-    }
-
     /// Whether the store this record came from held NULL for `field` and the field still holds the value a reader
     /// gives an absent one (an edit of the value wins over the NULL).
-    func holdsStoredNull(_ field: FieldLayout) -> Bool {
+    func holdsStoredNull(_ field: FieldLayout<Self>) -> Bool {
         guard let nulls, nulls.contains(field.name) else { return false }
         let blank = Self(blank: id)
-        switch field.shape {
-        case .text, .textOrDefault: return self[field, as: String.self] == blank[field, as: String.self]
-        case .flag: return self[field, as: Bool.self] == blank[field, as: Bool.self]
-        case .date:
-            return self[field, as: Date.self].timeIntervalSinceReferenceDate.bitPattern
-                == blank[field, as: Date.self].timeIntervalSinceReferenceDate.bitPattern
-        case .level: return self[field, as: Int.self] == blank[field, as: Int.self]
-        case .optionalText, .optionalDate: return false
+        switch field.access {
+        case .text(let slot), .textOrDefault(let slot): return self[slot] == blank[slot]
+        case .flag(let slot): return self[slot] == blank[slot]
+        case .date(let slot):
+            return self[slot].timeIntervalSinceReferenceDate.bitPattern
+                == blank[slot].timeIntervalSinceReferenceDate.bitPattern
+        case .level(let slot, _): return self[slot] == blank[slot]
+        case .optionalText, .optionalDate, .optionalInteger: return false
         }
     }
 
     /// The layout of the kind's modification date, if it has one.
-    static var modificationDate: FieldLayout? {
+    static var modificationDate: FieldLayout<Self>? {
         layout.first { $0.isModificationDate }
+    }
+
+    /// Where the kind's modification date is, if it has one.
+    static var modificationDateSlot: FieldSlot<Self, Date?>? {
+        modificationDate?.modificationDateSlot
     }
 }
 

@@ -10,7 +10,7 @@ extension Database {
             handle, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY, box,
             { context, _, arguments in
                 let function = Unmanaged<IntegerFunction>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
-                guard let argument = arguments?[0], sqlite3_value_type(argument) == SQLITE_INTEGER,
+                guard let argument = arguments?[0], StorageClass(sqlite3_value_type(argument)) == .integer,
                     let result = function.body(sqlite3_value_int64(argument))
                 else {
                     sqlite3_result_null(context)

@@ -121,23 +121,23 @@ package final class Statement {
 
     /// The value of a result column of the current row; type checked first, so NULL never reaches a text read.
     package func value(at index: Int32) -> SQLValue {
-        switch sqlite3_column_type(handle, index) {
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
-        case SQLITE_TEXT: return .text(text(at: index) ?? "")
-        case SQLITE_BLOB: return .blob(blob(at: index) ?? [])
-        default: return .null
+        switch columnType(at: index) {
+        case .integer: return .integer(sqlite3_column_int64(handle, index))
+        case .real: return .real(sqlite3_column_double(handle, index))
+        case .text: return .text(text(at: index) ?? "")
+        case .blob: return .blob(blob(at: index) ?? [])
+        case .null: return .null
         }
     }
 
     /// True when the column of the current row is NULL.
     package func isNull(at index: Int32) -> Bool {
-        sqlite3_column_type(handle, index) == SQLITE_NULL
+        columnType(at: index) == .null
     }
 
-    /// The column's storage class of the current row (`SQLITE_INTEGER` …).
-    package func columnType(at index: Int32) -> Int32 {
-        sqlite3_column_type(handle, index)
+    /// The column's storage class in the current row.
+    package func columnType(at index: Int32) -> StorageClass {
+        StorageClass(sqlite3_column_type(handle, index))
     }
 
     /// The integer value of a column (0 for NULL).
@@ -152,7 +152,7 @@ package final class Statement {
 
     /// The text of a column, or nil for NULL.
     package func text(at index: Int32) -> String? {
-        guard sqlite3_column_type(handle, index) != SQLITE_NULL,
+        guard columnType(at: index) != .null,
             let pointer = sqlite3_column_text(handle, index)
         else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
@@ -162,7 +162,7 @@ package final class Statement {
     /// The text of a column, and whether it is exactly the column's bytes (false when invalid UTF-8 was decoded
     /// with U+FFFD in place of the bad bytes); nil for NULL.
     package func checkedText(at index: Int32) -> (text: String, isExact: Bool)? {
-        guard sqlite3_column_type(handle, index) != SQLITE_NULL,
+        guard columnType(at: index) != .null,
             let pointer = sqlite3_column_text(handle, index)
         else { return nil }
         let bytes = UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, index)))
@@ -176,7 +176,7 @@ package final class Statement {
 
     /// The bytes of a column (text or blob), or nil for NULL.
     package func blob(at index: Int32) -> [UInt8]? {
-        guard sqlite3_column_type(handle, index) != SQLITE_NULL else { return nil }
+        guard columnType(at: index) != .null else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
         guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return [] }
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
@@ -184,7 +184,7 @@ package final class Statement {
 
     /// Calls `body` with the raw bytes of a column without copying; the buffer is valid only inside `body`.
     package func withBytes<R>(at index: Int32, _ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
-        guard sqlite3_column_type(handle, index) != SQLITE_NULL else { return try body(nil) }
+        guard columnType(at: index) != .null else { return try body(nil) }
         let pointer = sqlite3_column_blob(handle, index)
         let count = Int(sqlite3_column_bytes(handle, index))
         return try body(UnsafeRawBufferPointer(start: pointer, count: count))

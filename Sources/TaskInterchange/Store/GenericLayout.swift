@@ -57,8 +57,11 @@ struct GenericLayout {
         }
     }
 
-    /// Generic entities by name.
+    /// Generic entities by name: the model's name, which for an entity a lightweight migration renamed is not the
+    /// store's (see `name(of:)`).
     private(set) var entities: [String: Entity] = [:]
+    /// Store entity name (Z_PRIMARYKEY's) → the model's name, for renamed entities.
+    private(set) var modelNames: [String: String] = [:]
     /// Names in export order (sorted).
     var names: [String] { entities.keys.sorted() }
     /// What could not be carried or typed: (entity, property, message), for findings.
@@ -74,10 +77,14 @@ struct GenericLayout {
         if schema.layout == nil { schema.locate(with: model) }
         for entity in schema.entities where !entity.isInternal && !excluded.contains(entity.number) {
             guard let table = entity.table, let columns = schema.columns(of: table) else { continue }
-            let modelEntity = model?.entity(named: entity.name)
+            let modelEntity = model.flatMap { Self.modelEntity(of: entity, in: $0, schema: schema) }
+            let superentity = schema.entity(number: entity.superNumber)
             var laidOut = Entity(
-                name: entity.name, number: entity.number, table: table,
-                superentity: schema.entity(number: entity.superNumber)?.name,
+                name: modelEntity?.name ?? entity.name, number: entity.number, table: table,
+                superentity: superentity.map { superentity in
+                    model.flatMap { Self.modelEntity(of: superentity, in: $0, schema: schema) }?.name
+                        ?? superentity.name
+                },
                 isAbstract: modelEntity?.isAbstract ?? false, attributes: [], relationships: [])
             if let model, let modelEntity {
                 laidOut.attributes = Self.attributes(of: modelEntity, entity, in: model, schema: schema)
@@ -87,8 +94,28 @@ struct GenericLayout {
                 (laidOut.attributes, laidOut.relationships) = untypedProperties(
                     of: entity, columns: columns, schema: schema)
             }
-            entities[entity.name] = laidOut
+            if laidOut.name != entity.name { modelNames[entity.name] = laidOut.name }
+            entities[laidOut.name] = laidOut
         }
+    }
+
+    /// The model's entity for a store entity: the one of its name, else (an entity a lightweight migration renamed
+    /// keeps its old name in Z_PRIMARYKEY) the one whose renaming identifier names it.
+    static func modelEntity(of entity: StoreSchema.Entity, in model: ObjectModel, schema: StoreSchema)
+        -> ObjectModel.Entity?
+    {
+        model.entity(named: entity.name)
+            ?? model.entities.first { $0.renamingIdentifier == entity.name && schema.entity(named: $0.name) == nil }
+    }
+
+    /// The name records of a store entity carry: the model's.
+    func name(of entity: StoreSchema.Entity) -> String {
+        modelNames[entity.name] ?? entity.name
+    }
+
+    /// The store's entity for a model entity name.
+    static func storeEntity(named name: String, in model: ObjectModel, schema: StoreSchema) -> StoreSchema.Entity? {
+        schema.entity(named: name) ?? model.entity(named: name)?.renamingIdentifier.flatMap { schema.entity(named: $0) }
     }
 
     /// The join tables the carried relationships read.
@@ -148,7 +175,7 @@ struct GenericLayout {
     ) -> [Relationship] {
         var result: [Relationship] = []
         for (relationship, declaredBy) in model.storedRelationships(of: modelEntity) {
-            guard let destination = schema.entity(named: relationship.destination),
+            guard let destination = Self.storeEntity(named: relationship.destination, in: model, schema: schema),
                 let destinationTable = destination.table,
                 let destinationModel = model.entity(named: relationship.destination)
             else {

@@ -150,9 +150,9 @@ extension StoreReader {
         for (offset, column) in columns.enumerated() {
             let index = first + Int32(offset)
             let type = statement.columnType(at: index)
-            guard type != 5 else { continue }
+            guard type != .null else { continue }
             switch (column.kind, type) {
-            case (.reference(let destination), 1):
+            case (.reference(let destination), .integer):
                 let target = statement.int64(at: index)
                 if let id = indexes[destination]?.id(of: target) {
                     values[column.property] = .string(id.uuidString)
@@ -167,7 +167,7 @@ extension StoreReader {
                         message: "key points at no \(destination.rawValue) row; exported without it",
                         example: "p\(key)→p\(target)")
                 }
-            case (.external, 4):
+            case (.external, .blob):
                 switch ExternalData.decode(statement.blob(at: index) ?? []) {
                 case .inline(let bytes):
                     values[column.property] = .string(Data(bytes).base64EncodedString())
@@ -192,13 +192,13 @@ extension StoreReader {
                             example: "p\(key)")
                     }
                 }
-            case (.bool, 1) where (0...1).contains(statement.int64(at: index)):
+            case (.bool, .integer) where (0...1).contains(statement.int64(at: index)):
                 values[column.property] = .bool(statement.int64(at: index) != 0)
-            case (.decimal, 1): values[column.property] = .string(String(statement.int64(at: index)))
-            case (.decimal, 2) where statement.double(at: index).isFinite:
+            case (.decimal, .integer): values[column.property] = .string(String(statement.int64(at: index)))
+            case (.decimal, .real) where statement.double(at: index).isFinite:
                 values[column.property] = .string(String(statement.double(at: index)))
-            case (.date, 1), (.date, 2):
-                let seconds = type == 1 ? Double(statement.int64(at: index)) : statement.double(at: index)
+            case (.date, .integer), (.date, .real):
+                let seconds = type == .integer ? Double(statement.int64(at: index)) : statement.double(at: index)
                 if let text = try? LosslessDate.string(from: Date(timeIntervalSinceReferenceDate: seconds)) {
                     values[column.property] = .string(text)
                 } else {
@@ -206,14 +206,14 @@ extension StoreReader {
                         .invalidValue, entity: entity, property: column.property,
                         message: "date out of range; not exported", example: "p\(key)")
                 }
-            case (.uuid, 4):
+            case (.uuid, .blob):
                 if let id = statement.withBytes(at: index, { $0.flatMap(UUID.init(bytes:)) }) {
                     values[column.property] = .string(id.uuidString)
                 } else {
                     values[column.property] = .string(Data(statement.blob(at: index) ?? []).base64EncodedString())
                 }
-            case (_, 1): values[column.property] = .integer(statement.int64(at: index))
-            case (_, 2):
+            case (_, .integer): values[column.property] = .integer(statement.int64(at: index))
+            case (_, .real):
                 let value = statement.double(at: index)
                 if value.isFinite {
                     values[column.property] = .double(value)
@@ -222,8 +222,9 @@ extension StoreReader {
                         .invalidValue, entity: entity, property: column.property,
                         message: "non-finite number; not exported", example: "p\(key)")
                 }
-            case (_, 3): values[column.property] = .string(statement.text(at: index) ?? "")
-            default: values[column.property] = .string(Data(statement.blob(at: index) ?? []).base64EncodedString())
+            case (_, .text): values[column.property] = .string(statement.text(at: index) ?? "")
+            case (_, .blob), (_, .null):
+                values[column.property] = .string(Data(statement.blob(at: index) ?? []).base64EncodedString())
             }
         }
         return values.isEmpty ? nil : values

@@ -51,28 +51,28 @@ enum StoreIdentity {
             let key = statement.int64(at: 0)
             var id: UUID?
             switch statement.columnType(at: 1) {
-            case 5:  // NULL
+            case .null:
                 log.add(
                     .derivedID, entity: entity.name, property: property,
                     message: idColumn == nil
                         ? "the entity has no UUID attribute; ids derived from object URIs"
                         : "NULL UUID; id derived from the object URI",
                     example: "p\(key)")
-            case 4:  // BLOB
+            case .blob:
                 id = statement.withBytes(at: 1) { $0.flatMap(UUID.init(bytes:)) }
                 if id == nil {
                     log.add(
                         .invalidID, entity: entity.name, property: property,
                         message: "UUID blob is not 16 bytes; id derived from the object URI", example: "p\(key)")
                 }
-            case 3:  // TEXT
+            case .text:
                 id = statement.text(at: 1).flatMap { UUID(uuidString: $0.trimmingCharacters(in: .whitespaces)) }
                 if id == nil {
                     log.add(
                         .invalidID, entity: entity.name, property: property,
                         message: "UUID text is not a UUID; id derived from the object URI", example: "p\(key)")
                 }
-            default:
+            case .integer, .real:
                 log.add(
                     .invalidID, entity: entity.name, property: property,
                     message: "UUID column holds a number; id derived from the object URI", example: "p\(key)")

@@ -52,6 +52,9 @@ public struct StoreMapping: Sendable, Hashable, Codable {
     public var mappingVersion: Int
     /// Kind name (`task`, …) → its mapping, or nil when the store has no such entity.
     public var kinds: [String: KindMapping?]
+    /// For an import into another version of the archive's model: decisions that replace the inferred mapping between
+    /// the versions (see `VersionMapping`).
+    public var modelChange: ModelChangeOverrides?
 
     /// Creates a mapping.
     public init(kinds: [Kind: KindMapping?]) {

@@ -117,7 +117,9 @@ extension StoreReader {
                 }
                 try visitor.visitEntity(
                     EntityRecord(
-                        id: UUID.derived(storeUUID: genericIdentity ?? storeUUID, entity: name, primaryKey: key),
+                        id: UUID.derived(
+                            storeUUID: genericIdentity ?? storeUUID, entity: identityNames[name] ?? name,
+                            primaryKey: key),
                         entity: name,
                         key: key, values: values, positions: positions, external: external), index: index)
                 index += 1
@@ -162,7 +164,8 @@ extension StoreReader {
             }
             return nil
         }
-        if let selection, !selection.isKept(entity: destination.name, key) {
+        let destinationName = generic.name(of: destination)
+        if let selection, !selection.isKept(entity: destinationName, key) {
             let excluded = selection.isExcluded(number: number)
             log.add(
                 excluded ? .excludedReference : .danglingReference, entity: entity, property: property,
@@ -172,6 +175,8 @@ extension StoreReader {
                 example: "p\(owner)→p\(key)")
             return nil
         }
-        return UUID.derived(storeUUID: genericIdentity ?? storeUUID, entity: destination.name, primaryKey: key)
+        return UUID.derived(
+            storeUUID: genericIdentity ?? storeUUID, entity: identityNames[destinationName] ?? destinationName,
+            primaryKey: key)
     }
 }

@@ -6,7 +6,7 @@ extension StoreReader {
     /// modification date last, read after the kind's references), each with its column and its origin for findings.
     struct FieldColumns<Record: TypedRecord> {
         struct Entry {
-            var field: FieldLayout
+            var field: FieldLayout<Record>
             var column: Int32
             var origin: Origin
         }
@@ -59,19 +59,20 @@ extension StoreReader {
         let column = entry.column
         let field = entry.field
         // A required field's NULL is noted, so a restore can write it back.
-        if !field.shape.isOptional, origin.column != nil, statement.columnType(at: column) == 5 {
+        if !field.access.isOptional, origin.column != nil, statement.columnType(at: column) == .null {
             record.nulls = (record.nulls ?? []) + [field.name]
         }
-        switch field.shape {
-        case .text: record[field] = requiredString(statement, column, origin)
-        case .textOrDefault:
+        switch field.access {
+        case .text(let slot): record[slot] = requiredString(statement, column, origin)
+        case .textOrDefault(let slot):
             // NULL keeps the blank record's default.
-            if let text = optionalString(statement, column, origin) { record[field] = text }
-        case .optionalText: record[field] = optionalString(statement, column, origin)
-        case .flag: record[field] = requiredBool(statement, column, origin)
-        case .date: record[field] = requiredDate(statement, column, origin)
-        case .optionalDate: record[field] = optionalDate(statement, column, origin)
-        case .level: record[field] = level(statement, column, origin, in: field.range)
+            if let text = optionalString(statement, column, origin) { record[slot] = text }
+        case .optionalText(let slot): record[slot] = optionalString(statement, column, origin)
+        case .flag(let slot): record[slot] = requiredBool(statement, column, origin)
+        case .date(let slot): record[slot] = requiredDate(statement, column, origin)
+        case .optionalDate(let slot): record[slot] = optionalDate(statement, column, origin)
+        case .level(let slot, let range): record[slot] = level(statement, column, origin, in: range)
+        case .optionalInteger(let slot): record[slot] = optionalInteger(statement, column, origin)
         }
     }
 }

@@ -80,7 +80,7 @@ extension StoreReader {
     /// Resolves a to-one foreign key through the destination's index; a key that names no row is reported.
     func reference(_ statement: Statement, _ column: Int32, in index: KeyIndex, origin: Origin, key row: Int64) -> UUID?
     {
-        guard statement.columnType(at: column) != 5 else { return nil }
+        guard statement.columnType(at: column) != .null else { return nil }
         let key = statement.int64(at: column)
         if let id = index.id(of: key) { return id }
         if let kind = StoreMapping.Kind(rawValue: origin.field), isExcluded(kind) {

@@ -145,7 +145,7 @@ extension StoreReader {
                     let key = statement.int64(at: 1)
                     var subtask = SubtaskRecord(blank: index.id(of: key)!)
                     subtask.key = key
-                    if statement.columnType(at: 3) == 1 { subtask.position = statement.int64(at: 3) }
+                    if statement.columnType(at: 3) == .integer { subtask.position = statement.int64(at: 3) }
                     if let fields { reader.readFields(fields.plain, into: &subtask, statement, key: key) }
                     subtask.extra = reader.extraValues(
                         statement, from: fields?.end ?? 0, extraColumns, entity: entity, key: key)

@@ -4,7 +4,7 @@ extension StoreReader {
         let mapped = resolved.kinds.values
         let mappedNumbers = Set(mapped.flatMap(\.entity.numbersIncludingSubentities))
         for entity in schema.entities where !mappedNumbers.contains(entity.number) && !entity.isInternal {
-            if generic.entities[entity.name] != nil { continue }
+            if generic.entities[generic.name(of: entity)] != nil { continue }
             guard let table = entity.table else {
                 let isView = schema.views.contains(entity.expectedTable)
                 log.add(

@@ -44,7 +44,7 @@ extension StoreReader {
     /// An optional string; numbers and blobs are converted with a finding.
     func optionalString(_ statement: Statement, _ column: Int32, _ origin: Origin) -> String? {
         switch statement.columnType(at: column) {
-        case 3:
+        case .text:
             // Invalid UTF-8 decodes with U+FFFD in place of the bad bytes, so the text's bytes differ from the value's.
             let (text, isExact) = statement.checkedText(at: column) ?? ("", true)
             if !isExact {
@@ -54,8 +54,8 @@ extension StoreReader {
                     example: "p\(origin.key)")
             }
             return text
-        case 5: return nil
-        case 4:
+        case .null: return nil
+        case .blob:
             let bytes = statement.blob(at: column) ?? []
             let text = String(decoding: bytes, as: UTF8.self)
             log.add(
@@ -65,7 +65,7 @@ extension StoreReader {
                     + (Array(text.utf8) == bytes ? "" : " with invalid bytes replaced"),
                 example: "p\(origin.key)")
             return text
-        default:
+        case .integer, .real:
             let text = statement.value(at: column)
             log.add(
                 .invalidValue, entity: origin.entity, property: origin.property,
@@ -81,9 +81,9 @@ extension StoreReader {
     /// A Boolean stored as 0/1 (any non-zero is true, as Core Data reads it); NULL becomes false with a finding.
     func requiredBool(_ statement: Statement, _ column: Int32, _ origin: Origin) -> Bool {
         switch statement.columnType(at: column) {
-        case 1: return statement.int64(at: column) != 0
-        case 2: return statement.double(at: column) != 0
-        case 5:
+        case .integer: return statement.int64(at: column) != 0
+        case .real: return statement.double(at: column) != 0
+        case .null:
             log.add(
                 .missingRequiredValue, entity: origin.entity, property: origin.property,
                 message: origin.column == nil
@@ -91,7 +91,7 @@ extension StoreReader {
                     : "NULL \(origin.field); exported as false",
                 example: origin.column == nil ? nil : "p\(origin.key)")
             return false
-        default:
+        case .text, .blob:
             let text = statement.text(at: column) ?? ""
             let value = ["1", "true", "yes", "YES"].contains(text)
             log.add(
@@ -104,9 +104,9 @@ extension StoreReader {
     /// A Core Data date (seconds since 2001 as a Double, bit for bit); nil for NULL.
     func optionalDate(_ statement: Statement, _ column: Int32, _ origin: Origin) -> Date? {
         switch statement.columnType(at: column) {
-        case 1, 2:
+        case .integer, .real:
             let seconds =
-                statement.columnType(at: column) == 2
+                statement.columnType(at: column) == .real
                 ? statement.double(at: column) : Double(statement.int64(at: column))
             guard seconds.magnitude <= LosslessDate.maximumMagnitude else {
                 log.add(
@@ -116,8 +116,8 @@ extension StoreReader {
                 return nil
             }
             return Date(timeIntervalSinceReferenceDate: seconds)
-        case 5: return nil
-        default:
+        case .null: return nil
+        case .text, .blob:
             if let text = statement.text(at: column), let seconds = Double(text), seconds.isFinite {
                 log.add(
                     .invalidValue, entity: origin.entity, property: origin.property,
@@ -134,7 +134,7 @@ extension StoreReader {
     /// A required date; NULL becomes 2001-01-01T00:00:00Z (0) with a finding.
     func requiredDate(_ statement: Statement, _ column: Int32, _ origin: Origin) -> Date {
         if let date = optionalDate(statement, column, origin) { return date }
-        if statement.columnType(at: column) != 5 {
+        if statement.columnType(at: column) != .null {
             // optionalDate reported the unusable value.
             return Date(timeIntervalSinceReferenceDate: 0)
         }
@@ -147,19 +147,34 @@ extension StoreReader {
         return Date(timeIntervalSinceReferenceDate: 0)
     }
 
+    /// An optional integer; NULL is nil, and a value that is not an integer reads rounded (nil when not a finite
+    /// number), with a finding.
+    func optionalInteger(_ statement: Statement, _ column: Int32, _ origin: Origin) -> Int? {
+        switch statement.columnType(at: column) {
+        case .integer: return Int(statement.int64(at: column))
+        case .null: return nil
+        case .real, .text, .blob:
+            let value = statement.double(at: column)
+            log.add(
+                .invalidValue, entity: origin.entity, property: origin.property,
+                message: "non-integer \(origin.field); exported rounded", example: "p\(origin.key)")
+            return value.isFinite ? Int(max(min(value.rounded(), 9e18), -9e18)) : nil
+        }
+    }
+
     /// An Int16 level in `range` (a task's priority); NULL becomes 0 and out-of-range values are clamped, each with a
     /// finding.
     func level(_ statement: Statement, _ column: Int32, _ origin: Origin, in range: ClosedRange<Int>) -> Int {
         guard origin.column != nil else { return 0 }
         let raw: Int64
         switch statement.columnType(at: column) {
-        case 1: raw = statement.int64(at: column)
-        case 5:
+        case .integer: raw = statement.int64(at: column)
+        case .null:
             log.add(
                 .missingRequiredValue, entity: origin.entity, property: origin.property,
                 message: "NULL \(origin.field); exported as 0", example: "p\(origin.key)")
             return 0
-        default:
+        case .real, .text, .blob:
             let value = statement.double(at: column)
             raw = value.isFinite ? Int64(max(min(value.rounded(), 1e18), -1e18)) : 0
             log.add(

@@ -41,6 +41,9 @@ final class StoreReader {
     /// The store UUID generic ids are derived from, when not the store's own (`verify` names a target's records as
     /// the file's source store did).
     var genericIdentity: String?
+    /// Entity → the name its generic ids derive from instead of its own (an entity a model change renamed, read to be
+    /// compared with an archive of the old version).
+    var identityNames: [String: String] = [:]
     /// `Z_PK → Z_ENT` of the tables generic links point into.
     var entityNumbers: [String: [Int64: Int64]] = [:]
     /// What the export carries; `selection` holds its kept rows once `read(into:)` has started.

@@ -281,7 +281,7 @@ final class StoreSelection {
         try statement.bind(arguments)
         var result: Set<Int64> = []
         while try statement.step() {
-            if statement.columnType(at: 0) == 1 { result.insert(statement.int64(at: 0)) }
+            if statement.columnType(at: 0) == .integer { result.insert(statement.int64(at: 0)) }
         }
         return result
     }

@@ -200,14 +200,14 @@ extension StoreWriter {
     /// it: archives written before `modifiedAt` was a field carry the date under `extra`, by the store property's name.
     private func asStored<Record: TypedRecord>(_ record: Record) -> (Record, [String: ExtraValue]?) {
         // Without a mapped property the date stays, to be counted as not imported.
-        guard let field = Record.modificationDate,
+        guard let field = Record.modificationDate, let slot = field.modificationDateSlot,
             let property = resolved.mapping[Record.kind]?.property(for: field.name)
         else { return (record, record.extra) }
         var dates = ModificationDates()
         dates.mappedProperties = [property.lowercased()]
         var record = record
         let extra: [String: ExtraValue]?
-        (record[field], extra) = dates.asStored(record[field], record.extra)
+        (record[slot], extra) = dates.asStored(record[slot], record.extra)
         return (record, extra)
     }
 
@@ -223,20 +223,21 @@ extension StoreWriter {
                 statement.bindNull(at: slot)
                 continue
             }
-            switch field.shape {
-            case .text, .textOrDefault: statement.bind(record[field, as: String.self], at: slot)
-            case .optionalText: statement.bind(record[field, as: String?.self], at: slot)
-            case .flag: statement.bind(record[field, as: Bool.self], at: slot)
-            case .date: statement.bind(record[field, as: Date.self], at: slot)
-            case .optionalDate:
-                let date = record[field, as: Date?.self]
+            switch field.access {
+            case .text(let value), .textOrDefault(let value): statement.bind(record[value], at: slot)
+            case .optionalText(let value): statement.bind(record[value], at: slot)
+            case .flag(let value): statement.bind(record[value], at: slot)
+            case .date(let value): statement.bind(record[value], at: slot)
+            case .optionalDate(let value):
+                let date = record[value]
                 if slot == nil, field.isModificationDate, date != nil,
                     let entity = resolved.kinds[Record.kind]?.entity.name
                 {
                     unplacedFields["\(entity).\(field.name)", default: 0] += 1
                 }
                 statement.bind(date, at: slot)
-            case .level: statement.bind(Int64(record[field, as: Int.self]), at: slot)
+            case .level(let value, _): statement.bind(Int64(record[value]), at: slot)
+            case .optionalInteger(let value): statement.bind(record[value].map(Int64.init), at: slot)
             }
         }
     }
@@ -317,38 +318,33 @@ extension StoreWriter {
     /// before then (an update deletes and reads only its own task's, and each task is visited once).
     private func link(task: Int64, tags: [Int64]) {
         guard resolved.tagJoin != nil else { return }
-        for tag in tags { pendingTagLinks[tag, default: []].append(task) }
+        tagLinks.add(task: task, tags: tags)
     }
 
     /// Writes the queued join rows in the join table's key order (tag, then task), so its primary-key index grows at
     /// its end instead of at one place per tag, `tagLinksPerStatement` rows to a statement.
     func writeTagLinks() throws {
-        guard let join = resolved.tagJoin, !pendingTagLinks.isEmpty else { return }
+        guard let join = resolved.tagJoin, !tagLinks.isEmpty else { return }
         let columns = "\(Database.quote(join.taskColumn)), \(Database.quote(join.tagColumn))"
         let insert = "INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(columns)) VALUES "
         let single = try prepared(insert + "(?, ?)")
         let batch = try prepared(
             insert + Array(repeating: "(?, ?)", count: Self.tagLinksPerStatement).joined(separator: ", "))
-        let total = pendingTagLinks.values.reduce(0) { $0 + $1.count }
+        let total = tagLinks.count
         let batched = total - total % Self.tagLinksPerStatement
         var written = 0
-        for tag in pendingTagLinks.keys.sorted() {
-            var tasks = pendingTagLinks.removeValue(forKey: tag)!
-            // New tasks come in key order; updated ones may not.
-            if zip(tasks, tasks.dropFirst()).contains(where: { $0 > $1 }) { tasks.sort() }
-            for task in tasks {
-                if written < batched {
-                    let slot = Int32(written % Self.tagLinksPerStatement) * 2
-                    batch.bind(task, at: slot + 1)
-                    batch.bind(tag, at: slot + 2)
-                    if slot == Int32(Self.tagLinksPerStatement - 1) * 2 { try batch.run() }
-                } else {
-                    single.bind(task, at: 1)
-                    single.bind(tag, at: 2)
-                    try single.run()
-                }
-                written += 1
+        try tagLinks.drain { task, tag in
+            if written < batched {
+                let slot = Int32(written % Self.tagLinksPerStatement) * 2
+                batch.bind(task, at: slot + 1)
+                batch.bind(tag, at: slot + 2)
+                if slot == Int32(Self.tagLinksPerStatement - 1) * 2 { try batch.run() }
+            } else {
+                single.bind(task, at: 1)
+                single.bind(tag, at: 2)
+                try single.run()
             }
+            written += 1
         }
     }
 

@@ -90,7 +90,8 @@ extension StoreWriter {
             select.bind(laidOut.number, at: 1)
             while try select.step() {
                 let key = select.int64(at: 0)
-                keys[UUID.derived(storeUUID: schema.storeUUID ?? "", entity: entity, primaryKey: key)] = key
+                let named = identityNames[entity] ?? entity
+                keys[UUID.derived(storeUUID: schema.storeUUID ?? "", entity: named, primaryKey: key)] = key
             }
             existingEntities[entity] = keys
         }
@@ -124,7 +125,7 @@ extension StoreWriter {
                 "\(record.entity) \(record.id.uuidString): key \(key) is already taken in \(entity.table) (\(failure))")
         }
         existingEntities[record.entity]?[record.id] = key
-        if history != nil { history?.inserted[entity.number, default: KeyRuns()].append(key) }
+        history?.noteInserted(key, entity: entity.number)
         return key
     }
 
@@ -277,15 +278,17 @@ extension StoreWriter {
         throw error
     }
 
+    /// `SELECT Z_ENT FROM table WHERE Z_PK = ?`, prepared once per table.
+    func entityNumberStatement(in table: String) throws -> Statement {
+        if let cached = entityNumberStatements[table] { return cached }
+        let select = try database.prepare("SELECT Z_ENT FROM \(Database.quote(table)) WHERE Z_PK = ?")
+        entityNumberStatements[table] = select
+        return select
+    }
+
     /// The concrete entity number of row `key` in `table`, for a key's companion entity column.
     private func entityNumber(of key: Int64, in table: String) throws -> Int64 {
-        let select: Statement
-        if let cached = entityNumberStatements[table] {
-            select = cached
-        } else {
-            select = try database.prepare("SELECT Z_ENT FROM \(Database.quote(table)) WHERE Z_PK = ?")
-            entityNumberStatements[table] = select
-        }
+        let select = try entityNumberStatement(in: table)
         defer { select.reset() }
         select.bind(key, at: 1)
         guard try select.step() else {
@@ -296,6 +299,6 @@ extension StoreWriter {
 
     /// An object that existed before the import and whose row changes.
     private func noteChanged(_ key: Int64, in table: String) {
-        if history?.existedBefore(key, in: table) == true { history?.updated[table, default: []].insert(key) }
+        history?.noteChanged(key, in: table)
     }
 }

@@ -22,53 +22,6 @@ extension StoreWriter {
         var string: StoreSchema.Entity
     }
 
-    /// Keys as runs of consecutive keys, in the order they were added.
-    struct KeyRuns {
-        private(set) var runs: [ClosedRange<Int64>] = []
-
-        mutating func append(_ key: Int64) {
-            if let last = runs.last, last.upperBound != .max, last.upperBound + 1 == key {
-                runs[runs.count - 1] = last.lowerBound...key
-            } else {
-                runs.append(key...key)
-            }
-        }
-
-        /// The runs, by their first key.
-        var sortedRuns: [ClosedRange<Int64>] { runs.sorted { $0.lowerBound < $1.lowerBound } }
-    }
-
-    /// What the import changed, per object, until the history rows are written.
-    struct HistoryLog {
-        let entities: HistoryEntities
-        /// Inserted objects per concrete `Z_ENT`.
-        var inserted: [Int64: KeyRuns] = [:]
-        /// Objects that existed before the import whose attributes or relationships it changed, per table. Their
-        /// concrete `Z_ENT` is read when the rows are written, so objects deleted later in the import drop out.
-        var updated: [String: Set<Int64>] = [:]
-        /// Deleted objects per concrete `Z_ENT`, read before the rows went.
-        var deleted: [Int64: KeyRuns] = [:]
-        /// Objects inserted and deleted again by the same import: no row at all.
-        var insertedThenDeleted: [Int64: Set<Int64>] = [:]
-        /// The first key the import gave out in each table; keys are handed out above every existing one, so every
-        /// key below it names an object that existed before the import.
-        var firstNewKey: [String: Int64] = [:]
-        /// `kind.relationship` → whether the relationship has an inverse (its destinations change with it).
-        var inverses: [String: Bool] = [:]
-
-        init(entities: HistoryEntities) {
-            self.entities = entities
-        }
-
-        func existedBefore(_ key: Int64, in table: String) -> Bool {
-            key < firstNewKey[table] ?? .max
-        }
-
-        mutating func clear() {
-            self = HistoryLog(entities: entities)
-        }
-    }
-
     /// The columns written here, per history table, with the entity each table's rows belong to.
     private static let historyShape: [(table: String, entity: String, columns: [String])] = [
         (
@@ -125,24 +78,18 @@ extension StoreWriter {
     /// A new object of `kind` at `key`.
     func noteInserted(_ kind: StoreMapping.Kind, _ key: Int64) {
         guard history != nil, let resolvedKind = resolved.kinds[kind] else { return }
-        if history?.firstNewKey[resolvedKind.table] == nil { history?.firstNewKey[resolvedKind.table] = key }
-        history?.inserted[resolvedKind.entity.number, default: KeyRuns()].append(key)
+        history?.noteInserted(key, entity: resolvedKind.entity.number, table: resolvedKind.table)
     }
 
     /// An object of `kind` whose attributes or relationships change; ignored when the import inserted it.
     func noteChanged(_ kind: StoreMapping.Kind, _ key: Int64?) {
         guard history != nil, let key, let table = resolved.kinds[kind]?.table else { return }
-        if history?.existedBefore(key, in: table) == true { history?.updated[table, default: []].insert(key) }
+        history?.noteChanged(key, in: table)
     }
 
     /// An object about to be deleted.
     func noteDeleted(_ key: Int64, entity: Int64, table: String) {
-        guard history != nil else { return }
-        if history?.existedBefore(key, in: table) == true {
-            history?.deleted[entity, default: KeyRuns()].append(key)
-        } else {
-            history?.insertedThenDeleted[entity, default: []].insert(key)
-        }
+        history?.noteDeleted(key, entity: entity, table: table)
     }
 
     /// Replace mode, before every row of the mapped kinds goes: lists them, and makes sure new keys start above them
@@ -151,7 +98,7 @@ extension StoreWriter {
         guard history != nil else { return }
         for resolvedKind in resolved.kinds.values.sorted(by: { $0.kind < $1.kind }) {
             let next = try allocateKey(in: resolvedKind.table, of: resolvedKind.entity)
-            nextKey[resolvedKind.table] = next
+            keyAllocator.giveBack(next, in: resolvedKind.table)
             let select = try database.prepare(
                 """
                 SELECT Z_PK, Z_ENT FROM \(Database.quote(resolvedKind.table)) \
@@ -309,7 +256,7 @@ extension StoreWriter {
         let entities = log.entities
         let transactionTable = entities.transaction.expectedTable
         let changeTable = entities.change.expectedTable
-        let keptNextKey = nextKey[transactionTable]
+        let keptNextKey = keyAllocator.peek(transactionTable)
         let transaction = try allocateKey(in: transactionTable, of: entities.transaction)
         let insert = try database.prepare(
             """
@@ -318,58 +265,44 @@ extension StoreWriter {
             """
         )
         var counts = (inserts: 0, updates: 0, deletes: 0, withoutColumns: 0)
-        func write(_ type: Int64, entity: Int64, key: Int64, columns: [UInt8]?) throws {
+        var bitmaps: [Int64: [UInt8]?] = [:]
+        // An updated object's concrete entity, read now: a row the import deleted after changing it has its delete
+        // entry only.
+        func entity(_ table: String, _ key: Int64) throws -> Int64? {
+            let select = try entityNumberStatement(in: table)
+            select.reset()
+            select.bind(key, at: 1)
+            defer { select.reset() }
+            guard try select.step(), !select.isNull(at: 0) else { return nil }
+            return select.int64(at: 0)
+        }
+        try log.forEachChange(entity: entity) { change in
+            var columns: [UInt8]?
+            switch change.type {
+            case .insert: counts.inserts += 1
+            case .update:
+                if bitmaps[change.entity] == nil {
+                    bitmaps[change.entity] = .some(
+                        schema.entity(number: change.entity).flatMap { storedPropertyCount(of: $0.name) }.flatMap(
+                            Self.changedColumns(propertyCount:)))
+                }
+                columns = bitmaps[change.entity] ?? nil
+                counts.updates += 1
+                if columns == nil { counts.withoutColumns += 1 }
+            case .delete: counts.deletes += 1
+            }
             insert.bind(try allocateKey(in: changeTable, of: entities.change), at: 1)
             insert.bind(entities.change.number, at: 2)
-            insert.bind(type, at: 3)
-            insert.bind(entity, at: 4)
-            insert.bind(key, at: 5)
+            insert.bind(change.type.rawValue, at: 3)
+            insert.bind(change.entity, at: 4)
+            insert.bind(change.key, at: 5)
             insert.bind(transaction, at: 6)
             if let columns { columns.withUnsafeBytes { insert.bind(blob: $0, at: 7) } } else { insert.bindNull(at: 7) }
             try insert.run()
         }
-        for (entity, keys) in log.inserted.sorted(by: { $0.key < $1.key }) {
-            let gone = log.insertedThenDeleted[entity] ?? []
-            for run in keys.sortedRuns {
-                for key in run where !gone.contains(key) {
-                    try write(0, entity: entity, key: key, columns: nil)
-                    counts.inserts += 1
-                }
-            }
-        }
-        var bitmaps: [Int64: [UInt8]?] = [:]
-        for (table, keys) in log.updated.sorted(by: { $0.key < $1.key }) {
-            let select = try database.prepare("SELECT Z_ENT FROM \(Database.quote(table)) WHERE Z_PK = ?")
-            for key in keys.sorted() {
-                select.reset()
-                select.bind(key, at: 1)
-                // A row the import deleted after changing it has its delete entry only.
-                guard try select.step(), !select.isNull(at: 0) else { continue }
-                let entity = select.int64(at: 0)
-                select.reset()
-                if bitmaps[entity] == nil {
-                    bitmaps[entity] = .some(
-                        schema.entity(number: entity).flatMap { storedPropertyCount(of: $0.name) }.flatMap(
-                            Self.changedColumns(propertyCount:)))
-                }
-                let columns = bitmaps[entity] ?? nil
-                try write(1, entity: entity, key: key, columns: columns)
-                counts.updates += 1
-                if columns == nil { counts.withoutColumns += 1 }
-            }
-            select.reset()
-        }
-        for (entity, keys) in log.deleted.sorted(by: { $0.key < $1.key }) {
-            for run in keys.sortedRuns {
-                for key in run {
-                    try write(2, entity: entity, key: key, columns: nil)
-                    counts.deletes += 1
-                }
-            }
-        }
         guard counts.inserts + counts.updates + counts.deletes > 0 else {
             // A save without changes has no transaction.
-            nextKey[transactionTable] = keptNextKey
+            keyAllocator.giveBack(keptNextKey, in: transactionTable)
             return
         }
         let author = try internedString(Self.historyAuthor, entities.string)

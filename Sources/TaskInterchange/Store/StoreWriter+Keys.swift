@@ -9,34 +9,27 @@ extension StoreWriter {
     /// restore (a new store, its `Z_MAX` already the source's) keeps them all. Decided at the table's first insert.
     /// - Throws: `TaskInterchangeError.invalidData` with `keepIdentity` when the table cannot keep them.
     func keepsKeys(in table: String, of entity: StoreSchema.Entity) throws -> Bool {
-        if let known = keepsKeys[table] { return known }
+        if let known = keyAllocator.keepsKeys[table] { return known }
         let root = rootEntity(of: entity)
         let recorded =
             try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(root.number)])?.int64 ?? 0
         let rows = try database.scalar("SELECT count(*) FROM \(Database.quote(table))")?.int64 ?? 0
-        let empty = nextKey[table] == nil && (keepIdentity || recorded <= 0) && rows == 0
+        let empty = !keyAllocator.hasStarted(table) && (keepIdentity || recorded <= 0) && rows == 0
         if keepIdentity && !empty {
             throw TaskInterchangeError(
                 .invalidData,
                 "\(path): \(setting: .keepIdentity) needs an empty \(table); the target already has rows there")
         }
-        keepsKeys[table] = empty
+        keyAllocator.keepsKeys[table] = empty
         // Every key this import writes there is new, whatever order the keys come in.
-        if empty, history != nil { history?.firstNewKey[table] = 1 }
+        if empty, history != nil { history?.noteAllNew(in: table) }
         return empty
     }
 
     /// Notes a key kept from the archive: keys handed out later go above it.
     /// - Throws: `TaskInterchangeError.invalidData` for SQLite's largest key, which leaves none above it.
     func useKept(_ key: Int64, in table: String) throws {
-        guard key < .max else { throw Self.noKeyLeft(table, after: key) }
-        nextKey[table] = max(nextKey[table] ?? 1, key + 1)
-    }
-
-    private static func noKeyLeft(_ table: String, after key: Int64) -> TaskInterchangeError {
-        TaskInterchangeError(
-            .invalidData,
-            "\(table): keys reach \(key), and SQLite's largest is \(Int64.max): no key is left for new objects")
+        try keyAllocator.useKept(key, in: table)
     }
 
     /// The next key of the entity's table: above both the root's `Z_MAX` and the largest key present (stores edited by
@@ -49,11 +42,7 @@ extension StoreWriter {
     /// The next key of `table`, whose rows are `entity`'s (or its root's): the same rule for Core Data's own entities
     /// (persistent history) as for the mapped ones.
     func allocateKey(in table: String, of entity: StoreSchema.Entity) throws -> Int64 {
-        if let next = nextKey[table] {
-            guard next < .max else { throw Self.noKeyLeft(table, after: next) }
-            nextKey[table] = next + 1
-            return next
-        }
+        if let next = try keyAllocator.take(in: table) { return next }
         let root = rootEntity(of: entity)
         let recorded =
             try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(root.number)])?.int64 ?? 0
@@ -64,10 +53,7 @@ extension StoreWriter {
                     + "above \(present) and Z_MAX is corrected"
             )
         }
-        let last = max(recorded, present)
-        guard last < .max else { throw Self.noKeyLeft(table, after: last) }
-        nextKey[table] = last + 1
-        return try allocateKey(in: table, of: entity)
+        return try keyAllocator.start(table, after: max(recorded, present))
     }
 
     func rootEntity(of entity: StoreSchema.Entity) -> StoreSchema.Entity {
@@ -86,14 +72,13 @@ extension StoreWriter {
     func writeMaxKeys() throws {
         let update = try database.prepare(
             "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND coalesce(Z_MAX, 0) < ?")
-        for (table, next) in nextKey {
+        for (table, last) in keyAllocator.finish() {
             guard
                 let entity = schema.entities.first(where: { $0.table == table && $0.superNumber == 0 })
                     ?? schema.entities.first(where: { $0.table == table })
             else { continue }
             let root = rootEntity(of: entity)
-            try update.execute([.integer(next - 1), .integer(root.number), .integer(next - 1)])
+            try update.execute([.integer(last), .integer(root.number), .integer(last)])
         }
-        nextKey = [:]
     }
 }

@@ -25,7 +25,8 @@ final class StoreWriter: ImportDestination {
     /// Set when a transaction committed; until then, closing leaves the store's files as they were.
     private var committed = false
     var existing: [StoreMapping.Kind: [UUIDKey: Int64]] = [:]
-    var nextKey: [String: Int64] = [:]
+    /// The keys this import hands out and keeps (`StoreWriter+Keys.swift`).
+    var keyAllocator = KeyAllocator()
     var rowStatements: [StoreMapping.Kind: RowStatements] = [:]
     /// `kind.property` → where its extra values go (nil: nowhere in this target).
     var extraTargets: [String: ExtraTarget?] = [:]
@@ -41,13 +42,13 @@ final class StoreWriter: ImportDestination {
     /// out once, not per row.
     var referencedEntities: (project: Int64?, category: Int64?, task: Int64?) = (nil, nil, nil)
     var preparedStatements: [String: Statement] = [:]
-    /// Task keys by tag key: the join rows to write at the end of the import (`writeTagLinks`).
-    var pendingTagLinks: [Int64: [Int64]] = [:]
+    /// The task–tag join rows to write at the end of the import (`writeTagLinks`).
+    var tagLinks = LinkQueue()
     /// `kind.relationship` → where its links go (nil: nowhere in this target).
     var linkTargets: [String: LinkTarget?] = [:]
     /// What the import changed, for the persistent history rows written at its end (nil when the target does not
     /// track history).
-    var history: HistoryLog?
+    var history: HistoryRecorder?
     /// The target's own model, from its model cache (nil without one, or when it cannot be decoded).
     let targetModel: ObjectModel?
     /// `Entity.relationship` → owners whose archive value had several ids for a to-one in the target.
@@ -65,9 +66,6 @@ final class StoreWriter: ImportDestination {
     var entityLinkStatements: [String: LinkStatements] = [:]
     /// Generic objects already in the target, by entity then id (derived from the target's store UUID).
     var existingEntities: [String: [UUID: Int64]] = [:]
-    /// Per table: whether generic records keep the archive's keys (a table empty before the import, or
-    /// `keepIdentity`).
-    var keepsKeys: [String: Bool] = [:]
     /// `Entity.property` → generic values the target had no place for, since the last `lackingProperties()`.
     var lackingEntityValues: [String: Int] = [:]
     /// Restore identity: a new store takes the archive's store UUID, and every generic record its key (`Z_PK`).
@@ -75,6 +73,9 @@ final class StoreWriter: ImportDestination {
     /// The store whose external data directory takes externally stored values: the store itself, or for a new store
     /// built in a temporary file, the path it will be placed at.
     var externalStore: String?
+    /// Entity → the name its records' ids derive from, for entities a model change renamed: the archive's ids were
+    /// derived from the old name (see `VersionMapping.identityNames`).
+    var identityNames: [String: String] = [:]
     /// External files this import writes; a new store's wait for the store to be placed (`StoreImport`), an existing
     /// store's are placed just before its transaction commits.
     lazy var externalDataWriter = ExternalDataWriter(store: externalStore ?? path)
@@ -163,7 +164,7 @@ final class StoreWriter: ImportDestination {
             throw TaskInterchangeError(.internal, "\(path): \(error)")
         }
         // Warns when the history tables are not as Core Data writes them.
-        if let entities = historyEntities() { history = HistoryLog(entities: entities) }
+        if let entities = historyEntities() { history = HistoryRecorder(entities: entities) }
         // A store with no task entity takes generic records only; typed records fail when they reach it.
         for kind in StoreMapping.Kind.allCases where resolved.kinds[kind] == nil && resolved.kinds[.task] != nil {
             warnings.append(
@@ -224,7 +225,7 @@ final class StoreWriter: ImportDestination {
         // What a rolled-back body recorded must not reach the next transaction's history.
         defer {
             history?.clear()
-            pendingTagLinks = [:]
+            tagLinks.removeAll()
         }
         do {
             let result = try database.inTransaction {

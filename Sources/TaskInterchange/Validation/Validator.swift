@@ -123,13 +123,17 @@ public struct Validator: ArchiveVisitor {
                     + "(use \(TaskInterchangeError.libraryName(of: .mode, values: ["upsert", "skip", "replace"])))",
                 about: record.id)
         }
-        for field in Record.layout where field.shape == .level && !field.range.contains(record[field, as: Int.self]) {
-            guard case .level(_, let range, let meaning) = Record.fields[field.index].value else { continue }
-            error(
-                .priorityOutOfRange, path.member(field.name),
-                "\(field.name) \(record[field, as: Int.self]) is outside \(range.lowerBound)…\(range.upperBound) "
-                    + "(\(meaning))"
-            )
+        for field in Record.layout {
+            switch field.access {
+            case .level(let slot, let range):
+                guard !range.contains(record[slot]) else { continue }
+                error(
+                    .priorityOutOfRange, path.member(field.name),
+                    "\(field.name) \(record[slot]) is outside \(range.lowerBound)…\(range.upperBound) "
+                        + "(\(Record.fields[field.index].value.meaning))"
+                )
+            case .text, .textOrDefault, .optionalText, .flag, .date, .optionalDate, .optionalInteger: continue
+            }
         }
     }
 

@@ -1,3 +1,5 @@
+import TaskInterchange
+
 /// Names generated Swift must treat with care: type names that an entity's class would shadow (Swift, Foundation,
 /// Swift Concurrency, SwiftData and SwiftUI types apps use every day), and keywords a property name must escape.
 enum SwiftNames {

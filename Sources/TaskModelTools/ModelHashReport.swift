@@ -1,4 +1,5 @@
 import Foundation
+import TaskInterchange
 
 /// Each version's entity version hashes as a store's `Z_METADATA` keeps them (base64), with the checksum and digest:
 /// what `tasks model hashes` prints.

@@ -1,3 +1,5 @@
+import TaskInterchange
+
 /// The `SchemaMigrationPlan` between consecutive versions: a lightweight stage where every difference is one
 /// lightweight migration handles (added or removed entities and properties, optional or defaulted additions,
 /// renamings with a renaming identifier, relaxed constraints), a `custom` stub naming what needs code otherwise.

@@ -1,3 +1,5 @@
+import TaskInterchange
+
 /// The audit checklist for moving a Core Data model to SwiftData (and, with `cloudKit`, to CloudKit sync): each
 /// finding has a stable code, a severity and the place (entity, property) it is about.
 package struct ModelLint: Sendable {

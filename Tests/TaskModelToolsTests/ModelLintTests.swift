@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TaskInterchange
+@testable import TaskModelTools
 
 /// `ModelLint` on the Ledger test model, which has one of each finding.
 @Suite("Model lint")

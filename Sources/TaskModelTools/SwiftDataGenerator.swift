@@ -1,4 +1,5 @@
 import Foundation
+import TaskInterchange
 
 /// SwiftData code for a Core Data model: for each version a `VersionedSchema` enum with one `@Model` class per entity
 /// nested in it (one file per entity), typealiases for the current version, and for several versions a

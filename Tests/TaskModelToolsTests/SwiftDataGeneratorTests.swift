@@ -1,23 +1,20 @@
 import Foundation
 import Testing
 @testable import TaskInterchange
+@testable import TaskModelTools
 
 /// `SwiftDataGenerator` against reviewed expected files (`Tests/tasksTests/Fixtures/swiftdata`), and the generated
 /// code through `swiftc -parse`.
 @Suite("SwiftData code generation")
 struct SwiftDataGeneratorTests {
-    static let fixtures: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("tasksTests/Fixtures")
-    }()
+    static let fixtures = Fixtures.tests
 
     /// The test model (a folder in the repository) and the shared real ones, each with its expected output folder.
     static let cases: [(model: String, version: String?, expected: String)] = [
         (fixtures.appendingPathComponent("models/Ledger.xcdatamodeld").path, nil, "Ledger"),
-        (ModelFixtures.path("CoreDataPlus-SampleModel/SampleModel.xcdatamodeld"), nil, "SampleModel"),
+        (Fixtures.model("CoreDataPlus-SampleModel/SampleModel.xcdatamodeld"), nil, "SampleModel"),
         (
-            ModelFixtures.path("BrowserServicesKit-Bookmarks/BookmarksModel.xcdatamodeld"), "BookmarksModel 6",
+            Fixtures.model("BrowserServicesKit-Bookmarks/BookmarksModel.xcdatamodeld"), "BookmarksModel 6",
             "BookmarksModel6"
         ),
     ]
@@ -115,7 +112,7 @@ struct SwiftDataGeneratorTests {
 
     @Test(
         "Bookmarks: every step is lightweight (renaming identifiers and hash modifiers only)",
-        .enabled(if: ModelFixtures.available, "../shared/fixtures/models is absent"))
+        .enabled(if: Fixtures.modelsAvailable, "../shared/fixtures/models is absent"))
     func bookmarksLightweight() throws {
         let source = try ModelSource(path: Self.cases[2].model)
         let output = SwiftDataGenerator(versions: source.versions, currentVersion: source.currentVersionName).files()
@@ -176,12 +173,12 @@ struct SwiftDataGeneratorTests {
 
     @Test(
         "the code made from every real store's model cache parses",
-        .enabled(if: RealStores.available && SwiftDataGeneratorTests.swiftc != nil, "real stores or swiftc absent"))
+        .enabled(if: Fixtures.storesAvailable && SwiftDataGeneratorTests.swiftc != nil, "real stores or swiftc absent"))
     func realStoresParse() throws {
         let directory = try TemporaryDirectory()
         var files: [String] = []
-        for name in RealStores.names {
-            guard let model = try RealStores.read(name).model else { continue }  // frameworks that kept no cache
+        for (name, model) in try Fixtures.realStoreModels() {
+            guard let model else { continue }  // frameworks that kept no cache
             let version = ModelSource.Version(name: "Store", model: model, path: name)
             let output = SwiftDataGenerator(versions: [version], currentVersion: nil, modelName: "Store").files()
             try SwiftDataGenerator.write(output.files, to: directory.path(UUID().uuidString))

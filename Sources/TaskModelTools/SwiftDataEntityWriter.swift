@@ -1,4 +1,5 @@
 import Foundation
+import TaskInterchange
 
 /// The `@Model` class of one entity, nested in its version's schema enum (see `SwiftDataGenerator`).
 struct SwiftDataEntityWriter {

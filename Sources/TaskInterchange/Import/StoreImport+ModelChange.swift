@@ -1,0 +1,58 @@
+/// An import into another version of the archive's model: the mapping between the versions, inferred before anything
+/// is written, and the guarantee that every value the target's model has a place for arrives.
+extension StoreImport {
+    /// The mapping from the archive's model (its `source.model`) to the target's, nil when records pass unchanged or
+    /// the target's model has none of the archive's entities (an archive of another app: what the target lacks is
+    /// reported as such, not as a model change).
+    /// - Throws: `TaskInterchangeError.usage` for a `modelChange` override naming what neither model has, or given
+    ///   where there is no model to change.
+    static func versionMapping(_ source: some ArchiveSource, target writer: StoreWriter, options: StoreImportOptions)
+        throws -> VersionMapping?
+    {
+        let overrides = options.mapping?.modelChange ?? ModelChangeOverrides()
+        guard let model = writer.targetModel, let declarations = try source.header()?.source?.model,
+            !declarations.isEmpty
+        else {
+            if !overrides.isEmpty {
+                throw TaskInterchangeError(
+                    .usage,
+                    "\(options.mappingSource): modelChange needs an archive that declares its entities "
+                        + "(source.model) and a target whose model is known")
+            }
+            return nil
+        }
+        let mapping: VersionMapping
+        do {
+            mapping = try VersionMapping(
+                from: declarations, to: model, overrides: overrides, sourceModel: options.sourceModel)
+        } catch {
+            throw TaskInterchangeError(error.kind, "\(options.mappingSource): \(error.message)")
+        }
+        guard mapping.matchesAnyEntity, !mapping.isIdentity else { return nil }
+        writer.identityNames = mapping.identityNames
+        return mapping
+    }
+
+    /// After a model change every value left has a place in the target's model; one that did not arrive (the store's
+    /// tables lack its column, say) fails the import, inside its transaction.
+    static func checkArrived(_ plan: ImportPlan, mapping: VersionMapping?) throws(TaskInterchangeError) {
+        guard mapping != nil, !plan.lacking.isEmpty else { return }
+        let list = plan.lacking.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+        throw TaskInterchangeError(
+            .invalidData,
+            "the target's model has a place for \(list), but its store does not take them; nothing was written")
+    }
+
+    /// What the model change left out, one warning per entity or property.
+    static func modelChangeWarnings(_ plan: ImportPlan) -> [String] {
+        let records = plan.modelChange.droppedRecords.sorted { $0.key < $1.key }.map { entity, count in
+            "\(entity): the target's model version has no such entity; \(count) record\(count == 1 ? "" : "s") "
+                + "dropped by the model change"
+        }
+        let values = plan.modelChange.droppedValues.sorted { $0.key < $1.key }.map { property, count in
+            "\(property): the target's model version has no such property; \(count) value\(count == 1 ? "" : "s") "
+                + "dropped by the model change"
+        }
+        return records + values
+    }
+}

@@ -1,0 +1,273 @@
+/// Inferring the mapping from the archive's declarations (the source version) and the target's model, as Core Data
+/// infers a lightweight migration's: a target entity or property matches the source one its renaming identifier names,
+/// or, without one, the source one of its own name.
+extension VersionMapping {
+    /// Infers the mapping.
+    /// - Parameters:
+    ///   - source: the archive's `source.model`.
+    ///   - model: the target's model.
+    ///   - overrides: decisions that replace the inferred ones.
+    ///   - sourceModel: the version the archive was exported with, when known: it confirms what the archive alone
+    ///     cannot show (a relationship pair whose other side changed: without it, an inverse the target lacks is the
+    ///     archive's mistake, which validation reports).
+    /// - Throws: `TaskInterchangeError.usage` when an override names an entity or property neither model has (with the
+    ///   closest names).
+    public init(
+        from source: [String: EntityDeclaration], to model: ObjectModel,
+        overrides: ModelChangeOverrides = ModelChangeOverrides(), sourceModel: ObjectModel? = nil
+    ) throws(TaskInterchangeError) {
+        let byName = model.entitiesByName
+        try Self.checkOverrides(overrides, source: source, model: model, byName: byName)
+        var entities: [String: EntityMap] = [:]
+        for (name, declaration) in source {
+            let target: ObjectModel.Entity?
+            if let chosen = overrides.entities[name] {
+                target = chosen.flatMap { byName[$0] }
+            } else {
+                target = Self.match(
+                    name, among: model.entities, identifier: \.renamingIdentifier, name: \.name,
+                    sourceNames: Set(source.keys))
+            }
+            guard let target, !target.isAbstract else {
+                entities[name] = EntityMap(
+                    target: nil, properties: [:], fills: [], isIdentity: false, addsNothing: false)
+                continue
+            }
+            entities[name] = Self.entityMap(
+                name, declaration, into: target, of: model, source: source, sourceModel: sourceModel,
+                overrides: overrides,
+                entityTargets: { sourceEntity in
+                    if let chosen = overrides.entities[sourceEntity] { return chosen }
+                    return Self.match(
+                        sourceEntity, among: model.entities, identifier: \.renamingIdentifier, name: \.name,
+                        sourceNames: Set(source.keys))?.name
+                })
+        }
+        self.entities = entities
+        targetDeclarations = Self.declarations(source, entities, model: model)
+    }
+
+    /// The target element that claims `name`: the one whose renaming identifier is `name`, else the one called `name`
+    /// unless its renaming identifier names another element the source has (models keep identifiers that name
+    /// nothing the source has, such as a version long gone).
+    static func match<Element>(
+        _ name: String, among elements: [Element], identifier: KeyPath<Element, String?>,
+        name elementName: KeyPath<Element, String>, sourceNames: Set<String>
+    ) -> Element? {
+        if let renamed = elements.first(where: { $0[keyPath: identifier] == name }) { return renamed }
+        return elements.first { element in
+            guard element[keyPath: elementName] == name else { return false }
+            guard let claimed = element[keyPath: identifier] else { return true }
+            return claimed == name || !sourceNames.contains(claimed)
+        }
+    }
+
+    private static func entityMap(
+        _ name: String, _ declaration: EntityDeclaration, into target: ObjectModel.Entity, of model: ObjectModel,
+        source: [String: EntityDeclaration], sourceModel: ObjectModel?, overrides: ModelChangeOverrides,
+        entityTargets: (String) -> String?
+    ) -> EntityMap {
+        let ancestry = model.ancestry(of: target)
+        let attributes = ancestry.flatMap(\.attributes).filter { !$0.isTransient }
+        let relationships = ancestry.flatMap(\.relationships).filter { !$0.isTransient }
+        var properties: [String: PropertyMap] = [:]
+        var claimed: Set<String> = []
+        var pairsChanged = false
+        let sourceProperties = Set(declaration.attributes.keys).union(declaration.relationships.keys)
+        let gone = "the target model's \(target.name) has no such property"
+        for (property, type) in declaration.attributes {
+            let targetName: String?
+            if let chosen = overrides.properties[name + "." + property] {
+                targetName = chosen
+            } else {
+                targetName =
+                    match(
+                        property, among: attributes, identifier: \.renamingIdentifier, name: \.name,
+                        sourceNames: sourceProperties)?.name
+                    ?? match(
+                        property, among: relationships, identifier: \.renamingIdentifier, name: \.name,
+                        sourceNames: sourceProperties)?.name
+            }
+            guard let targetName else {
+                let reason = overrides.properties[name + "." + property] != nil ? "left out by the mapping" : gone
+                properties[property] = PropertyMap(target: nil, change: .dropped(reason), sourceType: type)
+                continue
+            }
+            claimed.insert(targetName)
+            guard let attribute = attributes.first(where: { $0.name == targetName }) else {
+                properties[property] = PropertyMap(
+                    target: targetName,
+                    change: .refused(
+                        "\(target.name).\(targetName) is a relationship in the target model, not an attribute"),
+                    sourceType: type)
+                continue
+            }
+            let targetType = GenericLayout.typeName(attribute.type)
+            properties[property] = PropertyMap(
+                target: targetName,
+                change: change(from: type, to: targetType, property: "\(target.name).\(targetName)"),
+                targetType: targetType, sourceType: type)
+        }
+        for (property, relationship) in declaration.relationships {
+            let targetName: String?
+            if let chosen = overrides.properties[name + "." + property] {
+                targetName = chosen
+            } else {
+                targetName =
+                    match(
+                        property, among: relationships, identifier: \.renamingIdentifier, name: \.name,
+                        sourceNames: sourceProperties)?.name
+            }
+            guard let targetName else {
+                let reason = overrides.properties[name + "." + property] != nil ? "left out by the mapping" : gone
+                properties[property] = PropertyMap(target: nil, change: .dropped(reason))
+                continue
+            }
+            claimed.insert(targetName)
+            guard let found = relationships.first(where: { $0.name == targetName }) else {
+                properties[property] = PropertyMap(
+                    target: targetName,
+                    change: .refused(
+                        "\(target.name).\(targetName) is an attribute in the target model, not a relationship"))
+                continue
+            }
+            // The destination must be the source destination's successor (or an entity it inherits from).
+            if source[relationship.destination] != nil, let destination = entityTargets(relationship.destination),
+                let destinationEntity = model.entity(named: destination),
+                !model.ancestry(of: destinationEntity).contains(where: { $0.name == found.destination })
+            {
+                properties[property] = PropertyMap(
+                    target: targetName,
+                    change: .refused(
+                        "\(target.name).\(targetName) points at \(found.destination) in the target model, "
+                            + "but the archive's \(name).\(property) points at \(relationship.destination) "
+                            + "(\(destination) in the target model)"))
+                continue
+            }
+            let change: Change =
+                relationship.toMany == found.isToMany ? .kept : (found.isToMany ? .toMany : .toOne)
+            properties[property] = PropertyMap(target: targetName, change: change)
+            // A pair whose other side changed (a one-to-many become many-to-many) is written the target's way, when
+            // the source version confirms the old side existed.
+            if let inverse = relationship.inverse, inverse != found.inverse,
+                let destination = sourceModel?.entity(named: relationship.destination),
+                sourceModel?.relationship(named: inverse, in: destination) != nil
+            {
+                pairsChanged = true
+            }
+        }
+        var fills: [Fill] = []
+        for attribute in attributes where attribute.derivation == nil {
+            let isAdded = !claimed.contains(attribute.name)
+            let value =
+                overrides.fill[target.name + "." + attribute.name]
+                ?? attribute.defaultValue.flatMap { defaultValue($0, type: GenericLayout.typeName(attribute.type)) }
+            // An attribute the new version adds: every record gets its default (refused when it is required and has
+            // none). One that was there and is required: its NULLs get the default, where there is one (a NULL the
+            // source kept in a required attribute stays when there is nothing to put instead).
+            guard value != nil || (isAdded && !attribute.isOptional) else { continue }
+            guard isAdded || !attribute.isOptional else { continue }
+            fills.append(
+                Fill(property: attribute.name, value: value, isRequired: !attribute.isOptional, isAdded: isAdded))
+        }
+        fills.sort { $0.property < $1.property }
+        let unchanged =
+            target.name == name && !pairsChanged
+            && properties.allSatisfy { $0.value.target == $0.key && $0.value.change == .kept }
+        return EntityMap(
+            target: target.name, properties: properties, fills: fills, isIdentity: unchanged && fills.isEmpty,
+            addsNothing: unchanged && !fills.contains(where: \.isAdded))
+    }
+
+    /// The archive's declarations under the target's names and shapes: the target's types, cardinalities and order.
+    private static func declarations(
+        _ source: [String: EntityDeclaration], _ entities: [String: EntityMap], model: ObjectModel
+    ) -> [String: EntityDeclaration] {
+        var result: [String: EntityDeclaration] = [:]
+        let byName = model.entitiesByName
+        for (name, declaration) in source {
+            guard let map = entities[name], let target = map.target, let entity = byName[target] else { continue }
+            var mapped = EntityDeclaration(superentity: entity.superentity, isAbstract: entity.isAbstract)
+            for (property, type) in declaration.attributes {
+                guard let property = map.properties[property], let targetName = property.target else { continue }
+                mapped.attributes[targetName] = property.targetType ?? type
+            }
+            for fill in map.fills {
+                if let attribute = model.ancestry(of: entity).flatMap(\.attributes).first(where: {
+                    $0.name == fill.property
+                }) {
+                    mapped.attributes[fill.property] = GenericLayout.typeName(attribute.type)
+                }
+            }
+            for (property, relationship) in declaration.relationships {
+                guard let targetName = map.properties[property]?.target,
+                    let found = model.relationship(named: targetName, in: entity)?.relationship
+                else { continue }
+                mapped.relationships[targetName] = EntityRelationship(
+                    destination: found.destination, toMany: found.isToMany, ordered: found.isOrdered,
+                    inverse: found.inverse ?? relationship.inverse)
+            }
+            result[target] = mapped
+        }
+        return result
+    }
+
+    /// Every name an override gives must exist: an unknown one would silently leave the inference in charge.
+    private static func checkOverrides(
+        _ overrides: ModelChangeOverrides, source: [String: EntityDeclaration], model: ObjectModel,
+        byName: [String: ObjectModel.Entity]
+    ) throws(TaskInterchangeError) {
+        func unknown(_ what: String, _ name: String, among names: [String], at member: String) -> TaskInterchangeError {
+            let near = Suggestion.closest(to: name, among: names)
+            let listed = names.sorted().prefix(8).joined(separator: ", ")
+            return TaskInterchangeError(
+                .usage,
+                "\(JSONPath.member("$.modelChange." + member, name)): \(what) '\(name)' does not exist"
+                    + (near.map { " (did you mean '\($0)'?)" } ?? (names.isEmpty ? "" : "; there are: \(listed)")))
+        }
+        for (entity, target) in overrides.entities.sorted(by: { $0.key < $1.key }) {
+            guard source[entity] != nil else {
+                throw unknown("the archive's entity", entity, among: Array(source.keys), at: "entities")
+            }
+            if let target, byName[target] == nil {
+                throw unknown("the target model's entity", target, among: Array(byName.keys), at: "entities")
+            }
+        }
+        for (key, target) in overrides.properties.sorted(by: { $0.key < $1.key }) {
+            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let declaration = source[parts[0]] else {
+                throw unknown("the archive's entity of", key, among: Array(source.keys), at: "properties")
+            }
+            let names = Array(declaration.attributes.keys) + Array(declaration.relationships.keys)
+            guard names.contains(parts[1]) else {
+                throw unknown(
+                    "the archive's property", key, among: names.map { parts[0] + "." + $0 }, at: "properties")
+            }
+            guard let target else { continue }
+            let targetEntity =
+                (overrides.entities[parts[0]] ?? nil)
+                ?? match(
+                    parts[0], among: model.entities, identifier: \.renamingIdentifier, name: \.name,
+                    sourceNames: Set(source.keys))?.name
+            guard let entity = targetEntity.flatMap({ byName[$0] }) else { continue }
+            let ancestry = model.ancestry(of: entity)
+            let targets = ancestry.flatMap { $0.attributes.map(\.name) + $0.relationships.map(\.name) }
+            if !targets.contains(target) {
+                throw unknown(
+                    "the target model's property", entity.name + "." + target,
+                    among: targets.map { entity.name + "." + $0 }, at: "properties")
+            }
+        }
+        for key in overrides.fill.keys.sorted() {
+            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let entity = byName[parts[0]] else {
+                throw unknown("the target model's entity of", key, among: Array(byName.keys), at: "fill")
+            }
+            let names = model.ancestry(of: entity).flatMap(\.attributes).map(\.name)
+            if !names.contains(parts[1]) {
+                throw unknown(
+                    "the target model's attribute", key, among: names.map { parts[0] + "." + $0 }, at: "fill")
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// Type changes between versions: which the mapping converts (every value unchanged, or each value checked to fit)
+/// and which it refuses, and default values as the archive spells values.
+extension VersionMapping {
+    /// The integer types' ranges.
+    private static let integerRanges: [String: ClosedRange<Int64>] = [
+        "integer16": Int64(Int16.min)...Int64(Int16.max),
+        "integer32": Int64(Int32.min)...Int64(Int32.max),
+        "integer64": Int64.min...Int64.max,
+    ]
+
+    /// Type pairs whose values convert: every value unchanged (widening), or each checked where the target is narrower.
+    private static let convertible: Set<String> = [
+        "integer16>integer32", "integer16>integer64", "integer32>integer64",
+        "integer64>integer32", "integer64>integer16", "integer32>integer16",
+        "integer16>double", "integer32>double", "integer64>double",
+        "integer16>float", "integer32>float", "integer64>float",
+        "integer16>decimal", "integer32>decimal", "integer64>decimal",
+        "float>double", "double>float",
+        "boolean>integer16", "boolean>integer32", "boolean>integer64",
+        "integer16>boolean", "integer32>boolean", "integer64>boolean",
+        "integer16>string", "integer32>string", "integer64>string",
+        "uuid>string", "uri>string", "string>uri",
+        "binary>transformable", "transformable>binary",
+    ]
+
+    /// How values of `from` become values of `to`.
+    static func change(from: String, to: String, property: String) -> Change {
+        if from == to { return .kept }
+        if from == "untyped" || convertible.contains(from + ">" + to) { return .converted(from: from, to: to) }
+        return .refused(
+            "\(property) is \(typeLabel(to)) in the target model and \(typeLabel(from)) in the archive: no conversion "
+                + "keeps every value; name another target property (or none) in the mapping's modelChange.properties")
+    }
+
+    /// `value` (of type `from`) as a value of type `to`, or an error when it would change.
+    static func convert(_ value: ExtraValue, from: String, to: String, at path: String, property: String)
+        throws(TaskInterchangeError) -> ExtraValue
+    {
+        if value == .null { return value }
+        if let converted = converted(value, to: to) { return converted }
+        throw TaskInterchangeError(
+            .invalidData,
+            "\(path): \(describe(value)) cannot be held unchanged by \(property), \(typeLabel(to)) in the target "
+                + "model (\(typeLabel(from)) in the archive)")
+    }
+
+    private static func converted(_ value: ExtraValue, to type: String) -> ExtraValue? {
+        switch (type, value) {
+        case (_, .array): return nil
+        case ("integer16", _), ("integer32", _), ("integer64", _):
+            guard let range = integerRanges[type] else { return nil }
+            switch value {
+            case .integer(let number): return range.contains(number) ? value : nil
+            case .bool(let flag): return .integer(flag ? 1 : 0)
+            case .double(let number):
+                guard let exact = Int64(exactly: number), range.contains(exact) else { return nil }
+                return .integer(exact)
+            default: return nil
+            }
+        case ("double", .integer(let number)):
+            guard let exact = Double(exactly: number) else { return nil }
+            return .double(exact)
+        case ("double", .double): return value
+        case ("float", .integer(let number)):
+            guard let exact = Float(exactly: number) else { return nil }
+            return .double(Double(exact))
+        case ("float", .double(let number)):
+            return Float(exactly: number) != nil || number.isNaN ? value : nil
+        case ("decimal", .integer(let number)): return .string(String(number))
+        case ("decimal", .string(let text)): return DecimalText(text) != nil ? value : nil
+        case ("boolean", .bool): return value
+        case ("boolean", .integer(let number)): return number == 0 || number == 1 ? .bool(number == 1) : nil
+        case ("string", .integer(let number)): return .string(String(number))
+        case ("string", .string), ("uri", .string), ("binary", .string), ("transformable", .string): return value
+        case ("uuid", .string(let text)): return UUID(uuidString: text).map { .string($0.uuidString) }
+        case ("date", .string(let text)): return (try? LosslessDate.date(from: text)) != nil ? value : nil
+        default: return nil
+        }
+    }
+
+    /// A model's default value (as the model editor writes it: `YES`/`NO`, numbers, ISO dates or seconds since
+    /// 2001, text) as the archive spells values of `type`; nil when it does not read as one.
+    static func defaultValue(_ text: String, type: String) -> ExtraValue? {
+        switch type {
+        case "integer16", "integer32", "integer64":
+            if let number = Int64(text) { return converted(.integer(number), to: type) }
+            return Double(text).flatMap { converted(.double($0), to: type) }
+        case "double", "float":
+            return Double(text).flatMap { converted(.double($0), to: type) }
+        case "decimal":
+            return DecimalText(text) != nil ? .string(text) : nil
+        case "boolean":
+            switch text.lowercased() {
+            case "yes", "true", "1": return .bool(true)
+            case "no", "false", "0": return .bool(false)
+            default: return nil
+            }
+        case "date":
+            if let seconds = Double(text) {
+                return (try? LosslessDate.string(from: Date(timeIntervalSinceReferenceDate: seconds))).map {
+                    .string($0)
+                }
+            }
+            return (try? LosslessDate.date(from: text)) != nil ? .string(text) : nil
+        case "uuid":
+            return UUID(uuidString: text).map { .string($0.uuidString) }
+        case "string", "uri", "binary":
+            return .string(text)
+        default:
+            return nil
+        }
+    }
+
+    /// A type as Xcode's model editor names it.
+    package static func typeLabel(_ type: String) -> String {
+        switch type {
+        case "integer16": return "Integer 16"
+        case "integer32": return "Integer 32"
+        case "integer64": return "Integer 64"
+        case "decimal": return "Decimal"
+        case "double": return "Double"
+        case "float": return "Float"
+        case "string": return "String"
+        case "boolean": return "Boolean"
+        case "date": return "Date"
+        case "binary": return "Binary Data"
+        case "uuid": return "UUID"
+        case "uri": return "URI"
+        case "transformable": return "Transformable"
+        case "objectID": return "Object ID"
+        default: return "untyped"
+        }
+    }
+
+    /// A value for a message.
+    private static func describe(_ value: ExtraValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return String(flag)
+        case .integer(let number): return String(number)
+        case .double(let number): return String(number)
+        case .string(let text): return "\"" + (text.count > 40 ? String(text.prefix(40)) + "…" : text) + "\""
+        case .array(let ids): return "\(ids.count) links"
+        }
+    }
+}

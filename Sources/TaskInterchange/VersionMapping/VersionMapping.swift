@@ -1,0 +1,191 @@
+/// How the records of one model version become records of another, inferred as Core Data's lightweight migration
+/// infers it: entities and properties matched by name or by the target's renaming identifier, properties the target
+/// adds given its default value, properties it removes dropped (and counted), types converted where no value changes,
+/// to-one and to-many relationships turned into each other where the links fit. `ModelChangeOverrides` (the mapping
+/// file's `modelChange`) can rename, drop or fill anything the inference would decide otherwise.
+///
+/// The mapping works on generic records (the archive's `entities` section), before they are written and before an
+/// archive is compared with a store of the target version. Ids stay the archive's: a store read for comparison
+/// derives the ids of a renamed entity's records from its source name (`identityNames`).
+public struct VersionMapping: Sendable, Hashable {
+    /// What happens to one source property.
+    public enum Change: Sendable, Hashable {
+        /// Carried under the same type (and, for a relationship, the same cardinality).
+        case kept
+        /// Converted without changing any value (Integer 16 → Integer 32, Float → Double, Boolean → Integer, …), or
+        /// converted where each value fits and refused where one does not (Integer 64 → Integer 32).
+        case converted(from: String, to: String)
+        /// A to-one relationship that became to-many: its link becomes a set of one.
+        case toMany
+        /// A to-many relationship that became to-one: a record with more than one link is refused.
+        case toOne
+        /// The target model has no such property: its values are dropped by the model change.
+        case dropped(String)
+        /// The target's property cannot hold these values without changing them: a record that has one is refused.
+        case refused(String)
+    }
+
+    /// One source property's fate.
+    public struct PropertyMap: Sendable, Hashable {
+        /// The target property's name (nil when dropped).
+        public var target: String?
+        /// How its values change.
+        public var change: Change
+        /// The target's type for an attribute (`source.model` type names), nil for a relationship.
+        var targetType: String?
+        /// The source's type for an attribute, nil for a relationship.
+        var sourceType: String?
+    }
+
+    /// A target attribute no source property fills (added by the new version), or a required one: what records
+    /// without a value get.
+    public struct Fill: Sendable, Hashable {
+        /// The target attribute.
+        public var property: String
+        /// The value written: the mapping file's, else the model's default; nil when there is none.
+        public var value: ExtraValue?
+        /// The target requires a value: a record without one, with no `value` to write, is refused.
+        public var isRequired: Bool
+        /// No source property maps to it (an added attribute): every record gets `value`.
+        public var isAdded: Bool
+    }
+
+    /// One source entity's fate.
+    public struct EntityMap: Sendable, Hashable {
+        /// The target entity (nil when the target model has none: its records are dropped by the model change).
+        public var target: String?
+        /// Source property → its fate, attributes and relationships alike.
+        public var properties: [String: PropertyMap]
+        /// The target's attributes that records may lack, by name.
+        public var fills: [Fill]
+        /// True when records pass unchanged: same name, every property kept, nothing to fill.
+        var isIdentity: Bool
+        /// True when the versions agree on this entity (same name and properties, nothing added): at most the NULLs of
+        /// required attributes would be filled.
+        var addsNothing: Bool
+    }
+
+    /// Source entity → its fate, for every entity the archive declares.
+    public var entities: [String: EntityMap]
+    /// The archive's declarations as the target model has them (keyed by target entity name): what an import passes
+    /// to its destination and a comparison reads the archive's records by.
+    public var targetDeclarations: [String: EntityDeclaration]
+    /// True when the two versions agree on every entity: an import of the same version (a restore, say), which keeps
+    /// every record exactly as it is, NULLs of required attributes included.
+    public var isIdentity: Bool { entities.values.allSatisfy(\.addsNothing) }
+    /// True when the target model has at least one of the source's entities (otherwise the archive belongs to
+    /// another app, and nothing is a model change).
+    public var matchesAnyEntity: Bool { entities.values.contains { $0.target != nil } }
+    /// Target entity → the source name its records' ids were derived from, for each renamed entity.
+    public var identityNames: [String: String] {
+        var names: [String: String] = [:]
+        for (source, map) in entities {
+            if let target = map.target, target != source { names[target] = source }
+        }
+        return names
+    }
+
+    /// What applying the mapping dropped and filled, counted by `Entity` (records) or `Entity.property` (values),
+    /// with the source's names for drops and the target's for fills.
+    public struct Tally: Sendable, Hashable, Codable {
+        /// Records of entities the target model does not have.
+        public var droppedRecords: [String: Int] = [:]
+        /// Values of properties the target model does not have.
+        public var droppedValues: [String: Int] = [:]
+        /// Values the model's default (or the mapping file) supplied.
+        public var filledValues: [String: Int] = [:]
+        /// Values converted to the target's type.
+        public var convertedValues: [String: Int] = [:]
+        /// Every value filled so far (the sum of `filledValues`).
+        public var filledCount = 0
+        /// Creates empty counts.
+        public init() {}
+
+        /// True when nothing was dropped.
+        public var droppedNothing: Bool { droppedRecords.isEmpty && droppedValues.isEmpty }
+        /// The number of records and values dropped.
+        public var droppedCount: Int { droppedRecords.values.reduce(0, +) + droppedValues.values.reduce(0, +) }
+    }
+
+    /// The record as the target model holds it, nil when the target has no such entity (counted in `tally`).
+    /// - Parameters:
+    ///   - record: a record of the archive's model.
+    ///   - path: the record's JSON path, for messages.
+    ///   - tally: what was dropped, filled and converted, added to.
+    /// - Throws: `TaskInterchangeError.invalidData` for a value the target cannot hold unchanged, a required value
+    ///   with nothing to fill it, or a to-one relationship given several links.
+    public func apply(_ record: EntityRecord, path: String, tally: inout Tally) throws(TaskInterchangeError)
+        -> EntityRecord?
+    {
+        guard let map = entities[record.entity] else { return record }
+        guard let target = map.target else {
+            tally.droppedRecords[record.entity, default: 0] += 1
+            return nil
+        }
+        if map.isIdentity { return record }
+        var mapped = EntityRecord(id: record.id, entity: target, key: record.key)
+        for (source, value) in record.values {
+            guard let property = map.properties[source] else {
+                // Not declared: passed on under its name for the writer to report.
+                mapped.values[source] = value
+                continue
+            }
+            let name = property.target ?? source
+            let at = JSONPath.member(path + ".values", source)
+            switch property.change {
+            case .kept:
+                mapped.values[name] = value
+            case .converted(let from, let to):
+                mapped.values[name] = try Self.convert(value, from: from, to: to, at: at, property: target + "." + name)
+                tally.convertedValues[target + "." + name, default: 0] += 1
+            case .toMany:
+                if case .string(let id) = value {
+                    mapped.values[name] = .array([id])
+                } else {
+                    mapped.values[name] = value
+                }
+            case .toOne:
+                guard case .array(let ids) = value else {
+                    mapped.values[name] = value
+                    break
+                }
+                guard ids.count <= 1 else {
+                    throw TaskInterchangeError(
+                        .invalidData,
+                        "\(at): \(ids.count) links, but \(target).\(name) is to-one in the target model; "
+                            + "keep one link per record, or map the relationship to a to-many one")
+                }
+                if let id = ids.first { mapped.values[name] = .string(id) }
+            case .dropped:
+                tally.droppedValues[record.entity + "." + source, default: 0] += 1
+            case .refused(let reason):
+                guard value != .null else { break }
+                throw TaskInterchangeError(.invalidData, "\(at): \(reason)")
+            }
+        }
+        for (property, positions) in record.positions {
+            guard let map = map.properties[property], let name = map.target else { continue }
+            if case .toOne = map.change { continue }
+            mapped.positions[name] = positions
+        }
+        for (property, file) in record.external {
+            if let name = map.properties[property]?.target { mapped.external[name] = file }
+        }
+        for fill in map.fills {
+            let present = mapped.values[fill.property].map { $0 != .null } ?? false
+            if present { continue }
+            if let value = fill.value {
+                mapped.values[fill.property] = value
+                tally.filledValues[target + "." + fill.property, default: 0] += 1
+                tally.filledCount += 1
+            } else if fill.isRequired {
+                throw TaskInterchangeError(
+                    .invalidData,
+                    "\(JSONPath.member(path + ".values", fill.property)): \(target).\(fill.property) is required in "
+                        + "the target model, which gives it no default value, and the archive has none; name the "
+                        + "value to write in the mapping's modelChange.fill")
+            }
+        }
+        return mapped
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+
+@testable import TaskInterchange
+
+/// The mapping between two model versions: what is inferred from names and renaming identifiers, how each value is
+/// converted, filled or refused, and how overrides are checked.
+@Suite("VersionMapping")
+struct VersionMappingTests {
+    /// Version 1 as an archive declares it: Note(title, count Integer 16, score Integer 64, flag Boolean, old, folder
+    /// → Folder to-one, tags → Tag to-many), Folder(name), Tag(name).
+    static let source: [String: EntityDeclaration] = [
+        "Note": EntityDeclaration(
+            attributes: [
+                "title": "string", "count": "integer16", "score": "integer64", "flag": "boolean", "old": "string",
+                "text": "string",
+            ],
+            relationships: [
+                "folder": EntityRelationship(destination: "Folder", toMany: false, inverse: "notes"),
+                "tags": EntityRelationship(destination: "Tag", toMany: true, inverse: "notes"),
+            ]),
+        "Folder": EntityDeclaration(attributes: ["name": "string"]),
+        "Tag": EntityDeclaration(attributes: ["name": "string"]),
+    ]
+
+    /// Version 2: Note renamed Memo (renaming identifier), `title` renamed `heading`, `count` widened to Integer 32,
+    /// `score` narrowed to Integer 32, `flag` now Integer 16, `old` removed, `text` now a Date (no lossless way),
+    /// `folder` now to-many `folders`, `tags` now to-one, `pinned` added (Boolean, default YES), `kind` added and
+    /// required without a default; Tag removed.
+    static var target: ObjectModel {
+        var memo = ObjectModel.Entity(
+            "Memo",
+            attributes: [
+                ObjectModel.Attribute("heading", .string, optional: true),
+                ObjectModel.Attribute("count", .integer32, optional: true),
+                ObjectModel.Attribute("score", .integer32, optional: true),
+                ObjectModel.Attribute("flag", .integer16, optional: true),
+                ObjectModel.Attribute("text", .date, optional: true),
+                ObjectModel.Attribute("pinned", .boolean, optional: true),
+                ObjectModel.Attribute("kind", .string),
+            ],
+            relationships: [
+                ObjectModel.Relationship("folders", to: "Folder", inverse: "memos", toMany: true),
+                ObjectModel.Relationship("tags", to: "Folder", inverse: nil, toMany: false),
+            ])
+        memo.renamingIdentifier = "Note"
+        memo.attributes[0].renamingIdentifier = "title"
+        memo.attributes[5].defaultValue = "YES"
+        memo.relationships[0].renamingIdentifier = "folder"
+        return ObjectModel(entities: [
+            memo,
+            ObjectModel.Entity(
+                "Folder", attributes: [ObjectModel.Attribute("name", .string, optional: true)],
+                relationships: [ObjectModel.Relationship("memos", to: "Memo", inverse: "folders", toMany: true)]),
+        ])
+    }
+
+    static func mapping(_ overrides: ModelChangeOverrides = ModelChangeOverrides()) throws -> VersionMapping {
+        try VersionMapping(from: source, to: target, overrides: overrides)
+    }
+
+    @Test("entities and properties follow renaming identifiers; removed ones are dropped")
+    func inference() throws {
+        let mapping = try Self.mapping()
+        let note = try #require(mapping.entities["Note"])
+        #expect(note.target == "Memo")
+        #expect(mapping.entities["Tag"]?.target == nil)
+        #expect(mapping.entities["Folder"]?.isIdentity == true)
+        #expect(note.properties["title"]?.target == "heading")
+        #expect(note.properties["count"]?.change == .converted(from: "integer16", to: "integer32"))
+        #expect(note.properties["flag"]?.change == .converted(from: "boolean", to: "integer16"))
+        if case .dropped = note.properties["old"]?.change {} else { Issue.record("old is not dropped") }
+        if case .refused = note.properties["text"]?.change {} else { Issue.record("text is not refused") }
+        #expect(note.properties["folder"]?.target == "folders")
+        #expect(note.properties["folder"]?.change == .toMany)
+        #expect(mapping.identityNames == ["Memo": "Note"])
+        #expect(mapping.targetDeclarations["Memo"]?.relationships["folders"]?.toMany == true)
+        #expect(mapping.targetDeclarations["Memo"]?.attributes["heading"] == "string")
+    }
+
+    @Test("a record: renamed, converted, defaults filled, drops counted")
+    func applying() throws {
+        let mapping = try Self.mapping(ModelChangeOverrides(fill: ["Memo.kind": .string("note")]))
+        var tally = VersionMapping.Tally()
+        let folder = UUID().uuidString
+        let record = EntityRecord(
+            id: UUID(), entity: "Note", key: 3,
+            values: [
+                "title": .string("Hi"), "count": .integer(300), "score": .integer(70_000), "flag": .bool(true),
+                "old": .string("gone"), "folder": .string(folder), "tags": .array([folder]),
+            ])
+        let mapped = try #require(try mapping.apply(record, path: "$.entities.Note[0]", tally: &tally))
+        #expect(mapped.entity == "Memo")
+        #expect(mapped.id == record.id)
+        #expect(mapped.key == 3)
+        #expect(
+            mapped.values == [
+                "heading": .string("Hi"), "count": .integer(300), "score": .integer(70_000), "flag": .integer(1),
+                "folders": .array([folder]), "tags": .string(folder), "pinned": .bool(true), "kind": .string("note"),
+            ])
+        #expect(tally.droppedValues == ["Note.old": 1])
+        #expect(tally.filledValues == ["Memo.pinned": 1, "Memo.kind": 1])
+        #expect(tally.filledCount == 2)
+        let tag = EntityRecord(id: UUID(), entity: "Tag", values: ["name": .string("x")])
+        #expect(try mapping.apply(tag, path: "$.entities.Tag[0]", tally: &tally) == nil)
+        #expect(tally.droppedRecords == ["Tag": 1])
+    }
+
+    @Test("refused: a value that does not fit, a lossy type change, several links into a to-one, no required value")
+    func refusals() throws {
+        let filled = try Self.mapping(ModelChangeOverrides(fill: ["Memo.kind": .string("note")]))
+        var tally = VersionMapping.Tally()
+        func refusal(_ values: [String: ExtraValue], _ mapping: VersionMapping) -> String? {
+            do {
+                _ = try mapping.apply(
+                    EntityRecord(id: UUID(), entity: "Note", values: values), path: "$.entities.Note[4]", tally: &tally)
+                return nil
+            } catch {
+                #expect(error.kind == .invalidData)
+                return error.message
+            }
+        }
+        #expect(refusal(["score": .integer(1 << 40)], filled)?.hasPrefix("$.entities.Note[4].values.score: ") == true)
+        #expect(refusal(["text": .string("2024-01-01")], filled)?.contains("Memo.text is Date in the target") == true)
+        #expect(refusal(["text": .null], filled) == nil)
+        #expect(refusal(["tags": .array([UUID().uuidString, UUID().uuidString])], filled)?.contains("to-one") == true)
+        #expect(refusal(["tags": .array([])], filled) == nil)
+        #expect(refusal(["title": .string("x")], try Self.mapping())?.contains("Memo.kind is required") == true)
+    }
+
+    @Test("overrides rename and drop on purpose; an unknown name is a usage error with the closest")
+    func overrides() throws {
+        let mapping = try Self.mapping(
+            ModelChangeOverrides(
+                entities: ["Tag": "Folder"], properties: ["Note.old": "kind", "Note.text": nil],
+                fill: ["Memo.kind": .string("k")]))
+        #expect(mapping.entities["Tag"]?.target == "Folder")
+        #expect(mapping.entities["Note"]?.properties["old"]?.target == "kind")
+        #expect(mapping.entities["Note"]?.properties["text"]?.target == nil)
+        for (overrides, message) in [
+            (ModelChangeOverrides(entities: ["Nte": "Memo"]), "$.modelChange.entities.Nte: the archive's entity"),
+            (ModelChangeOverrides(fill: ["Memo.knd": .string("x")]), "did you mean 'Memo.kind'?"),
+            (ModelChangeOverrides(properties: ["Note.title": "headng"]), "did you mean 'Memo.heading'?"),
+        ] {
+            #expect {
+                try Self.mapping(overrides)
+            } throws: { error in
+                guard let error = error as? TaskInterchangeError else { return false }
+                return error.kind == .usage && error.message.contains(message)
+            }
+        }
+    }
+
+    @Test("defaults read as the archive spells values")
+    func defaults() {
+        #expect(VersionMapping.defaultValue("YES", type: "boolean") == .bool(true))
+        #expect(VersionMapping.defaultValue("7", type: "integer16") == .integer(7))
+        #expect(VersionMapping.defaultValue("70000", type: "integer16") == nil)
+        #expect(VersionMapping.defaultValue("0.5", type: "double") == .double(0.5))
+        #expect(VersionMapping.defaultValue("0", type: "date") == .string("2001-01-01T00:00:00Z"))
+        #expect(VersionMapping.defaultValue("not a uuid", type: "uuid") == nil)
+    }
+}

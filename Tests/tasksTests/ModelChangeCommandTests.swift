@@ -1,0 +1,157 @@
+import Foundation
+import TaskInterchange
+import Testing
+
+/// The model change from the command line: `migrate --dry-run` prints the plan and keeps nothing, the mapping's
+/// `modelChange` fills what the inference cannot, an unknown name in it is a usage error, `verify --model` lists
+/// the drops apart, and summaries of stores without task kinds name their entities.
+@Suite("tasks migrate/import/verify across model versions")
+struct ModelChangeCommandTests {
+    typealias Attribute = ModelVersionPropertyTests.Attribute
+
+    /// E0(a0 kept, a1 Integer 16 → 32, a2 removed, a3 renamed r a3, a4 made required with default 7, `added` new);
+    /// E1 renamed NE1 (b0 kept); version 2 adds Fresh.
+    static let entities = [
+        ModelVersionPropertyTests.Entity(
+            name: "E0",
+            attributes: [
+                Attribute(name: "a0", type: "String", fate: .kept),
+                Attribute(name: "a1", type: "Integer 16", fate: .widened),
+                Attribute(name: "a2", type: "String", fate: .removed),
+                Attribute(name: "a3", type: "String", fate: .renamed),
+                Attribute(name: "a4", type: "Integer 32", fate: .madeRequired),
+            ], renamed: false),
+        ModelVersionPropertyTests.Entity(
+            name: "E1", attributes: [Attribute(name: "b0", type: "Double", fate: .kept)], renamed: true),
+    ]
+
+    /// The two-version model and a version 1 store with two E0 rows and one E1 row.
+    static func modelAndStore(in scratch: Scratch) throws -> (model: String, store: String) {
+        let model = scratch.path("App.xcdatamodeld")
+        for version in [1, 2] {
+            try FileManager.default.createDirectory(
+                atPath: model + "/v\(version).xcdatamodel", withIntermediateDirectories: true)
+            try ModelVersionPropertyTests.xml(entities, version: version).write(
+                toFile: model + "/v\(version).xcdatamodel/contents", atomically: true, encoding: .utf8)
+        }
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>v2.xcdatamodel</string></dict></plist>
+        """.write(toFile: model + "/.xccurrentversion", atomically: true, encoding: .utf8)
+        let store = scratch.path("Old.sqlite")
+        let made = try TasksBinary.run(["model", "new-store", model, "--model-version", "v1", "-o", store])
+        try #require(made.status == 0, "\(made.stderr)")
+        try Database(path: store, mode: .readWrite).execute(
+            "INSERT INTO ZE0 (Z_PK, Z_ENT, Z_OPT, ZA0, ZA1, ZA2, ZA3, ZA4) VALUES "
+                + "(1, 1, 1, 'one', 300, 'gone', 'x', NULL), (2, 1, 1, 'two', -5, 'gone too', NULL, 9);"
+                + "INSERT INTO ZE1 (Z_PK, Z_ENT, Z_OPT, ZB0) VALUES (1, 2, 1, 2.5);"
+                + "UPDATE Z_PRIMARYKEY SET Z_MAX = 2 WHERE Z_NAME = 'E0';"
+                + "UPDATE Z_PRIMARYKEY SET Z_MAX = 1 WHERE Z_NAME = 'E1'")
+        return (model, store)
+    }
+
+    @Test("migrate --dry-run prints the plan and the model change; nothing is written, no backup kept")
+    func dryRun() throws {
+        let scratch = try Scratch()
+        let (model, store) = try Self.modelAndStore(in: scratch)
+        let run = try TasksBinary.run([
+            "migrate", "--from", store, "--to", scratch.path("New.sqlite"), "--backup", scratch.path("backups"),
+            "--model", model, "--dry-run",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("(nothing written, no backup kept)"), "\(run.stdout)")
+        #expect(run.stdout.contains("  E0 (generic): 2 inserted; 8 values: 6 arrived, 2 dropped by the model change"))
+        #expect(run.stdout.contains("  NE1 (generic): 1 inserted; 1 values: 1 arrived"), "\(run.stdout)")
+        #expect(!run.stdout.contains("project:"), "\(run.stdout)")
+        for line in [
+            "  E0.a1: Integer 16 → Integer 32 (2 values converted)", "  E0.a2: dropped (", "  E0.a3 → E0.ra3 (renamed)",
+            "  E0.a4 (required): filled with 7 (1 records)", "  E0.added (added): filled with 42 (2 records)",
+            "  E1 → NE1 (renamed)",
+        ] {
+            #expect(run.stdout.contains(line), "\(line)\n\(run.stdout)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("New.sqlite")))
+        let kept = (try? FileManager.default.contentsOfDirectory(atPath: scratch.path("backups"))) ?? []
+        #expect(kept.isEmpty, "\(kept)")
+    }
+
+    @Test("migrate carries the store into version 2; verify --model lists the drops apart; the summary names entities")
+    func migrateAndVerify() throws {
+        let scratch = try Scratch()
+        let (model, store) = try Self.modelAndStore(in: scratch)
+        let new = scratch.path("New.sqlite")
+        let run = try TasksBinary.run([
+            "migrate", "--from", store, "--to", new, "--backup", scratch.path("backups"), "--model", model,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("Migrated 3 entity records from"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "warning: E0.a2: the target's model version has no such property; 2 values dropped by the model change"),
+            "\(run.stderr)")
+        let rows = try Database(path: new, mode: .readOnly(immutable: false)).rows(
+            "SELECT Z_PK, ZA0, ZA1, ZRA3, ZA4, ZADDED FROM ZE0 ORDER BY Z_PK")
+        #expect(
+            rows.map { $0.map { $0.string ?? $0.int64.map(String.init) ?? "NULL" } } == [
+                ["1", "one", "300", "x", "7", "42"], ["2", "two", "-5", "NULL", "9", "42"],
+            ])
+        let renamed = try Database(path: new, mode: .readOnly(immutable: false)).rows("SELECT Z_PK, ZB0 FROM ZNE1")
+        #expect(renamed.map { [$0[0].int64, $0[1].double.map { Int64($0 * 10) }] } == [[1, 25]])
+        let archive = scratch.path("old.json")
+        #expect(try TasksBinary.run(["export", "--store", store, "--model", model, "-o", archive]).status == 0)
+        let verify = try TasksBinary.run(["verify", "--store", new, "--model", model, archive])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stdout.contains("dropped by the model change, not compared: E0.a2 2"), "\(verify.stdout)")
+        // Without the model, the renamed entity and property are differences: nothing hides them.
+        let bare = try TasksBinary.run(["verify", "--store", new, archive])
+        #expect(bare.status == 1, "\(bare.stdout)")
+        // A changed value in the new store is found under its new name.
+        try Database(path: new, mode: .readWrite).execute("UPDATE ZE0 SET ZRA3 = 'y' WHERE Z_PK = 1")
+        let changed = try TasksBinary.run(["verify", "--store", new, "--model", model, archive])
+        #expect(changed.status == 1, "\(changed.stdout)")
+        #expect(changed.stdout.contains("ra3: \"x\" → \"y\""), "\(changed.stdout)")
+    }
+
+    @Test("a required attribute with nothing to fill is refused, the mapping's modelChange fills it, a typo is 64")
+    func requiredWithoutDefault() throws {
+        let scratch = try Scratch()
+        let (model, store) = try Self.modelAndStore(in: scratch)
+        // A version 3 whose new attribute is required and has no default.
+        let v3 = ModelVersionPropertyTests.xml(Self.entities, version: 2).replacingOccurrences(
+            of: "<attribute name=\"added\" optional=\"YES\" attributeType=\"Integer 32\" defaultValueString=\"42\"",
+            with: "<attribute name=\"added\" attributeType=\"Integer 32\"")
+        try FileManager.default.createDirectory(atPath: model + "/v3.xcdatamodel", withIntermediateDirectories: true)
+        try v3.write(toFile: model + "/v3.xcdatamodel/contents", atomically: true, encoding: .utf8)
+        let arguments = [
+            "migrate", "--from", store, "--to", scratch.path("New.sqlite"), "--backup", scratch.path("backups"),
+            "--model", model, "--model-version", "v3",
+        ]
+        let refused = try TasksBinary.run(arguments)
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains(
+                "$.entities.E0[0].values.added: E0.added is required in the target model, which gives it no default "
+                    + "value, and the archive has none"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("New.sqlite")))
+        let mapping = scratch.path("mapping.json")
+        try #"{"mappingVersion": 1, "kinds": {}, "modelChange": {"fill": {"E0.added": 5}}}"#.write(
+            toFile: mapping, atomically: true, encoding: .utf8)
+        let filled = try TasksBinary.run(arguments + ["--mapping", mapping])
+        #expect(filled.status == 0, "\(filled.stderr)")
+        let added = try Database(path: scratch.path("New.sqlite"), mode: .readOnly(immutable: false)).rows(
+            "SELECT ZADDED FROM ZE0")
+        #expect(added.map { $0[0].int64 } == [5, 5])
+        try #"{"mappingVersion": 1, "kinds": {}, "modelChange": {"fill": {"E0.aded": 5}}}"#.write(
+            toFile: mapping, atomically: true, encoding: .utf8)
+        let typo = try TasksBinary.run(
+            ["import", "--store", scratch.path("Other.sqlite"), "--model", model, "--mapping", mapping, "-"],
+            stdin: try TasksBinary.run(["export", "--store", store, "--model", model]).stdoutData)
+        #expect(typo.status == 64, "\(typo.stderr)")
+        #expect(
+            typo.stderr.contains(
+                "\(mapping): $.modelChange.fill[\"E0.aded\"]: the target model's attribute 'E0.aded' "),
+            "\(typo.stderr)")
+        #expect(typo.stderr.contains("did you mean 'E0.added'?"), "\(typo.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("Other.sqlite")))
+    }
+}
