@@ -14,6 +14,8 @@ enum ExitCode {
     static let ioError: Int32 = 74
     static let busy: Int32 = 75
 
+    /// The exit code of a library error: the library documents each kind by what failed; this is where the command
+    /// line gives it a number.
     static func code(for kind: TaskInterchangeError.Kind) -> Int32 {
         switch kind {
         case .invalidData: return dataError

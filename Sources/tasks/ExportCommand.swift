@@ -156,7 +156,8 @@ struct ExportCommand: Command {
         for finding in summary.findings {
             Console.error(
                 "\(finding.isWarning ? "warning" : "note"): "
-                    + "\(finding.description)\(finding.count > 1 ? " [\(finding.count)]" : "")\n")
+                    + "\(CommandLineText.rewrite(finding.description))\(finding.count > 1 ? " [\(finding.count)]" : "")\n"
+            )
         }
         if wrote {
             Console.error(

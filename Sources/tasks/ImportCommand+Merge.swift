@@ -21,7 +21,7 @@ extension ImportCommand {
         do {
             return try MatchRule(parsing: text)
         } catch {
-            throw UsageError(error.message)
+            throw UsageError(error.commandLineMessage)
         }
     }
 

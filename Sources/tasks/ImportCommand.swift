@@ -157,7 +157,7 @@ struct ImportCommand: Command {
         }
         // Warnings about the archive (unknown members, say), as `validate` prints them, then those about the target.
         Console.error(ReportRenderer.text(result.report))
-        for warning in result.warnings { Console.error("warning: \(warning)\n") }
+        for warning in result.warnings { Console.error("warning: \(CommandLineText.rewrite(warning))\n") }
         let modelChange = result.versionMapping.map { ReportRenderer.modelChange($0, result.plan.modelChange) } ?? ""
         if options.dryRun {
             try Console.output(

@@ -88,7 +88,9 @@ struct MigrateCommand: Command {
             }
             for finding in report.export.findings {
                 let count = finding.count > 1 ? " [\(finding.count)]" : ""
-                Console.error("\(finding.isWarning ? "warning" : "note"): \(finding)\(count)\n")
+                Console.error(
+                    "\(finding.isWarning ? "warning" : "note"): \(CommandLineText.rewrite(finding.description))\(count)\n"
+                )
             }
             for warning in report.warnings { Console.error("warning: \(warning)\n") }
             let plan =

@@ -30,7 +30,7 @@ enum ReportRenderer {
         for issue in report.issues {
             let group = listed[issue.code] ?? []
             guard group.count >= groupThreshold else {
-                text += "\(issue.severity.rawValue): \(issue)\n"
+                text += "\(issue.severity.rawValue): \(CommandLineText.rewrite(issue.description))\n"
                 accounted += 1
                 continue
             }
@@ -41,7 +41,7 @@ enum ReportRenderer {
             let rest = total - 1 - others.count
             let plural = issue.severity == .error ? "errors" : "warnings"
             text +=
-                "\(issue.severity.rawValue): \(issue) [\(total) \(issue.code.rawValue) \(plural); also "
+                "\(issue.severity.rawValue): \(CommandLineText.rewrite(issue.description)) [\(total) \(issue.code.rawValue) \(plural); also "
                 + others.joined(separator: ", ") + (rest > 0 ? " and \(rest) more" : "") + "]\n"
         }
         let omitted = report.errorCount + report.warningCount - accounted

@@ -69,7 +69,7 @@ enum Tasks {
             do {
                 return try Cancellation.$current.withValue(SignalTrap.cancellation) { try command.main(rest) }
             } catch let error as TaskInterchangeError where error.kind == .usage {
-                throw UsageError(error.message, command: command.description)
+                throw UsageError(error.commandLineMessage, command: command.description)
             }
         }
     }
@@ -96,10 +96,10 @@ enum Tasks {
             Console.error(text)
             return ExitCode.usage
         case let error as TaskInterchangeError where error.kind == .cancelled:
-            Console.error("Error: interrupted by \(SignalTrap.name); \(error.message)\n")
+            Console.error("Error: interrupted by \(SignalTrap.name); \(error.commandLineMessage)\n")
             return ExitCode.code(for: error.kind)
         case let error as TaskInterchangeError:
-            Console.error("Error: \(error.message)\n")
+            Console.error("Error: \(error.commandLineMessage)\n")
             return ExitCode.code(for: error.kind)
         case let error as ArchiveValidationError:
             Console.error(ReportRenderer.text(error.report))

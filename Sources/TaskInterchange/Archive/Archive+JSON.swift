@@ -3,7 +3,7 @@ import Foundation
 extension Archive {
     /// Reads a whole archive (version 1, version 2 or NDJSON) into memory.
     ///
-    /// - Throws: `ArchiveDecodingError` listing the issues when the JSON is malformed or any error-severity issue was
+    /// - Throws: ``ArchiveDecodingError`` listing the issues when the JSON is malformed or any error-severity issue was
     ///   found; warnings alone do not throw.
     public init(json bytes: some Collection<UInt8>, options: ArchiveReadingOptions = ArchiveReadingOptions()) throws {
         var collector = ArchiveCollector()
@@ -20,7 +20,7 @@ extension Archive {
 
     /// The archive as JSON text, records in their current order.
     ///
-    /// - Throws: `ArchiveWritingError` for unrepresentable values or options (version 1 drops what it cannot hold
+    /// - Throws: ``ArchiveWritingError`` for unrepresentable values or options (version 1 drops what it cannot hold
     ///   without error; use `ArchiveWriter` to learn what was dropped).
     public func jsonData(options: ArchiveWritingOptions = ArchiveWritingOptions()) throws -> Data {
         let buffer = ByteBuffer()
@@ -31,9 +31,9 @@ extension Archive {
     /// Streams the archive to `sink`.
     ///
     /// - Returns: the counts of what was written.
-    /// - Throws: `ArchiveWritingError`, or the sink's error.
+    /// - Throws: ``ArchiveWritingError``, or the sink's error.
     @discardableResult
-    public func write(to sink: any ByteSink, options: ArchiveWritingOptions = ArchiveWritingOptions()) throws
+    package func write(to sink: any ByteSink, options: ArchiveWritingOptions = ArchiveWritingOptions()) throws
         -> ArchiveCounts
     {
         var writer = try ArchiveWriter(sink: sink, options: options)

@@ -1,4 +1,4 @@
-/// A visitor that keeps everything a reader delivers: the records as an `Archive`, the issues, the declared counts.
+/// A visitor that keeps everything a reader delivers: the records as an ``Archive``, the issues, the declared counts.
 struct ArchiveCollector: ArchiveVisitor {
     /// The records read so far; the header is filled in at the end.
     package private(set) var archive = Archive(header: ArchiveHeader(format: nil, version: 0))

@@ -34,8 +34,8 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
         /// Entity → declaration, for the entities the generic `entities` section carries (empty when none).
         public var model: [String: EntityDeclaration]
         /// `Z_MAX` of each root entity of the app's model that has handed out keys: the largest key the store ever gave
-        /// (objects deleted since included), so a `--keep-identity` restore never gives one of them again (empty when
-        /// unknown).
+        /// (objects deleted since included), so a restore (``StoreImportOptions/keepIdentity``) never gives one of them
+        /// again (empty when unknown).
         public var maxKeys: [String: Int64]
         /// The export options that chose part of the store (`--completed --kinds task`, say); nil for a whole store.
         /// `import --mode replace` refuses such an archive: it would delete every record the archive does not hold.

@@ -19,12 +19,12 @@ public final class ArchiveInput {
     /// Told, on the reading thread, how far each streaming pass over the bytes got: the kinds the pass delivers (nil
     /// for all), the bytes read so far, and `count`. For a progress display; called at the start of a pass, every few
     /// megabytes, and at its end.
-    public var readObserver: ((_ kinds: Set<RecordKind>?, _ bytesRead: Int, _ count: Int) -> Void)?
+    package var readObserver: ((_ kinds: Set<RecordKind>?, _ bytesRead: Int, _ count: Int) -> Void)?
 
     /// Opens and maps the file at `path`.
     ///
-    /// - Throws: `TaskInterchangeError` of kind `.noInput` when the file does not exist, is a directory or may not be
-    ///   read (exit 66), `.io` for other failures (exit 74).
+    /// - Throws: ``TaskInterchangeError`` of kind `.noInput` when the file does not exist, is a directory or may not be
+    ///   read, `.io` for other failures.
     public init(path: String) throws {
         self.path = path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -45,8 +45,8 @@ public final class ArchiveInput {
 
     /// Reads standard input whole (or maps it, when it is redirected from a regular file).
     ///
-    /// - Throws: `TaskInterchangeError` of kind `.io` when reading fails.
-    public static func standardInput() throws -> ArchiveInput {
+    /// - Throws: ``TaskInterchangeError`` of kind `.io` when reading fails.
+    package static func standardInput() throws -> ArchiveInput {
         try reading(fileDescriptor: 0, name: "standard input")
     }
 
@@ -83,7 +83,7 @@ public final class ArchiveInput {
     /// Lets the kernel take back the pages of a mapped file below `offset` (they are reloaded from the page cache if
     /// read again), so a streaming pass over a large archive does not keep all of it resident. No effect on input
     /// read into memory, whose bytes would be lost.
-    public func release(below offset: Int) {
+    package func release(below offset: Int) {
         guard isMapped, let base else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let length = min(offset, count) / page * page
@@ -92,7 +92,7 @@ public final class ArchiveInput {
 
     /// Calls `body` with the bytes, which stay valid only during the call.
     /// - Throws: what `body` throws.
-    public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 

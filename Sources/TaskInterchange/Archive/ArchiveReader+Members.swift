@@ -65,7 +65,7 @@ extension ArchiveReader {
         static let packedNames = ArchiveReader.packedTable(EntityMember.self)
     }
 
-    /// Members of `counts`, in `ArchiveCounts` order (`entities` is optional: files without generic records leave
+    /// Members of `counts`, in ``ArchiveCounts`` order (`entities` is optional: files without generic records leave
     /// it out).
     enum CountsMember: Int, Member {
         case projects, categories, tags, tasks, subtasks, entities

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Streams an archive (version 1, version 2 or NDJSON) to an `ArchiveVisitor`, record by record, without building a
+/// Streams an archive (version 1, version 2 or NDJSON) to an ``ArchiveVisitor``, record by record, without building a
 /// tree of the document.
 ///
 /// Problems in the input are not thrown: they go to `visitor.visitIssue` with a code, a JSON path such as
@@ -38,6 +38,12 @@ package struct ArchiveReader: Sendable {
 }
 
 extension ArchiveReader {
+    /// What an SQLite file given where an archive belongs is told: the likeliest mix-up, with the way out in the
+    /// library's terms (a caller with other names for them says it its own way).
+    package static let storeGivenAsArchive =
+        "this is a Core Data store (an SQLite database), not an interchange file; "
+        + "read it with StoreInspection or export it with Exporter"
+
     /// The state of one read.
     struct Parser<Visitor: ArchiveVisitor> {
         /// Which rules apply to dates, record fields and required members.
@@ -71,7 +77,7 @@ extension ArchiveReader {
         var found = ArchiveCounts()
         /// The counts the file declares, when it has a usable `counts` member.
         var declared: ArchiveCounts?
-        /// Each declared count in `ArchiveCounts` order, nil when missing or invalid (empty: no usable `counts`).
+        /// Each declared count in ``ArchiveCounts`` order, nil when missing or invalid (empty: no usable `counts`).
         var declaredValues: [Int?] = []
         /// Where each declared count was, for counts-mismatch issues.
         var declaredLocations: [JSONScanner.Location] = []
@@ -136,10 +142,7 @@ extension ArchiveReader {
         }
 
         /// What an SQLite file given where an archive belongs is told: the likeliest mix-up, with the way out.
-        static var storeGivenAsArchive: String {
-            "this is a Core Data store (an SQLite database), not an interchange file; "
-                + "did you mean 'tasks inspect' or 'tasks export --store'?"
-        }
+        static var storeGivenAsArchive: String { ArchiveReader.storeGivenAsArchive }
 
         /// A document whose top level is an array, a string…: reported once, checked for syntax, then ended.
         private mutating func readNonObjectDocument() throws {

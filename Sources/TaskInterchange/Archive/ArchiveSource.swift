@@ -6,7 +6,8 @@ public protocol ArchiveSource {
     func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws
 
     /// The archive's header (format, version, `source` with its declarations), read ahead of its records: what names
-    /// given with an import (`--match`, `--entities`, `--modified-property`) are checked against before any work.
+    /// given with an import (``StoreImportOptions/match``, ``StoreImportOptions/entities``,
+    /// ``ModificationDates/property``) are checked against before any work.
     /// - Throws: the source's own reading errors; problems in the input are left to validation (nil when it has no
     ///   usable header).
     func header() throws -> ArchiveHeader?

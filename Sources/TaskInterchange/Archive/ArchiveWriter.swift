@@ -76,7 +76,7 @@ struct ArchiveWriter {
 
     /// Writes a project.
     ///
-    /// - Throws: `ArchiveWritingError` (out of order, unrepresentable date) or the sink's error.
+    /// - Throws: ``ArchiveWritingError`` (out of order, unrepresentable date) or the sink's error.
     mutating func write(project: ProjectRecord) throws {
         try checkFields(of: project)
         try enterSection(.project)
@@ -88,7 +88,7 @@ struct ArchiveWriter {
 
     /// Writes a category (version 1: counted in `droppedFields["categories"]`, not written).
     ///
-    /// - Throws: `ArchiveWritingError` (out of order, a field it cannot represent) or the sink's error.
+    /// - Throws: ``ArchiveWritingError`` (out of order, a field it cannot represent) or the sink's error.
     mutating func write(category: CategoryRecord) throws {
         // Version 1 has no categories at all: they are counted whole, not field by field.
         if options.formatVersion >= 2 { try checkFields(of: category) }
@@ -104,7 +104,7 @@ struct ArchiveWriter {
 
     /// Writes a tag.
     ///
-    /// - Throws: `ArchiveWritingError` (out of order, a field it cannot represent) or the sink's error.
+    /// - Throws: ``ArchiveWritingError`` (out of order, a field it cannot represent) or the sink's error.
     mutating func write(tag: TagRecord) throws {
         try checkFields(of: tag)
         try enterSection(.tag)
@@ -116,7 +116,7 @@ struct ArchiveWriter {
 
     /// Writes a task with its subtasks.
     ///
-    /// - Throws: `ArchiveWritingError` (out of order, unrepresentable date, version 1 priority outside Int16) or the
+    /// - Throws: ``ArchiveWritingError`` (out of order, unrepresentable date, version 1 priority outside Int16) or the
     ///   sink's error.
     mutating func write(task: TaskRecord) throws {
         try checkFields(of: task)

@@ -11,8 +11,10 @@ extension ImportDestination {
     /// - Throws: nothing by default.
     public mutating func count(of kind: RecordKind) throws -> Int { 0 }
 
-    /// - Throws: `TaskInterchangeError` of kind `.usage`: replace mode needs a destination that can remove objects.
-    public mutating func removeAll() throws { throw Self.unsupported("remove objects (--mode replace)") }
+    /// - Throws: ``TaskInterchangeError`` of kind `.usage`: replace mode needs a destination that can remove objects.
+    public mutating func removeAll() throws {
+        throw Self.unsupported("remove objects (" + TaskInterchangeError.Setting.mode.name + " .replace)")
+    }
 
     /// - Throws: `.usage`: only reached when `existingKey` finds objects, which the default never does.
     public mutating func update(_ project: ProjectRecord, at key: ObjectKey) throws {

@@ -236,7 +236,7 @@ private final class PipelineChannel: @unchecked Sendable {
     }
 }
 
-/// One call of an `ArchiveVisitor`, to be made again on another thread.
+/// One call of an ``ArchiveVisitor``, to be made again on another thread.
 private enum PipelineEvent {
     case project(ProjectRecord, Int)
     case category(CategoryRecord, Int)

@@ -49,7 +49,7 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
         case countsMismatch = "counts-mismatch"
         /// A file labelled version 1 carries a member only version 2 has (it would lose data read as version 1).
         case versionMismatch = "version-mismatch"
-        /// With `--store`: the id is already in the target store and the import mode does not allow that.
+        /// In an import: the id is already in the target store and the import mode does not allow that.
         case idExistsInStore = "id-exists-in-store"
         /// A generic record's entity or property is not declared in `source.model`, a declaration names an entity
         /// the archive does not declare, or an inverse names no relationship of its destination.

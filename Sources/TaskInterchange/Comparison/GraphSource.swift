@@ -128,7 +128,7 @@ public struct GraphSource: Sendable {
         case .standardInput:
             throw TaskInterchangeError(
                 .invalidData,
-                "stdin: records are not sorted by id; save the archive to a file (or re-export it with 'tasks export', "
+                "stdin: records are not sorted by id; save the archive to a file (or re-export it with \(setting: .export), "
                     + "which sorts) and compare that"
             )
         case .records(let records, _): archive = records
@@ -142,7 +142,7 @@ public struct GraphSource: Sendable {
             if let issue = collector.issues.first(where: { $0.severity == .error }) {
                 throw TaskInterchangeError(
                     .invalidData,
-                    "\(name): \(issue.path): \(issue.code.rawValue): \(issue.message); run 'tasks validate' for every "
+                    "\(name): \(issue.path): \(issue.code.rawValue): \(issue.message); run \(setting: .validate) for every "
                         + "problem"
                 )
             }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// How `--match` pairs an archive record whose id the target lacks with a target record: by a key whose values are
-/// equal. Parsed from the option's text: `name` (projects, categories and tags by name) and `Entity.attribute` (a
+/// How ``StoreImportOptions/match`` pairs an archive record whose id the target lacks with a target record: by a key
+/// whose values are equal. Parsed from the option's text: `name` (projects, categories and tags by name) and `Entity.attribute` (a
 /// generic entity's records by that attribute), comma-separated.
 public struct MatchRule: Sendable, Hashable {
     /// A generic entity's key: the attribute whose equal values pair its records (the entity exactly: a sub-entity
@@ -57,7 +57,7 @@ public struct MatchRule: Sendable, Hashable {
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                 throw TaskInterchangeError(
                     .usage,
-                    "--match \(term.isEmpty ? "''" : term): expected 'name' (projects, "
+                    "\(setting: .match) \(term.isEmpty ? "''" : term): expected 'name' (projects, "
                         + "categories and tags by name) or 'Entity.attribute' (a generic entity's records by an "
                         + "attribute)"
                 )
@@ -66,7 +66,7 @@ public struct MatchRule: Sendable, Hashable {
             if let other = attribute(of: key.entity) {
                 throw TaskInterchangeError(
                     .usage,
-                    "--match names two keys for \(key.entity) (\(other) and "
+                    "\(setting: .match) names two keys for \(key.entity) (\(other) and "
                         + "\(key.attribute)); one attribute per entity")
             }
             entityKeys.append(key)
@@ -81,7 +81,7 @@ public struct MatchRule: Sendable, Hashable {
             guard let declaration = model[key.entity] else {
                 throw TaskInterchangeError(
                     .usage,
-                    "--match \(key.entity).\(key.attribute): the archive has no "
+                    "\(setting: .match) \(key.entity).\(key.attribute): the archive has no "
                         + "entity '\(key.entity)' in its entities section"
                         + Suggestion.phrase(for: key.entity, among: model.keys.sorted()))
             }
@@ -89,7 +89,7 @@ public struct MatchRule: Sendable, Hashable {
                 let isRelationship = declaration.relationships[key.attribute] != nil
                 throw TaskInterchangeError(
                     .usage,
-                    "--match \(key.entity).\(key.attribute): \(key.entity) has no "
+                    "\(setting: .match) \(key.entity).\(key.attribute): \(key.entity) has no "
                         + "attribute '\(key.attribute)'\(isRelationship ? " (it is a relationship)" : "")"
                         + Suggestion.phrase(for: key.attribute, among: declaration.attributes.keys.sorted()))
             }

@@ -146,7 +146,7 @@ struct ChannelVisitor: ArchiveVisitor {
         let location = issue.line.map { " (line \($0)\(issue.column.map { ", column \($0)" } ?? ""))" } ?? ""
         throw TaskInterchangeError(
             .invalidData,
-            "\(name): \(issue.path): \(issue.code.rawValue): \(issue.message)\(location); run 'tasks validate' for "
+            "\(name): \(issue.path): \(issue.code.rawValue): \(issue.message)\(location); run \(setting: .validate) for "
                 + "every problem"
         )
     }

@@ -17,11 +17,11 @@ public struct ExportSummary: Sendable, Codable {
     /// Wall-clock seconds.
     public var seconds: Double
 
-    /// True when some finding is a warning (what `--strict` refuses).
+    /// True when some finding is a warning (what ``ExportOptions/strict`` refuses).
     public var hasWarnings: Bool { findings.contains(where: \.isWarning) }
 }
 
-/// `--strict` export found data it could not carry exactly; nothing was written.
+/// An export with ``ExportOptions/strict`` found data it could not carry exactly; nothing was written.
 public struct ExportStrictError: Error, Sendable {
     /// The summary with the findings that caused the failure.
     public var summary: ExportSummary

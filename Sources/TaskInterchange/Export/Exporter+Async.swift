@@ -7,10 +7,10 @@ extension Exporter {
     /// Cancelling the calling task stops the export at its next record or SQLite step; the temporary file is removed,
     /// nothing appears at `path`, and the store is unchanged. `progress` receives `.exporting` events (from any
     /// thread): the first with `done` 0, one every 10,000 tasks, the last with every task and the bytes written.
-    /// - Throws: as `export(store:toFile:options:)`; `TaskInterchangeError` of kind `.cancelled` when cancelled.
+    /// - Throws: as `export(store:toFile:options:)`; ``TaskInterchangeError`` of kind `.cancelled` when cancelled.
     public static func export(
         store: String, toFile path: String, options: ExportOptions = ExportOptions(),
-        progress: (@Sendable (ProgressEvent) -> Void)?
+        progress: (@Sendable (ProgressEvent) -> Void)? = nil
     ) async throws -> ExportSummary {
         try await BackgroundWork.run {
             try exportReporting(store: store, toFile: path, options: options, progress: progress)

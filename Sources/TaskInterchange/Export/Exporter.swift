@@ -5,10 +5,10 @@ public enum Exporter {
     /// Exports the store at `store` to `sink`.
     ///
     /// With `options.strict`, the archive is written to a private file first and reaches `sink` only when nothing
-    /// was lost; otherwise `ExportStrictError` is thrown and `sink` receives nothing.
-    /// - Throws: `TaskInterchangeError` for store and mapping problems (`.cancelled` when stopped), `ByteSinkError`
-    ///   when the output fails, `ExportStrictError`.
-    public static func export(store: String, to sink: any ByteSink, options: ExportOptions = ExportOptions()) throws
+    /// was lost; otherwise ``ExportStrictError`` is thrown and `sink` receives nothing.
+    /// - Throws: ``TaskInterchangeError`` for store and mapping problems (`.cancelled` when stopped), ``ByteSinkError``
+    ///   when the output fails, ``ExportStrictError``.
+    package static func export(store: String, to sink: any ByteSink, options: ExportOptions = ExportOptions()) throws
         -> ExportSummary
     {
         guard options.strict else { return try stream(store: store, to: sink, options: options) }
@@ -35,7 +35,7 @@ public enum Exporter {
     public static func export(store: String, toFile path: String, options: ExportOptions = ExportOptions()) throws
         -> ExportSummary
     {
-        try FileIdentity.checkOutput(path, option: "-o", store: store)
+        try FileIdentity.checkOutput(path, setting: .exportFile, store: store)
         if FileIdentity.isSpecialFile(path) {
             let descriptor = try SpecialFile.openForWriting(path)
             defer { close(descriptor) }
@@ -95,7 +95,8 @@ public enum Exporter {
                         .droppedByFormat, property: "source.selection", count: 1,
                         message: "format version 1 has no place for the selection "
                             + "(\(options.selection)); the file reads as a whole store, and an "
-                            + "import with --mode replace would delete what it does not hold"))
+                            + "import with " + TaskInterchangeError.Setting.mode.name
+                            + " .replace would delete what it does not hold"))
             }
             let total = counts.projects + counts.categories + counts.tags + counts.tasks + counts.entities
             if total == 0 {

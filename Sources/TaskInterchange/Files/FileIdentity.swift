@@ -55,7 +55,9 @@ struct FileIdentity: Hashable {
 
     /// Refuses an output path that names the store being read or written, one of its sidecars, or an input file.
     /// - Throws: `.usage` before anything is written.
-    static func checkOutput(_ output: String, option: String, store: String?, inputs: [String] = [])
+    static func checkOutput(
+        _ output: String, setting: TaskInterchangeError.Setting, store: String?, inputs: [String] = []
+    )
         throws(TaskInterchangeError)
     {
         let target = FileIdentity(output)
@@ -66,14 +68,16 @@ struct FileIdentity: Hashable {
                 if target == FileIdentity(resolvedStore + suffix) || target == FileIdentity(store + suffix) {
                     let what = suffix.isEmpty ? "the store \(store) itself" : "the store's \(suffix) file"
                     throw TaskInterchangeError(
-                        .usage, "\(option) \(output) names \(what); refusing to overwrite it (choose another path)")
+                        .usage,
+                        "\(setting: setting) \(output) names \(what); refusing to overwrite it (choose another path)")
                 }
             }
         }
         for input in inputs where target == FileIdentity(input) {
             throw TaskInterchangeError(
                 .usage,
-                "\(option) \(output) names the input file \(input); refusing to overwrite it (choose another path)")
+                "\(setting: setting) \(output) names the input file \(input); refusing to overwrite it (choose another path)"
+            )
         }
     }
 }

@@ -12,9 +12,10 @@ public struct ImportPlan: Sendable, Hashable, Codable {
         public var skipped = 0
         /// Rows removed (replace mode, or subtasks an update no longer lists).
         public var deleted = 0
-        /// Archive records paired with a target record by key (`--match`), counted also as what was done with them.
+        /// Archive records paired with a target record by key (``StoreImportOptions/match``), counted also as what
+        /// was done with them.
         public var matched = 0
-        /// Existing records whose content differs from the archive's under `--mode merge`: one side's version won
+        /// Existing records whose content differs from the archive's under ``ImportMode/merge``: one side's version won
         /// (counted as updated when the archive's did, skipped when the target's did).
         public var conflicts = 0
         /// Values (attributes and relationships, NULLs left out) of the generic records of this entity in the archive,
@@ -24,8 +25,8 @@ public struct ImportPlan: Sendable, Hashable, Codable {
         /// already there), after the model change; values the target had no place for are subtracted once the import
         /// ends, values of records left as the target had them (skipped) are not counted.
         public var valuesArrived = 0
-        /// Archive records of this kind an import limited to other kinds (`--kinds`, `--entities`) did not load; nil
-        /// when it loaded every kind.
+        /// Archive records of this kind an import limited to other kinds (``StoreImportOptions/kinds``,
+        /// ``StoreImportOptions/entities``) did not load; nil when it loaded every kind.
         public var notLoaded: Int?
         /// Creates zero counts.
         public init() {}
@@ -46,9 +47,9 @@ public struct ImportPlan: Sendable, Hashable, Codable {
     /// not have: dropped. Nil when every kind was loaded.
     public var droppedReferences: Int?
 
-    /// Archive records of a generic entity that `--match Entity.attribute` left unmatched because their value is not
-    /// unique: several target records (or several unpaired archive records) have it. They are imported as records
-    /// of their own.
+    /// Archive records of a generic entity that a ``MatchRule`` key `Entity.attribute` left unmatched because their
+    /// value is not unique: several target records (or several unpaired archive records) have it. They are imported
+    /// as records of their own.
     public struct AmbiguousMatch: Sendable, Hashable, Codable {
         /// Archive records left unmatched.
         public var records = 0
@@ -60,10 +61,11 @@ public struct ImportPlan: Sendable, Hashable, Codable {
         public init() {}
     }
 
-    /// `Entity.attribute` → the archive records `--match` left unmatched there (see `AmbiguousMatch`).
+    /// `Entity.attribute` → the archive records ``StoreImportOptions/match`` left unmatched there (see
+    /// ``AmbiguousMatch``).
     public var ambiguousMatches: [String: AmbiguousMatch] = [:]
 
-    /// The first matches and conflicts, for `--dry-run` to list (all are counted).
+    /// The first matches and conflicts, for a dry run (``StoreImportOptions/dryRun``) to list (all are counted).
     public var decisions: [MergeDecision] = []
     /// The most decisions listed.
     public static let decisionLimit = 1000

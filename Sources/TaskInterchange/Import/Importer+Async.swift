@@ -15,13 +15,24 @@ extension Importer {
         progress: (@Sendable (ProgressEvent) -> Void)? = nil
     ) async throws -> ImportPlan {
         try await BackgroundWork.run { [self] in
-            let report = try Validator.validate(archiveAt: archivePath, progress: progress)
-            guard report.isValid else { throw ArchiveValidationError(report: report) }
-            var destination = try makeDestination()
-            return try run(
-                ArchiveInput(path: archivePath), into: &destination, total: report.counts.tasks,
-                bytes: FileIdentity.size(of: archivePath), progress: progress)
+            try run(archiveAt: archivePath, into: makeDestination, progress: progress)
         }
+    }
+
+    /// Validates the archive file at `archivePath`, then rebuilds its graph in the destination `makeDestination`
+    /// creates, on the calling thread, as the form above does on a background queue; in an `async` function,
+    /// `try await` calls that one instead.
+    /// - Throws: as the form above.
+    public func run<Destination: ImportDestination>(
+        archiveAt archivePath: String, into makeDestination: () throws -> Destination,
+        progress: (@Sendable (ProgressEvent) -> Void)? = nil
+    ) throws -> ImportPlan {
+        let report = try Validator.validate(archiveAt: archivePath, progress: progress)
+        guard report.isValid else { throw ArchiveValidationError(report: report) }
+        var destination = try makeDestination()
+        return try run(
+            ArchiveInput(path: archivePath), into: &destination, total: report.counts.tasks,
+            bytes: FileIdentity.size(of: archivePath), progress: progress)
     }
 
     /// Imports into `destination`, commits, and on any failure rolls back before rethrowing.

@@ -92,7 +92,7 @@ extension Importer.Pass {
                 throw TaskInterchangeError(
                     .invalidData,
                     "\(path).id: \(record.entity) \(record.id.uuidString) already exists in the target store "
-                        + "(use --mode upsert, skip or replace)"
+                        + "(use \(setting: .mode, "upsert", "skip", "replace"))"
                 )
             case .upsert where unchanged, .merge where unchanged:
                 // Already as the archive says, links included: left unwritten.

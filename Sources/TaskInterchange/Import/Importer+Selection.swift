@@ -68,9 +68,9 @@ extension Importer {
             let near = Suggestion.closest(to: name, among: known).map { "did you mean '\($0)'? " } ?? ""
             throw TaskInterchangeError(
                 .usage,
-                "--entities: the archive has no records of an entity '\(name)' ("
-                    + near + "it holds "
-                    + (known.isEmpty ? "no named entities; use --kinds" : known.joined(separator: ", "))
+                "\(setting: .importEntities): the archive has no records of an entity '\(name)' (\(near)it holds "
+                    + (known.isEmpty
+                        ? "no named entities; use \(setting: .importKinds)" : "\(known.joined(separator: ", "))")
                     + ")")
         }
     }

@@ -18,8 +18,9 @@ extension Importer {
         if copy.baseline == nil && (mode == .merge || options.match != nil) {
             throw TaskInterchangeError(
                 .invalidData,
-                "\(mode == .merge ? "--mode merge" : "--match") compares the archive with the store in id order, and "
-                    + "the archive's records are not sorted by id; export it again with 'tasks export' (which sorts) "
+                (mode == .merge ? "\(setting: .mode, "merge")" : "\(setting: .match)" as TaskInterchangeError.Message)
+                    + " compares the archive with the store in id order, and "
+                    + "the archive's records are not sorted by id; export it again with \(setting: .export) (which sorts) "
                     + "and import that"
             )
         }

@@ -154,7 +154,7 @@ public struct Importer: Sendable {
                     throw TaskInterchangeError(
                         .invalidData,
                         "\(path.member("id")): \(kind.rawValue) \(id.uuidString) already exists in the target store "
-                            + "(use --mode upsert, skip or replace)"
+                            + "(use \(setting: .mode, "upsert", "skip", "replace"))"
                     )
                 case .upsert where importer.baseline?.contains(kind, id) == true,
                     .merge where importer.baseline?.contains(kind, id) == true:
@@ -294,7 +294,7 @@ public struct Importer: Sendable {
                 throw TaskInterchangeError(
                     .invalidData,
                     "\(path.member("id")): task \(task.id.uuidString) already exists in the target store "
-                        + "(use --mode upsert, skip or replace)"
+                        + "(use \(setting: .mode, "upsert", "skip", "replace"))"
                 )
             }
             if importer.dryRun {

@@ -5,7 +5,7 @@ import Foundation
 public struct MergeDecision: Sendable, Hashable, Codable {
     /// What was decided.
     public enum Kind: String, Sendable, Hashable, Codable {
-        /// `--match` paired the archive record with a target record.
+        /// ``StoreImportOptions/match`` paired the archive record with a target record.
         case match
         /// Both sides hold the record with different content; `winner` says which version is kept.
         case conflict

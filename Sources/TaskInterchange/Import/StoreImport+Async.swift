@@ -17,6 +17,17 @@ extension StoreImport {
         }
     }
 
+    /// Imports the archive file at `archivePath` into the store at `path` on the calling thread, as
+    /// `run(_:into:options:)` does; in an `async` function, `try await` calls the form above instead. `progress` is
+    /// as there.
+    /// - Throws: as `run(_:into:options:)`; `.noInput` when the archive file cannot be read.
+    public static func run(
+        archiveAt archivePath: String, into path: String, options: StoreImportOptions,
+        progress: (@Sendable (ProgressEvent) -> Void)? = nil
+    ) throws -> StoreImportResult {
+        try reporting(ArchiveInput(path: archivePath), into: path, options: options, progress: progress)
+    }
+
     /// `run(_:into:options:)` with `progress` as `.importing` events.
     static func reporting(
         _ input: ArchiveInput, into path: String, options: StoreImportOptions,

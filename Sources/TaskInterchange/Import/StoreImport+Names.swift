@@ -74,7 +74,7 @@ extension StoreImport {
         if let other = named.min(by: { ($0.owner, $0.property) < ($1.owner, $1.property) }) {
             throw TaskInterchangeError(
                 .usage,
-                "--modified-property \(name): \(other.owner).\(other.property) is a \(other.type) attribute, not a "
+                "\(setting: .modifiedProperty) \(name): \(other.owner).\(other.property) is a \(other.type) attribute, not a "
                     + "date")
         }
         let dates = Set(known.filter { $0.type == "date" }.map(\.property)).sorted()
@@ -86,7 +86,7 @@ extension StoreImport {
         let listed = dates.count > 8 ? dates.prefix(8).joined(separator: ", ") + ", …" : dates.joined(separator: ", ")
         throw TaskInterchangeError(
             .usage,
-            "--modified-property \(name): neither the archive nor the target's model has an attribute '\(name)'"
+            "\(setting: .modifiedProperty) \(name): neither the archive nor the target's model has an attribute '\(name)'"
                 + (near.map { " (did you mean '\($0)'?)" } ?? "")
                 + (dates.isEmpty ? "; they have no date attributes" : "; their date attributes: \(listed)"))
     }

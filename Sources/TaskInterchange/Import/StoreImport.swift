@@ -27,18 +27,18 @@ public struct StoreImportOptions: Sendable {
     public var maxIssues = 100
     /// Called with the number of tasks imported so far.
     public var progress: (@Sendable (Int) -> Void)?
-    /// Pair archive records whose id the target lacks with target records by key (`--match`).
+    /// Pair archive records whose id the target lacks with target records by key (a ``MatchRule``).
     public var match: MatchRule?
-    /// Where `--mode merge` finds modification dates.
+    /// Where ``ImportMode/merge`` finds modification dates.
     public var modificationDates = ModificationDates()
     /// Restore identity (new stores only): the store takes the archive's store UUID and every generic record its
     /// key, so object URIs and derived ids are the source's.
     public var keepIdentity = false
     /// Fail, writing nothing, when the target has no place for some generic records or values.
     public var strict = false
-    /// Load only these kinds (`--kinds`); nil for all. See `Importer.kinds`.
+    /// Load only these kinds; nil for all. See ``Importer/kinds``.
     public var kinds: Set<RecordKind>?
-    /// Load only the kinds read from these source entities (`--entities`); nil for all. See `Importer.entities`.
+    /// Load only the kinds read from these source entities; nil for all. See ``Importer/entities``.
     public var entities: Set<String>?
 
     /// Default options: insert mode, no backup, detected mapping.
@@ -79,7 +79,7 @@ public struct ArchiveValidationError: Error, Sendable {
 public enum StoreImport {
     /// Runs the import.
     /// - Throws: `ArchiveValidationError` when the archive is invalid (nothing written); `TaskInterchangeError` for
-    ///   store and file problems (`.busy` when the store is locked, `.usage` when `--backup` or the store names the
+    ///   store and file problems (`.busy` when the store is locked, `.usage` when ``StoreImportOptions/backupPath`` or the store names the
     ///   input or the store itself, `.cancelled` when stopped: everything is rolled back).
     public static func run(_ source: some ArchiveSource, into path: String, options: StoreImportOptions) throws
         -> StoreImportResult
@@ -87,15 +87,16 @@ public enum StoreImport {
         if options.mode == .replace, options.kinds != nil || options.entities != nil {
             throw TaskInterchangeError(
                 .usage,
-                "--mode replace removes every record of the target's kinds; with --kinds or "
-                    + "--entities it would delete records this import does not load")
+                "\(setting: .mode, "replace") removes every record of the target's kinds; with \(setting: .importKinds) or "
+                    + "\(setting: .importEntities) it would delete records this import does not load")
         }
         let inputs = [(source as? ArchiveInput)?.path].compactMap { $0 }
         for input in inputs where FileIdentity(input) == FileIdentity(path) {
-            throw TaskInterchangeError(.usage, "--store \(path) names the input file; refusing to import into it")
+            throw TaskInterchangeError(
+                .usage, "\(setting: .importTarget) \(path) names the input file; refusing to import into it")
         }
         if let backupPath = options.backupPath {
-            try FileIdentity.checkOutput(backupPath, option: "--backup", store: path, inputs: inputs)
+            try FileIdentity.checkOutput(backupPath, setting: .backupPath, store: path, inputs: inputs)
             if access(backupPath, F_OK) == 0 {
                 throw TaskInterchangeError(
                     .cannotCreate, "\(backupPath): the backup file already exists; choose a new path")
@@ -116,11 +117,11 @@ public enum StoreImport {
         if options.keepIdentity {
             throw TaskInterchangeError(
                 .usage,
-                "\(path): already exists; --keep-identity restores into a new store only")
+                "\(path): already exists; \(setting: .keepIdentity) restores into a new store only")
         }
         guard options.template == nil else {
             throw TaskInterchangeError(
-                .cannotCreate, "\(path): already exists; a template (--model-from) only shapes a new store")
+                .cannotCreate, "\(path): already exists; a template (\(setting: .template)) only shapes a new store")
         }
         _ = try StoreCopy.header(of: FileIdentity.resolved(path), naming: path)
         try checkWritable(path)
@@ -137,7 +138,7 @@ public enum StoreImport {
             result.warnings = result.warnings.map { $0.replacingOccurrences(of: copy.path, with: path) }
             return result
         } catch let error as TaskInterchangeError {
-            throw TaskInterchangeError(error.kind, error.message.replacingOccurrences(of: copy.path, with: path))
+            throw error.mapText { $0.replacingOccurrences(of: copy.path, with: path) }
         }
     }
 
@@ -169,7 +170,8 @@ public enum StoreImport {
             .merging(plan.modelChange.droppedValues, uniquingKeysWith: +)
         guard options.strict, !lacking.isEmpty else { return }
         let list = lacking.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
-        throw TaskInterchangeError(.invalidData, "--strict: the target has no place for \(list); nothing was written")
+        throw TaskInterchangeError(
+            .invalidData, "\(setting: .strict): the target has no place for \(list); nothing was written")
     }
 
     /// Warnings for the generic records and values the target had no place for.
@@ -177,7 +179,9 @@ public enum StoreImport {
     static func ambiguityWarnings(_ plan: ImportPlan) -> [String] {
         plan.ambiguousMatches.sorted { $0.key < $1.key }.map { key, ambiguity in
             let plural = ambiguity.records == 1 ? "" : "s"
-            return "--match \(key): \(ambiguity.records) archive record\(plural) not matched (imported as new) because "
+            return TaskInterchangeError.Setting.match.name
+                + " \(key): \(ambiguity.records) archive record\(plural) not matched (imported as new) "
+                + "because "
                 + "their value is not unique: \(ambiguity.values.joined(separator: ", "))"
                 + (ambiguity.values.count == ImportPlan.AmbiguousMatch.shown ? ", …" : "")
         }
@@ -220,8 +224,8 @@ public enum StoreImport {
         if options.mode == .replace, let selection = report.selection {
             throw TaskInterchangeError(
                 .usage,
-                "the archive holds part of a store (exported with \(selection)); --mode "
-                    + "replace would delete every record it does not hold; use --mode upsert or merge")
+                "the archive holds part of a store (exported with \(selection)); \(setting: .mode, "replace") "
+                    + "would delete every record it does not hold; use \(setting: .mode, "upsert", "merge")")
         }
         // The writer takes the write lock before reading anything; the id checks then run in the import's own passes,
         // against the state the transaction writes over.
@@ -309,7 +313,8 @@ public enum StoreImport {
                 else {
                     throw TaskInterchangeError(
                         .invalidData,
-                        "--keep-identity: the archive names no source store UUID ($.source.storeUUID must be a UUID)")
+                        "\(setting: .keepIdentity): the archive names no source store UUID ($.source.storeUUID must be a UUID)"
+                    )
                 }
                 try writer.adoptIdentity(storeUUID: uuid, maxKeys: source.maxKeys)
                 writer.keepIdentity = true
@@ -332,8 +337,7 @@ public enum StoreImport {
                 + droppedWarning(plan)
         } catch let error as TaskInterchangeError {
             // Name the store the user asked for, not the hidden temporary file it is built in.
-            let named = TaskInterchangeError(
-                error.kind, error.message.replacingOccurrences(of: temporary.path, with: path))
+            let named = error.mapText { $0.replacingOccurrences(of: temporary.path, with: path) }
             if error.kind != .cancelled && error.kind != .usage {
                 _ = try validate(source, existing: nil, options: options)
             }

@@ -3,18 +3,18 @@ import Foundation
 /// A synthetic task graph for benchmarks and examples, made on the fly from a seed: the same seed always gives the
 /// same archive, and nothing is held in memory. 100 projects, 20 tags, 2 tags per task, 3 subtasks on every 10th
 /// task, notes on half the tasks, due dates on a third, dates with sub-second fractions spread over 2015–2025.
-public struct SyntheticArchive: ArchiveSource, Sendable {
+package struct SyntheticArchive: ArchiveSource, Sendable {
     /// How many tasks.
-    public var tasks: Int
+    package var tasks: Int
     /// The seed every id, date and choice derives from.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Projects in every synthetic archive.
-    public static let projects = 100
+    package static let projects = 100
     /// Tags in every synthetic archive.
-    public static let tags = 20
+    package static let tags = 20
 
     /// Creates the archive's description; nothing is generated until it is streamed.
-    public init(tasks: Int, seed: UInt64) {
+    package init(tasks: Int, seed: UInt64) {
         self.tasks = tasks
         self.seed = seed
     }
@@ -22,7 +22,7 @@ public struct SyntheticArchive: ArchiveSource, Sendable {
     /// Writes the archive into a new store at `path`, as `StoreImport` builds new stores.
     /// - Throws: `TaskInterchangeError` (`.cannotCreate` when `path` already exists: a synthetic store never lands
     ///   in an existing one), and what `StoreImport.run` throws.
-    public func makeStore(at path: String) throws -> StoreImportResult {
+    package func makeStore(at path: String) throws -> StoreImportResult {
         if FileManager.default.fileExists(atPath: path) {
             throw TaskInterchangeError(.cannotCreate, "\(path): already exists")
         }
@@ -57,7 +57,7 @@ public struct SyntheticArchive: ArchiveSource, Sendable {
     }
 
     /// Streams the records of `kinds` (all when nil), then the end with the counts.
-    public func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws {
+    package func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws {
         let all = kinds ?? Set(RecordKind.sections)
         if all.contains(.project) {
             for index in 0..<Self.projects {

@@ -7,7 +7,7 @@
 /// Writes to an open file descriptor with `write(2)`; the caller keeps ownership of the descriptor.
 ///
 /// Writing to a pipe whose reader has gone raises `SIGPIPE`, which ends the process unless the program ignores that
-/// signal; a program that does gets `ByteSinkError` with `EPIPE` instead. The library leaves that choice to the
+/// signal; a program that does gets ``ByteSinkError`` with `EPIPE` instead. The library leaves that choice to the
 /// program.
 package struct FileDescriptorSink: ByteSink, Sendable {
     /// Standard output (descriptor 1).
@@ -23,7 +23,7 @@ package struct FileDescriptorSink: ByteSink, Sendable {
 
     /// Writes every byte, retrying after interrupted and partial writes (unless the work was asked to stop).
     ///
-    /// - Throws: `ByteSinkError` with the `errno` of the first failing `write(2)`.
+    /// - Throws: ``ByteSinkError`` with the `errno` of the first failing `write(2)`.
     package func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress else { return }
         var offset = 0

@@ -27,14 +27,14 @@ struct JSONWriter {
 
     /// Writes the buffer to the sink when it holds at least `flushThreshold` bytes.
     ///
-    /// - Throws: whatever the sink throws, such as `ByteSinkError`.
+    /// - Throws: whatever the sink throws, such as ``ByteSinkError``.
     mutating func flushIfNeeded() throws {
         if storage.count >= flushThreshold { try flush() }
     }
 
     /// Writes everything buffered to the sink.
     ///
-    /// - Throws: whatever the sink throws, such as `ByteSinkError`.
+    /// - Throws: whatever the sink throws, such as ``ByteSinkError``.
     mutating func flush() throws {
         guard storage.count > 0 else { return }
         try sink.write(UnsafeRawBufferPointer(start: storage.base, count: storage.count))

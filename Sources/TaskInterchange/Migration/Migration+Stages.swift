@@ -79,7 +79,7 @@ extension Migration {
 
     /// A new store's path must be free, in an existing directory, and name neither the legacy store nor its sidecars.
     func checkNewStore(_ path: String) throws {
-        try FileIdentity.checkOutput(path, option: "--to", store: legacyStore)
+        try FileIdentity.checkOutput(path, setting: .migrationTarget, store: legacyStore)
         if access(path, F_OK) == 0 {
             throw TaskInterchangeError(
                 .cannotCreate,
@@ -114,13 +114,13 @@ extension Migration {
         let snapshot = try StoreCopy.copy(legacyStore, into: directory, busyTimeout: busyTimeout)
         let date = Date()
         let first = backupDirectory + "/" + Self.backupName(for: legacyStore, at: date)
-        try FileIdentity.checkOutput(first, option: "--backup", store: legacyStore)
+        try FileIdentity.checkOutput(first, setting: .migrationBackup, store: legacyStore)
         let temporary = try TemporaryFile(beside: first)
         do {
             try StoreCopy.copyLocked(snapshot.path, to: temporary.path, busyTimeout: busyTimeout)
         } catch {
             let failure = TaskInterchangeError.sqlite(error, path: first, doing: "cannot write the backup")
-            throw failure.kind == .cancelled ? failure : TaskInterchangeError(.cannotCreate, failure.message)
+            throw failure.kind == .cancelled ? failure : failure.withKind(.cannotCreate)
         }
         try temporary.synchronize(naming: first)
         // Another migration may have taken the name in the same second (or take it while this one places its file):
@@ -128,7 +128,7 @@ extension Migration {
         var attempt = 1
         while true {
             let path = backupDirectory + "/" + Self.backupName(for: legacyStore, at: date, attempt: attempt)
-            try FileIdentity.checkOutput(path, option: "--backup", store: legacyStore)
+            try FileIdentity.checkOutput(path, setting: .migrationBackup, store: legacyStore)
             let taken = ["", "-wal", "-shm", "-journal"].contains { access(path + $0, F_OK) == 0 }
             if !taken {
                 let placed = Result { () throws(TaskInterchangeError) in try temporary.place(at: path, replacing: false)

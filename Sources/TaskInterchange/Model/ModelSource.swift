@@ -131,10 +131,8 @@ package struct ModelSource: Sendable {
             guard versions.count == 1 else {
                 throw TaskInterchangeError(
                     .invalidData,
-                    """
-                    \(path): names no current version; choose one with --model-version \
-                    (\(versions.map(\.name).joined(separator: ", ")))
-                    """
+                    "\(path): names no current version; choose one with \(setting: .modelVersion) "
+                        + "(\(versions.map(\.name).joined(separator: ", ")))"
                 )
             }
             return versions[0]

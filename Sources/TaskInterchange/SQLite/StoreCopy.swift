@@ -101,7 +101,7 @@ enum StoreCopy {
             try copyLocked(source, to: destination, busyTimeout: busyTimeout)
         } catch {
             let failure = TaskInterchangeError.sqlite(error, path: store, doing: "cannot open the store for writing")
-            throw failure.kind == .noInput ? TaskInterchangeError(.cannotCreate, failure.message) : failure
+            throw failure.kind == .noInput ? failure.withKind(.cannotCreate) : failure
         }
         return Outcome(path: destination, hadWALData: (files.walSize ?? 0) > 0, recoveredHotJournal: false)
     }

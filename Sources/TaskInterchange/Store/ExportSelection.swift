@@ -5,7 +5,7 @@ import Foundation
 /// The chosen records are the roots; every record a kept record refers to comes along, so the archive stays closed
 /// (every id it names is a record in it) and `validate` accepts it. The one exception is an entity named in
 /// `excludedEntities`: references to its records are dropped instead, each reported as an `excluded-reference` finding
-/// (a warning, so `--strict` refuses). A kept task always carries all of its subtasks.
+/// (a warning, so ``ExportOptions/strict`` refuses). A kept task always carries all of its subtasks.
 public struct ExportSelection: Sendable, Hashable, CustomStringConvertible {
     /// Which tasks the completion filter keeps.
     public enum Completion: String, Sendable, Hashable {
@@ -61,7 +61,7 @@ public struct ExportSelection: Sendable, Hashable, CustomStringConvertible {
         return parts.joined(separator: " ")
     }
 
-    /// The instant for `--since`: a date (`2024-03-01`, midnight UTC) or an RFC 3339 date-time.
+    /// The instant for ``ExportSelection/since`` from text: a date (`2024-03-01`, midnight UTC) or an RFC 3339 date-time.
     /// - Throws: `TaskInterchangeError.usage` naming the value when it is neither.
     public static func instant(from text: String) throws(TaskInterchangeError) -> Date {
         let isDateOnly = text.utf8.count == 10 && !text.contains("T") && !text.contains("t")
@@ -70,7 +70,7 @@ public struct ExportSelection: Sendable, Hashable, CustomStringConvertible {
         } catch {
             throw TaskInterchangeError(
                 .usage,
-                "--since: '\(text)' is not a date (YYYY-MM-DD) or a date-time "
+                "\(setting: .since): '\(text)' is not a date (YYYY-MM-DD) or a date-time "
                     + "(YYYY-MM-DDTHH:MM:SSZ): \(error)")
         }
     }

@@ -1,5 +1,5 @@
 /// Something the reader noticed while exporting: data it could not carry exactly, or had to repair. Nothing is dropped
-/// without one; `--strict` turns warnings into a failure.
+/// without one; ``ExportOptions/strict`` turns warnings into a failure.
 public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Kinds of finding. Raw values are part of the `--json-summary` contract.
     public enum Code: String, Sendable, Hashable, Codable {

@@ -52,7 +52,7 @@ public struct StoreInspection: Sendable, Codable {
     public var entities: [Entity]
     /// Many-to-many join tables.
     public var joinTables: [JoinTable]
-    /// The mapping detected (or given), in the `--mapping` file form.
+    /// The mapping detected (or given), as a mapping file holds it (``StoreMapping/init(contentsOf:)``).
     public var mapping: StoreMapping
     /// Kind → property → declaration: the relationships an export carries under `extra` with this mapping.
     public var extraRelationships: [String: [String: ExtraRelationship]]
@@ -70,14 +70,14 @@ public struct StoreInspection: Sendable, Codable {
 
     /// Audits the store at `path`, read as one committed state through a private snapshot (the store's files are not
     /// changed, and it may be in use).
-    /// - Throws: `TaskInterchangeError` when the store cannot be read (`.noInput`, `.invalidData` for a file that is
+    /// - Throws: ``TaskInterchangeError`` when the store cannot be read (`.noInput`, `.invalidData` for a file that is
     ///   not an SQLite store, `.busy` when a writer holds it past `busyTimeout` milliseconds, `.cancelled`).
     public init(store path: String, mapping: StoreMapping? = nil, busyTimeout: Int32 = 5_000) throws {
         try self.init(snapshot: StoreSnapshot(path: path, busyTimeout: busyTimeout), mapping: mapping)
     }
 
     /// Audits a store.
-    /// - Throws: `TaskInterchangeError` when the store cannot be read.
+    /// - Throws: ``TaskInterchangeError`` when the store cannot be read.
     /// - Parameter appModel: the app's model, for a store that keeps no model cache.
     package init(
         snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping",

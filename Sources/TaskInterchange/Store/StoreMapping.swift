@@ -1,12 +1,12 @@
 import Foundation
 
-/// Which store entity and properties feed each interchange kind. `tasks inspect` prints the detected mapping in this
-/// JSON form, and `--mapping FILE` reads it back, so a user can save, edit and reuse it.
+/// Which store entity and properties feed each interchange kind. ``StoreInspection`` gives the detected mapping, it
+/// is `Codable` in a JSON form, and ``init(contentsOf:)`` reads that back, so a user can save, edit and reuse it.
 ///
 /// Property names are the model's names (matched case-insensitively to the `Z<NAME>` columns); `null` means the store
 /// has no such property.
 public struct StoreMapping: Sendable, Hashable, Codable {
-    /// The kinds of record the interchange carries (the same type as `RecordKind`; this name is kept for sources
+    /// The kinds of record the interchange carries (the same type as ``RecordKind``; this name is kept for sources
     /// written against it).
     public typealias Kind = RecordKind
 
@@ -80,9 +80,9 @@ public struct StoreMapping: Sendable, Hashable, Codable {
         var mapping: StoreMapping
     }
 
-    /// Reads a mapping file: the mapping itself, or the file `tasks inspect --json` writes (its `mapping` member),
+    /// Reads a mapping file: the mapping itself, or a ``StoreInspection`` as JSON (its `mapping` member),
     /// as it is.
-    /// - Throws: `TaskInterchangeError` (`.noInput` when missing, `.invalidData` with a JSON path when malformed).
+    /// - Throws: ``TaskInterchangeError`` (`.noInput` when missing, `.invalidData` with a JSON path when malformed).
     public init(contentsOf path: String) throws(TaskInterchangeError) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TaskInterchangeError(.noInput, "\(path): no such mapping file")

@@ -93,21 +93,22 @@ final class StoreSelection {
             guard let task = resolved.kinds[.task], roots[.kind(.task)] != nil else {
                 throw TaskInterchangeError(
                     .usage,
-                    "--project, --completed, --open and --since filter tasks, "
+                    "\(setting: .project), \(setting: .completion) and \(setting: .since) filter tasks, "
                         + "but the selection holds no tasks")
             }
             var conditions: [String] = []
             var arguments: [SQLValue] = []
             if let project = selection.project {
                 guard !excluded.contains(.project) else {
-                    throw TaskInterchangeError(.usage, "--project keeps a project that --exclude-entities excludes")
+                    throw TaskInterchangeError(
+                        .usage, "\(setting: .project) keeps a project that \(setting: .excludedEntities) excludes")
                 }
                 let projects = try Self.projectKeys(project, reader: reader)
                 roots[.kind(.project), default: []].formUnion(projects)
                 guard let column = resolved.taskProjectColumn else {
                     throw TaskInterchangeError(
                         .usage,
-                        "--project: the task entity '\(task.entity.name)' has no "
+                        "\(setting: .project): the task entity '\(task.entity.name)' has no "
                             + "project relationship in this store")
                 }
                 conditions.append(
@@ -117,7 +118,7 @@ final class StoreSelection {
                 guard let column = task.columns["isCompleted"] else {
                     throw TaskInterchangeError(
                         .usage,
-                        "--\(completion.rawValue): the task entity '\(task.entity.name)' "
+                        "\(setting: .completion, completion.rawValue): the task entity '\(task.entity.name)' "
                             + "has no completion property in this store")
                 }
                 conditions.append("ifnull(\(Database.quote(column)), 0) \(completion == .completed ? "<>" : "=") 0")
@@ -128,7 +129,7 @@ final class StoreSelection {
                 guard !columns.isEmpty else {
                     throw TaskInterchangeError(
                         .usage,
-                        "--since: the task entity '\(task.entity.name)' has no creation "
+                        "\(setting: .since): the task entity '\(task.entity.name)' has no creation "
                             + "or modification date in this store")
                 }
                 conditions.append("(" + columns.map { "\(Database.quote($0)) >= ?" }.joined(separator: " OR ") + ")")
@@ -288,7 +289,7 @@ final class StoreSelection {
     /// The project named by `text`: its exchange id, or the exact name of exactly one project.
     private static func projectKeys(_ text: String, reader: StoreReader) throws -> Set<Int64> {
         guard let project = reader.resolved.kinds[.project] else {
-            throw TaskInterchangeError(.usage, "--project: the store has no project entity")
+            throw TaskInterchangeError(.usage, "\(setting: .project): the store has no project entity")
         }
         if let id = UUID(uuidString: text) {
             var log = FindingLog()
@@ -296,7 +297,7 @@ final class StoreSelection {
             if let entry = entries.first(where: { $0.id == id }) { return [entry.key] }
         }
         guard let column = project.columns["name"] else {
-            throw TaskInterchangeError(.usage, "--project: no project has the id \(text)")
+            throw TaskInterchangeError(.usage, "\(setting: .project): no project has the id \(text)")
         }
         let statement = try reader.database.prepare(
             "SELECT Z_PK FROM \(Database.quote(project.table)) WHERE "
@@ -306,11 +307,11 @@ final class StoreSelection {
         while try statement.step() { found.insert(statement.int64(at: 0)) }
         switch found.count {
         case 1: return found
-        case 0: throw TaskInterchangeError(.usage, "--project: no project has the id or name '\(text)'")
+        case 0: throw TaskInterchangeError(.usage, "\(setting: .project): no project has the id or name '\(text)'")
         default:
             throw TaskInterchangeError(
                 .usage,
-                "--project: \(found.count) projects are named '\(text)' "
+                "\(setting: .project): \(found.count) projects are named '\(text)' "
                     + "(p\(found.sorted().map(String.init).joined(separator: ", p"))); give its id")
         }
     }
@@ -320,13 +321,14 @@ final class StoreSelection {
     {
         let known = schema.entities.map(\.name)
         for (option, names) in [
-            ("--entities", selection.entities ?? []), ("--exclude-entities", selection.excludedEntities),
+            (TaskInterchangeError.Setting.exportEntities, selection.entities ?? []),
+            (.excludedEntities, selection.excludedEntities),
         ] {
             for name in names.sorted() where !known.contains(name) {
                 let near = Suggestion.closest(to: name, among: known)
                 throw TaskInterchangeError(
                     .usage,
-                    "\(option): the store has no entity '\(name)'"
+                    "\(setting: option): the store has no entity '\(name)'"
                         + (near.map { " (did you mean '\($0)'?)" } ?? "")
                         + "; it has: \(known.joined(separator: ", "))")
             }

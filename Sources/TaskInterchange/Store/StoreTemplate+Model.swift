@@ -29,9 +29,9 @@ extension StoreTemplate {
         self.model = model
     }
 
-    /// What `--model-from` names: a model (by its extension; `version` picks one of an `.xcdatamodeld`'s or
+    /// What a template is made from (``StoreImportOptions/template``): a model (by its extension; `version` picks one of an `.xcdatamodeld`'s or
     /// `.momd`'s versions, the current one when nil) or a store.
-    /// - Throws: `TaskInterchangeError` from reading the model or the store; `.usage` when a version is given
+    /// - Throws: ``TaskInterchangeError`` from reading the model or the store; `.usage` when a version is given
     ///   for a store.
     public init(modelFrom path: String, version: String? = nil, frameworkVersion: Int = defaultFrameworkVersion)
         throws(TaskInterchangeError)

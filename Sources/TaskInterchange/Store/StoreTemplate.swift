@@ -19,7 +19,7 @@ public struct StoreTemplate: Sendable {
     package var model: ObjectModel?
 
     /// Reads the template store (through a read-only snapshot; its files are not touched).
-    /// - Throws: `TaskInterchangeError` when it cannot be read or is not a Core Data store.
+    /// - Throws: ``TaskInterchangeError`` when it cannot be read or is not a Core Data store.
     public init(path: String) throws(TaskInterchangeError) {
         let snapshot = try StoreSnapshot(path: path)
         _ = try StoreSchema(reading: snapshot.database, path: path)

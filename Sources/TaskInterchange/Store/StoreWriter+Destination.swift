@@ -147,7 +147,7 @@ extension StoreWriter {
             guard !keepIdentity else {
                 throw TaskInterchangeError(
                     .invalidData,
-                    "\(kind.rawValue) \(record.id.uuidString): --keep-identity: "
+                    "\(kind.rawValue) \(record.id.uuidString): \(setting: .keepIdentity): "
                         + "key \(key) is taken by another record of the archive"
                 )
             }
@@ -171,7 +171,7 @@ extension StoreWriter {
             if keepIdentity {
                 throw TaskInterchangeError(
                     .invalidData,
-                    "--keep-identity: the \(Record.kind.rawValue) record \(record.id.uuidString) has no key; a restore "
+                    "\(setting: .keepIdentity): the \(Record.kind.rawValue) record \(record.id.uuidString) has no key; a restore "
                         + "needs every record's (archives written before keys were exported, or by other tools, have none)"
                 )
             }

@@ -109,7 +109,8 @@ extension StoreWriter {
             try useKept(kept, in: entity.table)
         } else if keepIdentity {
             throw TaskInterchangeError(
-                .invalidData, "--keep-identity: the \(record.entity) record \(record.id.uuidString) has no key")
+                .invalidData,
+                "\(setting: .keepIdentity): the \(record.entity) record \(record.id.uuidString) has no key")
         } else {
             key = try allocateKey(in: entity.table, of: schemaEntity)
         }

@@ -17,7 +17,8 @@ extension StoreWriter {
         let empty = !keyAllocator.hasStarted(table) && (keepIdentity || recorded <= 0) && rows == 0
         if keepIdentity && !empty {
             throw TaskInterchangeError(
-                .invalidData, "\(path): --keep-identity needs an empty \(table); the target already has rows there")
+                .invalidData,
+                "\(path): \(setting: .keepIdentity) needs an empty \(table); the target already has rows there")
         }
         keyAllocator.keepsKeys[table] = empty
         // Every key this import writes there is new, whatever order the keys come in.

@@ -121,7 +121,7 @@ final class StoreWriter: ImportDestination {
             }
             // A store that exists but cannot be opened for writing (a read-only mount, say) is an output problem.
             let failure = TaskInterchangeError.sqlite(error, path: path, doing: "cannot open the store for writing")
-            throw failure.kind == .noInput ? TaskInterchangeError(.cannotCreate, failure.message) : failure
+            throw failure.kind == .noInput ? failure.withKind(.cannotCreate) : failure
         } catch {
             throw TaskInterchangeError(.internal, "\(path): \(error)")
         }
@@ -202,7 +202,7 @@ final class StoreWriter: ImportDestination {
     /// - Throws: `TaskInterchangeError.usage` for an existing store.
     func adoptIdentity(storeUUID uuid: String, maxKeys: [String: Int64]) throws {
         guard isNew else {
-            throw TaskInterchangeError(.usage, "\(path): --keep-identity restores into a new store only")
+            throw TaskInterchangeError(.usage, "\(path): \(setting: .keepIdentity) restores into a new store only")
         }
         try database.prepare("UPDATE Z_METADATA SET Z_UUID = ?").execute([.text(uuid)])
         schema.storeUUID = uuid
@@ -275,7 +275,7 @@ final class StoreWriter: ImportDestination {
             try StoreCopy.copyLocked(path, to: temporary.path, busyTimeout: busyTimeout)
         } catch {
             let failure = TaskInterchangeError.sqlite(error, path: destination, doing: "cannot write the backup")
-            throw failure.kind == .cancelled ? failure : TaskInterchangeError(.cannotCreate, failure.message)
+            throw failure.kind == .cancelled ? failure : failure.withKind(.cannotCreate)
         }
         try temporary.synchronize(naming: destination)
         try temporary.place(at: destination, replacing: false)

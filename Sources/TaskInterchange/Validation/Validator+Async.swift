@@ -1,6 +1,6 @@
 extension Validator {
     /// Validates the archive file at `path` (JSON or NDJSON, version 1 or 2): structure, types and references.
-    /// - Throws: `TaskInterchangeError` when the file cannot be read (`.noInput`, `.io`) or the work was stopped
+    /// - Throws: ``TaskInterchangeError`` when the file cannot be read (`.noInput`, `.io`) or the work was stopped
     ///   (`.cancelled`); an invalid archive is not an error: its report says so.
     public static func validate(
         archiveAt path: String, maxIssues: Int = 100,

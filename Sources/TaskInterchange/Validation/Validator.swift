@@ -7,7 +7,7 @@ import Foundation
 /// range,
 /// and (when given the target's ids) ids that already exist in the target store.
 public struct Validator: ArchiveVisitor {
-    /// Ids already present in an import target, and whether their presence is an error (it is for `--mode insert`).
+    /// Ids already present in an import target, and whether their presence is an error (it is for ``ImportMode/insert``).
     public struct ExistingIDs: Sendable {
         /// Ids per kind.
         public var ids: [RecordKind: Set<UUID>]
@@ -120,7 +120,8 @@ public struct Validator: ArchiveVisitor {
             error(
                 .idExistsInStore, path.member("id"),
                 "\(kind.rawValue) \(record.id.uuidString) already exists in the target store "
-                    + "(use --mode upsert, skip or replace)", about: record.id)
+                    + "(use \(TaskInterchangeError.libraryName(of: .mode, values: ["upsert", "skip", "replace"])))",
+                about: record.id)
         }
         for field in Record.layout {
             switch field.access {

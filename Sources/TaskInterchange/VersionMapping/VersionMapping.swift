@@ -108,7 +108,10 @@ public struct VersionMapping: Sendable, Hashable {
     }
 
     /// The record as the target model holds it, nil when the target has no such entity (counted in `tally`).
-    /// - Parameter path: the record's JSON path, for messages.
+    /// - Parameters:
+    ///   - record: a record of the archive's model.
+    ///   - path: the record's JSON path, for messages.
+    ///   - tally: what was dropped, filled and converted, added to.
     /// - Throws: `TaskInterchangeError.invalidData` for a value the target cannot hold unchanged, a required value
     ///   with nothing to fill it, or a to-one relationship given several links.
     public func apply(_ record: EntityRecord, path: String, tally: inout Tally) throws(TaskInterchangeError)

@@ -146,7 +146,7 @@ struct AsyncEntryPointTests {
     func importIntoNewCancelled() async throws {
         let directory = try TemporaryDirectory()
         let archivePath = directory.path("in.json")
-        _ = try Exporter.export(store: try Self.store(in: directory), toFile: archivePath)
+        _ = try await Exporter.export(store: try Self.store(in: directory), toFile: archivePath)
         let timed = directory.path("timed.sqlite")
         let limit = try await Self.checks {
             _ = try await StoreImport.run(archiveAt: archivePath, into: timed, options: StoreImportOptions())
@@ -179,7 +179,7 @@ struct AsyncEntryPointTests {
         let directory = try TemporaryDirectory()
         let target = try Self.store(in: directory, seed: 1)
         let archivePath = directory.path("other.json")
-        _ = try Exporter.export(store: try Self.store(in: directory, seed: 2), toFile: archivePath)
+        _ = try await Exporter.export(store: try Self.store(in: directory, seed: 2), toFile: archivePath)
         try FileManager.default.removeItem(atPath: directory.path("store-2.sqlite"))
         let before = try Self.snapshot(directory)
         var completed = false

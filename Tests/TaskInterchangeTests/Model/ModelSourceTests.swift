@@ -210,7 +210,7 @@ struct ModelSourceTests {
         let choose = Self.failure { () throws(TaskInterchangeError) in _ = try unnamed.version(named: nil) }
         #expect(
             choose?.message
-                == "\(folder): names no current version; choose one with --model-version (App, App 2, App 10)")
+                == "\(folder): names no current version; choose one with a version name (App, App 2, App 10)")
     }
 
     @Test("missing and unknown inputs: no such model, no versions, not a model, a damaged .mom")
