@@ -13,7 +13,7 @@ extension Importer {
         copy.modificationDates = options.modificationDates
         guard mode == .upsert || mode == .merge || (options.match != nil && mode != .replace) else { return copy }
         copy.baseline = try TargetComparison.find(
-            source, in: .store(path: path, mapping: options.mapping),
+            source, in: .store(path: path, mapping: options.mapping, model: options.targetModel),
             match: options.match, dates: options.modificationDates)
         if copy.baseline == nil && (mode == .merge || options.match != nil) {
             throw TaskInterchangeError(

@@ -12,7 +12,7 @@ extension ObjectModel {
         static let maximumFrameworkVersion = 1523
     }
 
-    /// A binary plist (`bplist00`) dictionary as Core Data writes it: `NSStoreType`, `NSStoreModelVersionHashes` (the
+    /// A binary plist (`bplist00`) dictionary, keys sorted, with what Core Data writes: `NSStoreType`, `NSStoreModelVersionHashes` (the
     /// model's version hashes), `NSStoreModelVersionHashesVersion` 3, `NSStoreModelVersionIdentifiers`,
     /// `NSPersistenceFrameworkVersion`, `_NSAutoVacuumLevel` "2", and — as the framework version that wrote real
     /// stores did — `NSStoreModelVersionHashesDigest` (from 977), `NSStoreModelVersionChecksumKey` (from 1344) and
@@ -22,25 +22,25 @@ extension ObjectModel {
     ///   - frameworkVersion: `NSPersistenceFrameworkVersion`, the Core Data build the store claims to come from.
     package func metadataPlist(storeType: String = "SQLite", frameworkVersion: Int) -> [UInt8] {
         let hashes = versionHashes
-        var plist: [String: Any] = [
-            "NSStoreType": storeType,
-            "NSStoreModelVersionHashes": hashes.mapValues { Data($0) },
-            "NSStoreModelVersionHashesVersion": 3,
-            "NSStoreModelVersionIdentifiers": versionIdentifiers,
-            "NSPersistenceFrameworkVersion": frameworkVersion,
-            "_NSAutoVacuumLevel": "2",
+        var plist: [String: BinaryPropertyList.Value] = [
+            "NSStoreType": .string(storeType),
+            "NSStoreModelVersionHashes": .dictionary(hashes.mapValues { .data($0) }),
+            "NSStoreModelVersionHashesVersion": .integer(3),
+            "NSStoreModelVersionIdentifiers": .array(versionIdentifiers.map { .string($0) }),
+            "NSPersistenceFrameworkVersion": .integer(Int64(frameworkVersion)),
+            "_NSAutoVacuumLevel": .string("2"),
         ]
         if frameworkVersion >= MetadataKeysSince.digest {
-            plist["NSStoreModelVersionHashesDigest"] = Self.digest(of: hashes)
+            plist["NSStoreModelVersionHashesDigest"] = .string(Self.digest(of: hashes))
         }
         if frameworkVersion >= MetadataKeysSince.checksum {
-            plist["NSStoreModelVersionChecksumKey"] = Self.checksum(of: hashes)
+            plist["NSStoreModelVersionChecksumKey"] = .string(Self.checksum(of: hashes))
         }
         if frameworkVersion >= MetadataKeysSince.maximumFrameworkVersion {
-            plist["NSPersistenceMaximumFrameworkVersion"] = frameworkVersion
+            plist["NSPersistenceMaximumFrameworkVersion"] = .integer(Int64(frameworkVersion))
         }
-        // Strings, numbers, arrays of strings and a dictionary of data always serialize.
-        let data = (try? PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)) ?? Data()
-        return Array(data)
+        // Keys sorted: the same model gives the same bytes in every process (`PropertyListSerialization` would write
+        // them in the dictionary's per-process hash order).
+        return BinaryPropertyList.encode(.dictionary(plist))
     }
 }

@@ -253,6 +253,38 @@ struct SchemaTests {
                 == "Other")
     }
 
+    @Test("the binary plist writer: keys sorted at every level, every value read back by Foundation")
+    func binaryPropertyList() throws {
+        let long = (0..<20).map { BinaryPropertyList.Value.string("item \($0)") }
+        let value = BinaryPropertyList.Value.dictionary([
+            "zeta": .integer(-3), "Alpha": .integer(70_000), "beta": .data(Array(0..<40)), "émoji 🌱": .string("芽"),
+            "list": .array(long + [.integer(1 << 40), .string("item 3")]),
+            "nested": .dictionary(["b": .string("x"), "a": .integer(255), "c": .data([])]),
+        ])
+        let bytes = BinaryPropertyList.encode(value)
+        #expect(bytes.starts(with: Array("bplist00".utf8)))
+        let read = try #require(
+            try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any])
+        #expect(read["zeta"] as? Int == -3)
+        #expect(read["Alpha"] as? Int == 70_000)
+        #expect(read["beta"] as? Data == Data(Array(0..<40)))
+        #expect(read["émoji 🌱"] as? String == "芽")
+        let list = try #require(read["list"] as? [Any])
+        #expect(list.count == 22)
+        #expect(list[3] as? String == "item 3" && list[21] as? String == "item 3")
+        #expect(list[20] as? Int == 1 << 40)
+        let nested = try #require(read["nested"] as? [String: Any])
+        #expect(nested["a"] as? Int == 255 && nested["b"] as? String == "x" && nested["c"] as? Data == Data())
+        // Keys in UTF-16 order, the top dictionary's written in that order.
+        #expect(
+            BinaryPropertyList.sortedKeys(["b": .integer(0), "B": .integer(0), "a": .integer(0)]) == ["B", "a", "b"])
+        let text = String(decoding: bytes.dropFirst(8).filter { $0 >= 0x20 && $0 < 0x7F }, as: UTF8.self)
+        let positions = ["Alpha", "beta", "list", "nested", "zeta"].map { text.range(of: $0)!.lowerBound }
+        #expect(positions == positions.sorted())
+        // The same value, the same bytes.
+        #expect(BinaryPropertyList.encode(value) == bytes)
+    }
+
     /// Runs a model's statements in a new database in `directory`.
     @discardableResult
     static func run(_ model: ObjectModel, in directory: TemporaryDirectory) throws -> Database {
