@@ -69,8 +69,19 @@ struct MigrateCommand: Command {
         if let model {
             let source = try ModelSource(path: model)
             migration.template = StoreTemplate(model: try source.version(named: modelVersion).model)
-            // A legacy store with a model cache is read by it; without one, by the version whose hashes it records.
-            migration.legacyModel = try? source.model(forStore: legacy, version: nil)
+            // The legacy store is read by the version whose hashes it records. A store no version of the model wrote
+            // is refused, as Core Data refuses to migrate it: what it would be mapped from is unknown.
+            let identification = try ModelIdentification(storePath: legacy, source: source)
+            guard let found = identification.version else {
+                throw TaskInterchangeError(
+                    .invalidData,
+                    "\(legacy): no version of \(model) wrote this store (its model version hashes match none"
+                        + (identification.closest.map { "; the closest is \($0)" } ?? "")
+                        + "), so the migration cannot know what to map from; Core Data refuses it too (error 134130). "
+                        + "'tasks model identify --store \(ShellWord.quoted(legacy)) --model \(ShellWord.quoted(model))' "
+                        + "shows how the closest version differs")
+            }
+            migration.legacyModel = try source.version(named: found).model
         }
         let started = Date()
         let showsProgress = Console.showsProgress

@@ -127,6 +127,8 @@ enum ReportRenderer {
                             + "(\(count) values converted)")
                 case .toMany: lines.append("\(name)\(renamed): to-one → to-many")
                 case .toOne: lines.append("\(name)\(renamed): to-many → to-one")
+                case .reordered(let ordered):
+                    lines.append("\(name)\(renamed): \(ordered ? "unordered → ordered" : "ordered → unordered")")
                 case .dropped(let reason):
                     lines.append("\(name): dropped (\(reason); \(tally.droppedValues[name] ?? 0) values)")
                 case .refused(let reason): lines.append("\(name): refused (\(reason))")

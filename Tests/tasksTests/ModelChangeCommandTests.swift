@@ -166,4 +166,71 @@ struct ModelChangeCommandTests {
         #expect(run.stderr.contains("hint: the new store is made from the built-in task model"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("New.sqlite")))
     }
+
+    /// The sample Journal model's first version as V1, then one version per edit of it (V2, V3, …), the last current.
+    static func journalVersions(in scratch: Scratch, _ edits: [(String) -> String]) throws -> String {
+        let model = scratch.path("Versions.xcdatamodeld")
+        let first = try String(
+            contentsOfFile: TasksBinary.sample("Journal.xcdatamodeld") + "/Journal 1.xcdatamodel/contents",
+            encoding: .utf8)
+        let contents = [first] + edits.map { $0(first) }
+        for (index, text) in contents.enumerated() {
+            let folder = model + "/V\(index + 1).xcdatamodel"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try text.replacingOccurrences(
+                of: "userDefinedModelVersionIdentifier=\"1\"",
+                with: "userDefinedModelVersionIdentifier=\"\(index + 1)\""
+            ).write(toFile: folder + "/contents", atomically: true, encoding: .utf8)
+        }
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>V\(contents.count).xcdatamodel</string>\
+        </dict></plist>
+        """.write(toFile: model + "/.xccurrentversion", atomically: true, encoding: .utf8)
+        return model
+    }
+
+    @Test(
+        "a pair whose carried side changes: ordered → unordered → ordered carried and verified; a to-one inverse refused"
+    )
+    func pairChanges() throws {
+        let scratch = try Scratch()
+        let unordered: (String) -> String = { $0.replacingOccurrences(of: " ordered=\"YES\"", with: "") }
+        // V2 unordered, V3 ordered again, V4 unordered with a notebook holding one entry (one-to-one).
+        let model = try Self.journalVersions(
+            in: scratch,
+            [
+                unordered, { $0 },
+                {
+                    unordered($0).replacingOccurrences(
+                        of: "<relationship name=\"entries\" optional=\"YES\" toMany=\"YES\" deletionRule=\"Cascade\"",
+                        with: "<relationship name=\"entries\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Cascade\"")
+                },
+            ])
+        let v1 = scratch.path("v1.sqlite")
+        try FileManager.default.copyItem(atPath: TasksBinary.sample("Journal-v1.sqlite"), toPath: v1)
+        func migrate(_ from: String, _ to: String, _ version: String) throws -> TasksBinary.Run {
+            try TasksBinary.run([
+                "migrate", "--from", from, "--to", scratch.path(to), "--backup", scratch.path("backups"), "--model",
+                model, "--model-version", version,
+            ])
+        }
+        let toUnordered = try migrate(v1, "v2.sqlite", "V2")
+        #expect(toUnordered.status == 0, "\(toUnordered.stderr)")
+        #expect(toUnordered.stderr.contains("Notebook.entries: ordered → unordered"), "\(toUnordered.stderr)")
+        let linked = try Database(path: scratch.path("v2.sqlite"), mode: .readOnly(immutable: false)).rows(
+            "SELECT count(*) FROM ZENTRY WHERE ZNOTEBOOK IS NOT NULL")
+        #expect(linked.first?[0].int64 == 5)
+        let toOrdered = try migrate(scratch.path("v2.sqlite"), "v3.sqlite", "V3")
+        #expect(toOrdered.status == 0, "\(toOrdered.stderr)")
+        let positions = try Database(path: scratch.path("v3.sqlite"), mode: .readOnly(immutable: false)).rows(
+            "SELECT ZNOTEBOOK, count(DISTINCT Z_FOK_NOTEBOOK), count(*) FROM ZENTRY WHERE ZNOTEBOOK IS NOT NULL "
+                + "GROUP BY ZNOTEBOOK")
+        #expect(positions.allSatisfy { $0[1].int64 == $0[2].int64 }, "each entry has its own position")
+        let toOne = try migrate(scratch.path("v2.sqlite"), "v4.sqlite", "V4")
+        #expect(toOne.status == 65, "\(toOne.stderr)")
+        #expect(
+            toOne.stderr.contains("is linked by another record too, but Notebook.entries is to-one"), "\(toOne.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("v4.sqlite")))
+    }
 }

@@ -4,7 +4,7 @@ import Testing
 
 /// Every store the shared app models come with, migrated with `tasks migrate --model` into every version of its
 /// model: into its own and later versions it arrives and verifies; into an older version that requires an attribute
-/// it never had, with no default, it is refused and nothing is left. Each record's values are then checked in the new
+/// it never had, with no default, it is refused and nothing is left; a store no version of the model wrote is refused. Each record's values are then checked in the new
 /// store by SQL: every value the mapping keeps is in its column, equal.
 @Suite(
     "migrate shared app stores across their model versions",
@@ -62,6 +62,13 @@ struct SharedModelMigrationTests {
             if version == own {
                 #expect(migrate.status == 0, "\(store) → \(version): \(migrate.stderr)")
             }
+            guard own != nil else {
+                // No version of the model wrote it: what to map from is unknown, as for Core Data (134130).
+                #expect(migrate.status == 65, "\(store) → \(version): \(migrate.stderr)")
+                #expect(migrate.stderr.contains("wrote this store"), "\(store) → \(version): \(migrate.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: target))
+                continue
+            }
             guard migrate.status == 0 else {
                 #expect(migrate.status == 65, "\(store) → \(version): \(migrate.stderr)")
                 #expect(
@@ -75,8 +82,8 @@ struct SharedModelMigrationTests {
             let targetModel = try ModelSource(path: model).version(named: version).model
             try checkValues(file, in: target, model: targetModel, label: "\(store) → \(version)")
         }
-        // Every store reaches at least its own version and the ones after it.
-        #expect(carried >= 1, "\(store): carried into no version")
+        // Every store a version of its model wrote reaches at least that version.
+        if own != nil { #expect(carried >= 1, "\(store): carried into no version") }
     }
 
     /// Each generic record's values, as the mapping into `model` gives them, compared with the new store's columns.

@@ -118,6 +118,10 @@ public enum GraphComparison {
             if mapping.matchesAnyEntity && !mapping.isIdentity {
                 cursorA.map(by: mapping)
                 target.identityNames = mapping.identityNames
+                target.carrying = Set(
+                    mapping.targetDeclarations.flatMap { entity, declaration in
+                        declaration.relationships.keys.map { "\(entity).\($0)" }
+                    })
             }
         }
         var cursorB = Cursor(source: target, side: 1)

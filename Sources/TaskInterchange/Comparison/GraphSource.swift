@@ -15,6 +15,9 @@ public struct GraphSource: Sendable {
     var identity: String?
     /// A store's generic ids of these entities derived from another entity name (see `VersionMapping.identityNames`).
     var identityNames: [String: String] = [:]
+    /// A store's relationships read from these sides of their pairs (`Entity.property`): the sides an archive of
+    /// another model version carries.
+    var carrying: Set<String> = []
 
     /// An archive file (version 1, version 2 or NDJSON).
     public static func archive(path: String) -> GraphSource { GraphSource(storage: .archive(path: path)) }
@@ -103,7 +106,7 @@ public struct GraphSource: Sendable {
             try ArchiveInput.standardInput().stream(kinds: nil, into: &visitor)
         case .store(let path, let mapping, let model):
             let snapshot = try StoreSnapshot(path: path)
-            let reader = try StoreReader(snapshot: snapshot, mapping: mapping, model: model)
+            let reader = try StoreReader(snapshot: snapshot, mapping: mapping, model: model, carrying: carrying)
             reader.genericIdentity = identity
             reader.identityNames = identityNames
             try visitor.visitHeader(

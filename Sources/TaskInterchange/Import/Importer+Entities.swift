@@ -23,6 +23,8 @@ extension Importer.Pass {
         var typed: [String: StoreMapping.Kind] = [:]
         var keys: [UUID: Destination.ObjectKey] = [:]
         var pending: [PendingEntityLink] = []
+        /// Records the model change left out (their entity is gone, or left out on purpose): links to them go too.
+        var dropped: Set<UUID> = []
     }
 
     /// Reads the declarations; kinds generic records point at keep their ID maps.
@@ -52,7 +54,10 @@ extension Importer.Pass {
         var record = record
         let filled = plan.modelChange.filledCount
         if let mapping = importer.versionMapping {
-            guard let mapped = try mapping.apply(record, path: path, tally: &plan.modelChange) else { return }
+            guard let mapped = try mapping.apply(record, path: path, tally: &plan.modelChange) else {
+                generic.dropped.insert(record.id)
+                return
+            }
             record = mapped
         }
         let declaration = generic.declarations[record.entity] ?? EntityDeclaration()
@@ -122,7 +127,15 @@ extension Importer.Pass {
                             winner: .archive, archiveModifiedAt: archiveDate,
                             targetModifiedAt: targetDate))
                 }
-                if !importer.dryRun { try destination.update(record, declaration: declaration, at: existing) }
+                var declared = declaration
+                if let added = importer.versionMapping?.addedAttributes(of: record.entity), !added.isEmpty {
+                    // Attributes the archive's version never had keep the target's values.
+                    for property in added {
+                        declared.attributes[property] = nil
+                        record.values[property] = nil
+                    }
+                }
+                if !importer.dryRun { try destination.update(record, declaration: declared, at: existing) }
                 operations.updated += 1
                 operations.valuesArrived += carried
                 key = existing
@@ -182,6 +195,10 @@ extension Importer.Pass {
                 let typed = generic.typed[link.declaration.destination].flatMap { key(of: $0, id: id) }
                 guard let key = generic.keys[id] ?? typed else {
                     if plan.lacking[link.declaration.destination] != nil { continue }
+                    if generic.dropped.contains(id) {
+                        plan.modelChange.droppedValues["\(link.entity).\(link.property)", default: 0] += 1
+                        continue
+                    }
                     if importer.kinds != nil || importer.entities != nil {
                         // A record this import does not load: the target's object with that id, or the link is dropped.
                         if let existing = try existingObject(id, of: link.declaration.destination) {

@@ -30,6 +30,7 @@ extension StoreImport {
         }
         guard mapping.matchesAnyEntity, !mapping.isIdentity else { return nil }
         writer.identityNames = mapping.identityNames
+        writer.modelChanged = true
         return mapping
     }
 
@@ -44,15 +45,28 @@ extension StoreImport {
     }
 
     /// What the model change left out, one warning per entity or property.
-    static func modelChangeWarnings(_ plan: ImportPlan) -> [String] {
+    static func modelChangeWarnings(_ plan: ImportPlan, mapping: VersionMapping?) -> [String] {
         let records = plan.modelChange.droppedRecords.sorted { $0.key < $1.key }.map { entity, count in
-            "\(entity): the target's model version has no such entity; \(count) record\(count == 1 ? "" : "s") "
-                + "dropped by the model change"
+            let why =
+                mapping?.entities[entity]?.isLeftOut == true
+                ? "left out by the mapping's modelChange" : "the target's model version has no such entity"
+            return "\(entity): \(why); \(count) record\(count == 1 ? "" : "s") dropped by the model change"
         }
         let values = plan.modelChange.droppedValues.sorted { $0.key < $1.key }.map { property, count in
-            "\(property): the target's model version has no such property; \(count) value\(count == 1 ? "" : "s") "
-                + "dropped by the model change"
+            let parts = property.split(separator: ".", maxSplits: 1).map(String.init)
+            var why = "the target's model version has no such property"
+            if parts.count == 2, case .dropped(let reason)? = mapping?.entities[parts[0]]?.properties[parts[1]]?.change,
+                reason.hasPrefix("left out")
+            {
+                why = "left out by the mapping's modelChange"
+            }
+            return "\(property): \(why); \(count) value\(count == 1 ? "" : "s") dropped by the model change"
         }
-        return records + values
+        let nulls = plan.modelChange.requiredNulls.sorted { $0.key < $1.key }.map { property, count in
+            "\(property): required in the target's model version, which gives it no default; \(count) record"
+                + "\(count == 1 ? " keeps" : "s keep") NULL there, as the archive has it (the app cannot save "
+                + "\(count == 1 ? "it" : "them") until it is set; modelChange.fill names a value)"
+        }
+        return records + values + nulls
     }
 }

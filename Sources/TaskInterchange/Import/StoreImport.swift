@@ -266,7 +266,8 @@ public enum StoreImport {
             throw error
         }
         var warnings =
-            writer.warnings + modelChangeWarnings(plan) + lackingWarnings(plan) + ambiguityWarnings(plan)
+            writer.warnings + modelChangeWarnings(plan, mapping: importer.versionMapping) + lackingWarnings(plan)
+            + ambiguityWarnings(plan)
             + droppedWarning(plan)
         if plan.unlinked > 0 {
             warnings.append(
@@ -307,6 +308,7 @@ public enum StoreImport {
             writer.externalStore = path
             external = writer.externalDataWriter
             try checkModifiedProperty(options, declared: declared, source: source, target: writer)
+            importer.versionMapping = try versionMapping(source, target: writer, options: options)
             if options.keepIdentity {
                 guard let source = try source.header()?.source, let uuid = source.storeUUID,
                     UUID(uuidString: uuid) != nil
@@ -316,10 +318,15 @@ public enum StoreImport {
                         "\(setting: .keepIdentity): the archive names no source store UUID ($.source.storeUUID must be a UUID)"
                     )
                 }
-                try writer.adoptIdentity(storeUUID: uuid, maxKeys: source.maxKeys)
+                // Keys counted under the archive's root entities, named as the target's version names them.
+                var maxKeys: [String: Int64] = [:]
+                for (entity, key) in source.maxKeys {
+                    let target = (importer.versionMapping?.entities[entity]?.target) ?? entity
+                    maxKeys[target] = max(maxKeys[target] ?? 0, key)
+                }
+                try writer.adoptIdentity(storeUUID: uuid, maxKeys: maxKeys)
                 writer.keepIdentity = true
             }
-            importer.versionMapping = try versionMapping(source, target: writer, options: options)
             validator.extraTypes = writer.extraAttributeTypes
             if importer.versionMapping == nil { validator.targetRelationships = writer.relationshipNames }
             var destination = writer
@@ -332,7 +339,8 @@ public enum StoreImport {
                 return plan
             }
             warnings =
-                (writer.warnings + modelChangeWarnings(plan) + lackingWarnings(plan) + ambiguityWarnings(plan))
+                (writer.warnings + modelChangeWarnings(plan, mapping: importer.versionMapping) + lackingWarnings(plan)
+                + ambiguityWarnings(plan))
                 .map { $0.replacingOccurrences(of: temporary.path, with: path) }
                 + droppedWarning(plan)
         } catch let error as TaskInterchangeError {

@@ -72,7 +72,8 @@ struct GenericLayout {
 
     /// Lays out every entity of `schema` whose number is not in `excluded` (the mapped kinds' entities and their
     /// sub-entities); `model` is the store's model cache, when it has one.
-    init(schema given: StoreSchema, model: ObjectModel?, excluded: Set<Int64>) {
+    /// `preferredSides` (`Entity.property`) travel whichever side of their pair the rule below would pick.
+    init(schema given: StoreSchema, model: ObjectModel?, excluded: Set<Int64>, preferredSides: Set<String> = []) {
         var schema = given
         if schema.layout == nil { schema.locate(with: model) }
         for entity in schema.entities where !entity.isInternal && !excluded.contains(entity.number) {
@@ -89,7 +90,8 @@ struct GenericLayout {
             if let model, let modelEntity {
                 laidOut.attributes = Self.attributes(of: modelEntity, entity, in: model, schema: schema)
                 laidOut.relationships = relationships(
-                    of: entity, modelEntity, in: model, schema: schema, excluded: excluded)
+                    of: entity, modelEntity, in: model, schema: schema, excluded: excluded,
+                    preferredSides: preferredSides)
             } else {
                 (laidOut.attributes, laidOut.relationships) = untypedProperties(
                     of: entity, columns: columns, schema: schema)
@@ -171,10 +173,22 @@ struct GenericLayout {
     /// generic side carries the pair instead.
     private mutating func relationships(
         of entity: StoreSchema.Entity, _ modelEntity: ObjectModel.Entity, in model: ObjectModel,
-        schema: StoreSchema, excluded: Set<Int64>
+        schema: StoreSchema, excluded: Set<Int64>, preferredSides: Set<String>
     ) -> [Relationship] {
         var result: [Relationship] = []
         for (relationship, declaredBy) in model.storedRelationships(of: modelEntity) {
+            // A side asked for travels; its other side then does not.
+            let preferred = preferredSides.contains("\(modelEntity.name).\(relationship.name)")
+            let otherPreferred =
+                relationship.inverse.map { inverse in
+                    preferredSides.contains { side in
+                        let parts = side.split(separator: ".", maxSplits: 1).map(String.init)
+                        guard parts.count == 2, parts[1] == inverse, let owner = model.entity(named: parts[0]) else {
+                            return false
+                        }
+                        return model.ancestry(of: owner).contains { $0.name == relationship.destination }
+                    }
+                } ?? false
             guard let destination = Self.storeEntity(named: relationship.destination, in: model, schema: schema),
                 let destinationTable = destination.table,
                 let destinationModel = model.entity(named: relationship.destination)
@@ -200,9 +214,10 @@ struct GenericLayout {
                         destinationTable: destinationTable))
             }
             let placement = schema.placement(of: relationship.name, in: entity)
+            if otherPreferred && !preferred { continue }
             if !relationship.isToMany {
-                if let inverse, inverse.isToMany && inverse.isOrdered && !otherIsTyped { continue }
-                if let inverse, !inverse.isToMany, !otherIsTyped,
+                if !preferred, let inverse, inverse.isToMany && inverse.isOrdered && !otherIsTyped { continue }
+                if !preferred, let inverse, !inverse.isToMany, !otherIsTyped,
                     (declaredBy.name, relationship.name) > (relationship.destination, inverse.name)
                 {
                     continue
@@ -222,7 +237,7 @@ struct GenericLayout {
                         ))
                 }
             } else if let inverse, !inverse.isToMany {
-                guard relationship.isOrdered || otherIsTyped,
+                guard relationship.isOrdered || otherIsTyped || preferred,
                     case .inverseKey(let table, let key, let entityColumn, let order)? = placement,
                     table == destinationTable
                 else { continue }
@@ -242,7 +257,7 @@ struct GenericLayout {
                     && direction.orderColumn != nil
                 guard
                     inverse == nil || StoreRelationships.travels(direction, in: schema).0 || otherIsTyped
-                        || bothOrdered
+                        || bothOrdered || preferred
                 else { continue }
                 declaration.ordered = relationship.isOrdered && direction.orderColumn != nil
                 add(.joinTable(direction))

@@ -115,6 +115,22 @@ public struct StoreMapping: Sendable, Hashable, Codable {
         } catch {
             throw TaskInterchangeError(.invalidData, "\(path): not a mapping file: \(error)")
         }
+        // A misspelt section would be ignored and the inference left in charge: every member name is checked.
+        let members = (isInspection ? object?["mapping"] as? [String: Any] : object) ?? [:]
+        func check(_ names: [String], allowed: [String], at path: String) throws(TaskInterchangeError) {
+            for name in names.sorted() where !allowed.contains(name) {
+                let near = Suggestion.closest(to: name, among: allowed)
+                throw TaskInterchangeError(
+                    .invalidData,
+                    "\(path).\(name): unknown member" + (near.map { " (did you mean '\($0)'?)" } ?? "")
+                        + "; expected \(allowed.joined(separator: ", "))")
+            }
+        }
+        try check(Array(members.keys), allowed: ["mappingVersion", "kinds", "modelChange"], at: "\(path): \(root)")
+        if let change = members["modelChange"] as? [String: Any] {
+            try check(
+                Array(change.keys), allowed: ["entities", "properties", "fill"], at: "\(path): \(root).modelChange")
+        }
         guard mappingVersion == 1 else {
             throw TaskInterchangeError(
                 .invalidData,

@@ -58,10 +58,12 @@ final class StoreReader {
     ///   (false for format version 1, which has no place for them: they are reported instead).
     /// - Parameter selection: which records to carry (all by default).
     /// - Parameter model: the app's model, for a store without a model cache (its cache is used when nil).
+    /// - Parameter carrying: relationships (`Entity.property`) to read from their side of each pair, whichever side
+    ///   the store's own rule would carry (an archive of an older version, compared after a model change).
     init(
         snapshot: StoreSnapshot, mapping: StoreMapping? = nil, mappingSource: String = "mapping",
         carryExtras: Bool = true, selection: ExportSelection = ExportSelection(),
-        model given: ObjectModel? = nil
+        model given: ObjectModel? = nil, carrying preferredSides: Set<String> = []
     ) throws(TaskInterchangeError) {
         self.snapshot = snapshot
         self.requested = selection
@@ -94,7 +96,10 @@ final class StoreReader {
             ? StoreExtras(resolved: resolved, schema: schema, model: model, relationships: relationships)
             : StoreExtras()
         let mapped = Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities))
-        generic = carryExtras ? GenericLayout(schema: schema, model: model, excluded: mapped) : GenericLayout()
+        generic =
+            carryExtras
+            ? GenericLayout(schema: schema, model: model, excluded: mapped, preferredSides: preferredSides)
+            : GenericLayout()
         for note in generic.notes {
             log.add(
                 note.message.contains("untyped") ? .untypedColumn : .unmappedRelationship, entity: note.entity,

@@ -130,7 +130,14 @@ extension StoreWriter {
     }
 
     public func update(_ record: EntityRecord, declaration: EntityDeclaration, at key: Int64) throws {
-        guard let entity = genericLayout.entities[record.entity] else { return }
+        guard var entity = genericLayout.entities[record.entity] else { return }
+        // Only the attributes the archive declares are the archive's to set: one it does not know (an attribute a
+        // later model version added, a column the archive's names do not reach) keeps the target's value.
+        let undeclared = entity.attributes.filter { declaration.attributes[$0.property] == nil }
+        if !undeclared.isEmpty {
+            entity.attributes.removeAll { declaration.attributes[$0.property] == nil }
+            entity.name += "|" + entity.attributes.map(\.property).joined(separator: ",")
+        }
         let statements = try statements(for: entity)
         try bindAttributes(record, statements, to: statements.update, from: 1)
         statements.update.bind(key, at: Int32(entity.attributes.count + 1))
@@ -218,6 +225,7 @@ extension StoreWriter {
         guard let entity = genericLayout.entities[name],
             let relationship = entity.relationships.first(where: { $0.property == property })
         else {
+            if modelChanged, try linkThroughInverse(entity: name, key, declaration, to: destinations) { return }
             lackingEntityValues["\(name).\(property)", default: 0] += 1
             return
         }
@@ -263,6 +271,28 @@ extension StoreWriter {
             }
             noteChanged(key, in: entity.table)
         }
+    }
+
+    /// A pair whose other side is the one this store carries (a model change turned an ordered to-many into an
+    /// unordered one, or a one-to-many into a many-to-many): each link is written from the destination's side, an
+    /// ordered side numbered in the order the links come. False when neither side is carried.
+    private func linkThroughInverse(
+        entity name: String, _ key: Int64, _ declaration: EntityRelationship, to destinations: [Int64]
+    ) throws -> Bool {
+        guard let inverse = declaration.inverse,
+            genericLayout.entities[declaration.destination]?.relationships.contains(where: { $0.property == inverse })
+                == true
+        else { return false }
+        let reverse = EntityRelationship(destination: name, toMany: true, inverse: nil)
+        for destination in destinations {
+            let counted = "\(declaration.destination).\(inverse).\(destination)"
+            let position = StoredPositions.fresh(at: inverseLinkCounts[counted, default: 0])
+            inverseLinkCounts[counted, default: 0] += 1
+            try link(
+                entity: declaration.destination, destination, relationship: inverse, reverse, to: [key],
+                positions: [position], replacing: false)
+        }
+        return true
     }
 
     public func lackingProperties() -> [String: Int] {

@@ -68,6 +68,11 @@ final class StoreWriter: ImportDestination {
     var existingEntities: [String: [UUID: Int64]] = [:]
     /// `Entity.property` → generic values the target had no place for, since the last `lackingProperties()`.
     var lackingEntityValues: [String: Int] = [:]
+    /// Links written so far to each object through its side of a pair the archive carried from the other side.
+    var inverseLinkCounts: [String: Int] = [:]
+    /// The archive is of another version of the target's model (see `VersionMapping`): a pair it carries from the
+    /// side the target does not is written from the other side.
+    var modelChanged = false
     /// Restore identity: a new store takes the archive's store UUID, and every generic record its key (`Z_PK`).
     public var keepIdentity = false
     /// The store whose external data directory takes externally stored values: the store itself, or for a new store

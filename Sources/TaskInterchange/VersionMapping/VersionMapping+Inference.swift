@@ -30,10 +30,11 @@ extension VersionMapping {
             }
             guard let target, !target.isAbstract else {
                 entities[name] = EntityMap(
-                    target: nil, properties: [:], fills: [], isIdentity: false, addsNothing: false)
+                    target: nil, isLeftOut: overrides.entities[name] != nil, properties: [:], fills: [],
+                    isIdentity: false, addsNothing: false)
                 continue
             }
-            entities[name] = Self.entityMap(
+            entities[name] = try Self.entityMap(
                 name, declaration, into: target, of: model, source: source, sourceModel: sourceModel,
                 overrides: overrides,
                 entityTargets: { sourceEntity in
@@ -42,6 +43,18 @@ extension VersionMapping {
                         sourceEntity, among: model.entities, identifier: \.renamingIdentifier, name: \.name,
                         sourceNames: Set(source.keys))?.name
                 })
+        }
+        // Two sources written into one target would overwrite each other (or collide on keys).
+        var claimedBy: [String: String] = [:]
+        for (name, map) in entities.sorted(by: { $0.key < $1.key }) {
+            guard let target = map.target else { continue }
+            if let other = claimedBy[target] {
+                throw TaskInterchangeError(
+                    .usage,
+                    "$.modelChange.entities: the archive's \(other) and \(name) would both become the target's \(target); "
+                        + "leave one out (null) or map it elsewhere")
+            }
+            claimedBy[target] = name
         }
         self.entities = entities
         targetDeclarations = Self.declarations(source, entities, model: model)
@@ -52,7 +65,7 @@ extension VersionMapping {
     /// nothing the source has, such as a version long gone).
     static func match<Element>(
         _ name: String, among elements: [Element], identifier: KeyPath<Element, String?>,
-        name elementName: KeyPath<Element, String>, sourceNames: Set<String>
+        name elementName: KeyPath<Element, String>, sourceNames: Set<String>, foldingCase: Bool = false
     ) -> Element? {
         if let renamed = elements.first(where: { $0[keyPath: identifier] == name }) { return renamed }
         let named = elements.first { element in
@@ -61,6 +74,7 @@ extension VersionMapping {
             return claimed == name || !sourceNames.contains(claimed)
         }
         if let named { return named }
+        guard foldingCase else { return nil }
         // An archive of a store without a model cache, exported without the app's model, has only the columns' names
         // (`userid` for `userId`): the one element that matches ignoring case, when the source has no better claim.
         let lowered = name.lowercased()
@@ -75,7 +89,7 @@ extension VersionMapping {
         _ name: String, _ declaration: EntityDeclaration, into target: ObjectModel.Entity, of model: ObjectModel,
         source: [String: EntityDeclaration], sourceModel: ObjectModel?, overrides: ModelChangeOverrides,
         entityTargets: (String) -> String?
-    ) -> EntityMap {
+    ) throws(TaskInterchangeError) -> EntityMap {
         let ancestry = model.ancestry(of: target)
         let attributes = ancestry.flatMap(\.attributes).filter { !$0.isTransient }
         let relationships = ancestry.flatMap(\.relationships).filter { !$0.isTransient }
@@ -92,7 +106,7 @@ extension VersionMapping {
                 targetName =
                     match(
                         property, among: attributes, identifier: \.renamingIdentifier, name: \.name,
-                        sourceNames: sourceProperties)?.name
+                        sourceNames: sourceProperties, foldingCase: sourceModel == nil)?.name
                     ?? match(
                         property, among: relationships, identifier: \.renamingIdentifier, name: \.name,
                         sourceNames: sourceProperties)?.name
@@ -125,7 +139,7 @@ extension VersionMapping {
                 targetName =
                     match(
                         property, among: relationships, identifier: \.renamingIdentifier, name: \.name,
-                        sourceNames: sourceProperties)?.name
+                        sourceNames: sourceProperties, foldingCase: sourceModel == nil)?.name
             }
             guard let targetName else {
                 let reason = overrides.properties[name + "." + property] != nil ? "left out by the mapping" : gone
@@ -153,9 +167,39 @@ extension VersionMapping {
                             + "(\(destination) in the target model)"))
                 continue
             }
-            let change: Change =
-                relationship.toMany == found.isToMany ? .kept : (found.isToMany ? .toMany : .toOne)
-            properties[property] = PropertyMap(target: targetName, change: change)
+            let change: Change
+            if relationship.toMany != found.isToMany {
+                change = found.isToMany ? .toMany : .toOne
+            } else if relationship.toMany && relationship.ordered != found.isOrdered {
+                change = .reordered(ordered: found.isOrdered)
+            } else {
+                change = .kept
+            }
+            var map = PropertyMap(target: targetName, change: change)
+            // The archive carries a to-one side only while its other side is not an ordered to-many: when the target's
+            // is, the pair now travels from the other side (written and read from there).
+            if !found.isToMany, let inverse = found.inverse,
+                let destination = model.entity(named: found.destination),
+                let other = model.relationship(named: inverse, in: destination)?.relationship,
+                other.isToMany && other.isOrdered
+            {
+                pairsChanged = true
+            }
+            // Of a pair that is one-to-one in the target, each destination may be linked once: where the source's
+            // other side was to-many (or is unknown), the links are checked as they come.
+            if !found.isToMany, let inverse = found.inverse,
+                let destination = model.entity(named: found.destination),
+                let other = model.relationship(named: inverse, in: destination)?.relationship, !other.isToMany
+            {
+                let sourceOther = sourceModel.flatMap { source in
+                    source.entity(named: relationship.destination).flatMap { entity in
+                        relationship.inverse.flatMap { source.relationship(named: $0, in: entity)?.relationship }
+                    }
+                }
+                if sourceOther?.isToMany ?? true { map.uniqueInverse = "\(found.destination).\(inverse)" }
+                if sourceOther?.isToMany == true { pairsChanged = true }
+            }
+            properties[property] = map
             // A pair whose other side changed (a one-to-many become many-to-many) is written the target's way, when
             // the source version confirms the old side existed.
             if let inverse = relationship.inverse, inverse != found.inverse,
@@ -165,17 +209,29 @@ extension VersionMapping {
                 pairsChanged = true
             }
         }
+        var owners: [String: String] = [:]
+        for (property, map) in properties.sorted(by: { $0.key < $1.key }) {
+            guard let targetName = map.target else { continue }
+            if let other = owners[targetName] {
+                throw TaskInterchangeError(
+                    .usage,
+                    "$.modelChange.properties: \(name).\(other) and \(name).\(property) would both become "
+                        + "\(target.name).\(targetName); leave one out (null) or map it elsewhere")
+            }
+            owners[targetName] = property
+        }
         var fills: [Fill] = []
         for attribute in attributes where attribute.derivation == nil {
             let isAdded = !claimed.contains(attribute.name)
+            let type = GenericLayout.typeName(attribute.type)
             let value =
-                overrides.fill[target.name + "." + attribute.name]
-                ?? attribute.defaultValue.flatMap { defaultValue($0, type: GenericLayout.typeName(attribute.type)) }
+                overrides.fill[target.name + "." + attribute.name].flatMap { converted($0, to: type) }
+                ?? attribute.defaultValue.flatMap { defaultValue($0, type: type) }
             // An attribute the new version adds: every record gets its default (refused when it is required and has
-            // none). One that was there and is required: its NULLs get the default, where there is one (a NULL the
-            // source kept in a required attribute stays when there is nothing to put instead).
-            guard value != nil || (isAdded && !attribute.isOptional) else { continue }
+            // none). One that was there and is required: its NULLs get the default, where there is one; where there
+            // is none they stay, counted (the source kept them; there is nothing to put instead).
             guard isAdded || !attribute.isOptional else { continue }
+            guard value != nil || !attribute.isOptional else { continue }
             fills.append(
                 Fill(property: attribute.name, value: value, isRequired: !attribute.isOptional, isAdded: isAdded))
         }
@@ -183,8 +239,10 @@ extension VersionMapping {
         let unchanged =
             target.name == name && !pairsChanged
             && properties.allSatisfy { $0.value.target == $0.key && $0.value.change == .kept }
+        let checked = properties.values.contains { $0.uniqueInverse != nil }
         return EntityMap(
-            target: target.name, properties: properties, fills: fills, isIdentity: unchanged && fills.isEmpty,
+            target: target.name, properties: properties, fills: fills,
+            isIdentity: unchanged && fills.isEmpty && !checked,
             addsNothing: unchanged && !fills.contains(where: \.isAdded))
     }
 
@@ -272,7 +330,19 @@ extension VersionMapping {
             guard parts.count == 2, let entity = byName[parts[0]] else {
                 throw unknown("the target model's entity of", key, among: Array(byName.keys), at: "fill")
             }
-            let names = model.ancestry(of: entity).flatMap(\.attributes).map(\.name)
+            let attributes = model.ancestry(of: entity).flatMap(\.attributes)
+            let names = attributes.map(\.name)
+            if let attribute = attributes.first(where: { $0.name == parts[1] }), let value = overrides.fill[key] {
+                let type = GenericLayout.typeName(attribute.type)
+                if converted(value, to: type) == nil || value == .null {
+                    throw TaskInterchangeError(
+                        .usage,
+                        "\(JSONPath.member("$.modelChange.fill", key)): \(value == .null ? "null" : "this value") is not "
+                            + "a \(typeLabel(type)) value for \(key)"
+                            + (value == .null
+                                ? " (to leave values out, name the property null in modelChange.properties)" : ""))
+                }
+            }
             if !names.contains(parts[1]) {
                 throw unknown(
                     "the target model's attribute", key, among: names.map { parts[0] + "." + $0 }, at: "fill")

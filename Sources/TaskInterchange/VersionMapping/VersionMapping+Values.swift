@@ -48,7 +48,7 @@ extension VersionMapping {
                 + "model (\(typeLabel(from)) in the archive)")
     }
 
-    private static func converted(_ value: ExtraValue, to type: String) -> ExtraValue? {
+    static func converted(_ value: ExtraValue, to type: String) -> ExtraValue? {
         switch (type, value) {
         case (_, .array): return nil
         case ("integer16", _), ("integer32", _), ("integer64", _):
@@ -75,7 +75,11 @@ extension VersionMapping {
         case ("boolean", .bool): return value
         case ("boolean", .integer(let number)): return number == 0 || number == 1 ? .bool(number == 1) : nil
         case ("string", .integer(let number)): return .string(String(number))
-        case ("string", .string), ("uri", .string), ("binary", .string), ("transformable", .string): return value
+        case ("string", .string), ("binary", .string), ("transformable", .string): return value
+        case ("uri", .string(let text)):
+            // Text with spaces or control characters is no URI, however leniently a URL parser takes it.
+            let plain = text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F }
+            return plain && URL(string: text) != nil ? value : nil
         case ("uuid", .string(let text)):
             if let id = UUID(uuidString: text) { return .string(id.uuidString) }
             guard let bytes = Data(base64Encoded: text), bytes.count == 16 else { return nil }

@@ -19,6 +19,9 @@ public struct VersionMapping: Sendable, Hashable {
         case toMany
         /// A to-many relationship that became to-one: a record with more than one link is refused.
         case toOne
+        /// A to-many relationship that became ordered (its links numbered in the archive's order) or unordered (its
+        /// positions dropped).
+        case reordered(ordered: Bool)
         /// The target model has no such property: its values are dropped by the model change.
         case dropped(String)
         /// The target's property cannot hold these values without changing them: a record that has one is refused.
@@ -35,6 +38,9 @@ public struct VersionMapping: Sendable, Hashable {
         var targetType: String?
         /// The source's type for an attribute, nil for a relationship.
         var sourceType: String?
+        /// For a to-one whose inverse is to-one in the target (`Entity.inverse`): each destination may be linked by one
+        /// record only.
+        var uniqueInverse: String?
     }
 
     /// A target attribute no source property fills (added by the new version), or a required one: what records
@@ -52,8 +58,11 @@ public struct VersionMapping: Sendable, Hashable {
 
     /// One source entity's fate.
     public struct EntityMap: Sendable, Hashable {
-        /// The target entity (nil when the target model has none: its records are dropped by the model change).
+        /// The target entity (nil when the target model has none, or the mapping leaves it out: its records are
+        /// dropped by the model change).
         public var target: String?
+        /// True when the mapping's `modelChange` left the entity out on purpose.
+        public var isLeftOut = false
         /// Source property → its fate, attributes and relationships alike.
         public var properties: [String: PropertyMap]
         /// The target's attributes that records may lack, by name.
@@ -85,6 +94,16 @@ public struct VersionMapping: Sendable, Hashable {
         return names
     }
 
+    /// The attributes of target entity `entity` that the source version did not have (added by the model change): an
+    /// update of an existing record leaves them as the target has them.
+    public func addedAttributes(of entity: String) -> Set<String> {
+        var added: Set<String> = []
+        for map in entities.values where map.target == entity {
+            for fill in map.fills where fill.isAdded { added.insert(fill.property) }
+        }
+        return added
+    }
+
     /// What applying the mapping dropped and filled, counted by `Entity` (records) or `Entity.property` (values),
     /// with the source's names for drops and the target's for fills.
     public struct Tally: Sendable, Hashable, Codable {
@@ -98,6 +117,14 @@ public struct VersionMapping: Sendable, Hashable {
         public var convertedValues: [String: Int] = [:]
         /// Every value filled so far (the sum of `filledValues`).
         public var filledCount = 0
+        /// Records left with NULL in an attribute the target requires and gives no default (the source held NULL there).
+        public var requiredNulls: [String: Int] = [:]
+        /// The destinations linked so far through each relationship whose inverse became to-one (not reported).
+        var linkedOnce: [String: Set<String>] = [:]
+
+        private enum CodingKeys: String, CodingKey {
+            case droppedRecords, droppedValues, filledValues, convertedValues, filledCount, requiredNulls
+        }
         /// Creates empty counts.
         public init() {}
 
@@ -144,6 +171,8 @@ public struct VersionMapping: Sendable, Hashable {
                 } else {
                     mapped.values[name] = value
                 }
+            case .reordered:
+                mapped.values[name] = value
             case .toOne:
                 guard case .array(let ids) = value else {
                     mapped.values[name] = value
@@ -162,10 +191,19 @@ public struct VersionMapping: Sendable, Hashable {
                 guard value != .null else { break }
                 throw TaskInterchangeError(.invalidData, "\(at): \(reason)")
             }
+            if let inverse = property.uniqueInverse, case .string(let id)? = mapped.values[name] {
+                guard tally.linkedOnce[target + "." + name, default: []].insert(id).inserted else {
+                    throw TaskInterchangeError(
+                        .invalidData,
+                        "\(at): \(id) is linked by another record too, but \(inverse) is to-one in the target "
+                            + "model, so only one record may link to it")
+                }
+            }
         }
         for (property, positions) in record.positions {
             guard let map = map.properties[property], let name = map.target else { continue }
             if case .toOne = map.change { continue }
+            if case .reordered(false) = map.change { continue }
             mapped.positions[name] = positions
         }
         for (property, file) in record.external {
@@ -178,6 +216,8 @@ public struct VersionMapping: Sendable, Hashable {
                 mapped.values[fill.property] = value
                 tally.filledValues[target + "." + fill.property, default: 0] += 1
                 tally.filledCount += 1
+            } else if !fill.isAdded {
+                tally.requiredNulls[target + "." + fill.property, default: 0] += 1
             } else if fill.isRequired {
                 throw TaskInterchangeError(
                     .invalidData,

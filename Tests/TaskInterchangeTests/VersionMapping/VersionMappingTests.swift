@@ -132,9 +132,10 @@ struct VersionMappingTests {
     func overrides() throws {
         let mapping = try Self.mapping(
             ModelChangeOverrides(
-                entities: ["Tag": "Folder"], properties: ["Note.old": "kind", "Note.text": nil],
+                entities: ["Tag": "Folder", "Folder": nil], properties: ["Note.old": "kind", "Note.text": nil],
                 fill: ["Memo.kind": .string("k")]))
         #expect(mapping.entities["Tag"]?.target == "Folder")
+        #expect(mapping.entities["Folder"]?.isLeftOut == true)
         #expect(mapping.entities["Note"]?.properties["old"]?.target == "kind")
         #expect(mapping.entities["Note"]?.properties["text"]?.target == nil)
         for (overrides, message) in [
@@ -176,6 +177,46 @@ struct VersionMappingTests {
         #expect(
             mapped.values == ["userId": .string(id.uuidString), "displayName": .string("Ann"), "age": .integer(41)])
         #expect(tally.droppedNothing)
+    }
+
+    @Test("overrides that would lose values are usage errors: a fill of the wrong type, two sources into one target")
+    func conflictingOverrides() throws {
+        for (overrides, message) in [
+            (
+                ModelChangeOverrides(fill: ["Memo.pinned": .string("maybe")]),
+                "$.modelChange.fill[\"Memo.pinned\"]: this value is not a Boolean value"
+            ),
+            (ModelChangeOverrides(fill: ["Memo.kind": .null]), "null is not a String value"),
+            (ModelChangeOverrides(properties: ["Note.old": "heading"]), "Note.old and Note.title would both become"),
+            (ModelChangeOverrides(entities: ["Tag": "Memo"]), "the archive's Note and Tag would both become"),
+        ] {
+            #expect {
+                try Self.mapping(overrides)
+            } throws: { error in
+                guard let error = error as? TaskInterchangeError else { return false }
+                return error.kind == .usage && error.message.contains(message)
+            }
+        }
+        // A fill in another spelling of the same value is written as the attribute's type holds it.
+        let mapping = try Self.mapping(
+            ModelChangeOverrides(fill: ["Memo.kind": .string("k"), "Memo.pinned": .integer(0)]))
+        #expect(mapping.entities["Note"]?.fills.first { $0.property == "pinned" }?.value == .bool(false))
+    }
+
+    @Test("values checked on the way: a URI that is not one; a required attribute's NULL kept and counted")
+    func checkedValues() throws {
+        #expect(VersionMapping.converted(.string("Landed in Lisbon; the tram"), to: "uri") == nil)
+        #expect(VersionMapping.converted(.string("https://example.com/a"), to: "uri") != nil)
+        var model = Self.target
+        model.entities[0].attributes[1].isOptional = false
+        let mapping = try VersionMapping(
+            from: Self.source, to: model, overrides: ModelChangeOverrides(fill: ["Memo.kind": .string("k")]))
+        var tally = VersionMapping.Tally()
+        let mapped = try mapping.apply(
+            EntityRecord(id: UUID(), entity: "Note", values: ["title": .string("x")]), path: "$.entities.Note[0]",
+            tally: &tally)
+        #expect(mapped?.values["count"] == nil)
+        #expect(tally.requiredNulls == ["Memo.count": 1])
     }
 
     @Test("defaults read as the archive spells values")
