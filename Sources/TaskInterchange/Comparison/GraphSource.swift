@@ -13,6 +13,9 @@ public struct GraphSource: Sendable {
     let storage: Storage
     /// A store's generic ids derived from this store UUID instead of its own (see `deriving(from:)`).
     var identity: String?
+    /// A store's externally stored values read from this store's external data directory instead of its own (a
+    /// dry run compares a private copy of the target, whose files stay beside the target).
+    var externalStore: String?
 
     /// An archive file (version 1, version 2 or NDJSON).
     public static func archive(path: String) -> GraphSource { GraphSource(storage: .archive(path: path)) }
@@ -103,6 +106,7 @@ public struct GraphSource: Sendable {
             let snapshot = try StoreSnapshot(path: path)
             let reader = try StoreReader(snapshot: snapshot, mapping: mapping, model: model)
             reader.genericIdentity = identity
+            if let externalStore { reader.externalData = ExternalData(store: externalStore) }
             try visitor.visitHeader(
                 ArchiveHeader(
                     source: ArchiveHeader.Source(
