@@ -298,6 +298,26 @@ struct ExternalStorageTests {
         #expect(try Self.files(of: path) == ([Self.fileName], [Self.fileName]))
     }
 
+    @Test("a file of several megabytes (read and encoded in pieces, written through) exports byte for byte")
+    func largeFile() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.makeStore(in: directory)
+        // Two whole 3 MiB pieces and a remainder that is not a multiple of 3.
+        var random = SystemRandomNumberGenerator()
+        let bytes = (0..<(6 << 20) + 7).map { _ in UInt8.random(in: 0...255, using: &random) }
+        try Data(bytes).write(to: URL(fileURLWithPath: ExternalData(store: path).directory + "/" + Self.fileName))
+        #expect(ExternalData(store: path).base64(of: Self.fileName) == Data(bytes).base64EncodedString())
+        _ = try Self.export(path, to: directory.path("a.json"))
+        let archive = try Archive(json: Data(contentsOf: URL(fileURLWithPath: directory.path("a.json"))))
+        guard case .string(let text)? = archive.entities.first(where: { $0.key == 2 })?.values["data"] else {
+            Issue.record("no value for p2")
+            return
+        }
+        let same = Data(base64Encoded: text) == Data(bytes)
+        #expect(same, "the exported value is the file's bytes")
+        #expect(ExternalData(store: path).base64(of: "0A0A0A0A-0000-4000-8000-000000000000") == nil)
+    }
+
     @Test("marker bytes: inline, a file name, and anything else kept as it is")
     func decode() {
         #expect(ExternalData.decode([0x01, 7, 8]) == .inline([7, 8]))
