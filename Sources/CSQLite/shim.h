@@ -9,6 +9,11 @@ static inline int tasks_sqlite3_enable_defensive(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
 }
 
+// Only for a private file `tasks` is building itself (a new store's schema, written in batches).
+static inline int tasks_sqlite3_disable_defensive(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 0, (int *)0);
+}
+
 static inline int tasks_sqlite3_disable_triggers(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)0);
 }

@@ -125,4 +125,41 @@ struct ExternalStorageCommandTests {
         }
         #expect(killed > 0)
     }
+
+    @Test("export of a large external file: its bytes exactly (slow tier: 50 MB, peak memory below 2.5 × the file)")
+    func largeFile() throws {
+        let scratch = try Scratch()
+        let (model, store) = try Self.modelAndStore(in: scratch)
+        let size = Tiers.slow ? 50 << 20 : 4 << 20
+        var block = [UInt8](repeating: 0, count: 4096)
+        var random = SystemRandomNumberGenerator()
+        for index in block.indices { block[index] = UInt8.random(in: 0...255, using: &random) }
+        var bytes = Data(capacity: size)
+        while bytes.count < size { bytes.append(contentsOf: block.prefix(size - bytes.count)) }
+        let name = UUID().uuidString
+        let directory = ExternalData(store: store).directory
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try bytes.write(to: URL(fileURLWithPath: directory + "/" + name))
+        let database = try Database(path: store, mode: .readWrite)
+        try database.prepare("INSERT INTO ZPHOTO (Z_PK, Z_ENT, Z_OPT, ZCAPTION, ZDATA) VALUES (1, 1, 1, 'big', ?)")
+            .execute([.blob(ExternalData.reference(name))])
+        try database.execute("UPDATE Z_PRIMARYKEY SET Z_MAX = 1")
+        let output = scratch.path("big.json")
+        let run = try GuardedRun.run(
+            ["export", store, "--model", model, "-o", output], timeout: 300, measureMemory: Tiers.slow)
+        #expect(run.status == 0, "\(run.stderr)")
+        let archive = try Archive(json: Data(contentsOf: URL(fileURLWithPath: output)))
+        guard case .string(let text)? = archive.entities.first?.values["data"] else {
+            Issue.record("no photo in the archive")
+            return
+        }
+        let same = Data(base64Encoded: text) == bytes
+        #expect(same, "the exported value is the file's bytes")
+        #expect(archive.entities.first?.external == ["data": name])
+        // 236 MB before the file was read and written in pieces (4.1 × 50 MB above the empty export's ~29 MB), 109 MB
+        // after (debug build).
+        if let peak = run.peakRSS {
+            #expect(peak < 40 << 20 + size * 5 / 2, "peak RSS \(peak >> 20) MB for a \(size >> 20) MB file")
+        }
+    }
 }

@@ -54,7 +54,7 @@ extension ArchiveWriter {
             output.appendInteger(Int(sourceKey))
         }
         key("values")
-        writeValues(record.values)
+        try writeValues(record.values)
         if !record.positions.isEmpty {
             key("positions")
             openObject(breaksLines: false)

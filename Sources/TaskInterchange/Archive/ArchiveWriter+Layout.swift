@@ -40,14 +40,15 @@ extension ArchiveWriter {
     }
 
     /// Writes a record's `extra` object (keys sorted, so the output is deterministic); nothing when it has none.
-    mutating func writeExtra(_ extra: [String: ExtraValue]?) {
+    mutating func writeExtra(_ extra: [String: ExtraValue]?) throws {
         guard let extra, !extra.isEmpty else { return }
         key("extra")
-        writeValues(extra)
+        try writeValues(extra)
     }
 
     /// Writes an object of property values, keys sorted: an `extra` object or a generic record's `values`.
-    mutating func writeValues(_ extra: [String: ExtraValue]) {
+    /// - Throws: what the sink throws (a long value is written through to it).
+    mutating func writeValues(_ extra: [String: ExtraValue]) throws {
         openObject(breaksLines: false)
         for name in extra.keys.sorted() {
             key(dynamic: name)
@@ -57,7 +58,7 @@ extension ArchiveWriter {
             case .integer(let value): output.appendInteger(Int(value))
             // Non-finite values never reach an `extra` (the store reader reports them instead).
             case .double(let value): (try? output.appendDouble(value)) ?? output.appendNull()
-            case .string(let value): output.appendString(value)
+            case .string(let value): try output.appendLongString(value)
             case .array(let ids):
                 openArray(breaksLines: false)
                 for id in ids {

@@ -103,14 +103,14 @@ extension ArchiveWriter {
     }
 
     /// A project, category or tag: `id`, `key`, its fields, `nulls` and `extra` (version 2).
-    mutating func writeRecord<Record: TypedRecord>(_ record: Record) {
+    mutating func writeRecord<Record: TypedRecord>(_ record: Record) throws {
         openRecord(record)
-        closeRecord(record)
+        try closeRecord(record)
     }
 
     /// `{id, key?, title, …fields, projectId?, categoryId?, tagIds, subtasks, nulls?, extra?}`; version 1:
     /// `{id, title, isCompleted, createdAt, priority, projectId?, tagIds}`.
-    mutating func writeTask(_ task: TaskRecord) {
+    mutating func writeTask(_ task: TaskRecord) throws {
         openRecord(task)
         if let projectId = task.projectId {
             key("projectId")
@@ -130,10 +130,10 @@ extension ArchiveWriter {
         openArray(breaksLines: false)
         for subtask in task.subtasks {
             openRecord(subtask)
-            closeRecord(subtask)
+            try closeRecord(subtask)
         }
         close()
-        closeRecord(task)
+        try closeRecord(task)
     }
 
     /// Opens a record and writes its `id` and fields, as its kind's table lists them: those version 1 has, with
@@ -188,7 +188,7 @@ extension ArchiveWriter {
     }
 
     /// Writes `nulls` and `extra` (version 2 only) and closes the record.
-    private mutating func closeRecord<Record: TypedRecord>(_ record: Record) {
+    private mutating func closeRecord<Record: TypedRecord>(_ record: Record) throws {
         if options.formatVersion >= 2 {
             if let nulls = record.nulls, !nulls.isEmpty {
                 key("nulls")
@@ -199,7 +199,7 @@ extension ArchiveWriter {
                 }
                 close()
             }
-            writeExtra(record.extra)
+            try writeExtra(record.extra)
         }
         close()
     }

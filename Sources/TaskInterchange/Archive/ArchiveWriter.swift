@@ -82,7 +82,7 @@ struct ArchiveWriter {
         try enterSection(.project)
         counts.projects += 1
         if options.formatVersion == 1 { droppedFields["project.extra", default: 0] += project.extra?.count ?? 0 }
-        writeRecord(project)
+        try writeRecord(project)
         try endRecord()
     }
 
@@ -98,7 +98,7 @@ struct ArchiveWriter {
             return
         }
         counts.categories += 1
-        writeRecord(category)
+        try writeRecord(category)
         try endRecord()
     }
 
@@ -110,7 +110,7 @@ struct ArchiveWriter {
         try enterSection(.tag)
         counts.tags += 1
         if options.formatVersion == 1 { droppedFields["tag.extra", default: 0] += tag.extra?.count ?? 0 }
-        writeRecord(tag)
+        try writeRecord(tag)
         try endRecord()
     }
 
@@ -129,7 +129,7 @@ struct ArchiveWriter {
         } else {
             counts.subtasks += task.subtasks.count
         }
-        writeTask(task)
+        try writeTask(task)
         try endRecord()
     }
 

@@ -18,6 +18,9 @@ public struct GraphSource: Sendable {
     /// A store's relationships read from these sides of their pairs (`Entity.property`): the sides an archive of
     /// another model version carries.
     var carrying: Set<String> = []
+    /// A store's externally stored values read from this store's external data directory instead of its own (a
+    /// dry run compares a private copy of the target, whose files stay beside the target).
+    var externalStore: String?
 
     /// An archive file (version 1, version 2 or NDJSON).
     public static func archive(path: String) -> GraphSource { GraphSource(storage: .archive(path: path)) }
@@ -109,6 +112,7 @@ public struct GraphSource: Sendable {
             let reader = try StoreReader(snapshot: snapshot, mapping: mapping, model: model, carrying: carrying)
             reader.genericIdentity = identity
             reader.identityNames = identityNames
+            if let externalStore { reader.externalData = ExternalData(store: externalStore) }
             try visitor.visitHeader(
                 ArchiveHeader(
                     source: ArchiveHeader.Source(

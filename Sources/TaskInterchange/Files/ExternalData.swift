@@ -49,6 +49,37 @@ package struct ExternalData {
     /// The column bytes for a value kept in file `name`.
     package static func reference(_ name: String) -> [UInt8] { [0x02] + Array(name.utf8) + [0x00] }
 
+    /// The contents of file `name` in base64, as an export writes it, or nil when `read` would give nil. The file is
+    /// read and encoded a few megabytes at a time into a string made as long as the result once, so a large value
+    /// costs its base64 text and no whole copy of its bytes.
+    package func base64(of name: String) -> String? {
+        let path = directory + "/" + name
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let size = Int(status.st_size)
+        var text = ""
+        text.reserveCapacity((size + 2) / 3 * 4)
+        // A multiple of 3 bytes per piece, so the pieces' base64 joins into the whole file's.
+        var piece = [UInt8](repeating: 0, count: 3 << 20)
+        var filled = 0
+        while true {
+            let count = piece.withUnsafeMutableBytes {
+                systemRead(descriptor, $0.baseAddress! + filled, $0.count - filled)
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            filled += count
+            if filled == piece.count || (count == 0 && filled > 0) {
+                text += Data(piece[..<filled]).base64EncodedString()
+                filled = 0
+            }
+            if count == 0 { return text }
+        }
+    }
+
     /// The contents of file `name`, or nil when it is missing, unreadable or not a regular file (a FIFO there would
     /// block the read forever; a link could point anywhere).
     package func read(_ name: String) -> [UInt8]? {
@@ -59,3 +90,9 @@ package struct ExternalData {
         return [UInt8](data)
     }
 }
+
+#if canImport(Glibc)
+    private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+    private let systemRead = Darwin.read
+#endif

@@ -8,34 +8,42 @@ import Foundation
 /// External files an import writes, all or nothing: each is written to a `TemporaryFile` in the store's external
 /// data directory (locked, so a run killed before it finished leaves only files the next run sweeps), placed under
 /// its name just before the store's transaction commits, and removed again when that commit fails. Directories it
-/// had to create are removed when they end up empty.
+/// had to create are removed when they end up empty. Files the store's rows no longer point at once the import
+/// committed (a value replaced or deleted) are removed after the commit, never before.
 final class ExternalDataWriter {
+    /// Where files are written (and removed).
     let data: ExternalData
+    /// Where the files the target already has are read: `data`, or for a dry run on a private copy the target's own
+    /// directory (a file of the same name and contents is then not written again, as in the import itself).
+    var existing: ExternalData
     private var staged: [(file: TemporaryFile, name: String)] = []
+    /// The SHA-256 of each staged file's contents, by name.
+    private var stagedDigests: [String: [UInt8]] = [:]
     private var placed: [String] = []
     private var created: [String] = []
     private var swept = false
 
     init(store: String) {
         data = ExternalData(store: store)
+        existing = data
     }
 
     /// True when something waits to be placed.
     var isEmpty: Bool { staged.isEmpty }
 
-    /// Writes `value` as file `name` (not yet under its name). A file of that name with the same contents is kept.
-    /// - Throws: `.cannotCreate` when the directory or file cannot be made, `.invalidData` when the target already
-    ///   has a different file of that name.
-    func stage(_ value: [UInt8], as name: String) throws(TaskInterchangeError) {
-        if let existing = data.read(name) {
-            guard existing == value else {
-                throw TaskInterchangeError(
-                    .invalidData,
-                    "\(data.directory)/\(name): the target already keeps a different value in this external file")
-            }
-            return
+    /// Writes `value` as file `name` (not yet under its name) and returns the name the row must point at: `name`, or a
+    /// new one when the target (or this import) already keeps a different value under `name`: a file is never
+    /// overwritten, so a failed import leaves every old value where it was. A file of that name with the same contents
+    /// is kept.
+    /// - Throws: `.cannotCreate` when the directory or file cannot be made.
+    func stage(_ value: [UInt8], as name: String) throws(TaskInterchangeError) -> String {
+        let digest = SHA2.sha256(value)
+        if let staged = stagedDigests[name] {
+            return staged == digest ? name : try stage(value, as: UUID().uuidString)
         }
-        if staged.contains(where: { $0.name == name }) { return }
+        if let kept = existing.read(name) {
+            return kept == value ? name : try stage(value, as: UUID().uuidString)
+        }
         try makeDirectories()
         let final = data.directory + "/" + name
         let file = try TemporaryFile(beside: final)
@@ -53,7 +61,9 @@ final class ExternalDataWriter {
         // thousands of photos would run out of them.
         file.release()
         staged.append((file, name))
+        stagedDigests[name] = digest
         try Cancellation.checkpoint()
+        return name
     }
 
     /// Moves every staged file under its name.
@@ -72,6 +82,7 @@ final class ExternalDataWriter {
         for path in placed { unlink(path) }
         placed = []
         staged = []
+        stagedDigests = [:]
         for directory in created.reversed() { rmdir(directory) }
         created = []
     }
@@ -80,6 +91,13 @@ final class ExternalDataWriter {
     func keep() {
         placed = []
         created = []
+        stagedDigests = [:]
+    }
+
+    /// Removes the files `names` (which the committed store no longer points at). A file that cannot be removed is
+    /// only left over: the store is already complete.
+    func remove(_ names: Set<String>) {
+        for name in names.sorted() where UUID(uuidString: name) != nil { unlink(data.directory + "/" + name) }
     }
 
     private func makeDirectories() throws(TaskInterchangeError) {

@@ -12,8 +12,10 @@ extension Importer {
         copy.match = options.match
         copy.modificationDates = options.modificationDates
         guard mode == .upsert || mode == .merge || (options.match != nil && mode != .replace) else { return copy }
+        var target = GraphSource.store(path: path, mapping: options.mapping, model: options.targetModel)
+        target.externalStore = options.externalDataStore
         copy.baseline = try TargetComparison.find(
-            source, in: .store(path: path, mapping: options.mapping, model: options.targetModel),
+            source, in: target,
             match: options.match, dates: options.modificationDates)
         if copy.baseline == nil && (mode == .merge || options.match != nil) {
             throw TaskInterchangeError(

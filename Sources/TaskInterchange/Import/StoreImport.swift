@@ -40,6 +40,9 @@ public struct StoreImportOptions: Sendable {
     public var kinds: Set<RecordKind>?
     /// Load only the kinds read from these source entities; nil for all. See ``Importer/entities``.
     public var entities: Set<String>?
+    /// The store whose external data directory holds the target's externally stored values, when not the target
+    /// file itself (a dry run imports into a private copy of it).
+    var externalDataStore: String?
 
     /// Default options: insert mode, no backup, detected mapping.
     public init() {}
@@ -132,6 +135,7 @@ public enum StoreImport {
         let copy = try StoreCopy.copyUnderWriteLock(path, into: directory, busyTimeout: options.busyTimeout)
         var onCopy = options
         onCopy.backupPath = nil
+        onCopy.externalDataStore = path
         do {
             var result = try importIntoExisting(
                 source, path: copy.path, options: onCopy, declared: declared)
@@ -233,6 +237,7 @@ public enum StoreImport {
             path: path, create: false, mapping: options.mapping, mappingSource: options.mappingSource,
             busyTimeout: options.busyTimeout, model: options.targetModel)
         try checkModifiedProperty(options, declared: declared, source: source, target: writer)
+        if let store = options.externalDataStore { writer.externalDataWriter.existing = ExternalData(store: store) }
         let existing = writer.existingIDs(existingIsError: options.mode == .insert)
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
         var importer = Importer(options)

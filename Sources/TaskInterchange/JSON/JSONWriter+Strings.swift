@@ -9,11 +9,39 @@ extension JSONWriter {
         string.withUTF8 { appendQuoted(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Appends `string` as `appendString` does; one longer than the flush threshold (an externally stored photo, say)
+    /// goes through the buffer a threshold's worth at a time, each piece written to the sink, so the buffer never
+    /// grows to hold a second copy of it.
+    /// - Throws: whatever the sink throws.
+    mutating func appendLongString(_ string: String) throws {
+        var string = string
+        guard string.utf8.count > flushThreshold else { return appendString(string) }
+        try string.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            storage.append(UInt8(ascii: "\""))
+            var start = 0
+            while start < bytes.count {
+                // A piece may end inside a UTF-8 sequence: only ASCII bytes are escaped, the rest copied as they are.
+                let end = min(bytes.count, start + flushThreshold)
+                appendEscaped(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                try flush()
+                start = end
+            }
+            storage.append(UInt8(ascii: "\""))
+        }
+    }
+
     /// Appends valid UTF-8 bytes as a quoted, escaped JSON string.
     mutating func appendQuoted(_ bytes: UnsafeRawBufferPointer) {
         // Room for the common case, no escapes; each escape reserves its own.
         storage.reserve(bytes.count + 2)
         storage.appendReserved(UInt8(ascii: "\""))
+        appendEscaped(bytes)
+        storage.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends bytes escaped, without quotes.
+    private mutating func appendEscaped(_ bytes: UnsafeRawBufferPointer) {
         let table = JSONWriter.escapeTable
         table.withUnsafeBufferPointer { table in
             var runStart = 0
@@ -46,7 +74,6 @@ extension JSONWriter {
             }
             if runStart < count { storage.append(bytes.baseAddress! + runStart, count: count - runStart) }
         }
-        storage.append(UInt8(ascii: "\""))
     }
 
     /// The first position at or after `position` whose 8-byte word may hold `"`, `\` or a control character;

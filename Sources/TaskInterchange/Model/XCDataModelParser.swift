@@ -396,7 +396,7 @@ package struct XCDataModelParser {
                         )
                     }
                     if let inverse = relationship.inverse {
-                        guard unsorted.relationship(named: inverse, in: destination) != nil else {
+                        guard unsorted.relationship(named: inverse, in: destination, byName: entityByName) != nil else {
                             throw located(
                                 place,
                                 """

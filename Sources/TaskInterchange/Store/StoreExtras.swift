@@ -179,8 +179,8 @@ extension StoreReader {
                             + "file); exported as stored, and an import writes it back behind the inline marker",
                         example: "p\(key)")
                 case .file(let name):
-                    if let bytes = externalData.read(name) {
-                        values[column.property] = .string(Data(bytes).base64EncodedString())
+                    if let text = externalData.base64(of: name) {
+                        values[column.property] = .string(text)
                         externalFiles[column.property] = name
                     } else {
                         // The reference still travels: a restore points at the same (missing) file, as the source.

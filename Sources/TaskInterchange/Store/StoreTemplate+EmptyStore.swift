@@ -8,6 +8,12 @@ extension StoreTemplate {
     /// - Throws: `TaskInterchangeError.cannotCreate` when `path` exists, its directory does not, or the store cannot be
     ///   written.
     public func makeEmptyStore(at path: String) throws(TaskInterchangeError) {
+        try makeEmptyStore(at: path, batchedAbove: 2_000)
+    }
+
+    /// `makeEmptyStore(at:)`, building a schema of more than `threshold` objects in batches (see
+    /// `createInBatches`).
+    func makeEmptyStore(at path: String, batchedAbove threshold: Int) throws(TaskInterchangeError) {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -21,7 +27,11 @@ extension StoreTemplate {
         let temporary = try TemporaryFile(beside: path)
         do {
             // Scoped so the connection is closed (and its WAL checkpointed away) before the file is linked into place.
-            try {
+            if objects.count > threshold {
+                try createInBatches(at: temporary.path)
+                let database = try Database(path: temporary.path, mode: .readWrite)
+                _ = try database.rows("PRAGMA journal_mode = WAL")
+            } else {
                 let database = try Database(path: temporary.path, mode: .create)
                 try database.execute("PRAGMA auto_vacuum = 2")
                 try database.inTransaction {
@@ -29,7 +39,7 @@ extension StoreTemplate {
                     for statement in laterStatements { try database.execute(statement) }
                 }
                 _ = try database.rows("PRAGMA journal_mode = WAL")
-            }()
+            }
         } catch let error as SQLiteError {
             throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: \(error.message)")
         } catch {

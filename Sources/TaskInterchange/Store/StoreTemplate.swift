@@ -64,6 +64,11 @@ public struct StoreTemplate: Sendable {
     /// - Throws: `SQLiteError` from the statements.
     func create(in database: Database) throws(SQLiteError) {
         for statement in tableStatements { try database.execute(statement) }
+        try fill(database)
+    }
+
+    /// Writes the entities into `Z_PRIMARYKEY`, the `Z_METADATA` row and the model cache.
+    func fill(_ database: Database) throws(SQLiteError) {
         let insert = try database.prepare(
             "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
         for entity in entities {

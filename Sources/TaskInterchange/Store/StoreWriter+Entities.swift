@@ -56,8 +56,7 @@ extension StoreWriter {
                 // Kept as the source kept it: in its file (same name), or in the row behind the inline marker.
                 let bytes: [UInt8]
                 if let name = record.external[attribute.property] {
-                    try externalDataWriter.stage([UInt8](value), as: name)
-                    bytes = ExternalData.reference(name)
+                    bytes = ExternalData.reference(try externalDataWriter.stage([UInt8](value), as: name))
                 } else {
                     bytes = ExternalData.inline([UInt8](value))
                 }

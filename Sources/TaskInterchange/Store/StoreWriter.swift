@@ -233,7 +233,9 @@ final class StoreWriter: ImportDestination {
             tagLinks.removeAll()
         }
         do {
-            let result = try database.inTransaction {
+            let external = isNew ? [] : externalColumns
+            let (result, released) = try database.inTransaction {
+                let before = try referencedExternalFiles(in: external)
                 let result = try body()
                 try writeTagLinks()
                 try writeHistory()
@@ -241,11 +243,15 @@ final class StoreWriter: ImportDestination {
                 reportUnplacedExtras()
                 if isNew { for statement in laterStatements { try database.execute(statement) } }
                 if !isNew { try externalDataWriter.place() }
+                let released = before.isEmpty ? [] : before.subtracting(try referencedExternalFiles(in: external))
                 // A signal that arrived after the last record's checkpoint still stops the import before it commits.
                 try Cancellation.checkpoint()
-                return result
+                return (result, released)
             }
-            if !isNew { externalDataWriter.keep() }
+            if !isNew {
+                externalDataWriter.keep()
+                externalDataWriter.remove(released)
+            }
             committed = true
             if isNew {
                 try database.execute("PRAGMA synchronous = FULL")

@@ -36,6 +36,26 @@ import Testing
         }
     }
 
+    @Test("a string longer than the flush threshold goes to the sink in pieces, escaped as a short one is")
+    func longString() throws {
+        // Escapes and multi-byte characters on both sides of every 16-byte piece boundary.
+        let sample = String(repeating: "ab\"c\\é😀\n日\u{1}x", count: 40)
+        let whole = ByteBuffer()
+        var reference = JSONWriter(sink: whole)
+        reference.appendString(sample)
+        try reference.flush()
+        let pieces = ByteBuffer()
+        var writer = JSONWriter(sink: pieces, flushThreshold: 16)
+        writer.appendRaw("[")
+        try writer.appendLongString(sample)
+        // Everything up to the last piece has reached the sink; the buffer never held more than a piece.
+        #expect(writer.bufferedByteCount <= 16 + 6 * 16 + 1)
+        writer.appendRaw("]")
+        try writer.flush()
+        #expect(pieces.bytes == Array("[".utf8) + whole.bytes + Array("]".utf8))
+        #expect(try JSONDecoder().decode([String].self, from: Data(pieces.bytes)) == [sample])
+    }
+
     @Test("integers are formatted by hand, including the extremes")
     func integers() throws {
         let text = try written { writer in

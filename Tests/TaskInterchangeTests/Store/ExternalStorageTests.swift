@@ -196,6 +196,128 @@ struct ExternalStorageTests {
         }
     }
 
+    /// The files in the store's external data directory, and the names its rows point at.
+    static func files(of store: String) throws -> (files: [String], referenced: [String]) {
+        let files = try FileManager.default.contentsOfDirectory(atPath: ExternalData(store: store).directory).sorted()
+        let referenced = try Database(path: store, mode: .readOnly(immutable: false)).rows(
+            "SELECT ZDATA FROM ZPHOTO WHERE ZDATA IS NOT NULL"
+        ).compactMap { row -> String? in
+            guard case .blob(let bytes) = row[0], case .file(let name) = ExternalData.decode(bytes) else { return nil }
+            return name
+        }
+        return (files, referenced.sorted())
+    }
+
+    /// The store's archive with p2's photo replaced by `photo` (the same file name travels with it, as it would
+    /// after editing an export).
+    static func archive(of path: String, in directory: TemporaryDirectory, photo: [UInt8]) throws -> Archive {
+        _ = try export(path, to: directory.path("a.json"))
+        var archive = try Archive(json: Data(contentsOf: URL(fileURLWithPath: directory.path("a.json"))))
+        let index = try #require(archive.entities.firstIndex { $0.key == 2 })
+        archive.entities[index].values["data"] = .string(Data(photo).base64EncodedString())
+        return archive
+    }
+
+    static func upsert(_ archive: Archive, into path: String, in directory: TemporaryDirectory, strict: Bool = false)
+        throws -> StoreImportResult
+    {
+        try archive.jsonData().write(to: URL(fileURLWithPath: directory.path("changed.json")))
+        var options = StoreImportOptions()
+        options.mode = .upsert
+        options.targetModel = model
+        options.strict = strict
+        return try StoreImport.run(try ArchiveInput(path: directory.path("changed.json")), into: path, options: options)
+    }
+
+    @Test("upserting a new photo: the old file goes only once the import has committed; a failed one keeps it")
+    func replacedFile() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.makeStore(in: directory)
+        let photo = Array(Self.large.reversed())
+        var archive = try Self.archive(of: path, in: directory, photo: photo)
+        // A value the target has no property for, on a later record: --strict refuses the import after p2's new
+        // file was staged.
+        archive.header.source?.model["Photo"]?.attributes["note"] = "string"
+        let last = try #require(archive.entities.firstIndex { $0.key == 3 })
+        archive.entities[last].values["note"] = .string("not in the target")
+        let rows = "SELECT Z_PK, Z_OPT, quote(ZDATA) FROM ZPHOTO ORDER BY Z_PK"
+        let before = try Database(path: path, mode: .readOnly(immutable: false)).rows(rows)
+        #expect(throws: (any Error).self) { try Self.upsert(archive, into: path, in: directory, strict: true) }
+        #expect(try Database(path: path, mode: .readOnly(immutable: false)).rows(rows) == before)
+        #expect(try Self.files(of: path) == ([Self.fileName], [Self.fileName]))
+        let kept = ExternalData(store: path).read(Self.fileName) == Self.large
+        #expect(kept, "the old file is as it was")
+
+        let result = try Self.upsert(archive, into: path, in: directory)
+        #expect(result.plan.entities["Photo"]?.updated == 2, "\(result.plan)")
+        let (files, referenced) = try Self.files(of: path)
+        #expect(files == referenced && files.count == 1 && files != [Self.fileName], "\(files) \(referenced)")
+        let written = ExternalData(store: path).read(files.first ?? "") == photo
+        #expect(written, "the new file holds the new photo")
+
+        // A small photo kept inline instead: its file goes too. A file no row pointed at before the import (not this
+        // import's to remove) stays.
+        let stray = "0A0A0A0A-0000-4000-8000-000000000000"
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: ExternalData(store: path).directory + "/" + stray))
+        let index = try #require(archive.entities.firstIndex { $0.key == 2 })
+        archive.entities[index].external = [:]
+        archive.entities[index].values["data"] = .string(Data(Self.small).base64EncodedString())
+        _ = try Self.upsert(archive, into: path, in: directory)
+        #expect(try Self.files(of: path) == ([stray], []))
+        #expect(
+            try Database(path: path, mode: .readOnly(immutable: false)).rows("SELECT ZDATA FROM ZPHOTO WHERE Z_PK = 2")
+                == [[.blob(ExternalData.inline(Self.small))]])
+    }
+
+    @Test("a dry run into an existing store reads the target's external files: an unchanged photo is unchanged")
+    func dryRunSeesExternalFiles() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.makeStore(in: directory)
+        let archive = try Self.archive(of: path, in: directory, photo: Self.large)
+        try archive.jsonData().write(to: URL(fileURLWithPath: directory.path("same.json")))
+        var options = StoreImportOptions()
+        options.mode = .upsert
+        options.targetModel = Self.model
+        options.dryRun = true
+        let dry = try StoreImport.run(try ArchiveInput(path: directory.path("same.json")), into: path, options: options)
+        #expect(dry.plan.entities["Photo"]?.unchanged == 3, "\(dry.plan)")
+        #expect(dry.plan.entities["Photo"]?.updated == 0)
+        // The import itself agrees, and writes nothing.
+        options.dryRun = false
+        let real = try StoreImport.run(
+            try ArchiveInput(path: directory.path("same.json")), into: path, options: options)
+        #expect(real.plan.entities == dry.plan.entities)
+        #expect(try Self.files(of: path) == ([Self.fileName], [Self.fileName]))
+        // A changed photo is a change in both.
+        let changed = try Self.archive(of: path, in: directory, photo: Array(Self.large.reversed()))
+        try changed.jsonData().write(to: URL(fileURLWithPath: directory.path("changed.json")))
+        options.dryRun = true
+        let changedDry = try StoreImport.run(
+            try ArchiveInput(path: directory.path("changed.json")), into: path, options: options)
+        #expect(changedDry.plan.entities["Photo"]?.updated == 1 && changedDry.plan.entities["Photo"]?.unchanged == 2)
+        #expect(try Self.files(of: path) == ([Self.fileName], [Self.fileName]))
+    }
+
+    @Test("a file of several megabytes (read and encoded in pieces, written through) exports byte for byte")
+    func largeFile() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.makeStore(in: directory)
+        // Two whole 3 MiB pieces and a remainder that is not a multiple of 3.
+        var random = SystemRandomNumberGenerator()
+        let bytes = (0..<(6 << 20) + 7).map { _ in UInt8.random(in: 0...255, using: &random) }
+        try Data(bytes).write(to: URL(fileURLWithPath: ExternalData(store: path).directory + "/" + Self.fileName))
+        #expect(ExternalData(store: path).base64(of: Self.fileName) == Data(bytes).base64EncodedString())
+        _ = try Self.export(path, to: directory.path("a.json"))
+        let archive = try Archive(json: Data(contentsOf: URL(fileURLWithPath: directory.path("a.json"))))
+        guard case .string(let text)? = archive.entities.first(where: { $0.key == 2 })?.values["data"] else {
+            Issue.record("no value for p2")
+            return
+        }
+        let same = Data(base64Encoded: text) == Data(bytes)
+        #expect(same, "the exported value is the file's bytes")
+        #expect(ExternalData(store: path).base64(of: "0A0A0A0A-0000-4000-8000-000000000000") == nil)
+    }
+
     @Test("marker bytes: inline, a file name, and anything else kept as it is")
     func decode() {
         #expect(ExternalData.decode([0x01, 7, 8]) == .inline([7, 8]))
