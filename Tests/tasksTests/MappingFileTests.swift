@@ -69,12 +69,22 @@ struct MappingFileTests {
         #expect(refused.stderr.hasPrefix("Error: \(unknownField): $.mapping.kinds.task.fields.colour: unknown field"))
     }
 
-    @Test("a mapped property the store lacks is a missing-property warning (--strict: 65)")
+    @Test("a mapped property the store lacks: 64 unless marked with a ?, then a missing-property warning")
     func missingProperty() throws {
         let scratch = try Scratch()
         let store = try scratch.sampleStore()
-        let mapping = try Self.inspection(of: store, in: scratch) {
+        let unmarked = try Self.inspection(of: store, in: scratch) {
             Self.set(&$0, "task", "fields", "dueDate", "deadline")
+        }
+        let refused = try TasksBinary.run(["export", store, "--mapping", unmarked, "-o", scratch.path("no.json")])
+        #expect(refused.status == 64)
+        #expect(
+            refused.stderr.contains(
+                "$.kinds.task.fields.dueDate: Task has no property 'deadline' (no column ZDEADLINE in ZTASK); if some "
+                    + "versions of the app's model have it, end the name with '?'"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("no.json")))
+        let mapping = try Self.inspection(of: store, in: scratch) {
+            Self.set(&$0, "task", "fields", "dueDate", "deadline?")
         }
         let run = try TasksBinary.run(["export", store, "--mapping", mapping, "-o", scratch.path("out.json")])
         #expect(run.status == 0)

@@ -23,9 +23,8 @@ struct ResolvedMapping {
         var tagColumn: String
     }
 
-    /// A property the mapping names that the entity does not have: the store was made by another version of the
-    /// app's model (one mapping serves them all). A name with a `suggestion` (the closest the entity has) is refused
-    /// as misspelled, so the warnings name none.
+    /// A property the mapping names, marked with `?`, that the entity does not have: the store was made by another
+    /// version of the app's model (one mapping serves them all). An unmarked one is refused.
     struct MissingProperty {
         var kind: StoreMapping.Kind
         /// The interchange field or reference (`dueDate`, `project`).
@@ -162,14 +161,16 @@ struct ResolvedMapping {
             kinds[.subtask] = subtask
         }
         self.kinds = kinds
-        // A property one typo away from one the entity has is taken for a misspelling; one with no near name may be
-        // another model version's (one mapping serves them all) and is read as absent.
-        if let misspelled = missing.first(where: { $0.suggestion != nil }) {
-            let section = misspelled.kind.fields.contains(misspelled.field) ? "fields" : "relationships"
+        // A name the entity does not have is refused before any work, with the closest one, unless the mapping marks
+        // it with `?` as absent from some versions of the app's model (one mapping serves them all): read as absent.
+        if let unknown = missing.first(where: { !(mapping[$0.kind]?.mayBeAbsent($0.field) ?? false) }) {
+            let section = unknown.kind.fields.contains(unknown.field) ? "fields" : "relationships"
             throw TaskInterchangeError(
                 .usage,
-                "\(source): $.kinds.\(misspelled.kind.rawValue).\(section).\(misspelled.field): \(misspelled.entity) "
-                    + "has \(misspelled.detail); did you mean '\(misspelled.suggestion!)'?")
+                "\(source): $.kinds.\(unknown.kind.rawValue).\(section).\(unknown.field): \(unknown.entity) "
+                    + "has \(unknown.detail)"
+                    + (unknown.suggestion.map { "; did you mean '\($0)'?" }
+                        ?? "; if some versions of the app's model have it, end the name with '?'"))
         }
         self.missing = missing
     }

@@ -37,14 +37,25 @@ public struct StoreMapping: Sendable, Hashable, Codable {
             self.relationships = relationships
         }
 
-        /// The property mapped to `field`, when there is one.
+        /// The property mapped to `field`, when there is one (without the `?` that marks it as absent from some
+        /// versions of the app's model).
         public func property(for field: String) -> String? {
-            fields[field] ?? nil
+            (fields[field] ?? nil).map(Self.name)
         }
 
-        /// The relationship mapped to `reference`, when there is one.
+        /// The relationship mapped to `reference`, when there is one (without a `?` mark).
         public func relationship(for reference: String) -> String? {
-            relationships[reference] ?? nil
+            (relationships[reference] ?? nil).map(Self.name)
+        }
+
+        /// True when the name mapped to `field` (or reference) ends in `?`: some versions of the app's model lack it,
+        /// and a store without it reads the field as absent. A name without the mark must exist.
+        public func mayBeAbsent(_ field: String) -> Bool {
+            ((fields[field] ?? nil) ?? (relationships[field] ?? nil))?.hasSuffix("?") ?? false
+        }
+
+        private static func name(_ mapped: String) -> String {
+            mapped.hasSuffix("?") ? String(mapped.dropLast()) : mapped
         }
     }
 
