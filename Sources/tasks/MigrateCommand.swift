@@ -113,8 +113,8 @@ struct MigrateCommand: Command {
                 return ExitCode.ok
             }
             Console.error(
-                "Migrated \(ReportRenderer.counts(report.export.counts)) from \(legacy) into \(target) "
-                    + "in \(String(format: "%.2f", Date().timeIntervalSince(started))) s; verified; "
+                "Migrated \(ReportRenderer.counts(report.export.counts))\(Self.dropped(report.plan)) from \(legacy) "
+                    + "into \(target) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s; verified; "
                     + "backup: \(report.backupPath)\n")
             Console.error(
                 "  \(ReportRenderer.entityPlacement(typed: report.export.entities, generic: report.export.generic))\n")
@@ -131,10 +131,23 @@ struct MigrateCommand: Command {
             }
             let status = Tasks.report(error.underlying)
             Console.error(
-                "\(target) is as it was before the migration; "
-                    + (error.backupPath.map { "the backup of \(legacy) is \($0)\n" } ?? "no backup was made\n"))
+                dryRun
+                    ? "dry run: nothing was written and no backup kept\n"
+                    : "\(target) is as it was before the migration; "
+                        + (error.backupPath.map { "the backup of \(legacy) is \($0)\n" } ?? "no backup was made\n"))
             return error.verification == nil ? status : ExitCode.different
         }
+    }
+
+    /// What the model change left out, for the summary line: ` (3 records and 2 values dropped by the model change)`.
+    static func dropped(_ plan: ImportPlan) -> String {
+        let records = plan.modelChange.droppedRecords.values.reduce(0, +)
+        let values = plan.modelChange.droppedValues.values.reduce(0, +)
+        guard records + values > 0 else { return "" }
+        let parts =
+            (records > 0 ? ["\(records) record\(records == 1 ? "" : "s")"] : [])
+            + (values > 0 ? ["\(values) value\(values == 1 ? "" : "s")"] : [])
+        return " (\(parts.joined(separator: " and ")) dropped by the model change)"
     }
 
     /// A stage as the command prints it.

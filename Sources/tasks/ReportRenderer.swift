@@ -173,6 +173,17 @@ enum ReportRenderer {
         return parts.joined(separator: ", ")
     }
 
+    /// The records of `kind` an archive holds.
+    private static func count(of kind: StoreMapping.Kind, in counts: ArchiveCounts) -> Int {
+        switch kind {
+        case .project: return counts.projects
+        case .category: return counts.categories
+        case .tag: return counts.tags
+        case .task: return counts.tasks
+        case .subtask: return counts.subtasks
+        }
+    }
+
     /// The first line of an import's summary: what happened. When every record was inserted, the counts; otherwise
     /// how many records were inserted, updated, left unchanged, skipped, deleted or not loaded (a partial import), so
     /// a run that wrote nothing says so.
@@ -186,7 +197,10 @@ enum ReportRenderer {
         }
         let inserted = total(\.inserted), updated = total(\.updated), unchanged = total(\.unchanged)
         let skipped = total(\.skipped), deleted = total(\.deleted), notLoaded = total { $0.notLoaded ?? 0 }
-        if updated + unchanged + skipped + deleted + notLoaded == 0 {
+        // Every record inserted: the counts. Records the target had no place for, or dropped by a model change, are
+        // not "imported": the detailed form says how many were.
+        let archived = result.report.counts.entities + kinds.reduce(0) { $0 + count(of: $1, in: result.report.counts) }
+        if updated + unchanged + skipped + deleted + notLoaded == 0 && inserted >= archived {
             return "Imported \(counts(result.report.counts)) into \(place) in \(time) s\n"
         }
         let wrote = inserted + updated + deleted > 0

@@ -84,7 +84,9 @@ struct ModelChangeCommandTests {
             "migrate", "--from", store, "--to", new, "--backup", scratch.path("backups"), "--model", model,
         ])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stderr.contains("Migrated 3 entity records from"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("Migrated 3 entity records (2 values dropped by the model change) from"),
+            "\(run.stderr)")
         #expect(
             run.stderr.contains(
                 "warning: E0.a2: the target's model version has no such property; 2 values dropped by the model change"),
@@ -232,5 +234,17 @@ struct ModelChangeCommandTests {
         #expect(
             toOne.stderr.contains("is linked by another record too, but Notebook.entries is to-one"), "\(toOne.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("v4.sqlite")))
+    }
+
+    @Test("an archive of another app imported into the built-in model: the headline does not call it imported")
+    func anotherApp() throws {
+        let scratch = try Scratch()
+        let (model, store) = try Self.modelAndStore(in: scratch)
+        let archive = scratch.path("app.json")
+        #expect(try TasksBinary.run(["export", "--store", store, "--model", model, "-o", archive]).status == 0)
+        let run = try TasksBinary.run(["import", "--store", scratch.path("Tasks.sqlite"), archive])
+        #expect(run.stderr.contains("Nothing written to "), "\(run.stderr)")
+        #expect(run.stderr.contains("(the archive holds 3 entity records)"), "\(run.stderr)")
+        #expect(!run.stderr.contains("Imported 3 entity records"), "\(run.stderr)")
     }
 }
