@@ -22,6 +22,7 @@ extension TaskInterchangeError.Setting {
         case .exportFile: return "-o"
         case .migrationTarget: return "--to"
         case .modelVersion: return "--model-version"
+        case .targetModel: return "--model"
         case .export: return "'tasks export'"
         case .validate: return "'tasks validate'"
         }

@@ -247,4 +247,26 @@ struct ModelChangeCommandTests {
         #expect(run.stderr.contains("(the archive holds 3 entity records)"), "\(run.stderr)")
         #expect(!run.stderr.contains("Imported 3 entity records"), "\(run.stderr)")
     }
+
+    @Test("an upsert by the model's names into a store read by its columns' names: nothing it cannot name is wiped")
+    func upsertWithoutModel() throws {
+        let scratch = try Scratch()
+        let store = scratch.path("t.sqlite")
+        try FileManager.default.copyItem(atPath: TasksBinary.sample("Journal-v2.sqlite"), toPath: store)
+        let archive = scratch.path("a.json")
+        let export = try TasksBinary.run([
+            "export", "--store", TasksBinary.sample("Journal-v2.sqlite"), "--model",
+            TasksBinary.sample("Journal.xcdatamodeld"), "-o", archive,
+        ])
+        #expect(export.status == 0, "\(export.stderr)")
+        let query = "SELECT count(ZISFAVORITE), count(ZWRITTENAT), count(ZNOTEBOOK) FROM ZENTRY"
+        let before = try Database(path: store, mode: .readOnly(immutable: false)).rows(query)
+        let run = try TasksBinary.run(["import", "--store", store, "--mode", "upsert", archive])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: the target keeps no model cache"), "\(run.stderr)")
+        #expect(run.stderr.contains("--model (the app's model) names and types them"), "\(run.stderr)")
+        let after = try Database(path: store, mode: .readOnly(immutable: false)).rows(query)
+        #expect(after == before)
+        #expect(after.first?[0].int64 == 7)
+    }
 }

@@ -191,13 +191,19 @@ public enum StoreImport {
         }
     }
 
-    static func lackingWarnings(_ plan: ImportPlan) -> [String] {
-        plan.lacking.sorted { $0.key < $1.key }.map { name, count in
+    static func lackingWarnings(_ plan: ImportPlan, modelKnown: Bool = true) -> [String] {
+        let warnings = plan.lacking.sorted { $0.key < $1.key }.map { name, count in
             let plural = count == 1 ? "" : "s"
             return name.contains(".")
                 ? "\(name): the target has no such property; \(count) value\(plural) not imported"
                 : "\(name): the target has no such entity; \(count) record\(plural) not imported"
         }
+        guard !modelKnown, !warnings.isEmpty else { return warnings }
+        // A store without a model cache is read by its columns' names: the app's model names its properties.
+        return warnings + [
+            "the target keeps no model cache, so its properties are known only by their columns' names; "
+                + "\(TaskInterchangeError.Setting.targetModel.name) (the app's model) names and types them"
+        ]
     }
 
     /// An existing store must take writes where it is: a read-only file, sidecar or directory (a read-only mount, say)
@@ -271,7 +277,8 @@ public enum StoreImport {
             throw error
         }
         var warnings =
-            writer.warnings + modelChangeWarnings(plan, mapping: importer.versionMapping) + lackingWarnings(plan)
+            writer.warnings + modelChangeWarnings(plan, mapping: importer.versionMapping)
+            + lackingWarnings(plan, modelKnown: writer.targetModel != nil)
             + ambiguityWarnings(plan)
             + droppedWarning(plan)
         if plan.unlinked > 0 {
@@ -344,7 +351,8 @@ public enum StoreImport {
                 return plan
             }
             warnings =
-                (writer.warnings + modelChangeWarnings(plan, mapping: importer.versionMapping) + lackingWarnings(plan)
+                (writer.warnings + modelChangeWarnings(plan, mapping: importer.versionMapping)
+                + lackingWarnings(plan, modelKnown: writer.targetModel != nil)
                 + ambiguityWarnings(plan))
                 .map { $0.replacingOccurrences(of: temporary.path, with: path) }
                 + droppedWarning(plan)

@@ -67,6 +67,8 @@ public struct TaskInterchangeError: Error, Sendable, Equatable, CustomStringConv
         case migrationBackup
         /// The version of a model bundle to use, when it names no current one.
         case modelVersion
+        /// ``StoreImportOptions/targetModel``: the app's model, for a target that keeps no model cache.
+        case targetModel
         /// An export (``Exporter``), which writes every section sorted by id.
         case export
         /// A validation (``Validator``), which lists every problem of an archive.
@@ -94,6 +96,7 @@ public struct TaskInterchangeError: Error, Sendable, Equatable, CustomStringConv
             case .migrationTarget: return "the migration's new store"
             case .migrationBackup: return "Migration.backupDirectory"
             case .modelVersion: return "a version name"
+            case .targetModel: return "StoreImportOptions.targetModel"
             case .export: return "Exporter"
             case .validate: return "Validator"
             }
