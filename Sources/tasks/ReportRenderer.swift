@@ -120,6 +120,7 @@ enum ReportRenderer {
                 switch change.change {
                 case .kept:
                     if !renamed.isEmpty { lines.append("\(name)\(renamed) (renamed)") }
+                    if let pair = change.pairChange { lines.append("\(name)\(renamed): \(pair)") }
                 case .converted(let from, let to):
                     let count = tally.convertedValues["\(target).\(change.target ?? property)"] ?? 0
                     lines.append(

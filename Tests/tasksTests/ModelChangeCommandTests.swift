@@ -225,6 +225,10 @@ struct ModelChangeCommandTests {
         #expect(linked.first?[0].int64 == 5)
         let toOrdered = try migrate(scratch.path("v2.sqlite"), "v3.sqlite", "V3")
         #expect(toOrdered.status == 0, "\(toOrdered.stderr)")
+        #expect(
+            toOrdered.stderr.contains(
+                "Entry.notebook: the pair now travels from Notebook.entries, an ordered to-many"), "\(toOrdered.stderr)"
+        )
         let positions = try Database(path: scratch.path("v3.sqlite"), mode: .readOnly(immutable: false)).rows(
             "SELECT ZNOTEBOOK, count(DISTINCT Z_FOK_NOTEBOOK), count(*) FROM ZENTRY WHERE ZNOTEBOOK IS NOT NULL "
                 + "GROUP BY ZNOTEBOOK")

@@ -17,6 +17,7 @@ extension VersionMapping {
         overrides: ModelChangeOverrides = ModelChangeOverrides(), sourceModel: ObjectModel? = nil
     ) throws(TaskInterchangeError) {
         let byName = model.entitiesByName
+        let overrides = Self.carriedSides(of: overrides, source: source, model: model)
         try Self.checkOverrides(overrides, source: source, model: model, byName: byName)
         var entities: [String: EntityMap] = [:]
         for (name, declaration) in source {
@@ -58,6 +59,49 @@ extension VersionMapping {
         }
         self.entities = entities
         targetDeclarations = Self.declarations(source, entities, model: model)
+    }
+
+    /// Overrides that name the side of a pair the archive does not carry (`Entry.notebook` when `Notebook.entries`
+    /// travels) applied to the side it does: null leaves the pair out, a name picks the target's relationship whose
+    /// inverse it is.
+    private static func carriedSides(
+        of overrides: ModelChangeOverrides, source: [String: EntityDeclaration], model: ObjectModel
+    ) -> ModelChangeOverrides {
+        var result = overrides
+        for (key, target) in overrides.properties {
+            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let declaration = source[parts[0]],
+                declaration.attributes[parts[1]] == nil, declaration.relationships[parts[1]] == nil
+            else { continue }
+            for (owner, ownerDeclaration) in source.sorted(by: { $0.key < $1.key }) {
+                guard
+                    let (name, relationship) = ownerDeclaration.relationships.first(where: {
+                        $0.value.inverse == parts[1] && $0.value.destination == parts[0]
+                    })
+                else { continue }
+                result.properties[key] = nil
+                if let target {
+                    // The target's relationship of the owner whose inverse is the one named.
+                    func targetEntity(_ name: String) -> String? {
+                        if let chosen = overrides.entities[name] { return chosen }
+                        return match(
+                            name, among: model.entities, identifier: \.renamingIdentifier, name: \.name,
+                            sourceNames: Set(source.keys))?.name
+                    }
+                    let destination = targetEntity(relationship.destination)
+                    let found = targetEntity(owner).flatMap { model.entity(named: $0) }.flatMap { entity in
+                        model.ancestry(of: entity).flatMap(\.relationships).first {
+                            $0.inverse == target && $0.destination == destination
+                        }
+                    }
+                    result.properties[owner + "." + name] = found?.name ?? target
+                } else {
+                    result.properties[owner + "." + name] = .some(nil)
+                }
+                break
+            }
+        }
+        return result
     }
 
     /// The target element that claims `name`: the one whose renaming identifier is `name`, else the one called `name`
@@ -184,6 +228,7 @@ extension VersionMapping {
                 other.isToMany && other.isOrdered
             {
                 pairsChanged = true
+                map.pairChange = "the pair now travels from \(found.destination).\(inverse), an ordered to-many"
             }
             // Of a pair that is one-to-one in the target, each destination may be linked once: where the source's
             // other side was to-many (or is unknown), the links are checked as they come.
@@ -197,9 +242,11 @@ extension VersionMapping {
                     }
                 }
                 if sourceOther?.isToMany ?? true { map.uniqueInverse = "\(found.destination).\(inverse)" }
-                if sourceOther?.isToMany == true { pairsChanged = true }
+                if sourceOther?.isToMany == true {
+                    pairsChanged = true
+                    map.pairChange = "\(found.destination).\(inverse) became to-one: each destination linked once"
+                }
             }
-            properties[property] = map
             // A pair whose other side changed (a one-to-many become many-to-many) is written the target's way, when
             // the source version confirms the old side existed.
             if let inverse = relationship.inverse, inverse != found.inverse,
@@ -207,7 +254,11 @@ extension VersionMapping {
                 sourceModel?.relationship(named: inverse, in: destination) != nil
             {
                 pairsChanged = true
+                map.pairChange =
+                    "its other side \(relationship.destination).\(inverse) is now "
+                    + "\(found.destination).\(found.inverse ?? "none")"
             }
+            properties[property] = map
         }
         var owners: [String: String] = [:]
         for (property, map) in properties.sorted(by: { $0.key < $1.key }) {

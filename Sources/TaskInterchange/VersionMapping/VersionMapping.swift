@@ -41,6 +41,8 @@ public struct VersionMapping: Sendable, Hashable {
         /// For a to-one whose inverse is to-one in the target (`Entity.inverse`): each destination may be linked by one
         /// record only.
         var uniqueInverse: String?
+        /// How the pair this relationship belongs to changed on its other side, for the plan.
+        public internal(set) var pairChange: String?
     }
 
     /// A target attribute no source property fills (added by the new version), or a required one: what records

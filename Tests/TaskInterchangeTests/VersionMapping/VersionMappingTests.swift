@@ -219,6 +219,21 @@ struct VersionMappingTests {
         #expect(tally.requiredNulls == ["Memo.count": 1])
     }
 
+    @Test("an override naming the side of a pair the archive does not carry applies to the side it carries")
+    func otherSide() throws {
+        let mapping = try Self.mapping(
+            ModelChangeOverrides(properties: ["Folder.notes": nil], fill: ["Memo.kind": .string("k")]))
+        if case .dropped(let reason)? = mapping.entities["Note"]?.properties["folder"]?.change {
+            #expect(reason.hasPrefix("left out"))
+        } else {
+            Issue.record(
+                "Note.folder is not left out: \(String(describing: mapping.entities["Note"]?.properties["folder"]))")
+        }
+        let renamed = try Self.mapping(
+            ModelChangeOverrides(properties: ["Folder.notes": "memos"], fill: ["Memo.kind": .string("k")]))
+        #expect(renamed.entities["Note"]?.properties["folder"]?.target == "folders")
+    }
+
     @Test("defaults read as the archive spells values")
     func defaults() {
         #expect(VersionMapping.defaultValue("YES", type: "boolean") == .bool(true))
