@@ -139,24 +139,12 @@ enum ReportRenderer {
                 let count = tally.filledValues["\(target).\(fill.property)"] ?? 0
                 // A required attribute every record has: nothing to say.
                 if !fill.isAdded && count == 0 && fill.value == nil { continue }
-                let what = fill.value.map { "filled with \(text(of: $0))" } ?? "required, no default"
+                let what = fill.value.map { "filled with \(VersionMapping.describe($0))" } ?? "required, no default"
                 lines.append(
                     "\(target).\(fill.property) (\(fill.isAdded ? "added" : "required")): \(what) (\(count) records)")
             }
         }
         return lines.isEmpty ? "" : "Model change:\n" + lines.map { "  \($0)\n" }.joined()
-    }
-
-    /// A value as JSON spells it.
-    private static func text(of value: ExtraValue) -> String {
-        switch value {
-        case .null: return "null"
-        case .bool(let flag): return String(flag)
-        case .integer(let number): return String(number)
-        case .double(let number): return String(number)
-        case .string(let text): return "\"\(text)\""
-        case .array(let ids): return "[\(ids.joined(separator: ", "))]"
-        }
     }
 
     /// One kind's or entity's counts: `5 inserted, 2 updated, 3 matched by name`.

@@ -46,16 +46,11 @@ extension VersionMapping {
                 })
         }
         // Two sources written into one target would overwrite each other (or collide on keys).
-        var claimedBy: [String: String] = [:]
-        for (name, map) in entities.sorted(by: { $0.key < $1.key }) {
-            guard let target = map.target else { continue }
-            if let other = claimedBy[target] {
-                throw TaskInterchangeError(
-                    .usage,
-                    "$.modelChange.entities: the archive's \(other) and \(name) would both become the target's \(target); "
-                        + "leave one out (null) or map it elsewhere")
-            }
-            claimedBy[target] = name
+        if let (first, second, target) = Self.collision(entities.mapValues(\.target)) {
+            throw TaskInterchangeError(
+                .usage,
+                "$.modelChange.entities: the archive's \(first) and \(second) would both become the target's \(target); "
+                    + "leave one out (null) or map it elsewhere")
         }
         self.entities = entities
         targetDeclarations = Self.declarations(source, entities, model: model)
@@ -104,6 +99,17 @@ extension VersionMapping {
         return result
     }
 
+    /// The first two sources (by name) that `targets` sends to one target, with that target.
+    private static func collision(_ targets: [String: String?]) -> (String, String, String)? {
+        var claimedBy: [String: String] = [:]
+        for (source, target) in targets.sorted(by: { $0.key < $1.key }) {
+            guard let target else { continue }
+            if let other = claimedBy[target] { return (other, source, target) }
+            claimedBy[target] = source
+        }
+        return nil
+    }
+
     /// The target element that claims `name`: the one whose renaming identifier is `name`, else the one called `name`
     /// unless its renaming identifier names another element the source has (models keep identifiers that name
     /// nothing the source has, such as a version long gone).
@@ -142,21 +148,22 @@ extension VersionMapping {
         var pairsChanged = false
         let sourceProperties = Set(declaration.attributes.keys).union(declaration.relationships.keys)
         let gone = "the target model's \(target.name) has no such property"
+        // The target property a source property becomes (the mapping's choice first), or why it has none.
+        func targetName(of property: String, isAttribute: Bool) -> (name: String?, dropped: String) {
+            if let chosen = overrides.properties[name + "." + property] { return (chosen, "left out by the mapping") }
+            let attribute =
+                isAttribute
+                ? match(
+                    property, among: attributes, identifier: \.renamingIdentifier, name: \.name,
+                    sourceNames: sourceProperties, foldingCase: sourceModel == nil)?.name : nil
+            let relationship = match(
+                property, among: relationships, identifier: \.renamingIdentifier, name: \.name,
+                sourceNames: sourceProperties, foldingCase: !isAttribute && sourceModel == nil)?.name
+            return (attribute ?? relationship, gone)
+        }
         for (property, type) in declaration.attributes {
-            let targetName: String?
-            if let chosen = overrides.properties[name + "." + property] {
-                targetName = chosen
-            } else {
-                targetName =
-                    match(
-                        property, among: attributes, identifier: \.renamingIdentifier, name: \.name,
-                        sourceNames: sourceProperties, foldingCase: sourceModel == nil)?.name
-                    ?? match(
-                        property, among: relationships, identifier: \.renamingIdentifier, name: \.name,
-                        sourceNames: sourceProperties)?.name
-            }
-            guard let targetName else {
-                let reason = overrides.properties[name + "." + property] != nil ? "left out by the mapping" : gone
+            let (found, reason) = targetName(of: property, isAttribute: true)
+            guard let targetName = found else {
                 properties[property] = PropertyMap(target: nil, change: .dropped(reason), sourceType: type)
                 continue
             }
@@ -176,17 +183,8 @@ extension VersionMapping {
                 targetType: targetType, sourceType: type)
         }
         for (property, relationship) in declaration.relationships {
-            let targetName: String?
-            if let chosen = overrides.properties[name + "." + property] {
-                targetName = chosen
-            } else {
-                targetName =
-                    match(
-                        property, among: relationships, identifier: \.renamingIdentifier, name: \.name,
-                        sourceNames: sourceProperties, foldingCase: sourceModel == nil)?.name
-            }
-            guard let targetName else {
-                let reason = overrides.properties[name + "." + property] != nil ? "left out by the mapping" : gone
+            let (found, reason) = targetName(of: property, isAttribute: false)
+            guard let targetName = found else {
                 properties[property] = PropertyMap(target: nil, change: .dropped(reason))
                 continue
             }
@@ -260,16 +258,11 @@ extension VersionMapping {
             }
             properties[property] = map
         }
-        var owners: [String: String] = [:]
-        for (property, map) in properties.sorted(by: { $0.key < $1.key }) {
-            guard let targetName = map.target else { continue }
-            if let other = owners[targetName] {
-                throw TaskInterchangeError(
-                    .usage,
-                    "$.modelChange.properties: \(name).\(other) and \(name).\(property) would both become "
-                        + "\(target.name).\(targetName); leave one out (null) or map it elsewhere")
-            }
-            owners[targetName] = property
+        if let (first, second, targetName) = collision(properties.mapValues(\.target)) {
+            throw TaskInterchangeError(
+                .usage,
+                "$.modelChange.properties: \(name).\(first) and \(name).\(second) would both become "
+                    + "\(target.name).\(targetName); leave one out (null) or map it elsewhere")
         }
         var fills: [Fill] = []
         for attribute in attributes where attribute.derivation == nil {

@@ -143,8 +143,8 @@ extension VersionMapping {
         }
     }
 
-    /// A value for a message.
-    private static func describe(_ value: ExtraValue) -> String {
+    /// A value for a message (long text cut at 40 characters).
+    package static func describe(_ value: ExtraValue) -> String {
         switch value {
         case .null: return "null"
         case .bool(let flag): return String(flag)
