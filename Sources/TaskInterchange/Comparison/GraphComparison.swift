@@ -257,8 +257,9 @@ public enum GraphComparison {
         /// A record through the mapping (nil when its entity was dropped).
         private mutating func mapped(_ record: EntityRecord) throws -> EntityRecord? {
             guard let mapping else { return record }
-            let path = JSONPath.member("$.entities", record.entity) + "[id \(record.id.uuidString)]"
-            return try mapping.apply(record, path: path, tally: &tally)
+            return try mapping.apply(
+                record, path: JSONPath.member("$.entities", record.entity) + "[id \(record.id.uuidString)]",
+                tally: &tally)
         }
 
         /// The next item, generic records of one entity in id order (or, `keyedBy`, in key order).

@@ -53,6 +53,12 @@ extension VersionMapping {
                     + "leave one out (null) or map it elsewhere")
         }
         self.entities = entities
+        var added: [String: Set<String>] = [:]
+        for map in entities.values {
+            guard let target = map.target else { continue }
+            added[target, default: []].formUnion(map.fills.filter(\.isAdded).map(\.property))
+        }
+        self.added = added
         targetDeclarations = Self.declarations(source, entities, model: model)
     }
 

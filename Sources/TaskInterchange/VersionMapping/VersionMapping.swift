@@ -78,6 +78,8 @@ public struct VersionMapping: Sendable, Hashable {
 
     /// Source entity → its fate, for every entity the archive declares.
     public var entities: [String: EntityMap]
+    /// Target entity → the attributes the source version did not have (see `addedAttributes(of:)`).
+    let added: [String: Set<String>]
     /// The archive's declarations as the target model has them (keyed by target entity name): what an import passes
     /// to its destination and a comparison reads the archive's records by.
     public var targetDeclarations: [String: EntityDeclaration]
@@ -99,11 +101,7 @@ public struct VersionMapping: Sendable, Hashable {
     /// The attributes of target entity `entity` that the source version did not have (added by the model change): an
     /// update of an existing record leaves them as the target has them.
     public func addedAttributes(of entity: String) -> Set<String> {
-        var added: Set<String> = []
-        for map in entities.values where map.target == entity {
-            for fill in map.fills where fill.isAdded { added.insert(fill.property) }
-        }
-        return added
+        added[entity] ?? []
     }
 
     /// What applying the mapping dropped and filled, counted by `Entity` (records) or `Entity.property` (values),
@@ -143,8 +141,8 @@ public struct VersionMapping: Sendable, Hashable {
     ///   - tally: what was dropped, filled and converted, added to.
     /// - Throws: `TaskInterchangeError.invalidData` for a value the target cannot hold unchanged, a required value
     ///   with nothing to fill it, or a to-one relationship given several links.
-    public func apply(_ record: EntityRecord, path: String, tally: inout Tally) throws(TaskInterchangeError)
-        -> EntityRecord?
+    public func apply(_ record: EntityRecord, path: @autoclosure () -> String, tally: inout Tally)
+        throws(TaskInterchangeError) -> EntityRecord?
     {
         guard let map = entities[record.entity] else { return record }
         guard let target = map.target else {
@@ -160,12 +158,14 @@ public struct VersionMapping: Sendable, Hashable {
                 continue
             }
             let name = property.target ?? source
-            let at = JSONPath.member(path + ".values", source)
+            // Spelt only for a message: most records never need it.
+            func at() -> String { JSONPath.member(path() + ".values", source) }
             switch property.change {
             case .kept:
                 mapped.values[name] = value
             case .converted(let from, let to):
-                mapped.values[name] = try Self.convert(value, from: from, to: to, at: at, property: target + "." + name)
+                mapped.values[name] = try Self.convert(
+                    value, from: from, to: to, at: at(), property: target + "." + name)
                 tally.convertedValues[target + "." + name, default: 0] += 1
             case .toMany:
                 if case .string(let id) = value {
@@ -183,7 +183,7 @@ public struct VersionMapping: Sendable, Hashable {
                 guard ids.count <= 1 else {
                     throw TaskInterchangeError(
                         .invalidData,
-                        "\(at): \(ids.count) links, but \(target).\(name) is to-one in the target model; "
+                        "\(at()): \(ids.count) links, but \(target).\(name) is to-one in the target model; "
                             + "keep one link per record, or map the relationship to a to-many one")
                 }
                 if let id = ids.first { mapped.values[name] = .string(id) }
@@ -191,13 +191,13 @@ public struct VersionMapping: Sendable, Hashable {
                 tally.droppedValues[record.entity + "." + source, default: 0] += 1
             case .refused(let reason):
                 guard value != .null else { break }
-                throw TaskInterchangeError(.invalidData, "\(at): \(reason)")
+                throw TaskInterchangeError(.invalidData, "\(at()): \(reason)")
             }
             if let inverse = property.uniqueInverse, case .string(let id)? = mapped.values[name] {
                 guard tally.linkedOnce[target + "." + name, default: []].insert(id).inserted else {
                     throw TaskInterchangeError(
                         .invalidData,
-                        "\(at): \(id) is linked by another record too, but \(inverse) is to-one in the target "
+                        "\(at()): \(id) is linked by another record too, but \(inverse) is to-one in the target "
                             + "model, so only one record may link to it")
                 }
             }
@@ -223,7 +223,7 @@ public struct VersionMapping: Sendable, Hashable {
             } else if fill.isRequired {
                 throw TaskInterchangeError(
                     .invalidData,
-                    "\(JSONPath.member(path + ".values", fill.property)): \(target).\(fill.property) is required in "
+                    "\(JSONPath.member(path() + ".values", fill.property)): \(target).\(fill.property) is required in "
                         + "the target model, which gives it no default value, and the archive has none; name the "
                         + "value to write in the mapping's modelChange.fill")
             }
