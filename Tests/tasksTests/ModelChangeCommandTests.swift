@@ -155,6 +155,18 @@ struct ModelChangeCommandTests {
             "\(typo.stderr)")
         #expect(typo.stderr.contains("did you mean 'E0.added'?"), "\(typo.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.path("Other.sqlite")))
+        // A misspelt section would leave the inference in charge unnoticed.
+        try #"{"mappingVersion": 1, "kinds": {}, "modelChange": {"fills": {"E0.added": 5}}}"#.write(
+            toFile: mapping, atomically: true, encoding: .utf8)
+        let section = try TasksBinary.run(
+            arguments.map { $0 == scratch.path("New.sqlite") ? scratch.path("Third.sqlite") : $0 } + [
+                "--mapping", mapping,
+            ])
+        #expect(section.status == 65, "\(section.stderr)")
+        #expect(
+            section.stderr.contains("\(mapping): $.modelChange.fills: unknown member (did you mean 'fill'?)"),
+            "\(section.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("Third.sqlite")))
     }
 
     @Test("migrate without --model into the built-in model: fails, keeps nothing, and points at --model")
