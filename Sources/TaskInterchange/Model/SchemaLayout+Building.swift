@@ -321,9 +321,11 @@ extension SchemaLayout {
         case .date: return .timestamp
         case .double, .float: return .float
         case .decimal: return .decimal
-        case .string, .uri: return .text
+        case .string: return .text
+        case .uri: return .uri
         case .uuid: return .uuid
-        case .binaryData, .transformable: return .blob
+        case .transformable: return .transformable
+        case .binaryData: return .blob
         case .undefined, .objectID, .composite: return nil
         }
     }

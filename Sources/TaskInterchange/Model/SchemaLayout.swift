@@ -2,9 +2,12 @@
 /// indexes, derived-attribute triggers and the system tables, with every name Core Data would choose. Built by
 /// `init(model:)`; `statements` is the DDL.
 struct SchemaLayout: Sendable {
-    /// How a column stores its value. The order of the cases is the order in which Core Data groups a table's
-    /// columns; within a group columns keep the order in which they were claimed.
-    enum Storage: Int, Comparable, Sendable {
+    /// How a column stores its value. Core Data lists a table's columns in groups, in the order of `group`, and
+    /// within a group in the order in which they were claimed: integers (with keys), then dates and floating point
+    /// numbers together, decimals, strings, URIs, UUIDs, transformables, binary data. Checked on every table of the
+    /// shared real stores (Notes interleaves dates and doubles; Wire, Notes and Photos put transformables before
+    /// binary data); no table seen has both a URI and a UUID column, so their relative order is inferred.
+    enum Storage: Sendable, Hashable {
         /// Integers, booleans, keys, entity numbers, order keys.
         case integer
         /// Dates.
@@ -13,11 +16,15 @@ struct SchemaLayout: Sendable {
         case float
         /// Decimals.
         case decimal
-        /// Strings and URIs.
+        /// Strings.
         case text
-        /// UUIDs: BLOB, placed before the other BLOB columns (seen in SampleModel2's `ZBOOK`).
+        /// URIs: VARCHAR, after the strings.
+        case uri
+        /// UUIDs: BLOB, before the other BLOB columns (seen in SampleModel2's `ZBOOK`).
         case uuid
-        /// Binary data and transformables.
+        /// Transformables: BLOB, before binary data.
+        case transformable
+        /// Binary data.
         case blob
 
         /// The declared SQL type.
@@ -27,12 +34,24 @@ struct SchemaLayout: Sendable {
             case .timestamp: return "TIMESTAMP"
             case .float: return "FLOAT"
             case .decimal: return "DECIMAL"
-            case .text: return "VARCHAR"
-            case .uuid, .blob: return "BLOB"
+            case .text, .uri: return "VARCHAR"
+            case .uuid, .transformable, .blob: return "BLOB"
             }
         }
 
-        static func < (lhs: Storage, rhs: Storage) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// The column group's place in a table's DDL.
+        var group: Int {
+            switch self {
+            case .integer: return 0
+            case .timestamp, .float: return 1
+            case .decimal: return 2
+            case .text: return 3
+            case .uri: return 4
+            case .uuid: return 5
+            case .transformable: return 6
+            case .blob: return 7
+            }
+        }
     }
 
     /// A property of an entity, as the model declares it (inherited properties under the declaring entity).
@@ -97,7 +116,8 @@ struct SchemaLayout: Sendable {
         /// The DDL column order: grouped by storage, claim order within a group.
         var columns: [Column] {
             claimed.enumerated().sorted { a, b in
-                a.element.storage == b.element.storage ? a.offset < b.offset : a.element.storage < b.element.storage
+                let (groupA, groupB) = (a.element.storage.group, b.element.storage.group)
+                return groupA == groupB ? a.offset < b.offset : groupA < groupB
             }.map(\.element)
         }
 
