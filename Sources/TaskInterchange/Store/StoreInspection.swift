@@ -148,9 +148,7 @@ public struct StoreInspection: Sendable, Codable {
                 )
             }
             joinTables = try schema.tables.keys.sorted().compactMap { table -> JoinTable? in
-                guard table.hasPrefix("Z_"), !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) else {
-                    return nil
-                }
+                guard schema.kind(of: table) == .join else { return nil }
                 let count = Int(try database.scalar("SELECT count(*) FROM \(Database.quote(table))")?.int64 ?? 0)
                 return JoinTable(table: table, columns: (schema.columns(of: table) ?? []).map(\.name), count: count)
             }
