@@ -174,17 +174,53 @@ struct SchemaLayout: Sendable {
         var table: String
         var terms: [Term]
         var isUnique = false
+        /// The `WHERE` condition of a partial index, in SQL.
+        var condition: String?
 
         /// An index on bare columns.
         init(name: String, table: String, columns: [String]) {
             self.init(name: name, table: table, terms: columns.map { Term(column: $0) })
         }
 
-        init(name: String, table: String, terms: [Term], isUnique: Bool = false) {
+        init(name: String, table: String, terms: [Term], isUnique: Bool = false, condition: String? = nil) {
             self.name = name
             self.table = table
             self.terms = terms
             self.isUnique = isUnique
+            self.condition = condition
+        }
+    }
+
+    /// An R-tree fetch index: a virtual table `Z_RT_<Entity>_<index>` holding each row's key and a minimum and a
+    /// maximum per indexed column, kept current by three triggers on the entity's table.
+    struct RTree: Sendable, Hashable {
+        var name: String
+        /// The entity table whose rows it indexes.
+        var table: String
+        /// The indexed columns of `table`.
+        var columns: [String]
+
+        /// The virtual table's columns after `Z_PK`: `<COLUMN>_MIN`, `<COLUMN>_MAX` per indexed column.
+        var rangeColumns: [String] { columns.flatMap { [$0 + "_MIN", $0 + "_MAX"] } }
+
+        /// `CREATE VIRTUAL TABLE … USING RTREE` and its `_INSERT`, `_UPDATE` and `_DELETE` triggers, as Photos' store
+        /// has them (spacing included).
+        var statements: [String] {
+            let (t, r) = (identifier(table), identifier(name))
+            let names = (["Z_PK"] + rangeColumns.map(identifier)).joined(separator: ", ")
+            let values = (["NEW.Z_PK"] + columns.map { "NEW.\(identifier($0)) ,NEW.\(identifier($0))" })
+                .joined(separator: ", ")
+            let insert = "INTO \(r) (\(names)) VALUES (\(values)) ;"
+            let declared = (["Z_PK INTEGER PRIMARY KEY"] + rangeColumns.map { "\(identifier($0)) FLOAT" })
+            return [
+                "CREATE VIRTUAL TABLE \(r) USING RTREE (\(declared.joined(separator: ", ")))",
+                "CREATE TRIGGER \(identifier(name + "_INSERT")) AFTER INSERT ON \(t) FOR EACH ROW BEGIN "
+                    + "INSERT OR REPLACE \(insert) END",
+                "CREATE TRIGGER \(identifier(name + "_UPDATE")) AFTER UPDATE ON \(t) FOR EACH ROW BEGIN "
+                    + "DELETE FROM \(r) WHERE Z_PK = NEW.Z_PK ; INSERT \(insert) END",
+                "CREATE TRIGGER \(identifier(name + "_DELETE")) AFTER DELETE ON \(t) FOR EACH ROW BEGIN "
+                    + "DELETE FROM \(r) WHERE Z_PK = OLD.Z_PK ; END",
+            ]
         }
     }
 
@@ -202,6 +238,8 @@ struct SchemaLayout: Sendable {
     var entityOrder: [String] = []
     /// Entity tables in the order of their roots' numbers.
     var tables: [EntityTable] = []
+    /// R-tree fetch indexes.
+    var rTrees: [RTree] = []
     /// Derived-attribute triggers.
     var triggers: [Trigger] = []
     /// What the layout could not reproduce with confidence, one sentence each.
@@ -216,7 +254,8 @@ struct SchemaLayout: Sendable {
 
     /// The DDL in the order real stores list it: each entity table followed by the join tables its entities name;
     /// then per table its key indexes, its `Z_ENT` index, its join tables' indexes, its uniqueness and fetch
-    /// indexes; then the triggers; then the system tables.
+    /// indexes; then each R-tree index with its triggers; then the derived-attribute triggers; then the system
+    /// tables.
     var statements: [String] {
         var result: [String] = []
         for table in tables {
@@ -242,7 +281,7 @@ struct SchemaLayout: Sendable {
             indexes += table.joinTables.map(\.index) + table.indexes
             result += indexes.map(Self.statement)
         }
-        return result + triggers.map(\.sql) + Self.systemTables
+        return result + rTrees.flatMap(\.statements) + triggers.map(\.sql) + Self.systemTables
     }
 
     private static func statement(_ index: Index) -> String {
@@ -253,7 +292,7 @@ struct SchemaLayout: Sendable {
             """
             CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(identifier(index.name)) \
             ON \(identifier(index.table)) (\(terms.joined(separator: ", ")))
-            """
+            """ + (index.condition.map { " WHERE " + $0 } ?? "")
     }
 
     /// A name as Core Data writes it (bare), quoted when it is not a plain SQL identifier, so that names read from a
