@@ -298,6 +298,10 @@ extension SchemaLayout {
         var tableNames: [String: String] = [:]
         for name in entityOrder { tableNames[name] = table(of: name).map { tables[$0].name } }
         let placed = self
+        // Counting triggers come before the derived attributes' ones in Photos' store.
+        addTriggerKeyTriggers(
+            model: model, byName: byName, columns: { placed.column(PropertyKey(entity: $0, property: $1)) },
+            table: { tableNames[$0] })
         addDerivedAttributeTriggers(
             model: model, byName: byName, columns: { placed.column(PropertyKey(entity: $0, property: $1)) },
             table: { tableNames[$0] })

@@ -208,8 +208,9 @@ struct SchemaLayout: Sendable {
         var statements: [String] {
             let (t, r) = (identifier(table), identifier(name))
             let names = (["Z_PK"] + rangeColumns.map(identifier)).joined(separator: ", ")
-            let values = (["NEW.Z_PK"] + columns.map { "NEW.\(identifier($0)) ,NEW.\(identifier($0))" })
-                .joined(separator: ", ")
+            // Photos' store spaces the first range oddly: `(NEW.Z_PK, NEW.ZLATITUDE ,NEW.ZLATITUDE, NEW.ZLONGITUDE, …)`.
+            let ranges = columns.flatMap { ["NEW.\(identifier($0))", "NEW.\(identifier($0))"] }
+            let values = "NEW.Z_PK, " + ranges.prefix(1).joined() + " ," + ranges.dropFirst().joined(separator: ", ")
             let insert = "INTO \(r) (\(names)) VALUES (\(values)) ;"
             let declared = (["Z_PK INTEGER PRIMARY KEY"] + rangeColumns.map { "\(identifier($0)) FLOAT" })
             return [

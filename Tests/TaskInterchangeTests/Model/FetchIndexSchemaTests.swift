@@ -41,8 +41,8 @@ struct FetchIndexSchemaTests {
                 "CREATE INDEX Z_Place_forAll ON ZPLACE (ZKIND COLLATE BINARY ASC, Z_PK COLLATE BINARY ASC, Z_ENT COLLATE BINARY DESC) WHERE (ZKIND = 2 OR ZKIND = 4)",
                 "CREATE INDEX Z_Place_byName ON ZPLACE (ZNAME COLLATE BINARY ASC) WHERE (ZNAME IS NOT NULL AND ZKIND > -1)",
                 "CREATE VIRTUAL TABLE Z_RT_Place_boundedByRect USING RTREE (Z_PK INTEGER PRIMARY KEY, ZLATITUDE_MIN FLOAT, ZLATITUDE_MAX FLOAT, ZLONGITUDE_MIN FLOAT, ZLONGITUDE_MAX FLOAT)",
-                "CREATE TRIGGER Z_RT_Place_boundedByRect_INSERT AFTER INSERT ON ZPLACE FOR EACH ROW BEGIN INSERT OR REPLACE INTO Z_RT_Place_boundedByRect (Z_PK, ZLATITUDE_MIN, ZLATITUDE_MAX, ZLONGITUDE_MIN, ZLONGITUDE_MAX) VALUES (NEW.Z_PK, NEW.ZLATITUDE ,NEW.ZLATITUDE, NEW.ZLONGITUDE ,NEW.ZLONGITUDE) ; END",
-                "CREATE TRIGGER Z_RT_Place_boundedByRect_UPDATE AFTER UPDATE ON ZPLACE FOR EACH ROW BEGIN DELETE FROM Z_RT_Place_boundedByRect WHERE Z_PK = NEW.Z_PK ; INSERT INTO Z_RT_Place_boundedByRect (Z_PK, ZLATITUDE_MIN, ZLATITUDE_MAX, ZLONGITUDE_MIN, ZLONGITUDE_MAX) VALUES (NEW.Z_PK, NEW.ZLATITUDE ,NEW.ZLATITUDE, NEW.ZLONGITUDE ,NEW.ZLONGITUDE) ; END",
+                "CREATE TRIGGER Z_RT_Place_boundedByRect_INSERT AFTER INSERT ON ZPLACE FOR EACH ROW BEGIN INSERT OR REPLACE INTO Z_RT_Place_boundedByRect (Z_PK, ZLATITUDE_MIN, ZLATITUDE_MAX, ZLONGITUDE_MIN, ZLONGITUDE_MAX) VALUES (NEW.Z_PK, NEW.ZLATITUDE ,NEW.ZLATITUDE, NEW.ZLONGITUDE, NEW.ZLONGITUDE) ; END",
+                "CREATE TRIGGER Z_RT_Place_boundedByRect_UPDATE AFTER UPDATE ON ZPLACE FOR EACH ROW BEGIN DELETE FROM Z_RT_Place_boundedByRect WHERE Z_PK = NEW.Z_PK ; INSERT INTO Z_RT_Place_boundedByRect (Z_PK, ZLATITUDE_MIN, ZLATITUDE_MAX, ZLONGITUDE_MIN, ZLONGITUDE_MAX) VALUES (NEW.Z_PK, NEW.ZLATITUDE ,NEW.ZLATITUDE, NEW.ZLONGITUDE, NEW.ZLONGITUDE) ; END",
                 "CREATE TRIGGER Z_RT_Place_boundedByRect_DELETE AFTER DELETE ON ZPLACE FOR EACH ROW BEGIN DELETE FROM Z_RT_Place_boundedByRect WHERE Z_PK = OLD.Z_PK ; END",
             ] + SchemaLayout.systemTables)
         #expect(Self.places.schemaCaveats == [])
@@ -85,6 +85,53 @@ struct FetchIndexSchemaTests {
                 "CREATE TRIGGER Z_DA_ZDETAILS_Photo_derivedCamera_PARAMETER_UPDATE AFTER UPDATE OF ZCAMERA ON ZDETAILS FOR EACH ROW BEGIN UPDATE ZPHOTO SET ZDERIVEDCAMERA = NEW.ZCAMERA WHERE ZDETAILS = NEW.Z_PK; SELECT NSCoreDataDATriggerUpdatedAffectedObjectValue('ZPHOTO', Z_ENT, Z_PK, 'derivedCamera', ZDERIVEDCAMERA) FROM ZPHOTO WHERE ZDETAILS = NEW.Z_PK; END",
             ])
         #expect(model.schemaCaveats == [])
+    }
+
+    @Test("NSTriggerKey counts across a to-one and a to-many get Photos' seven ZT_ triggers each; other forms a caveat")
+    func triggerKeyCounts() throws {
+        var visible = ObjectModel.Attribute("visible", .boolean)
+        visible.userInfo = [SchemaLayout.triggerKey: "(photo.hidden == NO) && (photo.state != 0)"]
+        var count = ObjectModel.Attribute("faceCount", .integer32)
+        count.userInfo = [SchemaLayout.triggerKey: "(faces.visible == YES)"]
+        var odd = ObjectModel.Attribute("named", .integer32)
+        odd.userInfo = [SchemaLayout.triggerKey: "(faces.name == \"x\")"]
+        let model = ObjectModel(entities: [
+            .init(
+                "Face", attributes: [visible, .init("name", .string)],
+                relationships: [
+                    .init("person", to: "Person", inverse: "faces", toMany: false),
+                    .init("photo", to: "Photo", inverse: nil, toMany: false),
+                ]),
+            .init(
+                "Person", attributes: [count, odd],
+                relationships: [.init("faces", to: "Face", inverse: "person", toMany: true)]),
+            .init("Photo", attributes: [.init("hidden", .boolean), .init("state", .integer16)]),
+        ])
+        let triggers = model.schemaStatements().filter { $0.hasPrefix("CREATE TRIGGER") }
+        #expect(
+            triggers.map { $0.split(separator: " ")[2] } == [
+                "ZT_ZFACE_ZVISIBLE_ZPHOTO_INSERT_INCREMENT", "ZT_ZFACE_ZVISIBLE_ZPHOTO_UPDATE_INCREMENT",
+                "ZT_ZFACE_ZVISIBLE_ZPHOTO_UPDATE_DECREMENT", "ZT_ZFACE_ZVISIBLE_ZPHOTO_DELETE_DECREMENT",
+                "ZT_ZFACE_ZVISIBLE_ZPHOTO_ZFACE_INSERT_INCREMENT", "ZT_ZFACE_ZVISIBLE_ZPHOTO_ZPHOTO_UPDATE_TO_NULL",
+                "ZT_ZFACE_ZVISIBLE_ZPHOTO_ZPHOTO_UPDATE_INCREMENT",
+                "ZT_ZPERSON_ZFACECOUNT_ZFACE_INSERT_INCREMENT", "ZT_ZPERSON_ZFACECOUNT_ZFACE_UPDATE_INCREMENT",
+                "ZT_ZPERSON_ZFACECOUNT_ZFACE_UPDATE_DECREMENT", "ZT_ZPERSON_ZFACECOUNT_ZFACE_DELETE_DECREMENT",
+                "ZT_ZPERSON_ZFACECOUNT_ZFACE_ZPERSON_INSERT_INCREMENT",
+                "ZT_ZPERSON_ZFACECOUNT_ZFACE_ZPERSON_UPDATE_INCREMENT",
+                "ZT_ZPERSON_ZFACECOUNT_ZFACE_ZPERSON_UPDATE_DECREMENT",
+            ])
+        #expect(
+            triggers.first
+                == "CREATE TRIGGER ZT_ZFACE_ZVISIBLE_ZPHOTO_INSERT_INCREMENT AFTER INSERT ON ZPHOTO FOR EACH ROW WHEN NEW.ZHIDDEN == 0 AND NEW.ZSTATE != 0 BEGIN UPDATE ZFACE SET ZVISIBLE = IFNULL(ZVISIBLE,0) + 1 WHERE NEW.Z_PK = ZPHOTO; SELECT NSCoreDataTriggerUpdateAffectedObjectValue('ZFACE', Z_ENT, Z_PK, 'ZVISIBLE', ZVISIBLE) FROM ZFACE WHERE ZPHOTO = NEW.Z_PK; END"
+        )
+        #expect(
+            model.schemaCaveats == [
+                "Person.named counts (faces.name == \"x\") (NSTriggerKey): only comparisons across one relationship with a to-one side get their ZT_ triggers here"
+            ])
+        // Every statement is valid SQL.
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.path("counts.sqlite"), mode: .create)
+        for statement in model.schemaStatements() { try database.execute(statement) }
     }
 
     @Test(
