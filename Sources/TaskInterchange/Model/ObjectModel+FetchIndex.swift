@@ -88,10 +88,14 @@ extension ObjectModel.Entity {
             result.append((index.name, index.elements.map(\.property)))
         }
         for attribute in attributes.sorted(by: { SchemaLayout.byteOrder($0.name, $1.name) })
-        where attribute.isTransient && attribute.type == .undefined && !result.contains(where: { $0.name == attribute.name }) {
+        where attribute.isTransient && attribute.type == .undefined
+            && !result.contains(where: { $0.name == attribute.name })
+        {
             guard let components = attribute.userInfo[Self.locationComponentsKey] else { continue }
             let properties = components.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            if !properties.isEmpty && !properties.contains(where: \.isEmpty) { result.append((attribute.name, properties)) }
+            if !properties.isEmpty && !properties.contains(where: \.isEmpty) {
+                result.append((attribute.name, properties))
+            }
         }
         return result
     }

@@ -286,7 +286,9 @@ extension SchemaLayout {
             }
         }
         for table in tables
-        where table.claimed.contains(where: { $0.storage == .uri }) && table.claimed.contains(where: { $0.storage == .uuid }) {
+        where table.claimed.contains(where: { $0.storage == .uri })
+            && table.claimed.contains(where: { $0.storage == .uuid })
+        {
             caveats.append(
                 """
                 \(table.name) has URI and UUID columns: that URIs come before UUIDs in its \

@@ -59,7 +59,8 @@ struct FetchIndexSchemaTests {
         let layout = SchemaLayout(model: model)
         #expect(
             layout.rTrees == [
-                SchemaLayout.RTree(name: "Z_RT_Place_boundedByRect", table: "ZPLACE", columns: ["ZLATITUDE", "ZLONGITUDE"])
+                SchemaLayout.RTree(
+                    name: "Z_RT_Place_boundedByRect", table: "ZPLACE", columns: ["ZLATITUDE", "ZLONGITUDE"])
             ])
         #expect(layout.caveats == [])
     }
@@ -158,7 +159,8 @@ struct FetchIndexSchemaTests {
         #expect(master.sorted() == expectedMaster)
         // Everything else in the store is the model's statements: SQLite made the shadow tables itself.
         let shadows = ["_node\"", "_parent\"", "_rowid\""].map { "Z_RT_Place_boundedByRect" + $0 }
-        let made = try ObjectModel.normalizedSchema(of: database).filter { sql in !shadows.contains { sql.contains($0) } }
+        let made = try ObjectModel.normalizedSchema(of: database).filter { sql in !shadows.contains { sql.contains($0) }
+        }
         let statements = Self.places.schemaStatements().map(ObjectModel.normalized)
         #expect(Set(made) == Set(statements))
         // The triggers keep the index on an app's connection (`tasks`' own never fires triggers): a row in, moved,

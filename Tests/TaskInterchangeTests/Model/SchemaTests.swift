@@ -87,7 +87,7 @@ struct SchemaTests {
             ] + SchemaLayout.systemTables)
         #expect(
             model.schemaCaveats == [
-                "Student.mentees and Student.mentors are a many-to-many pair on one entity: which of them names the join table is not reproducible; take the name from a template store when there is one",
+                "Student.mentees and Student.mentors are a many-to-many pair on one entity: which of them names the join table is not reproducible; take the name from a template store when there is one"
             ])
     }
 
@@ -150,7 +150,8 @@ struct SchemaTests {
         var entity = ObjectModel.Entity("Order", attributes: [address, total, .init("nothing", .undefined)])
         // A nested compound predicate: no real store shows how Core Data writes one in SQL.
         entity.fetchIndexes = [
-            .init("recent", elements: [.init("total")], partialIndexPredicate: "total > 0 AND (total < 9 OR total > 99)")
+            .init(
+                "recent", elements: [.init("total")], partialIndexPredicate: "total > 0 AND (total < 9 OR total > 99)")
         ]
         let model = ObjectModel(entities: [entity])
         #expect(
