@@ -106,7 +106,7 @@ struct ModelCacheDecoder {
         // Older archives keep compound indexes as tuples of properties; they index the same columns.
         for tuple in try uniquenessConstraints(fields["NSCompoundIndexes"], context) where !tuple.isEmpty {
             let name = tuple.joined(separator: "_")
-            guard !entity.fetchIndexes.contains(where: { $0.name == name || $0.elements.map(\.property) == tuple })
+            guard !entity.fetchIndexes.contains(where: { $0.name == name || $0.elements.map(\.compoundName) == tuple })
             else { continue }
             entity.fetchIndexes.append(ObjectModel.FetchIndex(name, elements: tuple.map { .init($0) }))
         }
@@ -155,7 +155,16 @@ struct ModelCacheDecoder {
                     throw .unsupported("\(context): fetch index \(name) has an element of type \(kindCode)")
                 }
                 let ascending = try flag(element["NSAscending"], "an element of fetch index \(name)") ?? true
-                elements.append(.init(property, ascending: ascending, kind: kind))
+                // An element may index an expression (`SELF`, the key path `entity`) through an expression
+                // description, which names no stored property.
+                var expression: String?
+                if let indexed = try self.fields(element["NSIndexedProperty"], "an element of fetch index \(name)"),
+                    try classNames(indexed).contains("NSExpressionDescription"), let value = indexed["NSExpression"]
+                {
+                    expression = try expressionFormat(
+                        value, nesting: 0, "the expression of an element of fetch index \(name) of \(context)")
+                }
+                elements.append(.init(property, ascending: ascending, kind: kind, expression: expression))
             }
             var index = ObjectModel.FetchIndex(name, elements: elements)
             if let predicate = fields["NSPartialIndexPredicate"],

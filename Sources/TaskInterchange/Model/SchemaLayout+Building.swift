@@ -156,12 +156,8 @@ extension SchemaLayout {
                 joined.insert(key)
                 joined.insert(inverseKey)
                 if inverseKey == key {
-                    caveats.append(
-                        """
-                        \(name).\(relationship.name) is its own inverse: its join table's \
-                        second column is named REFLEXIVE, which no real store we hold confirms
-                        """
-                    )
+                    // A relationship that is its own inverse: the second column is REFLEXIVE (Photos' Person has
+                    // three such, `Z_47MERGECANDIDATES (Z_47MERGECANDIDATES, REFLEXIVE)`).
                     let column = tables[t].reserve("Z_\(destination)\(relationship.name.uppercased())")
                     let order = relationship.isOrdered ? "Z_FOK_" + column.dropFirst(2) : nil
                     let join = JoinTable(
@@ -241,37 +237,73 @@ extension SchemaLayout {
                         terms: found.map { Index.Term(column: $0, ascending: true) }, isUnique: true))
             }
             for fetchIndex in entity.indexes where !fetchIndex.elements.isEmpty {
+                // R-tree indexes are virtual tables, made below.
+                if fetchIndex.elements.allSatisfy({ $0.kind == .rTree }) { continue }
                 let isAttribute = fetchIndex.elements.map { element in
-                    lineage.contains { byName[$0]?.attributes.contains { $0.name == element.property } == true }
+                    element.expression != nil
+                        || lineage.contains { byName[$0]?.attributes.contains { $0.name == element.property } == true }
                 }
                 // An index on one relationship is not created: a to-one key is indexed anyway, a to-many has no column
                 // (Accounts3's model has such indexes and its store none). With attributes, a to-one's key column is
                 // indexed with them (Wire's `hiddenInConversation_isExpired_serverTimestamp_delivered`).
                 if fetchIndex.elements.count == 1 && !isAttribute[0] { continue }
-                if fetchIndex.partialIndexPredicate != nil
-                    || fetchIndex.elements.contains(where: { $0.kind != .binary })
-                    || fetchIndex.elements.contains(where: { column($0.property) == nil })
-                {
+                let columns = fetchIndex.elements.map { Self.indexedColumn($0, column: column) }
+                let condition = fetchIndex.partialIndexPredicate.map { Self.indexCondition($0, column: column) }
+                var problem: String?
+                if fetchIndex.elements.contains(where: { $0.kind != .binary }) {
+                    problem = "mixes R-tree and binary elements"
+                } else if let missing = zip(fetchIndex.elements, columns).first(where: { $0.1 == nil })?.0 {
+                    problem =
+                        "indexes \(missing.expression ?? missing.property), which has no column "
+                        + "(a to-many relationship, or an expression other than SELF, entity or a property)"
+                } else if let predicate = fetchIndex.partialIndexPredicate, condition == .some(nil) {
+                    problem = "is partial with a predicate (\(predicate)) of a form not translated to SQL here"
+                }
+                if let problem {
+                    caveats.append("fetch index \(fetchIndex.name) of \(name) \(problem); it is not created")
+                    continue
+                }
+                let terms = zip(fetchIndex.elements, columns).map { element, column in
+                    Index.Term(column: column!, ascending: element.ascending)
+                }
+                tables[t].indexes.append(
+                    Index(
+                        name: "Z_\(name)_\(fetchIndex.name)", table: tables[t].name, terms: terms,
+                        condition: condition ?? nil))
+            }
+            for (index, properties) in entity.rTreeIndexes {
+                let columns = properties.compactMap(column)
+                guard columns.count == properties.count else {
                     caveats.append(
                         """
-                        fetch index \(fetchIndex.name) of \(name) is partial, an R-tree \
-                        or names a to-many relationship; it is not created
+                        the R-tree index \(index) of \(name) names a property without a column \
+                        (\(properties.joined(separator: ", "))); it is not created
                         """
                     )
                     continue
                 }
-                let terms = fetchIndex.elements.compactMap { element in
-                    column(element.property).map { Index.Term(column: $0, ascending: element.ascending) }
-                }
-                guard terms.count == fetchIndex.elements.count else { continue }
-                tables[t].indexes.append(
-                    Index(name: "Z_\(name)_\(fetchIndex.name)", table: tables[t].name, terms: terms))
+                rTrees.append(RTree(name: "Z_RT_\(name)_\(index)", table: tables[t].name, columns: columns))
             }
+        }
+        for table in tables
+        where table.claimed.contains(where: { $0.storage == .uri })
+            && table.claimed.contains(where: { $0.storage == .uuid })
+        {
+            caveats.append(
+                """
+                \(table.name) has URI and UUID columns: that URIs come before UUIDs in its \
+                column order is unconfirmed (order carries no meaning to Core Data)
+                """
+            )
         }
 
         var tableNames: [String: String] = [:]
         for name in entityOrder { tableNames[name] = table(of: name).map { tables[$0].name } }
         let placed = self
+        // Counting triggers come before the derived attributes' ones in Photos' store.
+        addTriggerKeyTriggers(
+            model: model, byName: byName, columns: { placed.column(PropertyKey(entity: $0, property: $1)) },
+            table: { tableNames[$0] })
         addDerivedAttributeTriggers(
             model: model, byName: byName, columns: { placed.column(PropertyKey(entity: $0, property: $1)) },
             table: { tableNames[$0] })
@@ -321,9 +353,11 @@ extension SchemaLayout {
         case .date: return .timestamp
         case .double, .float: return .float
         case .decimal: return .decimal
-        case .string, .uri: return .text
+        case .string: return .text
+        case .uri: return .uri
         case .uuid: return .uuid
-        case .binaryData, .transformable: return .blob
+        case .transformable: return .transformable
+        case .binaryData: return .blob
         case .undefined, .objectID, .composite: return nil
         }
     }

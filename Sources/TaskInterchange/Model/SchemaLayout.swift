@@ -2,9 +2,12 @@
 /// indexes, derived-attribute triggers and the system tables, with every name Core Data would choose. Built by
 /// `init(model:)`; `statements` is the DDL.
 struct SchemaLayout: Sendable {
-    /// How a column stores its value. The order of the cases is the order in which Core Data groups a table's
-    /// columns; within a group columns keep the order in which they were claimed.
-    enum Storage: Int, Comparable, Sendable {
+    /// How a column stores its value. Core Data lists a table's columns in groups, in the order of `group`, and
+    /// within a group in the order in which they were claimed: integers (with keys), then dates and floating point
+    /// numbers together, decimals, strings, URIs, UUIDs, transformables, binary data. Checked on every table of the
+    /// shared real stores (Notes interleaves dates and doubles; Wire, Notes and Photos put transformables before
+    /// binary data); no table seen has both a URI and a UUID column, so their relative order is inferred.
+    enum Storage: Sendable, Hashable {
         /// Integers, booleans, keys, entity numbers, order keys.
         case integer
         /// Dates.
@@ -13,11 +16,15 @@ struct SchemaLayout: Sendable {
         case float
         /// Decimals.
         case decimal
-        /// Strings and URIs.
+        /// Strings.
         case text
-        /// UUIDs: BLOB, placed before the other BLOB columns (seen in SampleModel2's `ZBOOK`).
+        /// URIs: VARCHAR, after the strings.
+        case uri
+        /// UUIDs: BLOB, before the other BLOB columns (seen in SampleModel2's `ZBOOK`).
         case uuid
-        /// Binary data and transformables.
+        /// Transformables: BLOB, before binary data.
+        case transformable
+        /// Binary data.
         case blob
 
         /// The declared SQL type.
@@ -27,12 +34,24 @@ struct SchemaLayout: Sendable {
             case .timestamp: return "TIMESTAMP"
             case .float: return "FLOAT"
             case .decimal: return "DECIMAL"
-            case .text: return "VARCHAR"
-            case .uuid, .blob: return "BLOB"
+            case .text, .uri: return "VARCHAR"
+            case .uuid, .transformable, .blob: return "BLOB"
             }
         }
 
-        static func < (lhs: Storage, rhs: Storage) -> Bool { lhs.rawValue < rhs.rawValue }
+        /// The column group's place in a table's DDL.
+        var group: Int {
+            switch self {
+            case .integer: return 0
+            case .timestamp, .float: return 1
+            case .decimal: return 2
+            case .text: return 3
+            case .uri: return 4
+            case .uuid: return 5
+            case .transformable: return 6
+            case .blob: return 7
+            }
+        }
     }
 
     /// A property of an entity, as the model declares it (inherited properties under the declaring entity).
@@ -97,7 +116,8 @@ struct SchemaLayout: Sendable {
         /// The DDL column order: grouped by storage, claim order within a group.
         var columns: [Column] {
             claimed.enumerated().sorted { a, b in
-                a.element.storage == b.element.storage ? a.offset < b.offset : a.element.storage < b.element.storage
+                let (groupA, groupB) = (a.element.storage.group, b.element.storage.group)
+                return groupA == groupB ? a.offset < b.offset : groupA < groupB
             }.map(\.element)
         }
 
@@ -154,17 +174,54 @@ struct SchemaLayout: Sendable {
         var table: String
         var terms: [Term]
         var isUnique = false
+        /// The `WHERE` condition of a partial index, in SQL.
+        var condition: String?
 
         /// An index on bare columns.
         init(name: String, table: String, columns: [String]) {
             self.init(name: name, table: table, terms: columns.map { Term(column: $0) })
         }
 
-        init(name: String, table: String, terms: [Term], isUnique: Bool = false) {
+        init(name: String, table: String, terms: [Term], isUnique: Bool = false, condition: String? = nil) {
             self.name = name
             self.table = table
             self.terms = terms
             self.isUnique = isUnique
+            self.condition = condition
+        }
+    }
+
+    /// An R-tree fetch index: a virtual table `Z_RT_<Entity>_<index>` holding each row's key and a minimum and a
+    /// maximum per indexed column, kept current by three triggers on the entity's table.
+    struct RTree: Sendable, Hashable {
+        var name: String
+        /// The entity table whose rows it indexes.
+        var table: String
+        /// The indexed columns of `table`.
+        var columns: [String]
+
+        /// The virtual table's columns after `Z_PK`: `<COLUMN>_MIN`, `<COLUMN>_MAX` per indexed column.
+        var rangeColumns: [String] { columns.flatMap { [$0 + "_MIN", $0 + "_MAX"] } }
+
+        /// `CREATE VIRTUAL TABLE … USING RTREE` and its `_INSERT`, `_UPDATE` and `_DELETE` triggers, as Photos' store
+        /// has them (spacing included).
+        var statements: [String] {
+            let (t, r) = (identifier(table), identifier(name))
+            let names = (["Z_PK"] + rangeColumns.map(identifier)).joined(separator: ", ")
+            // Photos' store spaces the first range oddly: `(NEW.Z_PK, NEW.ZLATITUDE ,NEW.ZLATITUDE, NEW.ZLONGITUDE, …)`.
+            let ranges = columns.flatMap { ["NEW.\(identifier($0))", "NEW.\(identifier($0))"] }
+            let values = "NEW.Z_PK, " + ranges.prefix(1).joined() + " ," + ranges.dropFirst().joined(separator: ", ")
+            let insert = "INTO \(r) (\(names)) VALUES (\(values)) ;"
+            let declared = (["Z_PK INTEGER PRIMARY KEY"] + rangeColumns.map { "\(identifier($0)) FLOAT" })
+            return [
+                "CREATE VIRTUAL TABLE \(r) USING RTREE (\(declared.joined(separator: ", ")))",
+                "CREATE TRIGGER \(identifier(name + "_INSERT")) AFTER INSERT ON \(t) FOR EACH ROW BEGIN "
+                    + "INSERT OR REPLACE \(insert) END",
+                "CREATE TRIGGER \(identifier(name + "_UPDATE")) AFTER UPDATE ON \(t) FOR EACH ROW BEGIN "
+                    + "DELETE FROM \(r) WHERE Z_PK = NEW.Z_PK ; INSERT \(insert) END",
+                "CREATE TRIGGER \(identifier(name + "_DELETE")) AFTER DELETE ON \(t) FOR EACH ROW BEGIN "
+                    + "DELETE FROM \(r) WHERE Z_PK = OLD.Z_PK ; END",
+            ]
         }
     }
 
@@ -182,6 +239,8 @@ struct SchemaLayout: Sendable {
     var entityOrder: [String] = []
     /// Entity tables in the order of their roots' numbers.
     var tables: [EntityTable] = []
+    /// R-tree fetch indexes.
+    var rTrees: [RTree] = []
     /// Derived-attribute triggers.
     var triggers: [Trigger] = []
     /// What the layout could not reproduce with confidence, one sentence each.
@@ -196,7 +255,8 @@ struct SchemaLayout: Sendable {
 
     /// The DDL in the order real stores list it: each entity table followed by the join tables its entities name;
     /// then per table its key indexes, its `Z_ENT` index, its join tables' indexes, its uniqueness and fetch
-    /// indexes; then the triggers; then the system tables.
+    /// indexes; then each R-tree index with its triggers; then the derived-attribute triggers; then the system
+    /// tables.
     var statements: [String] {
         var result: [String] = []
         for table in tables {
@@ -222,7 +282,7 @@ struct SchemaLayout: Sendable {
             indexes += table.joinTables.map(\.index) + table.indexes
             result += indexes.map(Self.statement)
         }
-        return result + triggers.map(\.sql) + Self.systemTables
+        return result + rTrees.flatMap(\.statements) + triggers.map(\.sql) + Self.systemTables
     }
 
     private static func statement(_ index: Index) -> String {
@@ -233,7 +293,7 @@ struct SchemaLayout: Sendable {
             """
             CREATE \(index.isUnique ? "UNIQUE " : "")INDEX \(identifier(index.name)) \
             ON \(identifier(index.table)) (\(terms.joined(separator: ", ")))
-            """
+            """ + (index.condition.map { " WHERE " + $0 } ?? "")
     }
 
     /// A name as Core Data writes it (bare), quoted when it is not a plain SQL identifier, so that names read from a

@@ -52,8 +52,9 @@ struct SchemaFixtureTests {
         print("schema | \(comparison)")
 
         // (a) The whole schema, bar the history tables, statement for statement — for stores created in one go.
-        // Lightweight migrations rebuilt the messenger's stores: renamed tables keep indexes named for old entity
-        // numbers and added columns come last, so there the layout test (`StoreLayoutTests`) is the evidence.
+        // Lightweight migrations rebuilt the messenger's stores and the Photos library: renamed tables keep indexes
+        // named for old entity numbers, added columns come last and older tables keep the indexes older model
+        // compilers asked for, so there the layout test (`StoreLayoutTests`) is the evidence.
         let migrated = Self.migrated.contains { name.hasPrefix($0) }
         let real = try ObjectModel.normalizedSchema(of: original.database, includingInternalTables: false)
         let ours = try ObjectModel.normalizedSchema(of: made, includingInternalTables: false)
@@ -87,11 +88,9 @@ struct SchemaFixtureTests {
         let realOrder = try original.database.rows(order).compactMap { $0[0].string.map(ObjectModel.normalized) }
         let ourOrder = model.schemaStatements().map(ObjectModel.normalized)
         if migrated {
-            #expect(
-                Set(ourOrder.filter { $0.hasPrefix("CREATE TABLE") }).count
-                    == realOrder.filter {
-                        $0.hasPrefix("CREATE TABLE")
-                    }.count, "\(name): tables")
+            // Counted in the made store, which has the shadow tables SQLite adds for an R-tree index too.
+            let tables = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'A%'"
+            #expect(try made.scalar(tables) == original.database.scalar(tables), "\(name): tables")
         } else if name.hasPrefix("EasyLife") {
             // A migrated store: TodoItem's table came after the system tables.
             #expect(
@@ -135,8 +134,9 @@ struct SchemaFixtureTests {
         #expect(model.schemaCaveats == expected, "\(name): caveats")
     }
 
-    /// The messenger's stores, rebuilt by lightweight migrations (see `newStoreEqualsRealStore`).
-    static let migrated = ["store1-25__", "store2-60-0__", "store2-100-0__"]
+    /// The messenger's stores and the Photos library, rebuilt by lightweight migrations (see
+    /// `newStoreEqualsRealStore`).
+    static let migrated = ["store1-25__", "store2-60-0__", "store2-100-0__", "Photos-13.0.1__"]
 
     /// An empty store in `directory` made from the model alone: its schema, Z_PRIMARYKEY rows and Z_METADATA.
     static func makeStore(_ model: ObjectModel, frameworkVersion: Int, in directory: TemporaryDirectory) throws

@@ -87,8 +87,7 @@ struct SchemaTests {
             ] + SchemaLayout.systemTables)
         #expect(
             model.schemaCaveats == [
-                "Student.friends is its own inverse: its join table's second column is named REFLEXIVE, which no real store we hold confirms",
-                "Student.mentees and Student.mentors are a many-to-many pair on one entity: which of them names the join table is not reproducible; take the name from a template store when there is one",
+                "Student.mentees and Student.mentors are a many-to-many pair on one entity: which of them names the join table is not reproducible; take the name from a template store when there is one"
             ])
     }
 
@@ -149,7 +148,11 @@ struct SchemaTests {
         var total = ObjectModel.Attribute("total", .integer64)
         total.derivation = "sum:(items.price)"
         var entity = ObjectModel.Entity("Order", attributes: [address, total, .init("nothing", .undefined)])
-        entity.fetchIndexes = [.init("recent", elements: [.init("total")], partialIndexPredicate: "total > 0")]
+        // A nested compound predicate: no real store shows how Core Data writes one in SQL.
+        entity.fetchIndexes = [
+            .init(
+                "recent", elements: [.init("total")], partialIndexPredicate: "total > 0 AND (total < 9 OR total > 99)")
+        ]
         let model = ObjectModel(entities: [entity])
         #expect(
             model.schemaStatements().first

@@ -52,11 +52,13 @@ struct StoreLayoutTests {
                 expected[join.name] = Set(([join.first, join.second] + join.orderColumns).map { "\($0) INTEGER" })
             }
         }
+        // Entity and join tables as the store classifies them: an R-tree index and SQLite's shadow tables are neither.
         var actual: [String: Set<String>] = [:]
-        for (table, columns) in schema.tables
-        where !table.hasPrefix("A") && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) {
+        for (table, columns) in schema.tables where [.entity, .join].contains(schema.kind(of: table)) {
             actual[table] = Set(columns.map { "\($0.name) \($0.declaredType)" })
         }
+        #expect(
+            schema.tables(of: .rtreeIndex) == computed.rTrees.map(\.name).sorted(), "\(store): R-tree indexes")
         // Join tables are compared by their columns (the store settles the name of a pair on one entity).
         let expectedJoins = Set(expected.filter { $0.key.hasPrefix("Z_") }.values)
         let actualJoins = Set(actual.filter { $0.key.hasPrefix("Z_") }.values)
@@ -70,8 +72,8 @@ struct StoreLayoutTests {
             #expect(found.subtracting(columns).sorted() == [], "\(store): \(table) has more")
         }
 
-        // Indexed column tuples (names vary with framework age; migrations keep old ones).
-        var storeTuples: [String: Set<[String]>] = [:]
+        // Indexed column tuples (names vary with framework age; migrations keep old ones), partial ones included.
+        var storeTuples: [String: [[String]: [String]]] = [:]
         for row in try snapshot.database.rows(
             "SELECT m.tbl_name, m.name FROM sqlite_master m WHERE m.type = 'index' AND m.sql IS NOT NULL")
         {
@@ -79,16 +81,21 @@ struct StoreLayoutTests {
             let columns = try snapshot.database.rows(
                 "SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)]
             ).compactMap { $0[0].string }
-            storeTuples[table, default: []].insert(columns)
+            storeTuples[table, default: [:]][columns, default: []].append(name)
         }
+        var notFromModel: [String] = []
         for (table, tuples) in layout.indexedColumns {
-            let found = storeTuples[table] ?? []
+            let found = Set((storeTuples[table] ?? [:]).keys)
             #expect(
                 tuples.subtracting(found).map { $0.joined(separator: ",") }.sorted() == [],
                 "\(store): \(table) indexes the store lacks")
             // A migration that renamed a join table keeps its old index too, on the columns in the other order.
             let extra = found.subtracting(tuples).filter { !(table.hasPrefix("Z_") && tuples.contains($0.reversed())) }
-            #expect(extra.map { $0.joined(separator: ",") }.sorted() == [], "\(store): \(table) indexes not computed")
+            notFromModel += extra.flatMap { storeTuples[table]?[$0] ?? [] }
         }
+        // Indexes no model describes are named, not failed: only the two Photos created itself on its album-asset
+        // join table are, and neither has Core Data's form of name.
+        let appIndexes = store.contains("Photos-13.0.1") ? ["RADAR_10322662_INDEX", "RADAR_22158684_INDEX"] : []
+        #expect(notFromModel.sorted() == appIndexes, "\(store): indexes not from the model")
     }
 }
