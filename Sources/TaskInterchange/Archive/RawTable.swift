@@ -38,6 +38,6 @@ public struct RawTable: Sendable, Hashable {
 
     /// Whether the statement makes a virtual table (SQLite makes its shadow tables; its rows go through it).
     public var isVirtual: Bool {
-        statement.drop { $0.isWhitespace }.uppercased().hasPrefix("CREATE VIRTUAL TABLE")
+        statement.drop { $0.isWhitespace }.prefix(20).uppercased() == "CREATE VIRTUAL TABLE"
     }
 }
