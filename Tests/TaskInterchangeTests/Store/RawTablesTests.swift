@@ -241,6 +241,32 @@ struct RawTablesTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path("b.json")))
     }
 
+    @Test("inspect lists every table by kind with its rows and what an export does with it")
+    func inspect() throws {
+        let directory = try TemporaryDirectory()
+        let source = try Self.sourceStore(
+            directory,
+            extra: """
+                CREATE VIRTUAL TABLE ZINDEX USING fts5(body, content='');
+                INSERT INTO ZINDEX (rowid, body) VALUES (1, 'one');
+                """)
+        let inspection = try StoreInspection(store: source)
+        let byName = Dictionary(uniqueKeysWithValues: inspection.tables.map { ($0.name, $0) })
+        #expect(
+            Set(byName.keys)
+                == Set(
+                    try StoreSchema(
+                        reading: Database(path: source, mode: .readOnly(immutable: false)), path: source
+                    ).tableKinds.keys))
+        #expect(byName["APP_NOTES"].map { [$0.kind, $0.export] } == ["app", "raw"])
+        #expect(byName["APP_NOTES"]?.count == 4)
+        #expect(byName["ZSEARCH"].map { [$0.kind, $0.module, $0.export] } == ["virtual", "fts4", "raw"])
+        #expect(byName["ZSEARCH_segdir"].map { [$0.kind, $0.owner, $0.export] } == ["shadow", "ZSEARCH", "derived"])
+        #expect(byName["ZINDEX"].map { [$0.kind, $0.export] } == ["virtual", "not carried"])
+        #expect(byName["ZTASK"].map { [$0.kind, $0.export] } == ["entity", "records"])
+        #expect(byName["Z_PRIMARYKEY"]?.kind == "system")
+    }
+
     @Test("an R-tree fetch index is derived from its entity's columns, not carried")
     func fetchIndex() throws {
         let directory = try TemporaryDirectory()
