@@ -117,20 +117,21 @@ public struct StoreInspection: Sendable, Codable {
         var log = FindingLog()
         // A damaged cache is a finding, not a failure: the schema still describes the store.
         var model = appModel
+        var damaged = false
         do {
             if model == nil { model = try ObjectModel(modelCacheOf: snapshot) }
         } catch {
-            log.add(
-                .modelCache, entity: nil,
-                message:
-                    "Z_MODELCACHE cannot be decoded (\(error.message)); entities and properties come from the schema")
+            damaged = true
+            log.add(.modelCache, entity: nil, message: StoreFinding.damagedModelCache(error))
         }
         self.model = model
         modelSource =
             appModel != nil
             ? "the app's model, as given"
-            : model == nil
-                ? "no usable model cache; entities and columns read from the schema" : "decoded from Z_MODELCACHE"
+            : damaged
+                ? "model cache present but damaged; entities and columns read from the schema"
+                : model == nil
+                    ? "no model cache; entities and columns read from the schema" : "decoded from Z_MODELCACHE"
         let computed = model?.versionHashes ?? [:]
         let stored = (try? StoreMetadata(of: snapshot))??.versionHashes ?? [:]
         func base64(_ bytes: [UInt8]?) -> String? { bytes.map { Data($0).base64EncodedString() } }
