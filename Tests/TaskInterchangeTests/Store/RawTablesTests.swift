@@ -30,6 +30,12 @@ struct RawTablesTests {
         INSERT INTO APP_LOG (rowid, a, b) VALUES (5, 1, 2.5), (9, 'x', NULL), (6, X'01', 'ünïcödé ☃'), (7, -0.0, 0.0);
         """
 
+    /// A full-text index that keeps no content, with three rows: its rows cannot be read back.
+    static let contentless = """
+        CREATE VIRTUAL TABLE ZINDEX USING fts5(body, content='');
+        INSERT INTO ZINDEX (rowid, body) VALUES (1, 'one'), (2, 'two'), (3, 'three');
+        """
+
     /// A store made from the built-in model, then given the app's tables and rows.
     static func sourceStore(_ directory: TemporaryDirectory, extra: String = "") throws -> String {
         let path = directory.path("source.sqlite")
@@ -226,12 +232,7 @@ struct RawTablesTests {
     @Test("a table that cannot be carried is named with its row count, and strict fails")
     func uncarried() throws {
         let directory = try TemporaryDirectory()
-        let source = try Self.sourceStore(
-            directory,
-            extra: """
-                CREATE VIRTUAL TABLE ZINDEX USING fts5(body, content='');
-                INSERT INTO ZINDEX (rowid, body) VALUES (1, 'one'), (2, 'two'), (3, 'three');
-                """)
+        let source = try Self.sourceStore(directory, extra: Self.contentless)
         let summary = try Self.export(source, to: directory.path("a.json"))
         let finding = try #require(summary.findings.first { $0.code == .uncarriedTable })
         #expect(finding.entity == "ZINDEX" && finding.count == 3 && finding.isWarning)
@@ -244,12 +245,7 @@ struct RawTablesTests {
     @Test("inspect lists every table by kind with its rows and what an export does with it")
     func inspect() throws {
         let directory = try TemporaryDirectory()
-        let source = try Self.sourceStore(
-            directory,
-            extra: """
-                CREATE VIRTUAL TABLE ZINDEX USING fts5(body, content='');
-                INSERT INTO ZINDEX (rowid, body) VALUES (1, 'one');
-                """)
+        let source = try Self.sourceStore(directory, extra: Self.contentless)
         let inspection = try StoreInspection(store: source)
         let byName = Dictionary(uniqueKeysWithValues: inspection.tables.map { ($0.name, $0) })
         #expect(
