@@ -4,7 +4,9 @@
 public struct RawTable: Sendable, Hashable {
     /// One stored value, as SQLite holds it.
     public enum Cell: Sendable, Hashable {
+        /// NULL.
         case null
+        /// An INTEGER.
         case integer(Int64)
         /// A REAL, bit for bit (`-0.0` and the infinities included; SQLite stores no NaN).
         case real(Double)
@@ -12,6 +14,7 @@ public struct RawTable: Sendable, Hashable {
         case text(String)
         /// TEXT whose bytes are not valid UTF-8.
         case textBytes([UInt8])
+        /// A BLOB.
         case blob([UInt8])
     }
 
