@@ -85,6 +85,20 @@ struct InspectCommand: Command {
                         + "row\(join.count == 1 ? "" : "s")")
             }
         }
+        lines += ["", "Tables by kind (what a whole-store export does with them):"]
+        for kind in ["entity", "join", "app", "virtual", "rtree-index", "shadow", "internal", "system"] {
+            let tables = inspection.tables.filter { $0.kind == kind }
+            guard !tables.isEmpty else { continue }
+            let rows = tables.compactMap(\.count).reduce(0, +)
+            lines.append(
+                "  \(kind): \(tables.count) table\(tables.count == 1 ? "" : "s"), \(rows) row\(rows == 1 ? "" : "s")")
+            guard ["app", "virtual", "rtree-index"].contains(kind) else { continue }
+            for table in tables {
+                let detail = [table.module, table.count.map { "\($0) row\($0 == 1 ? "" : "s")" } ?? "rows unreadable"]
+                    .compactMap { $0 }.joined(separator: ", ")
+                lines.append("    \(table.name) (\(detail)): \(table.export)")
+            }
+        }
         if inspection.model != nil {
             lines += ["", "Layout (the columns the model gives each property, checked against the store):"]
             lines +=

@@ -45,6 +45,7 @@ extension Archive {
         // The writer takes the generic section one entity at a time, names sorted.
         let grouped = entities.enumerated().sorted { ($0.element.entity, $0.offset) < ($1.element.entity, $1.offset) }
         for (_, record) in grouped { try writer.write(entity: record) }
+        for table in tables.sorted(by: { $0.name < $1.name }) { try writer.write(table: table) }
         return try writer.finish()
     }
 }

@@ -17,6 +17,8 @@ public struct Archive: Sendable, Hashable {
     public var tasks: [TaskRecord]
     /// The generic section's records (entities no kind reads), grouped by entity name, each group in key order.
     public var entities: [EntityRecord]
+    /// The `tables` section: tables the app added outside its model, in name order.
+    public var tables: [RawTable] = []
 
     /// Creates an archive.
     public init(

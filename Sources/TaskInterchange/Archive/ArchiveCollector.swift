@@ -40,6 +40,11 @@ struct ArchiveCollector: ArchiveVisitor {
         archive.entities.append(record)
     }
 
+    /// Keeps the table.
+    public mutating func visitTable(_ table: RawTable, index: Int) {
+        archive.tables.append(table)
+    }
+
     /// Keeps the issue.
     mutating func visitIssue(_ issue: ValidationIssue) {
         issues.append(issue)

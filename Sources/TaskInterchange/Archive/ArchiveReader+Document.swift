@@ -26,6 +26,14 @@ extension ArchiveReader.Parser {
                 } else {
                     try readEntitiesSection()
                 }
+            } else if member == .tables {
+                decideRules()
+                try deliverHeader()
+                if rules == .version1 {
+                    try reportNotInVersion1("tables")
+                } else {
+                    try readTablesSection()
+                }
             } else if member == .counts {
                 decideRules()
                 if rules == .version1 {

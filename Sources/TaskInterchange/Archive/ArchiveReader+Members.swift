@@ -10,9 +10,10 @@ extension ArchiveReader {
     /// Members of the top-level object (and of the NDJSON header line).
     enum DocumentMember: Int, Member {
         case format, version, exportDate, generator, source, projects, categories, tags, tasks, counts, type, entities
+        case tables
         static let names: [StaticString] = [
             "format", "version", "exportDate", "generator", "source", "projects", "categories", "tags", "tasks",
-            "counts", "type", "entities",
+            "counts", "type", "entities", "tables",
         ]
         static let packedNames = ArchiveReader.packedTable(DocumentMember.self)
 
@@ -63,6 +64,13 @@ extension ArchiveReader {
         case id, key, values, positions, external, type, entity
         static let names: [StaticString] = ["id", "key", "values", "positions", "external", "type", "entity"]
         static let packedNames = ArchiveReader.packedTable(EntityMember.self)
+    }
+
+    /// Members of a table of the `tables` section (`type` and `name` only on an NDJSON line).
+    enum TableMember: Int, Member {
+        case statement, indexes, columns, rows, type, name
+        static let names: [StaticString] = ["statement", "indexes", "columns", "rows", "type", "name"]
+        static let packedNames = ArchiveReader.packedTable(TableMember.self)
     }
 
     /// Members of `counts`, in ``ArchiveCounts`` order (`entities` is optional: files without generic records leave

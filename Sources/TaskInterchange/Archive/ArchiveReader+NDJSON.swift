@@ -51,6 +51,9 @@ extension ArchiveReader.Parser {
                     }
                     try deliverHeader()
                     try readEntityRecord(entity: nil, at: location)
+                case "table":
+                    try deliverHeader()
+                    try readTable(named: nil, at: location)
                 case let type? where RecordKind(recordType: type) != nil:
                     try readNDJSONRecord(
                         RecordKind(recordType: type)!, at: location, isFirst: ordinal == 0,

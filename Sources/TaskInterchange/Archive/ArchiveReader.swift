@@ -83,6 +83,8 @@ extension ArchiveReader {
         var declaredLocations: [JSONScanner.Location] = []
         /// Generic records read so far per entity, for their paths.
         var entityIndexes: [String: Int] = [:]
+        /// Tables of the `tables` section read so far.
+        var tableIndex = 0
         /// Per entity, its attributes `source.model` declares decimal (their numbers are kept as text).
         var decimalAttributes: [String: Set<String>] = [:]
         /// The record being read, for the path of a malformed-json issue.

@@ -46,6 +46,7 @@ extension Archive: ArchiveSource {
                 try visitor.visitEntity(record, index: indexes[record.entity, default: 0])
                 indexes[record.entity, default: 0] += 1
             }
+            for (index, table) in tables.enumerated() { try visitor.visitTable(table, index: index) }
         }
         try visitor.visitEnd(header: header, counts: counts)
     }

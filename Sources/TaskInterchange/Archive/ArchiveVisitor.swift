@@ -19,6 +19,9 @@ public protocol ArchiveVisitor {
     /// A record of the generic `entities` section was read (`$.entities.<Entity>[index]`). Generic records come after
     /// the tasks, and are delivered whenever tasks are.
     mutating func visitEntity(_ record: EntityRecord, index: Int) throws
+    /// A table of the `tables` section was read (`$.tables.<name>`): one the app added outside its model. Tables come
+    /// after the generic records, and are delivered whenever those are.
+    mutating func visitTable(_ table: RawTable, index: Int) throws
     /// A problem in the input; reading goes on unless the input cannot be parsed further.
     /// - Throws: an error of the visitor's own, which stops the reading and is rethrown to the caller.
     mutating func visitIssue(_ issue: ValidationIssue) throws
@@ -37,4 +40,6 @@ extension ArchiveVisitor {
     public mutating func visitHeader(_ header: ArchiveHeader) throws {}
     /// Visitors that only know the typed sections ignore generic records.
     public mutating func visitEntity(_ record: EntityRecord, index: Int) throws {}
+    /// Visitors that only know records ignore raw tables.
+    public mutating func visitTable(_ table: RawTable, index: Int) throws {}
 }

@@ -9,6 +9,9 @@ extension ArchiveWriter {
     /// - Throws: `ArchiveWritingError.outOfOrder` (before `begin(header:)`, after `finish()`, or an entity whose name
     ///   sorts before the previous one's), or the sink's error.
     public mutating func write(entity record: EntityRecord) throws {
+        if tableGroup != nil {
+            throw ArchiveWritingError.outOfOrder("entity \(record.entity) cannot follow the tables section")
+        }
         if entityGroup == nil {
             try enterSection(.task)
         } else if stage == .finished {

@@ -2,7 +2,7 @@ import Foundation
 
 extension ArchiveWriter {
     /// The open objects and arrays as bits, one per level (bit 0 is the outermost), so that writing a separator
-    /// touches no array. Archives nest at most five levels deep.
+    /// touches no array. Archives nest at most six levels deep (a table's blob cell).
     struct Levels {
         /// How many levels are open.
         var depth = 0

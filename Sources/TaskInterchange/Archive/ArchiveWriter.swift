@@ -28,6 +28,8 @@ struct ArchiveWriter {
     var sectionIsOpen = false
     /// The entity whose records the generic section is writing (nil until the first one).
     var entityGroup: String?
+    /// The table the `tables` section wrote last (nil until the first one).
+    var tableGroup: String?
 
     /// Where the writer is in the document.
     enum Stage: Equatable {
@@ -154,11 +156,11 @@ struct ArchiveWriter {
             close()
             output.appendByte(UInt8(ascii: "\n"))
         } else {
-            if entityGroup == nil {
-                try enterSection(.task)
-                if sectionIsOpen { close() }
+            if tableGroup == nil {
+                try closeRecordSections()
+            } else {
+                close()
             }
-            closeEntities()
             if options.formatVersion == 2 {
                 key("counts")
                 writeCounts()
@@ -179,8 +181,9 @@ struct ArchiveWriter {
                     ? "begin(header:) must be called before writing records"
                     : "no records can be written after finish()")
         }
-        if entityGroup != nil {
-            throw ArchiveWritingError.outOfOrder("\(kind.sectionName) cannot follow the entities section")
+        if entityGroup != nil || tableGroup != nil {
+            throw ArchiveWritingError.outOfOrder(
+                "\(kind.sectionName) cannot follow the \(tableGroup == nil ? "entities" : "tables") section")
         }
         if let through {
             if kind < through {

@@ -17,4 +17,8 @@ extension ImportDestination {
     ) throws {}
     /// Every property fits.
     public mutating func lackingProperties() -> [String: Int] { [:] }
+    /// No place for raw tables: nil.
+    public mutating func insert(_ table: RawTable, path: String, mode: ImportMode) throws -> ImportPlan.Operations? {
+        nil
+    }
 }

@@ -93,6 +93,11 @@ public protocol ImportDestination {
         to destinations: [ObjectKey], positions: [Int64]?, replacing: Bool) throws
     /// `Entity.property` → values the destination had no place for, counted since the last call.
     mutating func lackingProperties() -> [String: Int]
+    /// Creates a table the app added outside its model (when the destination lacks it) and writes its rows, as
+    /// `mode` says (``ImportMode/replace`` empties it first); returns what was done with the rows (`inserted`,
+    /// `unchanged`: identical rows already there, `skipped`, `deleted`), or nil when the destination has no place
+    /// for raw tables. `path` is the table's place in the archive, for errors.
+    mutating func insert(_ table: RawTable, path: String, mode: ImportMode) throws -> ImportPlan.Operations?
 }
 
 /// A task's links, already resolved to destination keys.

@@ -78,6 +78,7 @@ final class RecordPipeline<Consumer: ArchiveVisitor>: ArchiveVisitor {
     func visitTag(_ tag: TagRecord, index: Int) throws { try add(.tag(tag, index)) }
     func visitTask(_ task: TaskRecord, index: Int) throws { try add(.task(task, index)) }
     func visitEntity(_ record: EntityRecord, index: Int) throws { try add(.entity(record, index)) }
+    func visitTable(_ table: RawTable, index: Int) throws { try add(.table(table, index)) }
     func visitIssue(_ issue: ValidationIssue) throws { try add(.issue(issue)) }
     func visitHeader(_ header: ArchiveHeader) throws { try add(.header(header)) }
     func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) throws { try add(.end(header, counts)) }
@@ -243,6 +244,7 @@ private enum PipelineEvent {
     case tag(TagRecord, Int)
     case task(TaskRecord, Int)
     case entity(EntityRecord, Int)
+    case table(RawTable, Int)
     case issue(ValidationIssue)
     case header(ArchiveHeader)
     case end(ArchiveHeader, ArchiveCounts?)
@@ -254,6 +256,7 @@ private enum PipelineEvent {
         case .tag(let record, let index): try consumer.visitTag(record, index: index)
         case .task(let record, let index): try consumer.visitTask(record, index: index)
         case .entity(let record, let index): try consumer.visitEntity(record, index: index)
+        case .table(let table, let index): try consumer.visitTable(table, index: index)
         case .issue(let issue): try consumer.visitIssue(issue)
         case .header(let header): try consumer.visitHeader(header)
         case .end(let header, let counts): try consumer.visitEnd(header: header, counts: counts)

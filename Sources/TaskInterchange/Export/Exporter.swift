@@ -126,6 +126,7 @@ struct WritingVisitor: ArchiveVisitor {
     mutating func visitTag(_ tag: TagRecord, index: Int) throws { try writer.write(tag: tag) }
     mutating func visitTask(_ task: TaskRecord, index: Int) throws { try writer.write(task: task) }
     mutating func visitEntity(_ record: EntityRecord, index: Int) throws { try writer.write(entity: record) }
+    mutating func visitTable(_ table: RawTable, index: Int) throws { try writer.write(table: table) }
     mutating func visitIssue(_ issue: ValidationIssue) {}
     mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {}
 }

@@ -36,7 +36,10 @@ public struct ImportPlan: Sendable, Hashable, Codable {
     public var kinds: [String: Operations] = [:]
     /// Counts per entity of the generic `entities` section.
     public var entities: [String: Operations] = [:]
-    /// `Entity` or `Entity.property` → generic records or values the target had no place for (not imported).
+    /// Rows of each table of the archive's `tables` section (tables the app added outside its model).
+    public var tables: [String: Operations] = [:]
+    /// `Entity` or `Entity.property` → generic records or values the target had no place for (not imported);
+    /// `tables.<name>` → rows of a raw table the destination had no place for.
     public var lacking: [String: Int] = [:]
     /// What the change to the target's model version dropped, filled and converted (see `VersionMapping`).
     public var modelChange = VersionMapping.Tally()

@@ -407,6 +407,18 @@ public struct Importer: Sendable {
             return links
         }
 
+        /// A raw table is written whole once the records are (its rows may be keyed by theirs).
+        mutating func visitTable(_ table: RawTable, index: Int) throws {
+            let path = JSONPath.member("$.tables", table.name)
+            if importer.dryRun {
+                plan.tables[table.name, default: ImportPlan.Operations()].inserted += table.rows.count
+            } else if let done = try destination.insert(table, path: path, mode: importer.mode) {
+                plan.tables[table.name] = done
+            } else {
+                plan.lacking["tables." + table.name, default: 0] += table.rows.count
+            }
+        }
+
         mutating func visitIssue(_ issue: ValidationIssue) throws {
             if issue.severity == .error {
                 throw TaskInterchangeError(.invalidData, "the archive is invalid: \(issue)")

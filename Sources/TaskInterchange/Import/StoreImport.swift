@@ -197,6 +197,10 @@ public enum StoreImport {
     static func lackingWarnings(_ plan: ImportPlan, modelKnown: Bool = true) -> [String] {
         let warnings = plan.lacking.sorted { $0.key < $1.key }.map { name, count in
             let plural = count == 1 ? "" : "s"
+            if name.hasPrefix("tables.") {
+                return "table \(name.dropFirst(7)): the destination has no place for tables outside the model; "
+                    + "\(count) row\(plural) not imported"
+            }
             return name.contains(".")
                 ? "\(name): the target has no such property; \(count) value\(plural) not imported"
                 : "\(name): the target has no such entity; \(count) record\(plural) not imported"

@@ -129,6 +129,9 @@ package final class Database {
         }
     }
 
+    /// The number of rows changed by every statement since the connection opened.
+    package var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+
     /// The number of rows changed by the last statement.
     package var changes: Int { Int(sqlite3_changes64(handle)) }
 

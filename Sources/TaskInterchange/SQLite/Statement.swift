@@ -78,6 +78,13 @@ package final class Statement {
             handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), SQLITE_TRANSIENT)
     }
 
+    /// Binds text from bytes as they are, valid UTF-8 or not (a cell copied from another store).
+    package func bind(textBytes bytes: UnsafeRawBufferPointer, at index: Int32) {
+        sqlite3_bind_text(
+            handle, index, (bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1))?.assumingMemoryBound(to: CChar.self),
+            Int32(bytes.count), SQLITE_TRANSIENT)
+    }
+
     /// Binds NULL.
     package func bindNull(at index: Int32) {
         sqlite3_bind_null(handle, index)

@@ -68,6 +68,9 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
         /// Values in a column the row's entity does not own (left by a model migration); Core Data never reads them.
         /// Informational.
         case valuesOutsideEntity = "values-outside-entity"
+        /// A table outside the model that the archive cannot carry (a virtual table of a module this SQLite lacks, a
+        /// full-text index that keeps no content); named with its row count.
+        case uncarriedTable = "uncarried-table"
     }
 
     /// A model cache that is there but cannot be read: said as such, never as a store that keeps none.

@@ -44,6 +44,25 @@ public struct StoreInspection: Sendable, Codable {
         public var count: Int
     }
 
+    /// One table of the store file, whatever holds it.
+    public struct Table: Sendable, Codable, Hashable {
+        /// Table name.
+        public var name: String
+        /// What it is: `system`, `entity`, `internal` (persistent history, CloudKit), `join`, `rtree-index`,
+        /// `virtual` (with `module`), `shadow` (with `owner`), or `app` (added by the app outside its model).
+        public var kind: String
+        /// A virtual table's module (`fts5`, `rtree`).
+        public var module: String?
+        /// The virtual table a shadow table stores.
+        public var owner: String?
+        /// Its rows; nil when SQLite cannot read them (a virtual table of a module it lacks).
+        public var count: Int?
+        /// What a whole-store export does with it: `records` (its rows are entity records or links), `raw` (carried
+        /// in the archive's tables section), `derived` (rebuilt from other tables), `core-data` (Core Data's own),
+        /// or `not carried` (named in an `uncarried-table` finding).
+        public var export: String
+    }
+
     /// The store path as given.
     public var store: String
     /// `Z_METADATA.Z_UUID`.
@@ -52,6 +71,8 @@ public struct StoreInspection: Sendable, Codable {
     public var entities: [Entity]
     /// Many-to-many join tables.
     public var joinTables: [JoinTable]
+    /// Every table of the file by name, with its kind and rows.
+    public var tables: [Table] = []
     /// The mapping detected (or given), as a mapping file holds it (``StoreMapping/init(contentsOf:)``).
     public var mapping: StoreMapping
     /// Kind → property → declaration: the relationships an export carries under `extra` with this mapping.
@@ -210,6 +231,31 @@ public struct StoreInspection: Sendable, Codable {
         var discard = DiscardingVisitor()
         try reader.read(into: &discard)
         findings = log.findings + reader.findings
+        let uncarried = Set(reader.findings.filter { $0.code == .uncarriedTable }.compactMap(\.entity))
+        tables = schema.tableKinds.keys.sorted().map { name in
+            Self.table(name, schema: schema, uncarried: uncarried, database: database)
+        }
+    }
+
+    private static func table(_ name: String, schema: StoreSchema, uncarried: Set<String>, database: Database)
+        -> Table
+    {
+        let count = (try? database.scalar("SELECT count(*) FROM \(Database.quote(name))"))??.int64.map { Int($0) }
+        var table = Table(name: name, kind: "app", count: count, export: "raw")
+        switch schema.kind(of: name) {
+        case .system?: (table.kind, table.export) = ("system", "core-data")
+        case .entity?: (table.kind, table.export) = ("entity", "records")
+        case .internalEntity?: (table.kind, table.export) = ("internal", "core-data")
+        case .join?: (table.kind, table.export) = ("join", "records")
+        case .rtreeIndex?:
+            table.kind = "rtree-index"
+            table.export = schema.fetchIndexSource(of: name) == nil ? "raw" : "derived"
+        case .virtual(let module)?: (table.kind, table.module) = ("virtual", module)
+        case .shadow(let owner)?: (table.kind, table.owner, table.export) = ("shadow", owner, "derived")
+        case .app?, nil: break
+        }
+        if uncarried.contains(name) { table.export = "not carried" }
+        return table
     }
 }
 

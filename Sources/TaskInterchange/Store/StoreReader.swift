@@ -151,6 +151,7 @@ final class StoreReader {
                 progress: progress)
             reportUnreadLinks()
             try emitEntities(into: &visitor)
+            try emitTables(into: &visitor)
             if requested.isEverything && carriesEverything { cells = try accountCells() }
             indexes = [:]
             entityNumbers = [:]

@@ -112,3 +112,52 @@ extension StoreSchema {
         }
     }
 }
+
+extension StoreSchema {
+    /// Where an R-tree fetch index's rows come from: Core Data's triggers insert, for every row of the entity's
+    /// table, its `Z_PK` and each indexed attribute twice (`<COLUMN>_MIN`, `<COLUMN>_MAX`: a point).
+    struct FetchIndexSource: Sendable, Hashable {
+        /// The R-tree table.
+        var index: String
+        /// The entity table its rows come from.
+        var table: String
+        /// The R-tree's columns, in order, the first one its key.
+        var columns: [String]
+        /// The entity table's column each R-tree column is filled from (`Z_PK` first).
+        var sources: [String]
+    }
+
+    /// How `index`, an R-tree fetch index (`Z_RT_<Entity>_<name>`), is derived from its entity's table, or nil when
+    /// its columns are not Core Data's pattern (then it travels raw, as a table the app added would).
+    func fetchIndexSource(of index: String) -> FetchIndexSource? {
+        guard kind(of: index) == .rtreeIndex, let columns = columns(of: index)?.map(\.name), columns.count >= 3,
+            columns[0].uppercased() == "Z_PK"
+        else { return nil }
+        let owners = entities.filter { index.hasPrefix("Z_RT_\($0.name)_") && $0.table != nil }
+        guard let owner = owners.max(by: { $0.name.count < $1.name.count }), let table = owner.table else {
+            return nil
+        }
+        let available = Set((self.columns(of: table) ?? []).map { $0.name.uppercased() })
+        var sources = ["Z_PK"]
+        for column in columns.dropFirst() {
+            let upper = column.uppercased()
+            guard upper.hasSuffix("_MIN") || upper.hasSuffix("_MAX") else { return nil }
+            let base = String(column.dropLast(4))
+            guard available.contains(base.uppercased()) else { return nil }
+            sources.append(base)
+        }
+        return FetchIndexSource(index: index, table: table, columns: columns, sources: sources)
+    }
+
+    /// Tables a whole-store export carries raw (their statement and rows): the app's own, its virtual tables, and an
+    /// R-tree index whose rows cannot be derived from its entity's attributes.
+    var rawTables: [String] {
+        tableKinds.compactMap { table, kind -> String? in
+            switch kind {
+            case .app, .virtual: return table
+            case .rtreeIndex: return fetchIndexSource(of: table) == nil ? table : nil
+            case .system, .entity, .internalEntity, .join, .shadow: return nil
+            }
+        }.sorted()
+    }
+}

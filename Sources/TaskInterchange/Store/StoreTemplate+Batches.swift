@@ -84,7 +84,7 @@ extension StoreTemplate {
                     + check.prefix(3).compactMap { $0.first?.string }.joined(separator: "; "))
         }
         try database.inTransaction {
-            for offset in tablesFirst where later.contains(offset) { try database.execute(objects[offset].sql) }
+            for offset in tablesFirst where later.contains(offset) { try objects[offset].execute(in: database) }
             try fill(database)
         }
     }
@@ -97,7 +97,7 @@ extension StoreTemplate {
                 "SELECT rowid, type, name, tbl_name, rootpage, sql FROM sqlite_schema WHERE rowid > ? ORDER BY rowid")
             var last: Int64 = 0
             for offset in batch {
-                try database.execute(objects[offset].sql)
+                try objects[offset].execute(in: database)
                 select.reset()
                 select.bind(last, at: 1)
                 while try select.step() {

@@ -36,10 +36,12 @@ extension StoreTemplate {
                 try database.execute("PRAGMA auto_vacuum = 2")
                 try database.inTransaction {
                     try create(in: database)
-                    for statement in laterStatements { try database.execute(statement) }
+                    for object in laterStatements { try object.execute(in: database) }
                 }
                 _ = try database.rows("PRAGMA journal_mode = WAL")
             }
+        } catch let error as TaskInterchangeError {
+            throw error
         } catch let error as SQLiteError {
             throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: \(error.message)")
         } catch {

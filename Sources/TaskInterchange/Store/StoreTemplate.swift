@@ -8,6 +8,30 @@ public struct StoreTemplate: Sendable {
     struct SchemaObject: Sendable {
         var type: String
         var sql: String
+        /// Its name in the template store's `sqlite_master` (nil for a template made from a model).
+        var name: String?
+
+        /// Runs the statement once SQLite's parser has found it creates just this object (a store's `sqlite_master`
+        /// is data: a `CREATE TABLE … AS SELECT` or a second statement there must not run).
+        /// - Throws: `TaskInterchangeError.invalidData` for a statement that is not what its row says; `SQLiteError`.
+        func execute(in database: Database) throws {
+            let expected: Database.SchemaObjectType
+            switch type {
+            case "table":
+                expected = sql.prefix(20).uppercased() == "CREATE VIRTUAL TABLE" ? .virtualTable : .table
+            case "index": expected = .index
+            case "trigger": expected = .trigger
+            default:
+                throw TaskInterchangeError(
+                    .invalidData, "the template's \(type) \(name ?? ""): not a table, index or trigger")
+            }
+            do {
+                try database.executeSchemaStatement(sql, type: expected, name: name)
+            } catch let error as SchemaStatementError {
+                throw TaskInterchangeError(
+                    .invalidData, "the template's \(type) \(name ?? ""): \(error.message); no store was made")
+            }
+        }
     }
 
     var objects: [SchemaObject]
@@ -22,18 +46,22 @@ public struct StoreTemplate: Sendable {
     /// - Throws: ``TaskInterchangeError`` when it cannot be read or is not a Core Data store.
     public init(path: String) throws(TaskInterchangeError) {
         let snapshot = try StoreSnapshot(path: path)
-        _ = try StoreSchema(reading: snapshot.database, path: path)
+        let schema = try StoreSchema(reading: snapshot.database, path: path)
         do {
             let database = snapshot.database
             objects = try database.rows(
                 """
-                SELECT type, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
+                SELECT type, sql, name FROM sqlite_master \
+                WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
                 ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid
                 """
             )
             .compactMap { row in
-                guard let type = row[0].string, let sql = row[1].string, type != "view" else { return nil }
-                return SchemaObject(type: type, sql: sql)
+                guard let type = row[0].string, let sql = row[1].string, let name = row[2].string, type != "view"
+                else { return nil }
+                // A virtual table's shadow tables are SQLite's to make, when its own statement runs.
+                if case .shadow? = schema.kind(of: name) { return nil }
+                return SchemaObject(type: type, sql: sql, name: name)
             }
             entities = try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT").compactMap {
                 row in
@@ -55,15 +83,16 @@ public struct StoreTemplate: Sendable {
         }
     }
 
-    /// `CREATE TABLE` statements (run before the bulk load).
-    var tableStatements: [String] { objects.filter { $0.type == "table" }.map(\.sql) }
+    /// `CREATE TABLE` and `CREATE VIRTUAL TABLE` statements (run before the bulk load).
+    var tables: [SchemaObject] { objects.filter { $0.type == "table" } }
 
     /// Writes the template into a new, empty database: its tables, its entities in `Z_PRIMARYKEY` (with `Z_MAX` 0),
     /// its `Z_METADATA` row under a new store UUID, and its model cache; the indexes and triggers
     /// (`laterStatements`) are the caller's to create, after any bulk load.
-    /// - Throws: `SQLiteError` from the statements.
-    func create(in database: Database) throws(SQLiteError) {
-        for statement in tableStatements { try database.execute(statement) }
+    /// - Throws: `SQLiteError` from the statements; `TaskInterchangeError.invalidData` for a statement that is not
+    ///   what its `sqlite_master` row says.
+    func create(in database: Database) throws {
+        for table in tables { try table.execute(in: database) }
         try fill(database)
     }
 
@@ -82,5 +111,5 @@ public struct StoreTemplate: Sendable {
     }
 
     /// Indexes and triggers (created after the bulk load; triggers never fire on `tasks`' own connection).
-    var laterStatements: [String] { objects.filter { $0.type != "table" }.map(\.sql) }
+    var laterStatements: [SchemaObject] { objects.filter { $0.type != "table" } }
 }

@@ -37,7 +37,7 @@ final class StoreWriter: ImportDestination {
     /// True for a store this writer created: its indexes and WAL mode come at the end of the bulk load.
     private(set) var isNew = false
     /// A new store's indexes (and a template's triggers), created after the bulk load.
-    private var laterStatements: [String] = []
+    private var laterStatements: [StoreTemplate.SchemaObject] = []
     /// The entity numbers written into `Z<n>_` columns beside references to projects, categories and tasks, worked
     /// out once, not per row.
     var referencedEntities: (project: Int64?, category: Int64?, task: Int64?) = (nil, nil, nil)
@@ -236,12 +236,17 @@ final class StoreWriter: ImportDestination {
             let external = isNew ? [] : externalColumns
             let (result, released) = try database.inTransaction {
                 let before = try referencedExternalFiles(in: external)
+                let changesBefore = database.totalChanges
                 let result = try body()
+                // Triggers never fire on this connection: the fetch indexes they would keep are rebuilt instead.
+                if isNew || database.totalChanges != changesBefore { try rebuildFetchIndexes() }
                 try writeTagLinks()
                 try writeHistory()
                 try writeMaxKeys()
                 reportUnplacedExtras()
-                if isNew { for statement in laterStatements { try database.execute(statement) } }
+                // A template's triggers come last, after the rows: they would not fire on this connection anyway,
+                // and Core Data's call functions only it registers (`NSCoreDataTriggerUpdateAffectedObjectValue`).
+                if isNew { for object in laterStatements { try object.execute(in: database) } }
                 if !isNew { try externalDataWriter.place() }
                 let released = before.isEmpty ? [] : before.subtracting(try referencedExternalFiles(in: external))
                 // A signal that arrived after the last record's checkpoint still stops the import before it commits.

@@ -93,21 +93,32 @@ struct WholeStoreRestoreTests {
     }
 
     /// Values a migration left in columns their rows' entities do not own are not data and are not restored: each
-    /// such column must be named by a finding whose count is exactly the number of cells the restore left NULL; those
-    /// cells are then cleared in the (private) source copy so the tables compare equal.
+    /// such column must be named by findings (one per entity whose rows hold such values) whose counts add up to
+    /// exactly the number of cells the restore left NULL; those cells are then cleared in the (private) source copy
+    /// so the tables compare equal.
     static func clearValuesOutsideEntities(_ findings: [StoreFinding], in path: String, restored: String) throws {
         let database = try Database(path: path, mode: .readWrite)
         try database.prepare("ATTACH DATABASE ? AS restored").execute([.text(restored)])
+        var counts: [String: [String: Int]] = [:]
         for finding in findings where finding.code == .valuesOutsideEntity {
-            let (table, column) = (Database.quote(finding.entity ?? ""), Database.quote(finding.property ?? ""))
-            let lost =
-                "SELECT s.Z_PK FROM main.\(table) s JOIN restored.\(table) r ON s.Z_PK = r.Z_PK "
-                + "WHERE s.\(column) IS NOT NULL AND r.\(column) IS NULL"
-            let cells = try database.scalar("SELECT count(*) FROM (\(lost))")?.int64 ?? -1
-            #expect(cells == Int64(finding.count), "\(finding)")
-            try database.execute("UPDATE main.\(table) SET \(column) = NULL WHERE Z_PK IN (\(lost))")
+            counts[finding.entity ?? "", default: [:]][finding.property ?? "", default: 0] += finding.count
+        }
+        for (table, columns) in counts.sorted(by: { $0.key < $1.key }) {
+            for (column, count) in columns.sorted(by: { $0.key < $1.key }) {
+                try clear(column, of: table, count: count, in: database)
+            }
         }
         try database.execute("DETACH DATABASE restored")
+    }
+
+    private static func clear(_ column: String, of table: String, count: Int, in database: Database) throws {
+        let lost =
+            "SELECT s.Z_PK FROM main.\(Database.quote(table)) s JOIN restored.\(Database.quote(table)) r "
+            + "ON s.Z_PK = r.Z_PK WHERE s.\(Database.quote(column)) IS NOT NULL AND r.\(Database.quote(column)) IS NULL"
+        let cells = try database.scalar("SELECT count(*) FROM (\(lost))")?.int64 ?? -1
+        #expect(cells == Int64(count), "\(table).\(column)")
+        try database.execute(
+            "UPDATE main.\(Database.quote(table)) SET \(Database.quote(column)) = NULL WHERE Z_PK IN (\(lost))")
     }
 
     /// Rows of every entity table, counted by SQLite.

@@ -86,6 +86,7 @@ struct Collector: ArchiveVisitor {
     mutating func visitTag(_ tag: TagRecord, index: Int) { archive.tags.append(tag) }
     mutating func visitTask(_ task: TaskRecord, index: Int) { archive.tasks.append(task) }
     mutating func visitEntity(_ record: EntityRecord, index: Int) { archive.entities.append(record) }
+    mutating func visitTable(_ table: RawTable, index: Int) { archive.tables.append(table) }
     mutating func visitIssue(_ issue: ValidationIssue) { issues.append(issue) }
     mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {
         archive.header = header

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TaskInterchange
+
+/// Tables the app added outside its model, end to end: carried and restored, a hostile statement in an archive
+/// refused with 65 and its path, a table that cannot be carried failing `--strict`.
+@Suite("Raw tables (command line)")
+struct RawTableCommandTests {
+    /// The sample store with an app table and a full-text index, each with rows.
+    static func store(_ extra: String = "") throws -> (Scratch, String) {
+        let scratch = try Scratch()
+        let path = try scratch.sampleStore()
+        try Database(path: path, mode: .readWrite).execute(
+            """
+            CREATE TABLE APP_NOTES (a, b);
+            INSERT INTO APP_NOTES VALUES (1, 'one'), (2.5, X'00FF');
+            CREATE VIRTUAL TABLE ZSEARCH USING fts5(body);
+            INSERT INTO ZSEARCH (rowid, body) VALUES (4, 'hello world');
+            """ + extra)
+        return (scratch, path)
+    }
+
+    @Test("export carries them, a restore recreates them, inspect lists them")
+    func restore() throws {
+        let (scratch, path) = try Self.store()
+        let export = try GuardedRun.run(["export", "--store", path, "--strict", "-o", scratch.path("a.json")])
+        #expect(export.status == 0, "\(export.stderr)")
+        let restore = try GuardedRun.run([
+            "import", "--store", scratch.path("new.sqlite"), "--model-from", path, "--keep-identity",
+            scratch.path("a.json"),
+        ])
+        #expect(restore.status == 0, "\(restore.stderr)")
+        let inspect = try GuardedRun.run(["inspect", "--store", scratch.path("new.sqlite")])
+        #expect(inspect.stdout.contains("    APP_NOTES (2 rows): raw"), "\(inspect.stdout)")
+        #expect(inspect.stdout.contains("    ZSEARCH (fts5, 1 row): raw"), "\(inspect.stdout)")
+    }
+
+    @Test("an archive whose table statement creates its table AS SELECT is refused: 65, its path, no store made")
+    func hostileStatement() throws {
+        let (scratch, path) = try Self.store()
+        let export = try GuardedRun.run(["export", "--store", path, "-o", scratch.path("a.json")])
+        #expect(export.status == 0, "\(export.stderr)")
+        let text = try String(contentsOfFile: scratch.path("a.json"), encoding: .utf8)
+        let hostile = text.replacingOccurrences(
+            of: "\"CREATE TABLE APP_NOTES (a, b)\"", with: "\"CREATE TABLE APP_NOTES AS SELECT * FROM Z_METADATA\"")
+        #expect(hostile != text)
+        try Data(hostile.utf8).write(to: URL(fileURLWithPath: scratch.path("hostile.json")))
+        // A new store of the built-in model lacks the table: it would be made from the archive's statement.
+        let restore = try GuardedRun.run([
+            "import", "--store", scratch.path("new.sqlite"), scratch.path("hostile.json"),
+        ])
+        #expect(restore.status == 65, "\(restore.stderr)")
+        #expect(restore.stderr.contains("$.tables.APP_NOTES: statement: "), "\(restore.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("new.sqlite")))
+    }
+
+    @Test("a table that cannot be carried is named with its rows, and --strict fails with nothing written")
+    func strict() throws {
+        let (scratch, path) = try Self.store(
+            """
+            CREATE VIRTUAL TABLE ZINDEX USING fts5(body, content='');
+            INSERT INTO ZINDEX (rowid, body) VALUES (1, 'one'), (2, 'two');
+            """)
+        let export = try GuardedRun.run(["export", "--store", path, "-o", scratch.path("a.json")])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stderr.contains("ZINDEX: uncarried-table: "), "\(export.stderr)")
+        let strict = try GuardedRun.run(["export", "--store", path, "--strict", "-o", scratch.path("b.json")])
+        #expect(strict.status == 65, "\(strict.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("b.json")))
+    }
+}
