@@ -127,6 +127,14 @@ extension StoreWriter {
             default:
                 statement.bind(text, at: index)
             }
+        case .stored(let cell):
+            // A misfit goes back as the store held it: the column's affinity made it this cell there too.
+            switch cell {
+            case .integer(let number): statement.bind(number, at: index)
+            case .real(let number): statement.bind(number, at: index)
+            case .text(let text): statement.bind(text, at: index)
+            case .blob(let bytes): bytes.withUnsafeBytes { statement.bind(blob: $0, at: index) }
+            }
         case .array:
             preconditionFailure("arrays are filtered out by writeExtras")
         }
