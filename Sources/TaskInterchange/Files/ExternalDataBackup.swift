@@ -9,10 +9,14 @@ import Foundation
 /// backup (`.<SUPPORT>.tasks-<UUID>/_EXTERNAL_DATA/`), each file hard-linked where the file system allows (the store's
 /// files are never changed in place, only added and removed, so a link keeps the backup's value) and copied
 /// otherwise, then moved under the backup's support directory (`.<BackupName>_SUPPORT`) just before the backup file
-/// itself is placed. Until then, or when this object goes without `keep()`, everything it made is removed.
+/// itself is placed. Until then, or when this object goes without `keep()`, everything it made is removed; the
+/// hidden directory is held under an exclusive `flock`, so one left by a killed run is removed by the next backup
+/// beside it once its lock can be taken.
 final class ExternalDataBackup {
     /// The hidden directory the files are gathered in.
     private let staging: String
+    /// The staging directory's descriptor, holding its lock.
+    private var lock: Int32 = -1
     /// The support directory, once placed.
     private var placed: String?
     private var kept = false
@@ -32,11 +36,16 @@ final class ExternalDataBackup {
         guard !names.isEmpty else { return nil }
         let support = Self.supportDirectory(of: backup)
         try Self.checkFree(support)
+        Self.sweep(beside: support)
         staging =
             URL(fileURLWithPath: support).deletingLastPathComponent().path + "/."
-            + URL(fileURLWithPath: support).lastPathComponent + ".tasks-" + UUID().uuidString
+            + URL(fileURLWithPath: support).lastPathComponent + Self.marker + UUID().uuidString
         let target = staging + "/_EXTERNAL_DATA"
-        for directory in [staging, target] where mkdir(directory, 0o755) != 0 {
+        guard mkdir(staging, 0o755) == 0 else {
+            throw TaskInterchangeError(.cannotCreate, "\(support): cannot create: \(String(cString: strerror(errno)))")
+        }
+        lock = open(staging, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard lock >= 0, flock(lock, LOCK_EX) == 0, mkdir(target, 0o755) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(atPath: staging)
             throw TaskInterchangeError(.cannotCreate, "\(support): cannot create: \(reason)")
@@ -61,9 +70,33 @@ final class ExternalDataBackup {
     }
 
     deinit {
-        guard !kept else { return }
-        if let placed { try? FileManager.default.removeItem(atPath: placed) }
-        try? FileManager.default.removeItem(atPath: staging)
+        if !kept {
+            if let placed { try? FileManager.default.removeItem(atPath: placed) }
+            try? FileManager.default.removeItem(atPath: staging)
+        }
+        if lock >= 0 { close(lock) }
+    }
+
+    private static let marker = ".tasks-"
+
+    /// Removes the staging directories that killed runs left beside `support` (their locks can be taken). One a
+    /// minute old at least: a run that has just made its directory may not hold the lock yet.
+    private static func sweep(beside support: String) {
+        let url = URL(fileURLWithPath: support)
+        let directory = url.deletingLastPathComponent().path
+        let prefix = "." + url.lastPathComponent + marker
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasPrefix(prefix) && UUID(uuidString: String(name.dropFirst(prefix.count))) != nil
+        {
+            let path = directory + "/" + name
+            let handle = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard handle >= 0 else { continue }
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
+            if flock(handle, LOCK_EX | LOCK_NB) == 0, let modified, modified.timeIntervalSinceNow < -60 {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+            close(handle)
+        }
     }
 
     /// `.<BackupName>_SUPPORT` beside `backup`: where Core Data (and `ExternalData`) looks for its external files.

@@ -83,15 +83,11 @@ extension StoreWriter {
             } else if let value = record.values[attribute.property] {
                 bind(value, declaredType: statements.declaredTypes[offset], to: statement, at: index)
                 placed += 1
-            } else if let name = record.external[attribute.property] {
-                // A reference to a file the source lacked has nowhere to go in a column that keeps values inline.
-                throw TaskInterchangeError(
-                    .invalidData,
-                    "\(record.entity) \(record.id.uuidString): the source's external file \(name) for "
-                        + "\(attribute.property) was missing, and the target keeps \(record.entity)."
-                        + "\(attribute.property) in its rows (its model does not allow external storage): there is "
-                        + "no value to write; nothing was written")
             } else {
+                // A reference to a file the source lacked has nowhere to go in a column that keeps values inline.
+                if record.external[attribute.property] != nil {
+                    missingFileReferences["\(record.entity).\(attribute.property)", default: 0] += 1
+                }
                 statement.bindNull(at: index)
             }
         }

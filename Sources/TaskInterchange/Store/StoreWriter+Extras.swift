@@ -144,6 +144,7 @@ extension StoreWriter {
     /// with counts: what `--strict` refuses.
     var unplaced: [String: Int] {
         unplacedExtras.merging(unplacedFields, uniquingKeysWith: +).merging(toOneOverflows, uniquingKeysWith: +)
+            .merging(missingFileReferences, uniquingKeysWith: +)
     }
 
     /// One warning per extra property that had nowhere to go.
@@ -169,5 +170,12 @@ extension StoreWriter {
             )
         }
         toOneOverflows = [:]
+        for (property, count) in missingFileReferences.sorted(by: { $0.key < $1.key }) {
+            warnings.append(
+                "\(property): \(count) value\(count == 1 ? "" : "s") the source kept in external files it lacked; the "
+                    + "target keeps \(property) in its rows (its model does not allow external storage), so there "
+                    + "is nothing to write: not imported")
+        }
+        missingFileReferences = [:]
     }
 }

@@ -53,6 +53,9 @@ final class StoreWriter: ImportDestination {
     let targetModel: ObjectModel?
     /// `Entity.relationship` → owners whose archive value had several ids for a to-one in the target.
     var toOneOverflows: [String: Int] = [:]
+    /// `Entity.property` → references to external files the source lacked, which a target keeping the attribute in
+    /// its rows has no place for (there is no value to write).
+    var missingFileReferences: [String: Int] = [:]
     /// The target's entities no kind reads: where generic records go.
     lazy var genericLayout: GenericLayout = {
         let typed = Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities))
