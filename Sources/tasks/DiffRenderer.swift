@@ -97,6 +97,7 @@ enum DiffRenderer {
         case .double(let double): return "\(double)"
         case .string(let string): return quote(string)
         case .array(let array): return "[\(array.joined(separator: ", "))]"
+        case .stored(let cell): return cell.described
         }
     }
 

@@ -24,8 +24,8 @@ struct ImportCommand: Command {
             + "records or values.")
     static let backup = Option<String>(
         "--backup", valueName: "path",
-        help: "Copy the target here (SQLite online "
-            + "backup) before writing.")
+        help: "Copy the target here (SQLite online backup, its external files beside it in "
+            + ".<Name>_SUPPORT) before writing.")
     static let mapping = SharedOptions.mapping("How the target's entities map (see 'tasks inspect').")
     static let modelFrom = Option<String>(
         "--model-from", valueName: "store|model",

@@ -28,7 +28,7 @@ struct MigrateCommand: Command {
         abstract: "Back up a legacy store, validate it, migrate it into a new store and verify the result.",
         discussion: "Runs the stages an app runs with TaskInterchange's Migration, printing each: preparing backup, "
             + "validating, migrating, verifying, then completed or failed. The backup is one committed state of the "
-            + "legacy store (its -wal included) in one SQLite file; the legacy store is not changed. On failure the "
+            + "legacy store (its -wal included) in one SQLite file, its external files beside it; the legacy store is not changed. On failure the "
             + "new store is not left behind and the backup's path is printed. Exit 1 when the verification found "
             + "differences. With --model, the legacy store's model version is mapped onto the new one as Core Data's "
             + "lightweight migration infers it (renaming identifiers, defaults, lossless type changes); the mapping "

@@ -191,6 +191,15 @@ extension ArchiveReader.Parser {
                 case .superentity: declaration.superentity = try readString(entityPath + ".superentity", nullable: true)
                 case .abstract: declaration.isAbstract = try readBool(entityPath + ".abstract") ?? false
                 case .attributes: declaration.attributes = try readAttributeTypes(entityPath + ".attributes")
+                case .externalStorage:
+                    let kind = try scanner.peekKind()
+                    if kind == .array {
+                        declaration.externalStorage = Set(try readIdArray(entityPath + ".externalStorage") ?? [])
+                    } else {
+                        try reportWrongType(
+                            "an array of attribute names", found: kind, entityPath + ".externalStorage",
+                            at: scanner.location)
+                    }
                 case .relationships:
                     let relationshipsPath = entityPath + ".relationships"
                     guard try expectObject(relationshipsPath) else { continue }

@@ -54,8 +54,10 @@ extension ArchiveReader {
 
     /// Members of one entity's declaration in `source.model`.
     enum DeclarationMember: Int, Member {
-        case superentity, abstract, attributes, relationships
-        static let names: [StaticString] = ["superentity", "abstract", "attributes", "relationships"]
+        case superentity, abstract, attributes, relationships, externalStorage
+        static let names: [StaticString] = [
+            "superentity", "abstract", "attributes", "relationships", "externalStorage",
+        ]
         static let packedNames = ArchiveReader.packedTable(DeclarationMember.self)
     }
 

@@ -239,13 +239,55 @@ extension ArchiveReader.Parser {
                 }
             case .array:
                 if let ids = try readIdArray(JSONPath.member(path(), name)) { values[name] = .array(ids) }
+            case .object:
+                if let cell = try readCell(JSONPath.member(path(), name)) { values[name] = .stored(cell) }
             case let other:
                 try reportWrongType(
-                    "null, a boolean, a number, a string or an array of ids", found: other,
+                    "null, a boolean, a number, a string, an array of ids or a stored cell", found: other,
                     JSONPath.member(path(), name), at: valueLocation)
             }
         }
         return values
+    }
+
+    /// A cell that does not fit its attribute, `{"storedAs": "text", "value": "yes"}` (see `StoredCell`); nil after
+    /// reporting.
+    mutating func readCell(_ path: String) throws -> StoredCell? {
+        let location = scanner.location
+        try scanner.beginObject()
+        var storageClass: String?
+        var number: (integer: Int64?, double: Double?)?
+        var text: String?
+        var valid = true
+        while try scanner.nextMember() {
+            let memberLocation = scanner.location
+            let name = try scanner.readKey().string
+            switch (name, try scanner.peekKind()) {
+            case ("storedAs", .string) where storageClass == nil: storageClass = try scanner.readString()
+            case ("value", .number) where number == nil && text == nil:
+                let read = try scanner.readNumber()
+                number = (read.isInteger ? read.int64Value : nil, read.doubleValue)
+            case ("value", .string) where number == nil && text == nil: text = try scanner.readString()
+            default:
+                valid = false
+                try report(
+                    .wrongType, JSONPath.member(path, name),
+                    "a stored cell has two members, \"storedAs\" (a string) and \"value\" (a number or a string)",
+                    at: memberLocation)
+                try scanner.skipValue()
+            }
+        }
+        if valid, let storageClass, number != nil || text != nil {
+            if let cell = StoredCell.decoding(storageClass, number: number, text: text) { return cell }
+        }
+        if valid {
+            try report(
+                .wrongType, path,
+                "a stored cell is {\"storedAs\": \"integer\", \"real\", \"text\" or \"blob\", \"value\": a number "
+                    + "(integer, real; a real may be \"Infinity\" or \"-Infinity\") or a string (text, base64 blob)}",
+                at: location)
+        }
+        return nil
     }
 
     /// A to-many relationship's value in `extra`: an array of strings (whether they are ids of existing records is

@@ -93,7 +93,7 @@ extension ArchiveWriter {
         close()
     }
 
-    /// `source.model`: entity → `{superentity?, abstract?, attributes, relationships}`, names sorted.
+    /// `source.model`: entity → `{superentity?, abstract?, attributes, externalStorage?, relationships}`, names sorted.
     mutating func writeModel(_ model: [String: EntityDeclaration]) {
         key("model")
         openObject(breaksLines: false)
@@ -115,6 +115,15 @@ extension ArchiveWriter {
                 output.appendString(type)
             }
             close()
+            if !declaration.externalStorage.isEmpty {
+                key("externalStorage")
+                openArray(breaksLines: false)
+                for name in declaration.externalStorage.sorted() {
+                    element()
+                    output.appendString(name)
+                }
+                close()
+            }
             key("relationships")
             openObject(breaksLines: false)
             for (name, relationship) in declaration.relationships.sorted(by: { $0.key < $1.key }) {

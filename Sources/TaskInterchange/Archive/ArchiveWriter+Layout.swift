@@ -66,7 +66,28 @@ extension ArchiveWriter {
                     output.appendString(id)
                 }
                 close()
+            case .stored(let cell): try writeCell(cell)
             }
+        }
+        close()
+    }
+
+    /// Writes a misfit cell as `{"storedAs": …, "value": …}` (see `StoredCell`).
+    private mutating func writeCell(_ cell: StoredCell) throws {
+        openObject(breaksLines: false)
+        key("storedAs")
+        output.appendString(cell.storageClass)
+        key("value")
+        switch cell {
+        case .integer(let value): output.appendInteger(Int(value))
+        case .real(let value):
+            if let text = StoredCell.nonFinite(value) {
+                output.appendString(text)
+            } else {
+                try output.appendDouble(value)
+            }
+        case .text(let value): try output.appendLongString(value)
+        case .blob(let value): try output.appendLongString(Data(value).base64EncodedString())
         }
         close()
     }

@@ -12,6 +12,9 @@ public struct EntityDeclaration: Sendable, Hashable, Codable {
     public var attributes: [String: String]
     /// Property name → relationship, for the side of each pair that travels (the other is its inverse).
     public var relationships: [String: EntityRelationship]
+    /// The binary attributes that allow external storage (Core Data keeps their values behind a marker byte, or in
+    /// a file): how a store whose own model is unknown must write them.
+    public var externalStorage: Set<String>
 
     /// The type names `attributes` may use.
     public static let attributeTypes: Set<String> = [
@@ -23,18 +26,19 @@ public struct EntityDeclaration: Sendable, Hashable, Codable {
     /// Creates a declaration.
     public init(
         superentity: String? = nil, isAbstract: Bool = false, attributes: [String: String] = [:],
-        relationships: [String: EntityRelationship] = [:]
+        relationships: [String: EntityRelationship] = [:], externalStorage: Set<String> = []
     ) {
         self.superentity = superentity
         self.isAbstract = isAbstract
         self.attributes = attributes
         self.relationships = relationships
+        self.externalStorage = externalStorage
     }
 
     private enum CodingKeys: String, CodingKey {
         case superentity
         case isAbstract = "abstract"
-        case attributes, relationships
+        case attributes, relationships, externalStorage
     }
 
     /// Reads a declaration; every member may be absent.
@@ -44,6 +48,18 @@ public struct EntityDeclaration: Sendable, Hashable, Codable {
         isAbstract = try container.decodeIfPresent(Bool.self, forKey: .isAbstract) ?? false
         attributes = try container.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
         relationships = try container.decodeIfPresent([String: EntityRelationship].self, forKey: .relationships) ?? [:]
+        externalStorage = try container.decodeIfPresent(Set<String>.self, forKey: .externalStorage) ?? []
+    }
+
+    /// Writes the members that are set (an empty `externalStorage` is left out, as an archive leaves it out).
+    /// - Throws: the encoder's error.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(superentity, forKey: .superentity)
+        if isAbstract { try container.encode(true, forKey: .isAbstract) }
+        try container.encode(attributes, forKey: .attributes)
+        try container.encode(relationships, forKey: .relationships)
+        if !externalStorage.isEmpty { try container.encode(externalStorage.sorted(), forKey: .externalStorage) }
     }
 }
 

@@ -102,6 +102,7 @@ extension TargetComparison.Finder {
         case .bool(let flag): return String(flag)
         case .null: return "null"
         case .array(let list): return "[\(list.joined(separator: ", "))]"
+        case .stored(let cell): return cell.described
         }
     }
 }

@@ -37,8 +37,9 @@ extension Migration {
             exportOptions.sourceName = legacyStore
             exportOptions.busyTimeout = busyTimeout
             exportOptions.model = legacyModel
-            // The backup is one SQLite file; the values kept in files are read beside the legacy store.
-            exportOptions.externalDataStore = legacyStore
+            // A backup carries the store's external files; a dry run's private copy does not, so it reads them
+            // beside the legacy store.
+            if dryRun { exportOptions.externalDataStore = legacyStore }
             let archivePath = directory.file("archive.json")
             let export = try Exporter.exportReporting(
                 store: backup, toFile: archivePath, options: exportOptions,
@@ -123,22 +124,36 @@ extension Migration {
             throw failure.kind == .cancelled ? failure : failure.withKind(.cannotCreate)
         }
         try temporary.synchronize(naming: first)
+        // The legacy store's external files, gathered after its snapshot: Core Data adds and removes such files but
+        // never changes one, so those the snapshot's rows name are there (unless the app removed one meanwhile).
+        let files = try ExternalDataBackup(of: ExternalData(store: legacyStore), for: first)
         // Another migration may have taken the name in the same second (or take it while this one places its file):
         // the next free one is used, so every backup is kept.
         var attempt = 1
         while true {
             let path = backupDirectory + "/" + Self.backupName(for: legacyStore, at: date, attempt: attempt)
             try FileIdentity.checkOutput(path, setting: .migrationBackup, store: legacyStore)
-            let taken = ["", "-wal", "-shm", "-journal"].contains { access(path + $0, F_OK) == 0 }
+            let taken =
+                ["", "-wal", "-shm", "-journal"].contains { access(path + $0, F_OK) == 0 }
+                || access(ExternalDataBackup.supportDirectory(of: path), F_OK) == 0
             if !taken {
-                let placed = Result { () throws(TaskInterchangeError) in try temporary.place(at: path, replacing: false)
+                // The external files go under the name first: a backup never appears without the files it points at.
+                let placed = Result { () throws(TaskInterchangeError) in
+                    try files?.place(for: path)
+                    try temporary.place(at: path, replacing: false)
                 }
                 if case .success = placed {
+                    files?.keep()
                     progress?(ProgressEvent(phase: .backingUp, done: 1, total: 1, bytes: FileIdentity.size(of: path)))
                     return path
                 }
+                files?.discard()
                 // Taken since the check: the next name; any other failure is this one's.
-                if case .failure(let error) = placed, access(path, F_OK) != 0 { throw error }
+                if case .failure(let error) = placed, access(path, F_OK) != 0,
+                    access(ExternalDataBackup.supportDirectory(of: path), F_OK) != 0
+                {
+                    throw error
+                }
             }
             guard attempt < Self.backupAttempts else {
                 throw TaskInterchangeError(

@@ -11,10 +11,12 @@ public enum ExtraValue: Sendable, Hashable {
     case string(String)
     /// The ids of a to-many relationship's destinations, as strings.
     case array([String])
+    /// An attribute's cell that does not fit the attribute's type, as the store held it.
+    case stored(StoredCell)
 }
 
 extension ExtraValue: Codable {
-    /// Decodes a JSON value: null, a boolean, an integer, a double, a string, or an array of strings.
+    /// Decodes a JSON value: null, a boolean, an integer, a double, a string, an array of strings, or a stored cell.
     /// - Throws: `DecodingError` for any other JSON value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -28,6 +30,8 @@ extension ExtraValue: Codable {
             self = .double(value)
         } else if let value = try? container.decode([String].self) {
             self = .array(value)
+        } else if let value = try? container.decode(StoredCell.self) {
+            self = .stored(value)
         } else {
             self = .string(try container.decode(String.self))
         }
@@ -44,6 +48,7 @@ extension ExtraValue: Codable {
         case .double(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
+        case .stored(let value): try container.encode(value)
         }
     }
 }

@@ -53,7 +53,8 @@ struct GenericLayout {
                 attributes: Dictionary(
                     attributes.map { ($0.property, $0.type) }, uniquingKeysWith: { first, _ in first }),
                 relationships: Dictionary(
-                    relationships.map { ($0.property, $0.declaration) }, uniquingKeysWith: { first, _ in first }))
+                    relationships.map { ($0.property, $0.declaration) }, uniquingKeysWith: { first, _ in first }),
+                externalStorage: Set(attributes.filter { $0.value == .external }.map(\.property)))
         }
     }
 

@@ -37,20 +37,38 @@ extension StoreWriter {
         return statements
     }
 
+    /// Whether the target keeps `attribute` as Core Data keeps externally storable data (behind a marker byte, or in
+    /// a file): its model says so, or, for a store that keeps no model, the archive's declaration of the entity.
+    /// - Throws: `.invalidData` when neither can say and the record names an external file.
+    private func isExternal(
+        _ attribute: GenericLayout.Attribute, of record: EntityRecord, _ declaration: EntityDeclaration
+    ) throws(TaskInterchangeError) -> Bool {
+        if attribute.value == .external { return true }
+        guard targetModel == nil, attribute.type == "binary" else { return false }
+        if declaration.externalStorage.contains(attribute.property) { return true }
+        guard let name = record.external[attribute.property] else { return false }
+        throw TaskInterchangeError(
+            .invalidData,
+            "\(record.entity) \(record.id.uuidString): the archive kept \(attribute.property) in the external file "
+                + "\(name), and neither it nor the target (which keeps no model cache) says whether "
+                + "\(record.entity).\(attribute.property) allows external storage; give the app's model "
+                + "(\(setting: .targetModel)); nothing was written")
+    }
+
     /// Binds a record's attribute values from `base` on (NULL for those it leaves out) and counts the values the
     /// target has no attribute for.
     private func bindAttributes(
-        _ record: EntityRecord, _ statements: EntityStatements, to statement: Statement, from base: Int32
+        _ record: EntityRecord, _ declaration: EntityDeclaration, _ statements: EntityStatements,
+        to statement: Statement, from base: Int32
     ) throws {
         var placed = 0
         for (offset, attribute) in statements.entity.attributes.enumerated() {
             let index = base + Int32(offset)
-            if case .external = attribute.value, record.values[attribute.property] == nil,
-                let name = record.external[attribute.property]
-            {
+            let external = try isExternal(attribute, of: record, declaration)
+            if external, record.values[attribute.property] == nil, let name = record.external[attribute.property] {
                 // The source's file was missing: the row points at it all the same, as the source's did.
                 ExternalData.reference(name).withUnsafeBytes { statement.bind(blob: $0, at: index) }
-            } else if case .external = attribute.value, case .string(let text)? = record.values[attribute.property],
+            } else if external, case .string(let text)? = record.values[attribute.property],
                 let value = Data(base64Encoded: text)
             {
                 // Kept as the source kept it: in its file (same name), or in the row behind the inline marker.
@@ -68,7 +86,7 @@ extension StoreWriter {
             } else {
                 // A reference to a file the source lacked has nowhere to go in a column that keeps values inline.
                 if record.external[attribute.property] != nil {
-                    lackingEntityValues["\(record.entity).\(attribute.property)", default: 0] += 1
+                    missingFileReferences["\(record.entity).\(attribute.property)", default: 0] += 1
                 }
                 statement.bindNull(at: index)
             }
@@ -117,7 +135,7 @@ extension StoreWriter {
         insert.bind(key, at: 1)
         insert.bind(entity.number, at: 2)
         insert.bind(Int64(1), at: 3)
-        try bindAttributes(record, statements, to: insert, from: 4)
+        try bindAttributes(record, declaration, statements, to: insert, from: 4)
         if let failure = try runCatchingConstraint(insert) {
             throw TaskInterchangeError(
                 .invalidData,
@@ -138,7 +156,7 @@ extension StoreWriter {
             entity.name += "|" + entity.attributes.map(\.property).joined(separator: ",")
         }
         let statements = try statements(for: entity)
-        try bindAttributes(record, statements, to: statements.update, from: 1)
+        try bindAttributes(record, declaration, statements, to: statements.update, from: 1)
         statements.update.bind(key, at: Int32(entity.attributes.count + 1))
         try statements.update.run()
         noteChanged(key, in: entity.table)

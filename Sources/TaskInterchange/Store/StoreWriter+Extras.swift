@@ -127,6 +127,14 @@ extension StoreWriter {
             default:
                 statement.bind(text, at: index)
             }
+        case .stored(let cell):
+            // A misfit goes back as the store held it: the column's affinity made it this cell there too.
+            switch cell {
+            case .integer(let number): statement.bind(number, at: index)
+            case .real(let number): statement.bind(number, at: index)
+            case .text(let text): statement.bind(text, at: index)
+            case .blob(let bytes): bytes.withUnsafeBytes { statement.bind(blob: $0, at: index) }
+            }
         case .array:
             preconditionFailure("arrays are filtered out by writeExtras")
         }
@@ -136,6 +144,7 @@ extension StoreWriter {
     /// with counts: what `--strict` refuses.
     var unplaced: [String: Int] {
         unplacedExtras.merging(unplacedFields, uniquingKeysWith: +).merging(toOneOverflows, uniquingKeysWith: +)
+            .merging(missingFileReferences, uniquingKeysWith: +)
     }
 
     /// One warning per extra property that had nowhere to go.
@@ -161,5 +170,12 @@ extension StoreWriter {
             )
         }
         toOneOverflows = [:]
+        for (property, count) in missingFileReferences.sorted(by: { $0.key < $1.key }) {
+            warnings.append(
+                "\(property): \(count) value\(count == 1 ? "" : "s") the source kept in external files it lacked; the "
+                    + "target keeps \(property) in its rows (its model does not allow external storage), so there "
+                    + "is nothing to write: not imported")
+        }
+        missingFileReferences = [:]
     }
 }

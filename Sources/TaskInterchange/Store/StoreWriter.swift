@@ -53,6 +53,9 @@ final class StoreWriter: ImportDestination {
     let targetModel: ObjectModel?
     /// `Entity.relationship` → owners whose archive value had several ids for a to-one in the target.
     var toOneOverflows: [String: Int] = [:]
+    /// `Entity.property` → references to external files the source lacked, which a target keeping the attribute in
+    /// its rows has no place for (there is no value to write).
+    var missingFileReferences: [String: Int] = [:]
     /// The target's entities no kind reads: where generic records go.
     lazy var genericLayout: GenericLayout = {
         let typed = Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities))
@@ -283,7 +286,9 @@ final class StoreWriter: ImportDestination {
     }
 
     /// Copies the store, as it is before this writer changes anything, to a new file at `destination` (through a
-    /// second, read-only connection and SQLite's online backup API); the file appears only when complete.
+    /// second, read-only connection and SQLite's online backup API) with its external files beside it
+    /// (`ExternalDataBackup`); the file and its files appear only when complete. The files this import replaces stay
+    /// with the backup: they are linked there before anything is removed.
     /// - Throws: `.cannotCreate` (nothing is left at `destination`), `.cancelled`.
     func backup(to destination: String) throws(TaskInterchangeError) {
         let temporary = try TemporaryFile(beside: destination)
@@ -294,7 +299,15 @@ final class StoreWriter: ImportDestination {
             throw failure.kind == .cancelled ? failure : failure.withKind(.cannotCreate)
         }
         try temporary.synchronize(naming: destination)
-        try temporary.place(at: destination, replacing: false)
+        let files = try ExternalDataBackup(of: externalDataWriter.existing, for: destination)
+        try files?.place(for: destination)
+        do {
+            try temporary.place(at: destination, replacing: false)
+        } catch {
+            files?.discard()
+            throw error
+        }
+        files?.keep()
     }
 }
 

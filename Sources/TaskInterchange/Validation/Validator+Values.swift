@@ -3,30 +3,26 @@ import Foundation
 /// Attribute values against their model type (a `source.model` type name): the generic section's by the archive's
 /// declarations, typed records' `extra` values by the import target's model. A value the store would change on the
 /// way in — an integer too wide for its attribute, a boolean other than 0 or 1, a decimal with more digits than a
-/// double — is refused: the app would read something else than the archive holds.
+/// double — is refused: the app would read something else than the archive holds. A stored cell (`StoredCell`) is
+/// a misfit the source store held, carried as it was: it fits any attribute, as it did there.
 extension Validator {
-    /// The range of each integer type, and its name in Xcode's model editor.
-    private static let integerRanges: [String: (range: ClosedRange<Int64>, name: String)] = [
-        "integer16": (Int64(Int16.min)...Int64(Int16.max), "Integer 16"),
-        "integer32": (Int64(Int32.min)...Int64(Int32.max), "Integer 32"),
-    ]
-
     /// Checks a value of model type `type`, in the encoding `extra` uses, at `path`.
     mutating func checkAttribute(_ value: ExtraValue, type: String, path: String) {
         switch (type, value) {
         case (_, .array):
             error(.wrongType, path, "an array belongs to a relationship; \(type) attributes hold one value")
-        case (_, .null), ("untyped", _), ("integer64", .integer), ("boolean", .bool), ("string", _), ("uri", _),
+        case (_, .null), (_, .stored), ("untyped", _), ("integer64", .integer), ("boolean", .bool), ("string", _),
+            ("uri", _),
             ("double", .double), ("double", .integer), ("float", .integer):
             return
         case ("decimal", .integer), ("decimal", .double):
             // A typed record's number (the generic section keeps a decimal's digits as text): a store keeps it as is.
             return
         case ("integer16", .integer(let number)), ("integer32", .integer(let number)):
-            guard let (range, name) = Self.integerRanges[type], !range.contains(number) else { return }
+            guard let range = IntegerAttribute.range(of: type), !range.contains(number) else { return }
             error(
                 .valueOutOfRange, path,
-                "\(number) is outside the \(name) range \(range.lowerBound)…\(range.upperBound); "
+                "\(number) is outside the \(VersionMapping.typeLabel(type)) range \(range.lowerBound)…\(range.upperBound); "
                     + "the app would read a truncated value")
         case ("boolean", .integer(let number)):
             if number != 0 && number != 1 {

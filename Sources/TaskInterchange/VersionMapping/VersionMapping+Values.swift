@@ -3,13 +3,6 @@ import Foundation
 /// Type changes between versions: which the mapping converts (every value unchanged, or each value checked to fit)
 /// and which it refuses, and default values as the archive spells values.
 extension VersionMapping {
-    /// The integer types' ranges.
-    private static let integerRanges: [String: ClosedRange<Int64>] = [
-        "integer16": Int64(Int16.min)...Int64(Int16.max),
-        "integer32": Int64(Int32.min)...Int64(Int32.max),
-        "integer64": Int64.min...Int64.max,
-    ]
-
     /// Type pairs whose values convert: every value unchanged (widening), or each checked where the target is narrower.
     private static let convertible: Set<String> = [
         "integer16>integer32", "integer16>integer64", "integer32>integer64",
@@ -51,8 +44,10 @@ extension VersionMapping {
     static func converted(_ value: ExtraValue, to type: String) -> ExtraValue? {
         switch (type, value) {
         case (_, .array): return nil
+        // A misfit the source held stays one: the target's column gets the same cell.
+        case (_, .stored): return value
         case ("integer16", _), ("integer32", _), ("integer64", _):
-            guard let range = integerRanges[type] else { return nil }
+            guard let range = IntegerAttribute.range(of: type) else { return nil }
             switch value {
             case .integer(let number): return range.contains(number) ? value : nil
             case .bool(let flag): return .integer(flag ? 1 : 0)
@@ -152,6 +147,7 @@ extension VersionMapping {
         case .double(let number): return String(number)
         case .string(let text): return "\"" + (text.count > 40 ? String(text.prefix(40)) + "…" : text) + "\""
         case .array(let ids): return "\(ids.count) links"
+        case .stored(let cell): return cell.described
         }
     }
 }
