@@ -90,7 +90,7 @@ struct CommandLineTests {
         #expect(model.status == 64)
         #expect(
             model.stderr.hasPrefix(
-                "Error: Unknown subcommand 'model hashs' (expected one of: hashes, identify, "
+                "Error: Unknown subcommand 'model hashs' (expected one of: diagram, hashes, identify, "
                     + "lint, new-store, swiftdata). Did you mean 'model hashes'?\n"))
         #expect(
             try TasksBinary.run(["import", "--store", "x", "--frobnicate"]).stderr
