@@ -27,8 +27,8 @@ struct ModelCacheEncoder {
     init(model: ObjectModel) {
         self.model = model
         entities = Dictionary(model.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        modelHasIndexes = model.entities.contains { entity in
-            !entity.fetchIndexes.isEmpty || entity.attributes.contains(where: \.isIndexed)
+        modelHasIndexes = model.entities.contains {
+            !Self.indexedAttributes(of: $0).isEmpty || !$0.fetchIndexes.isEmpty
         }
     }
 
@@ -174,10 +174,13 @@ struct ModelCacheEncoder {
                 indexes.filter { $0.elements.count > 1 }.map { $0.elements.map(\.property) })
         }
         writer.fill(index, classHierarchy: ["NSEntityDescription", "NSObject"], fields: fields)
+        let indexed = Set(Self.indexedAttributes(of: entity))
         for propertyName in propertyNames {
             switch property(propertyName, of: name) {
             case .attribute(let attribute)?:
-                fillAttribute(attribute, at: ownProperties[propertyName]!, entity: index)
+                fillAttribute(
+                    attribute, at: ownProperties[propertyName]!, entity: index,
+                    indexed: attribute.isIndexed || indexed.contains(propertyName))
             case .relationship(let relationship)?:
                 try fillRelationship(relationship, at: ownProperties[propertyName]!, entity: name)
             case nil:
@@ -186,13 +189,29 @@ struct ModelCacheEncoder {
         }
     }
 
+    /// The entity's own attributes Core Data marks as indexed: those the model marks, and those a fetch index of
+    /// their own (one ascending B-tree element) indexes, in the order their indexes come.
+    private static func indexedAttributes(of entity: ObjectModel.Entity) -> [String] {
+        let own = Set(entity.attributes.map(\.name))
+        var names: [String] = []
+        for fetchIndex in entity.fetchIndexes {
+            guard fetchIndex.elements.count == 1, let element = fetchIndex.elements.first, element.kind == .binary,
+                own.contains(element.property), !names.contains(element.property)
+            else { continue }
+            names.append(element.property)
+        }
+        for attribute in entity.attributes where attribute.isIndexed && !names.contains(attribute.name) {
+            names.append(attribute.name)
+        }
+        return names
+    }
+
     /// The entity's fetch indexes as Core Data lists them: one per indexed attribute (named after it) first, unless
     /// the model already lists it, then the model's own.
     private func fetchIndexes(of entity: ObjectModel.Entity) -> [ObjectModel.FetchIndex] {
         var indexes: [ObjectModel.FetchIndex] = []
-        for attribute in entity.attributes where attribute.isIndexed {
-            guard !entity.fetchIndexes.contains(where: { $0.name == attribute.name }) else { continue }
-            indexes.append(ObjectModel.FetchIndex(attribute.name, elements: [.init(attribute.name)]))
+        for name in Self.indexedAttributes(of: entity) where !entity.fetchIndexes.contains(where: { $0.name == name }) {
+            indexes.append(ObjectModel.FetchIndex(name, elements: [.init(name)]))
         }
         return indexes + entity.fetchIndexes
     }
@@ -256,7 +275,9 @@ struct ModelCacheEncoder {
         return fields
     }
 
-    private mutating func fillAttribute(_ attribute: ObjectModel.Attribute, at index: Int, entity: Int) {
+    private mutating func fillAttribute(
+        _ attribute: ObjectModel.Attribute, at index: Int, entity: Int, indexed: Bool
+    ) {
         var fields = commonFields(
             name: attribute.name, renamingIdentifier: attribute.renamingIdentifier, entity: entity,
             optional: attribute.isOptional, readOnly: attribute.isReadOnly, transient: attribute.isTransient,
@@ -274,7 +295,7 @@ struct ModelCacheEncoder {
         if attribute.allowsExternalStorage { storage |= 0x4 }
         if attribute.preservesValueInHistoryOnDeletion { storage |= 0x10 }
         fields["NSFlagsKey"] = .integer(storage)
-        if attribute.isIndexed { fields["NSIsIndexed"] = .bool(true) }
+        if indexed { fields["NSIsIndexed"] = .bool(true) }
         writer.fill(
             index, classHierarchy: ["NSAttributeDescription", "NSPropertyDescription", "NSObject"], fields: fields)
     }
@@ -341,10 +362,11 @@ struct ModelCacheEncoder {
         case .double, .float:
             return Double(text).map { .scalar(.real($0)) }
         case .boolean:
+            // Models give YES or NO (a boolean object); some caches hold an integer, which reads back as digits.
             switch text {
-            case "YES", "1", "true": return .scalar(.bool(true))
-            case "NO", "0", "false": return .scalar(.bool(false))
-            default: return nil
+            case "YES": return .scalar(.bool(true))
+            case "NO": return .scalar(.bool(false))
+            default: return Int64(text).map { .scalar(.integer($0)) }
             }
         case .string:
             return .scalar(.string(text))

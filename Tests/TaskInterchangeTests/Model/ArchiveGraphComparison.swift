@@ -26,7 +26,8 @@ struct ArchiveGraphComparison {
     }
 
     private mutating func differ(_ path: String, _ what: String) {
-        differences.append("\(path): \(what)")
+        // Paths through the graph get long; the end says where.
+        differences.append("…\(path.suffix(160)): \(what)")
     }
 
     /// An object's fields when `value` names an archived object; nil for leaves and `$null`.
