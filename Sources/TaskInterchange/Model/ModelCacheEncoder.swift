@@ -21,12 +21,16 @@ struct ModelCacheEncoder {
     /// Each entity's property objects by name, its own and its copies of inherited ones.
     private var propertyObjects: [String: [String: Int]] = [:]
     private var emptyDictionary: Value?
+    /// Each entity's direct sub-entities.
+    private let subentityNames: [String: [String]]
     /// Whether any entity has a fetch index (or an indexed attribute, which makes one).
     private let modelHasIndexes: Bool
 
     init(model: ObjectModel) {
         self.model = model
         entities = Dictionary(model.entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        subentityNames = Dictionary(grouping: model.entities.filter { $0.superentity != nil }, by: { $0.superentity! })
+            .mapValues { $0.map(\.name) }
         modelHasIndexes = model.entities.contains {
             !Self.indexedAttributes(of: $0).isEmpty || !$0.fetchIndexes.isEmpty
         }
@@ -144,7 +148,7 @@ struct ModelCacheEncoder {
     private mutating func fillEntity(_ name: String, root: Int) throws(ModelCacheError) {
         let entity = entities[name]!
         let index = entityObjects[name]!
-        let subentities = model.entities.filter { $0.superentity == name }.map(\.name).sorted(by: Self.byteOrder)
+        let subentities = (subentityNames[name] ?? []).sorted(by: Self.byteOrder)
         let ownProperties = propertyObjects[name] ?? [:]
         let propertyNames = ownProperties.keys.sorted(by: Self.byteOrder)
         var fields: [String: Value] = [
