@@ -77,7 +77,9 @@ struct ModelCacheWritingTests {
         guard let written = Self.check(model, against: blob, expected: Self.expected[store] ?? .same, store) else {
             return
         }
-        if Self.expected[store] == nil {
+        // Whatever form differs, what the model keeps comes back; but framework 640 made no fetch index of an
+        // indexed attribute, which the later form lists (and so decodes).
+        if store != "store1-25__wireapp_wire-ios-data-model.sqlite" {
             #expect(try ObjectModel(modelCache: Data(written)) == model, "\(store): decodes to another model")
         }
     }
