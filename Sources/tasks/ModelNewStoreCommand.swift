@@ -33,10 +33,16 @@ struct ModelNewStoreCommand: Command {
     func run() throws -> Int32 {
         let source = try ModelSource(path: model)
         let version = try source.version(named: modelVersion)
-        try StoreTemplate(model: version.model, frameworkVersion: frameworkVersion).makeEmptyStore(at: output)
+        let template = StoreTemplate(model: version.model, frameworkVersion: frameworkVersion)
+        try template.makeEmptyStore(at: output)
         Console.error(
             "Created \(output): an empty store for \(version.name) (\(version.model.entities.count) "
                 + "entities, framework version \(frameworkVersion))\n")
+        if let omission = template.modelCacheOmission {
+            Console.error(
+                "note: no model cache written (\(omission): its archived form is not known to match Core Data's); "
+                    + "later commands need the model passed again\n")
+        }
         for caveat in version.model.schemaCaveats { Console.error("warning: \(caveat)\n") }
         return ExitCode.ok
     }

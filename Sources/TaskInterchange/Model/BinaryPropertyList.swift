@@ -6,10 +6,14 @@
 /// dictionary's keys, then its values), equal strings, integers and data written once; integers in the fewest of 1,
 /// 2, 4 or 8 bytes (8 when negative), strings as ASCII when they are, UTF-16 big-endian otherwise.
 enum BinaryPropertyList {
-    /// The values a store's metadata needs.
+    /// The values a store's metadata and a keyed archive need.
     indirect enum Value: Hashable {
         case string(String)
         case integer(Int64)
+        case real(Double)
+        case bool(Bool)
+        /// A keyed archive's reference to one of its `$objects` (`CF$UID`).
+        case uid(Int)
         case data([UInt8])
         case array([Value])
         case dictionary([String: Value])
@@ -38,7 +42,7 @@ enum BinaryPropertyList {
 
         /// Objects in the order they are written; containers refer to others by index.
         var objects: [Object] = []
-        /// Strings, integers and data already listed (arrays and dictionaries are never shared).
+        /// Leaves (strings, numbers, references, data) already listed (arrays and dictionaries are never shared).
         var shared: [Value: Int] = [:]
 
         /// Lists `value` and, after it, what it contains; returns its index.
@@ -47,7 +51,7 @@ enum BinaryPropertyList {
             if let index = shared[value] { return index }
             let index = objects.count
             switch value {
-            case .string, .integer, .data:
+            case .string, .integer, .real, .bool, .uid, .data:
                 shared[value] = index
                 objects.append(.leaf(value))
             case .array(let list):
@@ -83,6 +87,16 @@ enum BinaryPropertyList {
                     }
                 case .leaf(.integer(let number)):
                     Self.appendInteger(number, to: &output)
+                case .leaf(.real(let number)):
+                    output.append(0x23)
+                    Self.appendBigEndian(number.bitPattern, size: 8, to: &output)
+                case .leaf(.bool(let flag)):
+                    output.append(flag ? 0x09 : 0x08)
+                case .leaf(.uid(let reference)):
+                    // `0x8n`: n + 1 bytes follow, big-endian.
+                    let size = Self.byteCount(UInt64(reference))
+                    output.append(0x80 | UInt8(size - 1))
+                    Self.appendBigEndian(UInt64(reference), size: size, to: &output)
                 case .leaf(.data(let bytes)):
                     Self.appendMarker(0x40, count: bytes.count, to: &output)
                     output += bytes

@@ -7,8 +7,10 @@ extension StoreTemplate {
     /// The framework version new stores made from a model claim: the oldest that writes the model checksum.
     public static let defaultFrameworkVersion = 1344
 
-    /// A template for `model`. No model cache is written (this tool cannot archive a model): stores from frameworks
-    /// that kept none open with the app's model all the same.
+    /// A template for `model`, with the model cache Core Data would write for it, so the store names its own model
+    /// to every later reader. A model with a part whose archived form is not known to match Core Data's gets no cache
+    /// (`modelCacheOmission` says which): Core Data misreading a cache is worse than having none, and stores from
+    /// frameworks that kept none open with the app's model all the same.
     public init(model: ObjectModel, frameworkVersion: Int = defaultFrameworkVersion) {
         // Laid out once, for the statements and the entity numbers alike.
         let layout = SchemaLayout(model: model)
@@ -24,7 +26,17 @@ extension StoreTemplate {
             return (number, entity.name, entity.superentity.flatMap { numbers[$0] } ?? 0)
         }.sorted { $0.number < $1.number }
         metadata = model.metadataPlist(frameworkVersion: frameworkVersion)
-        modelCache = nil
+        do {
+            modelCache = try model.modelCache()
+            modelCacheOmission = nil
+        } catch {
+            modelCache = nil
+            if case .unsupported(let part) = error {
+                modelCacheOmission = part
+            } else {
+                modelCacheOmission = "\(error)"
+            }
+        }
         versionIdentifier = 1
         self.model = model
     }

@@ -38,6 +38,8 @@ public struct StoreTemplate: Sendable {
     var entities: [(number: Int64, name: String, superNumber: Int64)]
     var metadata: [UInt8]?
     var modelCache: [UInt8]?
+    /// Why a template made from a model has no model cache (the part of the model it cannot archive); nil otherwise.
+    package var modelCacheOmission: String?
     var versionIdentifier: Int64
     /// The model a template made from a model was built for (nil for a store's template: its model cache says).
     package var model: ObjectModel?

@@ -136,7 +136,10 @@ struct SchemaTests {
         } else {
             Issue.record("no metadata plist")
         }
-        #expect(try database.scalar("SELECT count(*) FROM Z_MODELCACHE")?.int64 == 0)
+        // The model cache Core Data would write: it decodes to the built-in model's hashes.
+        #expect(try database.scalar("SELECT count(*) FROM Z_MODELCACHE")?.int64 == 1)
+        let cached = try ObjectModel(modelCacheIn: database, path: "the new store")
+        #expect(cached?.versionHashes == TaskManagerModel.model.versionHashes)
     }
 
     @Test("shapes no real store shows are laid out, listed as caveats, and every statement runs in SQLite")

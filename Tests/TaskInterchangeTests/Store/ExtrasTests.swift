@@ -20,6 +20,7 @@ struct ExtrasTests {
             UPDATE ZTASK SET ZESTIMATE = Z_PK * 3, ZEFFORT = Z_PK / 7.0, ZREMINDAT = 745193696.123456789 + Z_PK,
                              ZPHOTO = x'00FF10', ZLOCATION = 'Zürich ' || Z_PK WHERE Z_PK % 2 = 0;
             UPDATE ZTAG SET ZSYMBOL = '★';
+            DELETE FROM Z_MODELCACHE; -- an app's model with more properties: the built-in model's cache is stale
             """)
         return (path, archive)
     }

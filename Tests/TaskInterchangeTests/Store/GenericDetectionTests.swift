@@ -24,6 +24,8 @@ struct GenericDetectionTests {
         let path = directory.path("Notes.sqlite")
         try StoreTemplate(model: Self.model).makeEmptyStore(at: path)
         let database = try Database(path: path, mode: .readWrite)
+        // As Notes' stores from frameworks that kept no model cache.
+        try database.execute("DELETE FROM Z_MODELCACHE")
         try database.execute("INSERT INTO ZFOLDER (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (1, 1, 1, 'Notes')")
         try database.execute(
             "INSERT INTO ZNOTE (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZCREATIONDATE, ZFOLDER) "
