@@ -55,12 +55,14 @@ extension ArchiveReader.Parser {
         var tracker = MemberTracker(EntityMember.self)
         let allowed =
             isNDJSON
-            ? MemberSet.all(EntityMember.self) : MemberSet(EntityMember.id, .key, .values, .positions, .external)
+            ? MemberSet.all(EntityMember.self)
+            : MemberSet(EntityMember.id, .key, .values, .positions, .external, .dangling)
         var id: UUID?
         var key: Int?
         var values: [String: ExtraValue]?
         var positions: [String: [Int64]] = [:]
         var external: [String: String] = [:]
+        var dangling: [String: EntityRecord.DanglingKey] = [:]
         while let member = try nextMember(EntityMember.self, allowed: allowed, in: path, tracker: &tracker) {
             switch member {
             case .id: id = try readUUID(path + ".id")
@@ -68,6 +70,7 @@ extension ArchiveReader.Parser {
             case .values: values = try readExtra(path + ".values", decimals: decimalAttributes(of: entity))
             case .positions: positions = try readPositions(path + ".positions")
             case .external: external = try readExternal(path + ".external")
+            case .dangling: dangling = try readDangling(path + ".dangling")
             case .type: try scanner.skipValue()
             case .entity: _ = try readString(path + ".entity")
             }
@@ -79,7 +82,42 @@ extension ArchiveReader.Parser {
         try visitor.visitEntity(
             EntityRecord(
                 id: id, entity: entity, key: key.map(Int64.init), values: values ?? [:],
-                positions: positions, external: external), index: index)
+                positions: positions, external: external, dangling: dangling), index: index)
+    }
+
+    /// `{"cloudState": {"key": 12, "entity": "ICCloudState"}}`: property → a to-one key that points at no row (and
+    /// the entity its entity-number column names).
+    private mutating func readDangling(_ path: String) throws -> [String: EntityRecord.DanglingKey] {
+        typealias Member = ArchiveReader.DanglingMember
+        guard try expectObject(path) else { return [:] }
+        var result: [String: EntityRecord.DanglingKey] = [:]
+        while try scanner.nextMember() {
+            let location = scanner.location
+            let name = try scanner.readKey().string
+            let memberPath = JSONPath.member(path, name)
+            if result[name] != nil {
+                try report(
+                    .duplicateKey, memberPath,
+                    "member \"\(name)\" appears more than once in this object; the first value is used", at: location)
+                try scanner.skipValue()
+                continue
+            }
+            guard try expectObject(memberPath) else { continue }
+            var tracker = MemberTracker(Member.self)
+            var key: Int?
+            var entity: String?
+            while let member = try nextMember(Member.self, allowed: .all(Member.self), in: memberPath, tracker: &tracker)
+            {
+                switch member {
+                case .key: key = try readInteger(memberPath + ".key", in: 1...Int64.max, rangeName: "1…\(Int64.max)")
+                case .entity: entity = try readString(memberPath + ".entity")
+                }
+            }
+            try reportMissing(
+                Member.self, required: MemberSet(Member.key), seen: tracker.seen, in: memberPath, at: location)
+            if let key { result[name] = EntityRecord.DanglingKey(key: Int64(key), entity: entity) }
+        }
+        return result
     }
 
     /// The attributes `source.model` declares decimal for `entity`, looked up once per entity.

@@ -248,6 +248,7 @@ public enum StoreImport {
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
         var importer = Importer(options)
         importer.versionMapping = try versionMapping(source, target: writer, options: options)
+        try writer.noteDeclarations(of: source, mapping: importer.versionMapping)
         var validator = Validator(maxIssues: options.maxIssues, existing: existing)
         validator.extraTypes = writer.extraAttributeTypes
         // After a model change the archive's inverses are the old version's names: the mapping follows them.
@@ -321,6 +322,7 @@ public enum StoreImport {
             external = writer.externalDataWriter
             try checkModifiedProperty(options, declared: declared, source: source, target: writer)
             importer.versionMapping = try versionMapping(source, target: writer, options: options)
+            try writer.noteDeclarations(of: source, mapping: importer.versionMapping)
             if options.keepIdentity {
                 guard let source = try source.header()?.source, let uuid = source.storeUUID,
                     UUID(uuidString: uuid) != nil

@@ -68,6 +68,9 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
         /// Values in a column the row's entity does not own (left by a model migration); Core Data never reads them.
         /// Informational.
         case valuesOutsideEntity = "values-outside-entity"
+        /// The two key columns of a one-to-one disagree (one holds nothing, or another key); each side travels as
+        /// stored.
+        case oneToOneMismatch = "one-to-one-mismatch"
     }
 
     static let hotJournalMessage =
@@ -107,7 +110,7 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
     public var isWarning: Bool {
         ![
             .derivedID, .broughtAlong, .historyTracking, .cloudKitMirroring, .walData, .hotJournal, .schemaObjects,
-            .untypedColumn, .emptySelection, .valuesOutsideEntity,
+            .untypedColumn, .emptySelection, .valuesOutsideEntity, .oneToOneMismatch,
         ].contains(code)
     }
 

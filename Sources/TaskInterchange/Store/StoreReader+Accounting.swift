@@ -133,9 +133,9 @@ extension StoreReader {
             read.insert(entity.attributes.map(\.column), table: entity.table, entity: entity.number)
             for relationship in entity.relationships {
                 switch relationship.storage {
-                case .column(let key, let entityColumn, let mirror):
+                case .column(let key, let entityColumn, _):
+                    // A one-to-one's other column is read by the other side's own relationship, never counted here.
                     read.insert([key, entityColumn], table: entity.table, entity: entity.number)
-                    read.insert([mirror?.key, mirror?.entity], table: relationship.destinationTable)
                 case .destinationColumn(let key, let entityColumn, let order):
                     read.insert([key, entityColumn, order], table: relationship.destinationTable)
                 case .joinTable(let direction):

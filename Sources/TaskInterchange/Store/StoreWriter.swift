@@ -75,6 +75,14 @@ final class StoreWriter: ImportDestination {
     var modelChanged = false
     /// Restore identity: a new store takes the archive's store UUID, and every generic record its key (`Z_PK`).
     public var keepIdentity = false
+    /// The archive's declarations as the target names them (`source.model`, and the typed kinds' relationships as
+    /// `Kind.property`): a one-to-one whose both sides the archive carries is written side by side, as the source
+    /// held it; one carried from one side only (an older archive, another producer) sets both columns. Nil: unknown,
+    /// both set.
+    var archiveDeclarations: [String: EntityDeclaration]?
+    var archiveRelationships: [String: [String: ExtraRelationship]]?
+    /// `Entity.property` → dangling keys left out (an import that does not keep identity), since the last report.
+    var droppedDanglingKeys: [String: Int] = [:]
     /// The store whose external data directory takes externally stored values: the store itself, or for a new store
     /// built in a temporary file, the path it will be placed at.
     var externalStore: String?
@@ -241,6 +249,7 @@ final class StoreWriter: ImportDestination {
                 try writeHistory()
                 try writeMaxKeys()
                 reportUnplacedExtras()
+                reportDroppedDanglingKeys()
                 if isNew { for statement in laterStatements { try database.execute(statement) } }
                 if !isNew { try externalDataWriter.place() }
                 let released = before.isEmpty ? [] : before.subtracting(try referencedExternalFiles(in: external))
