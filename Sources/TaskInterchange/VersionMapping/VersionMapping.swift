@@ -218,7 +218,7 @@ public struct VersionMapping: Sendable, Hashable {
                 continue
             }
             var renamed = dangling
-            if let entity = dangling.entity, let map = entities[entity] { renamed.entity = map.target }
+            if let entity = dangling.entity, let target = entities[entity]?.target { renamed.entity = target }
             mapped.dangling[name] = renamed
         }
         for fill in map.fills {
