@@ -332,13 +332,8 @@ public enum StoreImport {
                         "\(setting: .keepIdentity): the archive names no source store UUID ($.source.storeUUID must be a UUID)"
                     )
                 }
-                // Keys counted under the archive's root entities, named as the target's version names them.
-                var maxKeys: [String: Int64] = [:]
-                for (entity, key) in source.maxKeys {
-                    let target = (importer.versionMapping?.entities[entity]?.target) ?? entity
-                    maxKeys[target] = max(maxKeys[target] ?? 0, key)
-                }
-                try writer.adoptIdentity(storeUUID: uuid, maxKeys: maxKeys)
+                try writer.adoptIdentity(
+                    storeUUID: uuid, maxKeys: writer.targetMaxKeys(of: source, mapping: importer.versionMapping))
                 writer.keepIdentity = true
             }
             validator.extraTypes = writer.extraAttributeTypes

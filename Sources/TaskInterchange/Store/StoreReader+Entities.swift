@@ -191,6 +191,21 @@ extension StoreReader {
         }
     }
 
+    /// The largest key each root entity's rows were ever given: its `Z_MAX`, or the largest key in its table when
+    /// that is higher (`Z_MAX` of -1, or left behind by another tool), by root entity name; roots that never had a
+    /// row are left out. What a new store made from the archive must never hand out again, whatever the model change.
+    func handedOutKeys() throws -> [String: Int64] {
+        var result: [String: Int64] = [:]
+        for root in schema.entities where root.superNumber == 0 && !root.isInternal {
+            var largest = root.maxKey
+            if let table = root.table, schema.columns(of: table) != nil {
+                largest = max(largest, try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0)
+            }
+            if largest > 0 { result[root.name] = largest }
+        }
+        return result
+    }
+
     /// `Z_PK → Z_ENT` of every table a generic relationship points into, so a link's destination gets the id of its
     /// concrete entity (or of the typed record it is).
     private func loadEntityNumbers() throws {

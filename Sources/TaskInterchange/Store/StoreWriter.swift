@@ -210,8 +210,8 @@ final class StoreWriter: ImportDestination {
     }
 
     /// Gives a new store the source's store UUID (`Z_METADATA.Z_UUID`), so object URIs and the ids derived from
-    /// them are the source's, and its entities the source's `Z_MAX`, so no key the source handed out (to objects
-    /// deleted before the export too) is handed out again.
+    /// them are the source's, and its root entities the keys the source handed out (`maxKeys`, by target root: see
+    /// `targetMaxKeys(of:mapping:)`), so none of them, deleted objects' too, is handed out again.
     /// - Throws: `TaskInterchangeError.usage` for an existing store.
     func adoptIdentity(storeUUID uuid: String, maxKeys: [String: Int64]) throws {
         guard isNew else {
@@ -221,12 +221,7 @@ final class StoreWriter: ImportDestination {
         schema.storeUUID = uuid
         let raise = try database.prepare(
             "UPDATE Z_PRIMARYKEY SET Z_MAX = ?1 WHERE Z_NAME = ?2 AND Z_SUPER = 0 AND coalesce(Z_MAX, 0) < ?1")
-        let roots = Set(schema.entities.filter { $0.superNumber == 0 }.map(\.name))
         for (entity, maxKey) in maxKeys.sorted(by: { $0.key < $1.key }) {
-            guard roots.contains(entity) else {
-                warnings.append("$.source.maxKeys.\(entity): the target has no such root entity; ignored")
-                continue
-            }
             try raise.execute([.integer(maxKey), .text(entity)])
         }
     }
