@@ -49,7 +49,9 @@ struct ModelChangeMaxKeyTests {
         try #require(made.status == 0, "\(made.stderr)")
         let database = try Database(path: path, mode: .readWrite)
         var numbers: [String: Int64] = [:]
-        for row in try database.rows("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY") { numbers[row[0].string ?? ""] = row[1].int64 }
+        for row in try database.rows("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY") {
+            numbers[row[0].string ?? ""] = row[1].int64
+        }
         try database.execute(
             "INSERT INTO ZANIMAL (Z_PK, Z_ENT, Z_OPT, ZNAME, ZLIVES, ZBREED) VALUES "
                 + "(1, \(numbers["Cat"]!), 1, 'Tom', 9, NULL), (2, \(numbers["Cat"]!), 1, 'Kit', 7, NULL), "

@@ -106,7 +106,8 @@ extension ArchiveReader.Parser {
             var tracker = MemberTracker(Member.self)
             var key: Int?
             var entity: String?
-            while let member = try nextMember(Member.self, allowed: .all(Member.self), in: memberPath, tracker: &tracker)
+            while let member = try nextMember(
+                Member.self, allowed: .all(Member.self), in: memberPath, tracker: &tracker)
             {
                 switch member {
                 case .key: key = try readInteger(memberPath + ".key", in: 1...Int64.max, rangeName: "1…\(Int64.max)")

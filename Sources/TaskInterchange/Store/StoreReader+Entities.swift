@@ -71,11 +71,14 @@ extension StoreReader {
             }
             // Each to-one's key column, then its entity-number column (NULL when the store keeps none).
             let keyColumns: [String] = toOne.flatMap { relationship -> [String] in
-                guard case .column(let key, let entityColumn, _) = relationship.storage else { return ["NULL", "NULL"] }
+                guard case .column(let key, let entityColumn, _) = relationship.storage else {
+                    return ["NULL", "NULL"]
+                }
                 return [Database.quote(key), entityColumn.map(Database.quote) ?? "NULL"]
             }
             try reportOneToOneMismatches(of: entity)
-            let select = (["Z_PK"] + columns.map(\.column)).map(Database.quote).joined(separator: ", ")
+            let select =
+                (["Z_PK"] + columns.map(\.column)).map(Database.quote).joined(separator: ", ")
                 + keyColumns.map { ", " + $0 }.joined()
             let kept = selection?.condition(.entity(name)) ?? ""
             let statement = try database.prepare(
@@ -199,7 +202,8 @@ extension StoreReader {
         for root in schema.entities where root.superNumber == 0 && !root.isInternal {
             var largest = root.maxKey
             if let table = root.table, schema.columns(of: table) != nil {
-                largest = max(largest, try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0)
+                largest = max(
+                    largest, try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0)
             }
             if largest > 0 { result[root.name] = largest }
         }

@@ -65,12 +65,14 @@ extension StoreWriter {
         let declarations = source.model
         var result: [String: Int64] = [:]
         for (root, key) in source.maxKeys.sorted(by: { $0.key < $1.key }) {
-            let tree = [root] + declarations.keys.sorted().filter { name in
-                name != root
-                    && EntityDeclaration.isEntity(name, kindOf: root, limit: declarations.count) {
-                        declarations[$0]?.superentity
-                    }
-            }
+            let tree =
+                [root]
+                + declarations.keys.sorted().filter { name in
+                    name != root
+                        && EntityDeclaration.isEntity(name, kindOf: root, limit: declarations.count) {
+                            declarations[$0]?.superentity
+                        }
+                }
             var reached = false
             for entity in tree {
                 let target: String?

@@ -42,7 +42,9 @@ struct OneToOneTests {
             schema.toOne(property, in: schema.entity(named: entity)!)!.key
         }
         let (itemBadge, badgeItem) = (key("badge", of: "Item"), key("item", of: "Badge"))
-        let (assetExtended, extendedAsset) = (key("extendedAttributes", of: "Asset"), key("asset", of: "ExtendedAttributes"))
+        let (assetExtended, extendedAsset) = (
+            key("extendedAttributes", of: "Asset"), key("asset", of: "ExtendedAttributes")
+        )
         let items: [(Int64, Int64?)] = [(1, 1), (2, 2), (3, nil), (4, 4), (5, 99)]
         for (pk, badge) in items {
             try database.execute(
@@ -84,7 +86,9 @@ struct OneToOneTests {
         return try Exporter.export(store: path, toFile: output, options: options)
     }
 
-    @Test("both columns travel as stored; disagreeing sides and dangling keys are named; keep-identity restores every cell")
+    @Test(
+        "both columns travel as stored; disagreeing sides and dangling keys are named; keep-identity restores every cell"
+    )
     func restore() throws {
         let directory = try TemporaryDirectory()
         let (path, _) = try Self.store(in: directory)
@@ -191,13 +195,18 @@ struct OneToOneTests {
             var edited = archive
             edited.entities[item].dangling = dangling
             let report = try Self.validate(edited)
-            #expect(report.issues.contains { $0.severity == .error && $0.path.hasSuffix(expected) }, "\(dangling): \(report.issues)")
+            #expect(
+                report.issues.contains { $0.severity == .error && $0.path.hasSuffix(expected) },
+                "\(dangling): \(report.issues)")
         }
         // A key that is a record's own: not dangling at all.
         var edited = archive
         edited.entities[item].values["badge"] = nil
         edited.entities[item].dangling = ["badge": EntityRecord.DanglingKey(key: 3)]
-        #expect(try Self.validate(edited).issues.contains { $0.severity == .error && $0.path.hasSuffix(".dangling.badge.key") })
+        #expect(
+            try Self.validate(edited).issues.contains {
+                $0.severity == .error && $0.path.hasSuffix(".dangling.badge.key")
+            })
         // Written and read back through both layouts.
         for layout in [ArchiveWritingOptions.Layout.compact, .ndjson] {
             var writing = ArchiveWritingOptions()
