@@ -82,7 +82,7 @@ extension StoreWriter {
                 result[targetRoot] = max(result[targetRoot] ?? 0, key)
                 reached = true
             }
-            if !reached { warnings.append("$.source.maxKeys.\(root): the target has no entity of this tree; ignored") }
+            if !reached { warnings.append("$.source.maxKeys.\(root): the target has no such root entity; ignored") }
         }
         return result
     }
