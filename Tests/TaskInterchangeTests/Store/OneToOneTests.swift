@@ -180,6 +180,35 @@ struct OneToOneTests {
         #expect(try database.scalar("SELECT count(ZITEM) FROM ZBADGE")?.int64 == 3)
     }
 
+    @Test("a key a destination row holds for an owner that does not exist is counted as not exported and named")
+    func orphanInverseKey() throws {
+        let model = ObjectModel(entities: [
+            ObjectModel.Entity(
+                "Folder", attributes: [],
+                relationships: [.init("items", to: "Item", inverse: "folder", toMany: true, ordered: true)]),
+            ObjectModel.Entity(
+                "Item", attributes: [], relationships: [.init("folder", to: "Folder", inverse: "items", toMany: false)]),
+        ])
+        let directory = try TemporaryDirectory()
+        let path = directory.path("s.sqlite")
+        try StoreTemplate(model: model).makeEmptyStore(at: path)
+        let database = try Database(path: path, mode: .readWrite)
+        try database.execute("INSERT INTO ZFOLDER (Z_PK, Z_ENT, Z_OPT) VALUES (1, 1, 1)")
+        try database.execute(
+            "INSERT INTO ZITEM (Z_PK, Z_ENT, Z_OPT, ZFOLDER, Z_FOK_FOLDER) VALUES (1, 2, 1, 1, 2048), (2, 2, 1, 77, 2048)"
+        )
+        var options = ExportOptions()
+        options.model = model
+        options.mapping = StoreMapping(kinds: [:])
+        let summary = try Exporter.export(store: path, toFile: directory.path("a.json"), options: options)
+        #expect(summary.cells?.notExported == 1, "\(String(describing: summary.cells))")
+        #expect(
+            summary.findings.contains {
+                $0.code == .danglingReference && $0.entity == "Folder" && $0.property == "items" && $0.count == 1
+                    && $0.message.contains("ZITEM.ZFOLDER")
+            }, "\(summary.findings)")
+    }
+
     @Test("dangling keys: the validator refuses one on an attribute, beside a value, or naming a record's key")
     func danglingValidation() throws {
         let directory = try TemporaryDirectory()
