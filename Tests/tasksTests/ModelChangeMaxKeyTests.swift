@@ -21,19 +21,7 @@ struct ModelChangeMaxKeyTests {
             </model>
             """.write(toFile: model + "/\(version).xcdatamodel/contents", atomically: true, encoding: .utf8)
         }
-        try write(
-            "v1",
-            """
-            <entity name="Animal" representedClassName="Animal" isAbstract="YES" syncable="YES">
-                <attribute name="name" optional="YES" attributeType="String"/>
-            </entity>
-            <entity name="Cat" representedClassName="Cat" parentEntity="Animal" syncable="YES">
-                <attribute name="lives" optional="YES" attributeType="Integer 16" usesScalarValueType="YES"/>
-            </entity>
-            <entity name="Dog" representedClassName="Dog" parentEntity="Animal" syncable="YES">
-                <attribute name="breed" optional="YES" attributeType="String"/>
-            </entity>
-            """)
+        try write("v1", animal + cat + dog)
         try write("v2", entities)
         try """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -41,6 +29,25 @@ struct ModelChangeMaxKeyTests {
         """.write(toFile: model + "/.xccurrentversion", atomically: true, encoding: .utf8)
         return model
     }
+
+    static let animal = """
+        <entity name="Animal" representedClassName="Animal" isAbstract="YES" syncable="YES">
+            <attribute name="name" optional="YES" attributeType="String"/>
+        </entity>
+
+        """
+    static let cat = """
+        <entity name="Cat" representedClassName="Cat" parentEntity="Animal" syncable="YES">
+            <attribute name="lives" optional="YES" attributeType="Integer 16" usesScalarValueType="YES"/>
+        </entity>
+
+        """
+    static let dog = """
+        <entity name="Dog" representedClassName="Dog" parentEntity="Animal" syncable="YES">
+            <attribute name="breed" optional="YES" attributeType="String"/>
+        </entity>
+
+        """
 
     /// A version 1 store: cats 1–2 and dog 3 (deleted objects had keys up to `maxKey`), `Z_MAX` set to `recorded`.
     static func store(model: String, recorded: Int64, dogKey: Int64 = 3, in scratch: Scratch) throws -> String {
@@ -101,15 +108,7 @@ struct ModelChangeMaxKeyTests {
     @Test("an entity removed, Z_MAX -1: the root keeps the largest key its rows had, the removed entity's too")
     func removed() throws {
         let scratch = try Scratch()
-        let model = try Self.model(
-            version2: """
-                <entity name="Animal" representedClassName="Animal" isAbstract="YES" syncable="YES">
-                    <attribute name="name" optional="YES" attributeType="String"/>
-                </entity>
-                <entity name="Cat" representedClassName="Cat" parentEntity="Animal" syncable="YES">
-                    <attribute name="lives" optional="YES" attributeType="Integer 16" usesScalarValueType="YES"/>
-                </entity>
-                """, in: scratch)
+        let model = try Self.model(version2: Self.animal + Self.cat, in: scratch)
         // The dog, the largest key, goes with its entity; Z_MAX says -1, as seed stores copied between builds do.
         let old = try Self.store(model: model, recorded: -1, dogKey: 40, in: scratch)
         let new = scratch.path("New.sqlite")
