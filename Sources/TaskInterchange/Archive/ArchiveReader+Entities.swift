@@ -55,12 +55,14 @@ extension ArchiveReader.Parser {
         var tracker = MemberTracker(EntityMember.self)
         let allowed =
             isNDJSON
-            ? MemberSet.all(EntityMember.self) : MemberSet(EntityMember.id, .key, .values, .positions, .external)
+            ? MemberSet.all(EntityMember.self)
+            : MemberSet(EntityMember.id, .key, .values, .positions, .external, .dangling)
         var id: UUID?
         var key: Int?
         var values: [String: ExtraValue]?
         var positions: [String: [Int64]] = [:]
         var external: [String: String] = [:]
+        var dangling: [String: EntityRecord.DanglingKey] = [:]
         while let member = try nextMember(EntityMember.self, allowed: allowed, in: path, tracker: &tracker) {
             switch member {
             case .id: id = try readUUID(path + ".id")
@@ -68,6 +70,7 @@ extension ArchiveReader.Parser {
             case .values: values = try readExtra(path + ".values", decimals: decimalAttributes(of: entity))
             case .positions: positions = try readPositions(path + ".positions")
             case .external: external = try readExternal(path + ".external")
+            case .dangling: dangling = try readDangling(path + ".dangling")
             case .type: try scanner.skipValue()
             case .entity: _ = try readString(path + ".entity")
             }
@@ -79,7 +82,56 @@ extension ArchiveReader.Parser {
         try visitor.visitEntity(
             EntityRecord(
                 id: id, entity: entity, key: key.map(Int64.init), values: values ?? [:],
-                positions: positions, external: external), index: index)
+                positions: positions, external: external, dangling: dangling), index: index)
+    }
+
+    /// `{"cloudState": {"key": 12, "entity": "ICCloudState"}}`: property → a to-one key that points at no row (and
+    /// the entity its entity-number column names).
+    private mutating func readDangling(_ path: String) throws -> [String: EntityRecord.DanglingKey] {
+        typealias Member = ArchiveReader.DanglingMember
+        return try readNamed(path) { parser, memberPath, location in
+            guard try parser.expectObject(memberPath) else { return nil }
+            var tracker = MemberTracker(Member.self)
+            var key: Int?
+            var entity: String?
+            while let member = try parser.nextMember(
+                Member.self, allowed: .all(Member.self), in: memberPath, tracker: &tracker)
+            {
+                switch member {
+                case .key:
+                    key = try parser.readInteger(memberPath + ".key", in: 1...Int64.max, rangeName: "1…\(Int64.max)")
+                case .entity: entity = try parser.readString(memberPath + ".entity")
+                }
+            }
+            try parser.reportMissing(
+                Member.self, required: MemberSet(Member.key), seen: tracker.seen, in: memberPath, at: location)
+            return key.map { EntityRecord.DanglingKey(key: Int64($0), entity: entity) }
+        }
+    }
+
+    /// An object whose members are named freely (`{name: value}`), each value read by `read` (nil: reported there,
+    /// left out); a name given twice is reported and its second value skipped.
+    private mutating func readNamed<Value>(
+        _ path: String,
+        _ read: (inout Self, _ memberPath: String, _ location: JSONScanner.Location) throws -> Value?
+    ) throws -> [String: Value] {
+        guard try expectObject(path) else { return [:] }
+        var result: [String: Value] = [:]
+        var seen: Set<String> = []
+        while try scanner.nextMember() {
+            let location = scanner.location
+            let name = try scanner.readKey().string
+            let memberPath = JSONPath.member(path, name)
+            guard seen.insert(name).inserted else {
+                try report(
+                    .duplicateKey, memberPath,
+                    "member \"\(name)\" appears more than once in this object; the first value is used", at: location)
+                try scanner.skipValue()
+                continue
+            }
+            if let value = try read(&self, memberPath, location) { result[name] = value }
+        }
+        return result
     }
 
     /// The attributes `source.model` declares decimal for `entity`, looked up once per entity.
@@ -131,92 +183,65 @@ extension ArchiveReader.Parser {
 
     /// `{"children": [1024, 2048]}`: property → integer positions.
     private mutating func readPositions(_ path: String) throws -> [String: [Int64]] {
-        guard try expectObject(path) else { return [:] }
-        var result: [String: [Int64]] = [:]
-        while try scanner.nextMember() {
-            let location = scanner.location
-            let name = try scanner.readKey().string
-            let memberPath = JSONPath.member(path, name)
-            if result[name] != nil {
-                try report(
-                    .duplicateKey, memberPath,
-                    "member \"\(name)\" appears more than once in this object; the first value is used", at: location)
-                try scanner.skipValue()
-                continue
-            }
-            let kind = try scanner.peekKind()
+        try readNamed(path) { parser, memberPath, _ in
+            let kind = try parser.scanner.peekKind()
             guard kind == .array else {
-                try reportWrongType("an array of integers", found: kind, memberPath, at: scanner.location)
-                try scanner.skipValue()
-                continue
+                try parser.reportWrongType("an array of integers", found: kind, memberPath, at: parser.scanner.location)
+                return nil
             }
-            try scanner.beginArray()
+            try parser.scanner.beginArray()
             var list: [Int64] = []
-            while try scanner.nextElement() {
-                if let value = try readInteger(
+            while try parser.scanner.nextElement() {
+                if let value = try parser.readInteger(
                     "\(memberPath)[\(list.count)]", in: Int64.min...Int64.max, rangeName: "the Int64 range")
                 {
                     list.append(Int64(value))
                 }
             }
-            result[name] = list
+            return list
         }
-        return result
     }
 
     /// `source.model`: entity → `{superentity?, abstract?, attributes: {name: type}, relationships: {name: {…}}}`.
     mutating func readModel() throws -> [String: EntityDeclaration] {
         typealias Member = ArchiveReader.DeclarationMember
-        let path = "$.source.model"
-        guard try expectObject(path) else { return [:] }
-        var result: [String: EntityDeclaration] = [:]
-        while try scanner.nextMember() {
-            let location = scanner.location
-            let entity = try scanner.readKey().string
-            let entityPath = JSONPath.member(path, entity)
-            if result[entity] != nil {
-                try report(
-                    .duplicateKey, entityPath,
-                    "member \"\(entity)\" appears more than once in this object; the first value is used", at: location)
-                try scanner.skipValue()
-                continue
-            }
-            guard try expectObject(entityPath) else { continue }
+        return try readNamed("$.source.model") { parser, entityPath, location in
+            guard try parser.expectObject(entityPath) else { return nil }
             var tracker = MemberTracker(Member.self)
             var declaration = EntityDeclaration()
-            while let member = try nextMember(
+            while let member = try parser.nextMember(
                 Member.self, allowed: .all(Member.self), in: entityPath, tracker: &tracker)
             {
                 switch member {
-                case .superentity: declaration.superentity = try readString(entityPath + ".superentity", nullable: true)
-                case .abstract: declaration.isAbstract = try readBool(entityPath + ".abstract") ?? false
-                case .attributes: declaration.attributes = try readAttributeTypes(entityPath + ".attributes")
+                case .superentity:
+                    declaration.superentity = try parser.readString(entityPath + ".superentity", nullable: true)
+                case .abstract: declaration.isAbstract = try parser.readBool(entityPath + ".abstract") ?? false
+                case .attributes: declaration.attributes = try parser.readAttributeTypes(entityPath + ".attributes")
                 case .externalStorage:
-                    let kind = try scanner.peekKind()
+                    let kind = try parser.scanner.peekKind()
                     if kind == .array {
-                        declaration.externalStorage = Set(try readIdArray(entityPath + ".externalStorage") ?? [])
+                        declaration.externalStorage = Set(try parser.readIdArray(entityPath + ".externalStorage") ?? [])
                     } else {
-                        try reportWrongType(
+                        try parser.reportWrongType(
                             "an array of attribute names", found: kind, entityPath + ".externalStorage",
-                            at: scanner.location)
+                            at: parser.scanner.location)
                     }
                 case .relationships:
                     let relationshipsPath = entityPath + ".relationships"
-                    guard try expectObject(relationshipsPath) else { continue }
-                    while try scanner.nextMember() {
-                        let name = try scanner.readKey().string
+                    guard try parser.expectObject(relationshipsPath) else { continue }
+                    while try parser.scanner.nextMember() {
+                        let name = try parser.scanner.readKey().string
                         let relationshipPath = JSONPath.member(relationshipsPath, name)
-                        guard let read = try readEntityRelationship(relationshipPath) else { continue }
+                        guard let read = try parser.readEntityRelationship(relationshipPath) else { continue }
                         declaration.relationships[name] = read
                     }
                 }
             }
-            try reportMissing(
+            try parser.reportMissing(
                 Member.self, required: MemberSet(Member.attributes, .relationships), seen: tracker.seen,
                 in: entityPath, at: location)
-            result[entity] = declaration
+            return declaration
         }
-        return result
     }
 
     private mutating func readAttributeTypes(_ path: String) throws -> [String: String] {

@@ -63,8 +63,10 @@ extension ArchiveReader {
 
     /// Members of a generic record (`type` and `entity` on NDJSON lines only).
     enum EntityMember: Int, Member {
-        case id, key, values, positions, external, type, entity
-        static let names: [StaticString] = ["id", "key", "values", "positions", "external", "type", "entity"]
+        case id, key, values, positions, external, type, entity, dangling
+        static let names: [StaticString] = [
+            "id", "key", "values", "positions", "external", "type", "entity", "dangling",
+        ]
         static let packedNames = ArchiveReader.packedTable(EntityMember.self)
     }
 
@@ -73,6 +75,13 @@ extension ArchiveReader {
         case statement, indexes, columns, rows, type, name
         static let names: [StaticString] = ["statement", "indexes", "columns", "rows", "type", "name"]
         static let packedNames = ArchiveReader.packedTable(TableMember.self)
+    }
+
+    /// Members of one dangling key of a generic record.
+    enum DanglingMember: Int, Member {
+        case key, entity
+        static let names: [StaticString] = ["key", "entity"]
+        static let packedNames = ArchiveReader.packedTable(DanglingMember.self)
     }
 
     /// Members of `counts`, in ``ArchiveCounts`` order (`entities` is optional: files without generic records leave

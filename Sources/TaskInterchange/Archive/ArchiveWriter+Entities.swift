@@ -81,6 +81,23 @@ extension ArchiveWriter {
             }
             close()
         }
+        if !record.dangling.isEmpty {
+            key("dangling")
+            openObject(breaksLines: false)
+            for name in record.dangling.keys.sorted() {
+                let dangling = record.dangling[name]!
+                key(dynamic: name)
+                openObject(breaksLines: false)
+                key("key")
+                output.appendInteger(Int(dangling.key))
+                if let entity = dangling.entity {
+                    key("entity")
+                    output.appendString(entity)
+                }
+                close()
+            }
+            close()
+        }
         close()
         if options.layout == .ndjson { output.appendByte(UInt8(ascii: "\n")) }
         try output.flushIfNeeded()

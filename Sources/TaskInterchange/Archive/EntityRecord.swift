@@ -20,11 +20,29 @@ public struct EntityRecord: Sendable, Hashable {
     /// name: the file's name, a UUID, so a restore keeps them the same way. The value itself is in `values` (absent
     /// when the source's file was missing: the restore then points at the same missing file).
     public var external: [String: String]
+    /// To-one keys that name no row of their destination (a key the store kept after its object was deleted), by
+    /// property name, as the store held them: a restore that keeps identity writes the same cells back; any other
+    /// import leaves them out and says so. Such a property has no value in `values`.
+    public var dangling: [String: DanglingKey]
+
+    /// A to-one key cell pointing at no row.
+    public struct DanglingKey: Sendable, Hashable {
+        /// The raw key (`Z_PK` of an object the source no longer has).
+        public var key: Int64
+        /// The entity its companion entity-number column (`Z<n>_NAME`) names, when the store keeps one.
+        public var entity: String?
+
+        /// Creates a dangling key.
+        public init(key: Int64, entity: String? = nil) {
+            self.key = key
+            self.entity = entity
+        }
+    }
 
     /// Creates a record.
     public init(
         id: UUID, entity: String, key: Int64? = nil, values: [String: ExtraValue] = [:],
-        positions: [String: [Int64]] = [:], external: [String: String] = [:]
+        positions: [String: [Int64]] = [:], external: [String: String] = [:], dangling: [String: DanglingKey] = [:]
     ) {
         self.id = id
         self.entity = entity
@@ -32,5 +50,6 @@ public struct EntityRecord: Sendable, Hashable {
         self.values = values
         self.positions = positions
         self.external = external
+        self.dangling = dangling
     }
 }

@@ -10,6 +10,9 @@ extension DiffBuilder {
         let included: Set<String>?
         /// `verify`: entities A carries that B has no place for; their records are counted, not compared.
         let uncompared: Set<String>
+        /// `verify`: per entity, the one-to-one sides A leaves out while carrying their other side (a file of one side
+        /// per pair): an import set them from that side, so they are not differences.
+        let mirrored: [String: Set<String>]
 
         init(headerA: ArchiveHeader, headerB: ArchiveHeader, bMayHoldMore: Bool) {
             let modelA = headerA.source?.model ?? [:], modelB = headerB.source?.model ?? [:]
@@ -18,9 +21,20 @@ extension DiffBuilder {
                 // The file's entities only; B's others are what it holds beyond the file.
                 included = Set(modelA.keys)
                 uncompared = Set(modelA.keys).subtracting(modelB.keys)
+                var mirrored: [String: Set<String>] = [:]
+                for (entity, declaration) in modelB {
+                    for (name, relationship) in declaration.relationships where !relationship.toMany {
+                        guard modelA[entity]?.relationships[name] == nil, let inverse = relationship.inverse,
+                            modelA.contains(where: { $0.value.relationships[inverse]?.inverse == name })
+                        else { continue }
+                        mirrored[entity, default: []].insert(name)
+                    }
+                }
+                self.mirrored = mirrored
             } else {
                 included = nil
                 uncompared = []
+                mirrored = [:]
             }
         }
 
@@ -83,7 +97,8 @@ extension DiffBuilder {
         if a.values == b.values { return [] }
         let declaration = entityScope.declarations[b.entity] ?? entityScope.declarations[a.entity]
         var fields: [FieldDifference] = []
-        for name in Set(a.values.keys).union(b.values.keys).sorted() {
+        let mirrored = entityScope.mirrored[b.entity] ?? []
+        for name in Set(a.values.keys).union(b.values.keys).sorted() where !mirrored.contains(name) {
             let left = a.values[name] ?? .null, right = b.values[name] ?? .null
             if Self.same(left, right) { continue }
             if let relationship = declaration?.relationships[name], relationship.toMany {

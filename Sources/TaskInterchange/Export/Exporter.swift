@@ -66,10 +66,7 @@ public enum Exporter {
                 store: options.sourceName ?? store, storeUUID: reader.schema.storeUUID, entities: reader.entityNames,
                 relationships: reader.relationshipDeclarations,
                 model: reader.entityDeclarations,
-                maxKeys: Dictionary(
-                    uniqueKeysWithValues: reader.schema.entities.filter {
-                        $0.superNumber == 0 && !$0.isInternal && $0.maxKey > 0
-                    }.map { ($0.name, $0.maxKey) }),
+                maxKeys: try reader.handedOutKeys(),
                 selection: options.selection.isEverything ? nil : options.selection.description))
         var writing = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
         try writing.writer.begin(header: header)

@@ -255,6 +255,7 @@ public enum StoreImport {
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
         var importer = Importer(options)
         importer.versionMapping = try versionMapping(source, target: writer, options: options)
+        try writer.noteDeclarations(of: source, mapping: importer.versionMapping)
         var validator = Validator(maxIssues: options.maxIssues, existing: existing)
         validator.extraTypes = writer.extraAttributeTypes
         // After a model change the archive's inverses are the old version's names: the mapping follows them.
@@ -328,6 +329,7 @@ public enum StoreImport {
             external = writer.externalDataWriter
             try checkModifiedProperty(options, declared: declared, source: source, target: writer)
             importer.versionMapping = try versionMapping(source, target: writer, options: options)
+            try writer.noteDeclarations(of: source, mapping: importer.versionMapping)
             if options.keepIdentity {
                 guard let source = try source.header()?.source, let uuid = source.storeUUID,
                     UUID(uuidString: uuid) != nil
@@ -337,13 +339,8 @@ public enum StoreImport {
                         "\(setting: .keepIdentity): the archive names no source store UUID ($.source.storeUUID must be a UUID)"
                     )
                 }
-                // Keys counted under the archive's root entities, named as the target's version names them.
-                var maxKeys: [String: Int64] = [:]
-                for (entity, key) in source.maxKeys {
-                    let target = (importer.versionMapping?.entities[entity]?.target) ?? entity
-                    maxKeys[target] = max(maxKeys[target] ?? 0, key)
-                }
-                try writer.adoptIdentity(storeUUID: uuid, maxKeys: maxKeys)
+                try writer.adoptIdentity(
+                    storeUUID: uuid, maxKeys: writer.targetMaxKeys(of: source, mapping: importer.versionMapping))
                 writer.keepIdentity = true
             }
             validator.extraTypes = writer.extraAttributeTypes

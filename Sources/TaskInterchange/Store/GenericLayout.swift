@@ -18,7 +18,9 @@ struct GenericLayout {
     /// Where a carried relationship's links are stored.
     enum Storage {
         /// A to-one key column on the owner's row, with the column of the destination's entity number when the
-        /// store has one; `mirror` is a one-to-one's key (and entity) column on the destination's row, set by import.
+        /// store has one; `mirror` is a one-to-one's key (and entity) column on the destination's row. Both sides of a
+        /// one-to-one travel, each as its own column holds it; import sets the mirror only for an archive that
+        /// carries one side.
         case column(key: String, entity: String?, mirror: (key: String, entity: String?)?)
         /// A key column on the destination's rows pointing back at the owner (with the owner's entity number column
         /// and the positions of an ordered relationship, when the store has them).
@@ -169,15 +171,16 @@ struct GenericLayout {
     }
 
     /// One side of every relationship pair travels: the to-one side of a one-to-many (the to-many side when it is
-    /// ordered, to keep the order and its positions), one side of a one-to-one (the first by entity and name; import
-    /// sets both), the ordered or named side of a join table. When the preferred side belongs to a typed kind, the
-    /// generic side carries the pair instead.
+    /// ordered, to keep the order and its positions), the ordered or named side of a join table. When the preferred
+    /// side belongs to a typed kind, the generic side carries the pair instead. A one-to-one keeps a key column on
+    /// both sides and stores fill them independently (often only one), so both sides travel, each as its column holds
+    /// it.
     private mutating func relationships(
         of entity: StoreSchema.Entity, _ modelEntity: ObjectModel.Entity, in model: ObjectModel,
         schema: StoreSchema, excluded: Set<Int64>, preferredSides: Set<String>
     ) -> [Relationship] {
         var result: [Relationship] = []
-        for (relationship, declaredBy) in model.storedRelationships(of: modelEntity) {
+        for (relationship, _) in model.storedRelationships(of: modelEntity) {
             // A side asked for travels; its other side then does not.
             let preferred = preferredSides.contains("\(modelEntity.name).\(relationship.name)")
             let otherPreferred =
@@ -215,14 +218,10 @@ struct GenericLayout {
                         destinationTable: destinationTable))
             }
             let placement = schema.placement(of: relationship.name, in: entity)
-            if otherPreferred && !preferred { continue }
+            let isOneToOne = !relationship.isToMany && inverse.map { !$0.isToMany } == true
+            if otherPreferred && !preferred && !isOneToOne { continue }
             if !relationship.isToMany {
                 if !preferred, let inverse, inverse.isToMany && inverse.isOrdered && !otherIsTyped { continue }
-                if !preferred, let inverse, !inverse.isToMany, !otherIsTyped,
-                    (declaredBy.name, relationship.name) > (relationship.destination, inverse.name)
-                {
-                    continue
-                }
                 guard let toOne = schema.toOne(relationship.name, in: entity) else { continue }
                 var mirror: (key: String, entity: String?)?
                 if let inverse, !inverse.isToMany, let other = schema.toOne(inverse.name, in: destination) {

@@ -71,6 +71,9 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
         /// A table outside the model that the archive cannot carry (a virtual table of a module this SQLite lacks, a
         /// full-text index that keeps no content); named with its row count.
         case uncarriedTable = "uncarried-table"
+        /// The two key columns of a one-to-one disagree (one holds nothing, or another key); each side travels as
+        /// stored.
+        case oneToOneMismatch = "one-to-one-mismatch"
     }
 
     /// A model cache that is there but cannot be read: said as such, never as a store that keeps none.
@@ -116,7 +119,7 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
     public var isWarning: Bool {
         ![
             .derivedID, .broughtAlong, .historyTracking, .cloudKitMirroring, .walData, .hotJournal, .schemaObjects,
-            .untypedColumn, .emptySelection, .valuesOutsideEntity,
+            .untypedColumn, .emptySelection, .valuesOutsideEntity, .oneToOneMismatch,
         ].contains(code)
     }
 

@@ -108,7 +108,39 @@ extension StoreReader {
                 }
             }
         }
+        try accountKeysOfNoOwner(into: &account)
         return account
+    }
+
+    /// A to-many carried from its owner's side reads the keys its destination rows hold for the owners it exports; a
+    /// key that names no row of an entity carrying the relationship (a deleted owner's) is in no record. Such cells
+    /// are counted as not exported and named, so the column is never taken as carried whole.
+    private func accountKeysOfNoOwner(into account: inout CellAccount) throws {
+        // [destination table, key column] → the relationship's owners.
+        var owners: [[String]: (entity: String, property: String, table: String, numbers: [Int64])] = [:]
+        for name in generic.names {
+            let entity = generic.entities[name]!
+            for relationship in entity.relationships {
+                guard case .destinationColumn(let key, _, _) = relationship.storage else { continue }
+                owners[[relationship.destinationTable, key], default: (name, relationship.property, entity.table, [])]
+                    .numbers.append(entity.number)
+            }
+        }
+        for (column, owner) in owners.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            let (table, key) = (column[0], column[1])
+            let numbers = owner.numbers.map(String.init).joined(separator: ", ")
+            let count = Int(
+                try database.scalar(
+                    "SELECT count(*) FROM \(Database.quote(table)) d WHERE d.\(Database.quote(key)) IS NOT NULL "
+                        + "AND NOT EXISTS (SELECT 1 FROM \(Database.quote(owner.table)) o "
+                        + "WHERE o.Z_PK = d.\(Database.quote(key)) AND o.Z_ENT IN (\(numbers)))")?.int64 ?? 0)
+            guard count > 0 else { continue }
+            account.checked += count
+            account.notExported += count
+            log.add(
+                .danglingReference, entity: owner.entity, property: owner.property,
+                message: "keys in \(table).\(key) that point at no \(owner.entity) row; not exported", count: count)
+        }
     }
 
     /// What the mapped kinds and the generic section read.
@@ -129,9 +161,9 @@ extension StoreReader {
             read.insert(entity.attributes.map(\.column), table: entity.table, entity: entity.number)
             for relationship in entity.relationships {
                 switch relationship.storage {
-                case .column(let key, let entityColumn, let mirror):
+                case .column(let key, let entityColumn, _):
+                    // A one-to-one's other column is read by the other side's own relationship, never counted here.
                     read.insert([key, entityColumn], table: entity.table, entity: entity.number)
-                    read.insert([mirror?.key, mirror?.entity], table: relationship.destinationTable)
                 case .destinationColumn(let key, let entityColumn, let order):
                     read.insert([key, entityColumn, order], table: relationship.destinationTable)
                 case .joinTable(let direction):

@@ -69,10 +69,17 @@ extension StoreReader {
             let columns = entity.attributes.map {
                 StoreExtras.Column(column: $0.column, property: $0.property, kind: $0.value)
             }
-            let keyColumns: [String] = toOne.map {
-                if case .column(let key, _, _) = $0.storage { return key } else { return "" }
+            // Each to-one's key column, then its entity-number column (NULL when the store keeps none).
+            let keyColumns: [String] = toOne.flatMap { relationship -> [String] in
+                guard case .column(let key, let entityColumn, _) = relationship.storage else {
+                    return ["NULL", "NULL"]
+                }
+                return [Database.quote(key), entityColumn.map(Database.quote) ?? "NULL"]
             }
-            let select = (["Z_PK"] + columns.map(\.column) + keyColumns).map(Database.quote).joined(separator: ", ")
+            try reportOneToOneMismatches(of: entity)
+            let select =
+                (["Z_PK"] + columns.map(\.column)).map(Database.quote).joined(separator: ", ")
+                + keyColumns.map { ", " + $0 }.joined()
             let kept = selection?.condition(.entity(name)) ?? ""
             let statement = try database.prepare(
                 "SELECT \(select) FROM \(Database.quote(entity.table)) "
@@ -86,12 +93,18 @@ extension StoreReader {
                 // A few large files can take longer than 1,024 small records.
                 if !external.isEmpty { try Cancellation.checkpoint() }
                 var positions: [String: [Int64]] = [:]
+                var dangling: [String: EntityRecord.DanglingKey] = [:]
                 for (offset, relationship) in toOne.enumerated() {
-                    let column = Int32(1 + columns.count + offset)
+                    let column = Int32(1 + columns.count + 2 * offset)
                     guard !statement.isNull(at: column) else { continue }
-                    if let id = entityID(
-                        table: relationship.destinationTable, key: statement.int64(at: column), from: name,
-                        relationship.property, owner: key)
+                    let destination = statement.int64(at: column)
+                    if entityNumbers[relationship.destinationTable]?[destination] == nil {
+                        dangling[relationship.property] = danglingKey(
+                            destination, entityColumn: statement, at: column + 1, of: relationship, from: name,
+                            owner: key)
+                    } else if let id = entityID(
+                        table: relationship.destinationTable, key: destination, from: name, relationship.property,
+                        owner: key)
                     {
                         values[relationship.property] = .string(id.uuidString)
                     }
@@ -121,12 +134,80 @@ extension StoreReader {
                             storeUUID: genericIdentity ?? storeUUID, entity: identityNames[name] ?? name,
                             primaryKey: key),
                         entity: name,
-                        key: key, values: values, positions: positions, external: external), index: index)
+                        key: key, values: values, positions: positions, external: external, dangling: dangling),
+                    index: index)
                 index += 1
                 if index % 1_024 == 0 { try Cancellation.checkpoint() }
             }
             genericCounts[name] = index
         }
+    }
+
+    /// A to-one key naming no row: carried as the store holds it, with the entity its entity-number column names.
+    private func danglingKey(
+        _ destination: Int64, entityColumn statement: Statement, at column: Int32,
+        of relationship: GenericLayout.Relationship, from entity: String, owner: Int64
+    ) -> EntityRecord.DanglingKey {
+        var named: String?
+        if !statement.isNull(at: column) {
+            let number = statement.int64(at: column)
+            if let found = schema.entity(number: number) {
+                named = generic.name(of: found)
+            } else {
+                log.add(
+                    .unexportedValues, entity: entity, property: relationship.property,
+                    message: "the entity number beside a key that points at no row names no entity (\(number)); "
+                        + "not exported",
+                    example: "p\(owner)→p\(destination)")
+            }
+        }
+        log.add(
+            .danglingReference, entity: entity, property: relationship.property,
+            message: "key points at no row; carried as a dangling key (only a restore that keeps identity writes it)",
+            example: "p\(owner)→p\(destination)")
+        return EntityRecord.DanglingKey(key: destination, entity: named)
+    }
+
+    /// Names the rows of `entity` whose one-to-one key points at a row whose inverse key column does not point back
+    /// (it holds nothing, or another key): each side travels as its column holds it, and the store says which.
+    private func reportOneToOneMismatches(of entity: GenericLayout.Entity) throws {
+        for relationship in entity.relationships {
+            guard case .column(let key, _, let mirror?) = relationship.storage,
+                let inverse = relationship.declaration.inverse
+            else { continue }
+            let (owner, other) = (Database.quote(key), Database.quote(mirror.key))
+            let row = try database.rows(
+                "SELECT count(*) - count(d.\(other)), count(CASE WHEN d.\(other) <> o.Z_PK THEN 1 END) "
+                    + "FROM \(Database.quote(entity.table)) o JOIN \(Database.quote(relationship.destinationTable)) d "
+                    + "ON d.Z_PK = o.\(owner) WHERE o.Z_ENT = \(entity.number)"
+            ).first
+            let side = "\(relationship.declaration.destination).\(inverse)"
+            for (offset, what) in ["holds no key", "holds another key"].enumerated() {
+                let count = Int(row?[offset].int64 ?? 0)
+                guard count > 0 else { continue }
+                log.add(
+                    .oneToOneMismatch, entity: entity.name, property: relationship.property,
+                    message: "one-to-one keys whose destination's inverse (\(side)) \(what); both sides carried as "
+                        + "stored",
+                    count: count)
+            }
+        }
+    }
+
+    /// The largest key each root entity's rows were ever given: its `Z_MAX`, or the largest key in its table when
+    /// that is higher (`Z_MAX` of -1, or left behind by another tool), by root entity name; roots that never had a
+    /// row are left out. What a new store made from the archive must never hand out again, whatever the model change.
+    func handedOutKeys() throws -> [String: Int64] {
+        var result: [String: Int64] = [:]
+        for root in schema.entities where root.superNumber == 0 && !root.isInternal {
+            var largest = root.maxKey
+            if let table = root.table, schema.columns(of: table) != nil {
+                largest = max(
+                    largest, try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0)
+            }
+            if largest > 0 { result[root.name] = largest }
+        }
+        return result
     }
 
     /// `Z_PK → Z_ENT` of every table a generic relationship points into, so a link's destination gets the id of its

@@ -1,7 +1,7 @@
 /// The relationships between exported entities that the interchange has no field for, and where each is stored, so
 /// that they travel under `extra` as ids. One side of every pair is carried: the to-one side of a one-to-many (the
 /// to-many side when it is ordered, to keep the order), the side a many-to-many join table is named after, and the
-/// to-many side of a relationship without an inverse.
+/// to-many side of a relationship without an inverse. Both sides of a one-to-one travel, each as its column holds it.
 ///
 /// With the store's model every kind of relationship is found; without one only join tables are (a key column alone
 /// does not say what it points at), and the rest stay reported as unmapped columns.
@@ -69,7 +69,7 @@ struct StoreRelationships {
         }
         for ownerKind in resolved.kinds.values.sorted(by: { $0.kind < $1.kind }) {
             guard let entity = model.entity(named: ownerKind.entity.name) else { continue }
-            for (relationship, declaredBy) in model.storedRelationships(of: entity) {
+            for (relationship, _) in model.storedRelationships(of: entity) {
                 guard !mapped.contains(Self.key(ownerKind.kind, relationship.name)),
                     let destinationKind = kind(of: relationship.destination),
                     let destination = resolved.kinds[destinationKind],
@@ -86,13 +86,8 @@ struct StoreRelationships {
                 if !relationship.isToMany {
                     if let inverse, inverse.isToMany && inverse.isOrdered { continue }
                     guard let toOne = schema.toOne(relationship.name, in: ownerKind.entity) else { continue }
+                    // A one-to-one stores a key on both sides, filled independently: both sides travel.
                     cover(ownerKind.table, [toOne.key, toOne.entity].compactMap { $0 })
-                    // A one-to-one stores a key on both sides: one side travels, import sets both.
-                    if let inverse, !inverse.isToMany,
-                        (declaredBy.name, relationship.name) > (relationship.destination, inverse.name)
-                    {
-                        continue
-                    }
                     add(
                         Carried(
                             kind: ownerKind.kind, property: relationship.name, declaration: declaration,

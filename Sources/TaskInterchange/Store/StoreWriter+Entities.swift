@@ -143,7 +143,67 @@ extension StoreWriter {
         }
         existingEntities[record.entity]?[record.id] = key
         history?.noteInserted(key, entity: entity.number)
+        try writeDanglingKeys(of: record, entity, at: key)
         return key
+    }
+
+    /// A restore that keeps identity writes a dangling key's cells back as the source held them (the key of an object
+    /// the source no longer has, which no new key can take: `Z_MAX` is the source's); any other import leaves them
+    /// out, counted.
+    private func writeDanglingKeys(of record: EntityRecord, _ entity: GenericLayout.Entity, at key: Int64) throws {
+        for (property, dangling) in record.dangling.sorted(by: { $0.key < $1.key }) {
+            guard keepIdentity,
+                case .column(let column, let entityColumn, _)? = entity.relationships.first(where: {
+                    $0.property == property
+                })?.storage
+            else {
+                droppedDanglingKeys["\(record.entity).\(property)", default: 0] += 1
+                continue
+            }
+            var sets = [Database.quote(column) + " = ?1"]
+            var values: [SQLValue] = [.integer(dangling.key), .integer(key)]
+            if let entityColumn {
+                let number = dangling.entity.flatMap { name in
+                    targetModel.flatMap { GenericLayout.storeEntity(named: name, in: $0, schema: schema) }
+                        ?? schema.entity(named: name)
+                }?.number
+                sets.append(Database.quote(entityColumn) + " = ?3")
+                values.append(number.map(SQLValue.integer) ?? .null)
+            }
+            try database.prepare(
+                "UPDATE \(Database.quote(entity.table)) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?2"
+            ).execute(values)
+        }
+    }
+
+    /// Warns of the dangling keys an import left out.
+    func reportDroppedDanglingKeys() {
+        for (property, count) in droppedDanglingKeys.sorted(by: { $0.key < $1.key }) {
+            warnings.append(
+                "\(property): \(count) key\(count == 1 ? "" : "s") that named no row in the source (dangling) not "
+                    + "imported; only a restore that keeps identity writes them")
+        }
+        droppedDanglingKeys = [:]
+    }
+
+    /// Notes what the archive declares (as the target's version names it, after a model change), so one-to-one
+    /// pairs are written as it carries them.
+    func noteDeclarations(of source: some ArchiveSource, mapping: VersionMapping?) throws {
+        let header = try source.header()?.source
+        archiveDeclarations = mapping?.targetDeclarations ?? header?.model
+        archiveRelationships = header?.relationships
+    }
+
+    /// Whether the archive carries the other side of the one-to-one `relationship` too: then each side's column is
+    /// written from that side's records alone.
+    func archiveCarriesInverse(of relationship: EntityRelationship) -> Bool {
+        guard let inverse = relationship.inverse, let declarations = archiveDeclarations else { return false }
+        return declarations.contains { name, declaration in
+            declaration.relationships[inverse] != nil
+                && EntityDeclaration.isEntity(name, kindOf: relationship.destination, limit: declarations.count) {
+                    declarations[$0]?.superentity
+                }
+        }
     }
 
     public func update(_ record: EntityRecord, declaration: EntityDeclaration, at key: Int64) throws {
@@ -249,7 +309,12 @@ extension StoreWriter {
         let statements = try linkStatements(entity, relationship)
         let kept = positions.flatMap { StoredPositions.areUsable($0, count: destinations.count) ? $0 : nil }
         func position(_ offset: Int) -> Int64 { kept?[offset] ?? StoredPositions.fresh(at: offset) }
-        if replacing, let clear = statements.clear {
+        // Both sides carried: this side's column alone is this record's to write.
+        var mirrors = false
+        if case .column(_, _, .some) = relationship.storage {
+            mirrors = !archiveCarriesInverse(of: relationship.declaration)
+        }
+        if replacing, let clear = statements.clear, mirrors || statements.mirror == nil {
             try clear.execute(
                 [.integer(key)]
                     + (statements.clearKeepsListed
@@ -267,7 +332,7 @@ extension StoreWriter {
             }
             try statements.write.execute(values + [.integer(key)])
             noteChanged(key, in: entity.table)
-            if let mirror, let destination, let write = statements.mirror {
+            if mirrors, let mirror, let destination, let write = statements.mirror {
                 try write.execute(
                     [.integer(key)] + (mirror.entity != nil ? [.integer(entity.number)] : []) + [.integer(destination)])
                 noteChanged(destination, in: relationship.destinationTable)

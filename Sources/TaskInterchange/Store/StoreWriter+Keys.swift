@@ -56,6 +56,37 @@ extension StoreWriter {
         return try keyAllocator.start(table, after: max(recorded, present))
     }
 
+    /// The archive's `maxKeys` (per source root entity) as the target's roots must have them: every target root that
+    /// takes rows of a source tree — the root itself or any of its sub-entities, by name or as the model change maps
+    /// them (an inheritance tree split into several roots, several merged into one, an entity renamed) — gets at least
+    /// that tree's largest key, so no key the source handed out is handed out again. A tree none of whose entities
+    /// the target has is named in a warning.
+    func targetMaxKeys(of source: ArchiveHeader.Source, mapping: VersionMapping?) -> [String: Int64] {
+        let declarations = source.model
+        var result: [String: Int64] = [:]
+        for (root, key) in source.maxKeys.sorted(by: { $0.key < $1.key }) {
+            let tree =
+                [root]
+                + declarations.keys.sorted().filter { name in
+                    name != root
+                        && EntityDeclaration.isEntity(name, kindOf: root, limit: declarations.count) {
+                            declarations[$0]?.superentity
+                        }
+                }
+            var reached = false
+            for entity in tree {
+                let target: String?
+                if let map = mapping?.entities[entity] { target = map.target } else { target = entity }
+                guard let target, let found = schema.entity(named: target) else { continue }
+                let targetRoot = rootEntity(of: found).name
+                result[targetRoot] = max(result[targetRoot] ?? 0, key)
+                reached = true
+            }
+            if !reached { warnings.append("$.source.maxKeys.\(root): the target has no such root entity; ignored") }
+        }
+        return result
+    }
+
     func rootEntity(of entity: StoreSchema.Entity) -> StoreSchema.Entity {
         var current = entity
         var steps = 0

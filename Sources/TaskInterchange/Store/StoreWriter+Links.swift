@@ -52,9 +52,13 @@ extension StoreWriter {
             update.bind(key, at: 1)
             update.bind(destinations.first, at: 2)
             try update.run()
-            if let inverse {
-                // A one-to-one keeps a key on both sides; the destination's previous owner (and the owner's previous
-                // destination) let go.
+            let carriedBoth =
+                declaration.inverse.map {
+                    archiveRelationships?[declaration.destination.rawValue]?[$0] != nil
+                } ?? false
+            if let inverse, !carriedBoth {
+                // A one-to-one keeps a key on both sides; carried from one side, both are set, and the destination's
+                // previous owner (and the owner's previous destination) let go.
                 let inverseEntity = inverse.entityColumn.map { ", \(Database.quote($0)) = NULL" } ?? ""
                 let release = try prepared(
                     "UPDATE \(destinationTable) SET \(Database.quote(inverse.column)) = NULL\(inverseEntity) WHERE "

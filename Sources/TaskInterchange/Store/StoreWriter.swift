@@ -78,6 +78,14 @@ final class StoreWriter: ImportDestination {
     var modelChanged = false
     /// Restore identity: a new store takes the archive's store UUID, and every generic record its key (`Z_PK`).
     public var keepIdentity = false
+    /// The archive's declarations as the target names them (`source.model`, and the typed kinds' relationships as
+    /// `Kind.property`): a one-to-one whose both sides the archive carries is written side by side, as the source
+    /// held it; one carried from one side only (an older archive, another producer) sets both columns. Nil: unknown,
+    /// both set.
+    var archiveDeclarations: [String: EntityDeclaration]?
+    var archiveRelationships: [String: [String: ExtraRelationship]]?
+    /// `Entity.property` → dangling keys left out (an import that does not keep identity), since the last report.
+    var droppedDanglingKeys: [String: Int] = [:]
     /// The store whose external data directory takes externally stored values: the store itself, or for a new store
     /// built in a temporary file, the path it will be placed at.
     var externalStore: String?
@@ -205,8 +213,8 @@ final class StoreWriter: ImportDestination {
     }
 
     /// Gives a new store the source's store UUID (`Z_METADATA.Z_UUID`), so object URIs and the ids derived from
-    /// them are the source's, and its entities the source's `Z_MAX`, so no key the source handed out (to objects
-    /// deleted before the export too) is handed out again.
+    /// them are the source's, and its root entities the keys the source handed out (`maxKeys`, by target root: see
+    /// `targetMaxKeys(of:mapping:)`), so none of them, deleted objects' too, is handed out again.
     /// - Throws: `TaskInterchangeError.usage` for an existing store.
     func adoptIdentity(storeUUID uuid: String, maxKeys: [String: Int64]) throws {
         guard isNew else {
@@ -216,12 +224,7 @@ final class StoreWriter: ImportDestination {
         schema.storeUUID = uuid
         let raise = try database.prepare(
             "UPDATE Z_PRIMARYKEY SET Z_MAX = ?1 WHERE Z_NAME = ?2 AND Z_SUPER = 0 AND coalesce(Z_MAX, 0) < ?1")
-        let roots = Set(schema.entities.filter { $0.superNumber == 0 }.map(\.name))
         for (entity, maxKey) in maxKeys.sorted(by: { $0.key < $1.key }) {
-            guard roots.contains(entity) else {
-                warnings.append("$.source.maxKeys.\(entity): the target has no such root entity; ignored")
-                continue
-            }
             try raise.execute([.integer(maxKey), .text(entity)])
         }
     }
@@ -247,6 +250,7 @@ final class StoreWriter: ImportDestination {
                 try writeHistory()
                 try writeMaxKeys()
                 reportUnplacedExtras()
+                reportDroppedDanglingKeys()
                 // A template's triggers come last, after the rows: they would not fire on this connection anyway,
                 // and Core Data's call functions only it registers (`NSCoreDataTriggerUpdateAffectedObjectValue`).
                 if isNew { for object in laterStatements { try object.execute(in: database) } }

@@ -13,6 +13,8 @@ extension Validator {
         var ids: [UUID: String] = [:]
         /// (destination entity, id, path) of references whose destination may come later.
         var pending: [(entity: String, id: UUID, path: String)] = []
+        /// (destination entity, key, path) of dangling keys: no record of the destination's tree may have that key.
+        var dangling: [(entity: String, key: Int64, path: String)] = []
         /// Root entity (one table in the store) → source key → the first record that carries it.
         var keys: [String: [Int64: (entity: String, index: Int)]] = [:]
         /// Entity → its root entity, by the declared superentities.
@@ -146,6 +148,9 @@ extension Validator {
                 error(.wrongType, positionsPath, "\(positions.count) positions for \(count) ids")
             }
         }
+        for (property, dangling) in record.dangling.sorted(by: { $0.key < $1.key }) {
+            checkDangling(dangling, property, of: record, declaration: declaration, path: path)
+        }
         for property in record.external.keys.sorted() {
             let externalPath = JSONPath.member(path + ".external", property)
             guard let type = declaration.attributes[property], ["binary", "transformable"].contains(type) else {
@@ -154,6 +159,34 @@ extension Validator {
                     "only binary attributes are kept in external files; \(property) is not one")
                 continue
             }
+        }
+    }
+
+    /// A dangling key belongs to a declared to-one relationship without a value, and the entity beside it is the
+    /// destination or one of its sub-entities.
+    private mutating func checkDangling(
+        _ dangling: EntityRecord.DanglingKey, _ property: String, of record: EntityRecord,
+        declaration: EntityDeclaration, path: String
+    ) {
+        let danglingPath = JSONPath.member(path + ".dangling", property)
+        guard let relationship = declaration.relationships[property], !relationship.toMany else {
+            error(
+                .undeclaredProperty, danglingPath,
+                "\(record.entity) declares no to-one relationship \(property) in $.source.model")
+            return
+        }
+        if record.values[property] != nil {
+            error(.wrongType, danglingPath, "\(property) has a value too; a dangling key stands for a missing link")
+        }
+        if let entity = dangling.entity, generic.typed[relationship.destination] == nil,
+            !isEntity(entity, kindOf: relationship.destination)
+        {
+            error(
+                .wrongType, danglingPath + ".entity",
+                "\(entity) is not \(relationship.destination) or one of its sub-entities in $.source.model")
+        }
+        if generic.typed[relationship.destination] == nil {
+            generic.dangling.append((relationship.destination, dangling.key, danglingPath + ".key"))
         }
     }
 
@@ -223,6 +256,14 @@ extension Validator {
             }
         }
         generic.pending = []
+        for dangling in generic.dangling {
+            guard let found = generic.keys[rootEntity(of: dangling.entity)]?[dangling.key] else { continue }
+            error(
+                .wrongType, dangling.path,
+                "key \(dangling.key) is said to name no row, but it is the key of "
+                    + JSONPath.entityRecord(found.entity, found.index))
+        }
+        generic.dangling = []
     }
 
     /// True when `entity` is `ancestor` or one of its sub-entities, by the declared superentities.

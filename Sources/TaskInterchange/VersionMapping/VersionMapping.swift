@@ -211,6 +211,16 @@ public struct VersionMapping: Sendable, Hashable {
         for (property, file) in record.external {
             if let name = map.properties[property]?.target { mapped.external[name] = file }
         }
+        for (property, dangling) in record.dangling {
+            // A key pointing at no row stays one wherever its relationship goes, under the target's entity names.
+            guard let name = map.properties[property].map({ $0.target }) ?? property else {
+                tally.droppedValues[record.entity + "." + property, default: 0] += 1
+                continue
+            }
+            var renamed = dangling
+            if let entity = dangling.entity, let target = entities[entity]?.target { renamed.entity = target }
+            mapped.dangling[name] = renamed
+        }
         for fill in map.fills {
             let present = mapped.values[fill.property].map { $0 != .null } ?? false
             if present { continue }

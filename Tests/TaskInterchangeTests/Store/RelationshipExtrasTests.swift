@@ -371,7 +371,8 @@ struct RealStoreRelationshipTests {
         #expect(positions == (0..<Int64(favorites.count)).map { ($0 + 2) * 1024 })
     }
 
-    @Test("CoreDataMigration: a one-to-one travels on one side and import sets the key on both sides")
+    @Test(
+        "CoreDataMigration: both sides of a one-to-one travel, each from its column; an archive of one side sets both")
     func oneToOne() throws {
         let directory = try TemporaryDirectory()
         let store = try RealStores.copy(
@@ -386,11 +387,21 @@ struct RealStoreRelationshipTests {
         let (first, findings) = try readStore(store, mapping: mapping)
         #expect(
             first.header.source?.relationships == [
-                "project": ["post": ExtraRelationship(destination: .task, toMany: false, inverse: "color")]
+                "project": ["post": ExtraRelationship(destination: .task, toMany: false, inverse: "color")],
+                "task": ["color": ExtraRelationship(destination: .project, toMany: false, inverse: "post")],
             ])
         #expect(first.projects.filter { $0.extra?["post"] != nil }.count == first.projects.count)
+        #expect(first.tasks.filter { $0.extra?["color"] != nil }.count == first.tasks.count)
         #expect(!findings.contains { $0.code == .unmappedColumn })
-        let target = try rebuild(store, mapping: mapping, in: directory)
+        // An archive that carries the pair from one side (an older one): import sets the key on both sides.
+        var oneSide = first
+        oneSide.header.source?.relationships["task"] = nil
+        for index in oneSide.tasks.indices { oneSide.tasks[index].extra?["color"] = nil }
+        var options = StoreImportOptions()
+        options.template = try StoreTemplate(path: store)
+        options.mapping = mapping
+        let target = directory.path("one-side.sqlite")
+        _ = try StoreImport.run(oneSide, into: target, options: options)
         let database = try Database(path: target, mode: .readOnly(immutable: false))
         let pairs = try database.scalar(
             "SELECT count(*) FROM ZCOLOR c JOIN ZPOST p ON p.Z_PK = c.ZPOST AND p.ZCOLOR = c.Z_PK")?.int64
