@@ -17,6 +17,7 @@ struct MigrateCommand: Command {
             + "(--model-version, default the current one) and every entity travels; the legacy store is read with "
             + "the version whose hashes it records.")
     static let modelVersion = SharedOptions.modelVersion("With --model: the new store's version (default: current).")
+    static let versionOrder = SharedOptions.versionOrder
     static let dryRun = Flag(
         "--dry-run",
         help: "Run every stage on private copies and print the plan (records and values per entity, and how the "
@@ -33,7 +34,7 @@ struct MigrateCommand: Command {
             + "differences. With --model, the legacy store's model version is mapped onto the new one as Core Data's "
             + "lightweight migration infers it (renaming identifiers, defaults, lossless type changes); the mapping "
             + "file's modelChange overrides it.",
-        options: [from, to, backup, mapping, model, modelVersion, dryRun, busyTimeout])
+        options: [from, to, backup, mapping, model, modelVersion, versionOrder, dryRun, busyTimeout])
 
     var legacy: String
     var target: String
@@ -41,6 +42,7 @@ struct MigrateCommand: Command {
     var mapping: MappingFile
     var model: String?
     var modelVersion: String?
+    var versionOrder: String?
     var dryRun: Bool
     var busyTimeout: Int32
 
@@ -51,12 +53,14 @@ struct MigrateCommand: Command {
         mapping = try MappingFile(arguments, Self.mapping)
         model = try arguments.optional(Self.model)
         modelVersion = try arguments.optional(Self.modelVersion)
+        versionOrder = try arguments.optional(Self.versionOrder)
         dryRun = arguments.flag(Self.dryRun)
         busyTimeout = try arguments.value(Self.busyTimeout)
     }
 
     func validate() throws(UsageError) {
         if modelVersion != nil && model == nil { throw UsageError("--model-version needs --model") }
+        if versionOrder != nil && model == nil { throw UsageError("--version-order needs --model") }
     }
 
     func run() throws -> Int32 {
@@ -82,6 +86,7 @@ struct MigrateCommand: Command {
                         + "shows how the closest version differs")
             }
             migration.legacyModel = try source.version(named: found).model
+            migration.modelVersions = try SharedOptions.versionOrder(source, names: versionOrder)
         }
         let started = Date()
         let showsProgress = Console.showsProgress
@@ -106,7 +111,9 @@ struct MigrateCommand: Command {
             for warning in report.warnings { Console.error("warning: \(warning)\n") }
             let plan =
                 ReportRenderer.plan(report.plan, mapping: report.versionMapping)
-                + (report.versionMapping.map { ReportRenderer.modelChange($0, report.plan.modelChange) } ?? "")
+                + (report.versionMapping.map {
+                    ReportRenderer.modelChange($0, report.plan.modelChange) + ReportRenderer.steps($0)
+                } ?? "")
             if dryRun {
                 try Console.output(
                     "Plan for migrating \(legacy) into \(target) (nothing written, no backup kept):\n" + plan)

@@ -147,6 +147,46 @@ enum ReportRenderer {
         return lines.isEmpty ? "" : "Model change:\n" + lines.map { "  \($0)\n" }.joined()
     }
 
+    /// A chain's steps, one line each with what the step changes: `Journal 1 → Journal 2: Entry.text → body
+    /// (renamed); Entry.mood Integer 16 → Integer 32; …`. Empty for a direct mapping.
+    static func steps(_ mapping: VersionMapping) -> String {
+        guard !mapping.steps.isEmpty else { return "" }
+        var text = "Through \(mapping.steps.count) steps, in the model's version order \(mapping.order ?? ""):\n"
+        for step in mapping.steps {
+            var changes: [String] = []
+            for (source, map) in step.mapping.entities.sorted(by: { $0.key < $1.key }) {
+                guard let target = map.target else {
+                    changes.append("\(source) removed")
+                    continue
+                }
+                if target != source { changes.append("\(source) → \(target) (renamed)") }
+                for (property, change) in map.properties.sorted(by: { $0.key < $1.key }) {
+                    let name = "\(target).\(property)"
+                    let renamed = change.target.map { $0 != property ? " → \($0)" : "" } ?? ""
+                    switch change.change {
+                    case .kept: if !renamed.isEmpty { changes.append("\(name)\(renamed) (renamed)") }
+                    case .converted(let from, let to):
+                        changes.append(
+                            "\(name)\(renamed) \(VersionMapping.typeLabel(from)) → \(VersionMapping.typeLabel(to))")
+                    case .toMany: changes.append("\(name)\(renamed) to-one → to-many")
+                    case .toOne: changes.append("\(name)\(renamed) to-many → to-one")
+                    case .reordered(let ordered):
+                        changes.append("\(name)\(renamed) \(ordered ? "ordered" : "unordered")")
+                    case .dropped: changes.append("\(name) removed")
+                    case .refused(let reason): changes.append("\(name) refused (\(reason))")
+                    }
+                }
+                for fill in map.fills where fill.isAdded {
+                    let value = fill.value.map { " (default \(VersionMapping.describe($0)))" } ?? ""
+                    changes.append("\(target).\(fill.property) added\(value)")
+                }
+            }
+            let list = changes.isEmpty ? "nothing the archive holds changes" : changes.joined(separator: "; ")
+            text += "  \(step.from) → \(step.to): \(list)\n"
+        }
+        return text
+    }
+
     /// One kind's or entity's counts: `5 inserted, 2 updated, 3 matched by name`.
     private static func operations(_ operations: ImportPlan.Operations, matchedBy: String) -> String {
         var parts = ["\(operations.inserted) inserted"]

@@ -23,8 +23,9 @@ extension StoreImport {
         }
         let mapping: VersionMapping
         do {
-            mapping = try VersionMapping(
-                from: declarations, to: model, overrides: overrides, sourceModel: options.sourceModel)
+            mapping = try VersionMapping.inferred(
+                from: declarations, to: model, versions: options.modelVersions, overrides: overrides,
+                sourceModel: options.sourceModel)
         } catch {
             throw TaskInterchangeError(error.kind, "\(options.mappingSource): \(error.message)")
         }
@@ -55,10 +56,14 @@ extension StoreImport {
         let values = plan.modelChange.droppedValues.sorted { $0.key < $1.key }.map { property, count in
             let parts = property.split(separator: ".", maxSplits: 1).map(String.init)
             var why = "the target's model version has no such property"
-            if parts.count == 2, case .dropped(let reason)? = mapping?.entities[parts[0]]?.properties[parts[1]]?.change,
-                reason.hasPrefix("left out")
+            if parts.count == 2, case .dropped(let reason)? = mapping?.entities[parts[0]]?.properties[parts[1]]?.change
             {
-                why = "left out by the mapping's modelChange"
+                if reason.hasPrefix("left out") {
+                    why = "left out by the mapping's modelChange"
+                } else if mapping?.steps.isEmpty == false {
+                    // Through a chain: the version that removed it (the target may have one of its name again).
+                    why = reason
+                }
             }
             return "\(property): \(why); \(count) value\(count == 1 ? "" : "s") dropped by the model change"
         }
