@@ -220,11 +220,11 @@ struct ModelVersionPropertyTests {
         return text + "</model>\n"
     }
 
-    private static func scalar(_ type: String) -> String {
+    static func scalar(_ type: String) -> String {
         type.hasPrefix("Integer") || type == "Double" || type == "Boolean" ? " usesScalarValueType=\"YES\"" : ""
     }
 
-    private static func entityNumbers(_ database: Database) throws -> [String: Int64] {
+    static func entityNumbers(_ database: Database) throws -> [String: Int64] {
         var numbers: [String: Int64] = [:]
         for row in try database.rows("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY") {
             numbers[row[0].string ?? ""] = row[1].int64
@@ -232,7 +232,7 @@ struct ModelVersionPropertyTests {
         return numbers
     }
 
-    private static func randomValue(_ type: String, using generator: inout some RandomNumberGenerator) -> SQLValue {
+    static func randomValue(_ type: String, using generator: inout some RandomNumberGenerator) -> SQLValue {
         if Int.random(in: 0..<5, using: &generator) == 0 { return .null }
         switch type {
         case "Integer 16": return .integer(Int64(Int16.random(in: .min ... .max, using: &generator)))
@@ -261,7 +261,7 @@ struct ModelVersionPropertyTests {
     }
 
     /// Equal as stored: numbers by value (a REAL column may return an integral double as either), text by bytes.
-    private static func same(_ a: SQLValue, _ b: SQLValue) -> Bool {
+    static func same(_ a: SQLValue, _ b: SQLValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case (.integer(let x), .integer(let y)): return x == y

@@ -103,9 +103,10 @@ public struct ModelVersionOrder: Sendable, Hashable {
     }
 
     /// The version that declares exactly the archive's entities (their attributes with their types and their
-    /// carried relationships), the latest of several equal ones; nil when none does.
+    /// carried relationships); of several equal ones the earliest, since an archive does not say which version wrote
+    /// it (where that is known, `VersionMapping.inferred` is given it as `sourceModel`); nil when none does.
     public func version(declaring declarations: [String: EntityDeclaration]) -> Version? {
-        versions.last { version in
+        versions.first { version in
             declarations.allSatisfy { name, declaration in
                 guard let entity = version.model.entity(named: name), entity.isAbstract == declaration.isAbstract
                 else { return false }
