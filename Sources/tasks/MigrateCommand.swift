@@ -32,8 +32,9 @@ struct MigrateCommand: Command {
             + "legacy store (its -wal included) in one SQLite file; the legacy store is not changed. On failure the "
             + "new store is not left behind and the backup's path is printed. Exit 1 when the verification found "
             + "differences. With --model, the legacy store's model version is mapped onto the new one as Core Data's "
-            + "lightweight migration infers it (renaming identifiers, defaults, lossless type changes); the mapping "
-            + "file's modelChange overrides it.",
+            + "lightweight migration infers it (renaming identifiers, defaults, lossless type changes), through every "
+            + "version between the two in the model's version order, one step at a time; the mapping file's "
+            + "modelChange overrides the last step.",
         options: [from, to, backup, mapping, model, modelVersion, versionOrder, dryRun, busyTimeout])
 
     var legacy: String
