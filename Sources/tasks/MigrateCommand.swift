@@ -71,23 +71,31 @@ struct MigrateCommand: Command {
         migration.busyTimeout = busyTimeout
         migration.dryRun = dryRun
         try mapping.load(into: &migration.mapping, source: &migration.mappingSource)
+        // For a store no version of the model wrote that keeps its own model: the closest version's name.
+        var ownModel: String?
         if let model {
             let source = try ModelSource(path: model)
             migration.template = StoreTemplate(model: try source.version(named: modelVersion).model)
             // The legacy store is read by the version whose hashes it records. A store no version of the model wrote
-            // is refused, as Core Data refuses to migrate it: what it would be mapped from is unknown.
+            // is read with its own model (its model cache); without one it is refused, as Core Data refuses to
+            // migrate it: what it would be mapped from is unknown.
             let identification = try ModelIdentification(storePath: legacy, source: source)
-            guard let found = identification.version else {
+            migration.modelVersions = try SharedOptions.versionOrder(source, names: versionOrder)
+            if identification.version == nil && identification.storeHasModelCache {
+                // The store keeps its own model: read with it, and mapped from it (through the closest version).
+                ownModel = identification.closest ?? ""
+            } else if let found = identification.version {
+                migration.legacyModel = try source.version(named: found).model
+            } else {
                 throw TaskInterchangeError(
                     .invalidData,
                     "\(legacy): no version of \(model) wrote this store (its model version hashes match none"
                         + (identification.closest.map { "; the closest is \($0)" } ?? "")
-                        + "), so the migration cannot know what to map from; Core Data refuses it too (error 134130). "
+                        + ") and it keeps no model cache, so the migration cannot know what to map from; Core Data "
+                        + "refuses it too (error 134130). "
                         + "'tasks model identify --store \(ShellWord.quoted(legacy)) --model \(ShellWord.quoted(model))' "
                         + "shows how the closest version differs")
             }
-            migration.legacyModel = try source.version(named: found).model
-            migration.modelVersions = try SharedOptions.versionOrder(source, names: versionOrder)
         }
         let started = Date()
         let showsProgress = Console.showsProgress
@@ -115,13 +123,19 @@ struct MigrateCommand: Command {
                 + (report.versionMapping.map {
                     ReportRenderer.modelChange($0, report.plan.modelChange) + ReportRenderer.steps($0)
                 } ?? "")
+            // Read with the store's own model: said first, as the plan rests on it.
+            let own = ownModel.map { closest in
+                " from the store's own model (its model cache: no version of \(model ?? "") wrote it"
+                    + (closest.isEmpty ? "" : "; the closest is \(closest)") + ")"
+            }
             if dryRun {
                 try Console.output(
-                    "Plan for migrating \(legacy) into \(target) (nothing written, no backup kept):\n" + plan)
+                    "Plan for migrating \(legacy) into \(target)\(own ?? "") (nothing written, no backup kept):\n"
+                        + plan)
                 return ExitCode.ok
             }
             Console.error(
-                "Migrated \(ReportRenderer.counts(report.export.counts))\(Self.dropped(report.plan)) from \(legacy) "
+                "Migrated \(ReportRenderer.counts(report.export.counts))\(Self.dropped(report.plan)) from \(legacy)\(own ?? "") "
                     + "into \(target) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s; verified; "
                     + "backup: \(report.backupPath)\n")
             Console.error(

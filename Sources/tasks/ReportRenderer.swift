@@ -172,7 +172,7 @@ enum ReportRenderer {
                     case .toOne: changes.append("\(name)\(renamed) to-many → to-one")
                     case .reordered(let ordered):
                         changes.append("\(name)\(renamed) \(ordered ? "ordered" : "unordered")")
-                    case .dropped: changes.append("\(name) removed")
+                    case .dropped: changes.append("\(source).\(property) removed")
                     case .refused(let reason): changes.append("\(name) refused (\(reason))")
                     }
                 }

@@ -102,23 +102,78 @@ public struct ModelVersionOrder: Sendable, Hashable {
         return Array(versions[first...last])
     }
 
+    /// The versions from `source` (one of them) to `target`, both included, when the target comes after it or is it.
+    func versions(from source: Version, to target: ObjectModel) -> [Version]? {
+        guard let first = versions.firstIndex(of: source),
+            let last = versions.lastIndex(where: { $0.model == target }), last >= first
+        else { return nil }
+        return Array(versions[first...last])
+    }
+
+    /// The version closest to the archive's declarations (a store's own model no version has): the most entities
+    /// declared exactly, then the most `Entity.property` names with their types in common, then the latest.
+    public func closest(to declarations: [String: EntityDeclaration]) -> Version? {
+        func properties(_ declarations: [String: EntityDeclaration]) -> Set<String> {
+            Set(
+                declarations.flatMap { entity, declaration in
+                    declaration.attributes.map { "\(entity).\($0.key):\($0.value)" }
+                        + declaration.relationships.keys.map { "\(entity).\($0)" }
+                })
+        }
+        let own = properties(declarations)
+        let scored = versions.map { version -> (Version, Int, Int) in
+            let exact = declarations.filter { declares([$0.key: $0.value], version) }.count
+            let theirs = properties(Self.declarations(of: version.model, like: declarations))
+            return (version, exact, own.intersection(theirs).count - own.symmetricDifference(theirs).count)
+        }
+        return scored.max { ($0.1, $0.2) < ($1.1, $1.2) }?.0
+    }
+
+    /// A model's entities declared as an archive declares them: every entity, its stored attributes with their
+    /// types, and those of its relationships the archive's declarations carry (or all, for an entity they lack).
+    private static func declarations(of model: ObjectModel, like archive: [String: EntityDeclaration])
+        -> [String: EntityDeclaration]
+    {
+        var result: [String: EntityDeclaration] = [:]
+        for entity in model.entities {
+            let ancestry = model.ancestry(of: entity)
+            var declaration = EntityDeclaration(isAbstract: entity.isAbstract)
+            for attribute in ancestry.flatMap(\.attributes) where !attribute.isTransient && attribute.derivation == nil
+            {
+                declaration.attributes[attribute.name] = GenericLayout.typeName(attribute.type)
+            }
+            let carried = archive[entity.name].map { Set($0.relationships.keys) }
+            for relationship in ancestry.flatMap(\.relationships) where !relationship.isTransient {
+                guard carried?.contains(relationship.name) ?? true else { continue }
+                declaration.relationships[relationship.name] = EntityRelationship(
+                    destination: relationship.destination, toMany: relationship.isToMany,
+                    ordered: relationship.isOrdered, inverse: relationship.inverse)
+            }
+            result[entity.name] = declaration
+        }
+        return result
+    }
+
+    /// True when `version` declares exactly the archive's entities (see `version(declaring:)`).
+    private func declares(_ declarations: [String: EntityDeclaration], _ version: Version) -> Bool {
+        declarations.allSatisfy { name, declaration in
+            guard let entity = version.model.entity(named: name), entity.isAbstract == declaration.isAbstract
+            else { return false }
+            let ancestry = version.model.ancestry(of: entity)
+            let attributes = ancestry.flatMap(\.attributes).filter { !$0.isTransient && $0.derivation == nil }
+            let types = Dictionary(
+                attributes.map { ($0.name, GenericLayout.typeName($0.type)) }, uniquingKeysWith: { a, _ in a })
+            guard declaration.attributes == types else { return false }
+            let relationships = Set(ancestry.flatMap(\.relationships).filter { !$0.isTransient }.map(\.name))
+            return declaration.relationships.keys.allSatisfy { relationships.contains($0) }
+        }
+    }
+
     /// The version that declares exactly the archive's entities (their attributes with their types and their
     /// carried relationships); of several equal ones the earliest, since an archive does not say which version wrote
     /// it (where that is known, `VersionMapping.inferred` is given it as `sourceModel`); nil when none does.
     public func version(declaring declarations: [String: EntityDeclaration]) -> Version? {
-        versions.first { version in
-            declarations.allSatisfy { name, declaration in
-                guard let entity = version.model.entity(named: name), entity.isAbstract == declaration.isAbstract
-                else { return false }
-                let ancestry = version.model.ancestry(of: entity)
-                let attributes = ancestry.flatMap(\.attributes).filter { !$0.isTransient && $0.derivation == nil }
-                let types = Dictionary(
-                    attributes.map { ($0.name, GenericLayout.typeName($0.type)) }, uniquingKeysWith: { a, _ in a })
-                guard declaration.attributes == types else { return false }
-                let relationships = Set(ancestry.flatMap(\.relationships).filter { !$0.isTransient }.map(\.name))
-                return declaration.relationships.keys.allSatisfy { relationships.contains($0) }
-            }
-        }
+        versions.first { declares(declarations, $0) }
     }
 
     /// The order as a plan states it: `Journal 1, Journal 2, Journal 3 (by name; no renaming identifier disagrees)`.

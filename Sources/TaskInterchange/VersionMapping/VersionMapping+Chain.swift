@@ -27,16 +27,22 @@ extension VersionMapping {
     /// the archive, the last the target's, those between in the model's order).
     /// - Parameters:
     ///   - source: the archive's `source.model`.
-    ///   - versions: at least three versions: the source's, those between, the target's.
+    ///   - versions: the source's version, those between, the target's; or, with `ownModel`, the version the first
+    ///     step leads to, those after it, the target's.
     ///   - overrides: decisions for the last step: its `entities` and `properties` name the archive's elements (each
     ///     followed through the steps before) and the target's; `fill` names the target's.
+    ///   - ownModel: for an archive of a store no version wrote: how the first step names its source (the store's
+    ///     own model), with that model when known (a store's model cache).
     /// - Throws: `TaskInterchangeError.usage` for an override naming what neither model has, or an element the
     ///   versions in between have already removed.
     public init(
         from source: [String: EntityDeclaration], through versions: [ModelVersionOrder.Version],
-        overrides: ModelChangeOverrides = ModelChangeOverrides()
+        overrides: ModelChangeOverrides = ModelChangeOverrides(), ownModel: (name: String, model: ObjectModel?)? = nil
     ) throws(TaskInterchangeError) {
-        precondition(versions.count >= 2, "a chain has a source and a target version")
+        let start = ownModel ?? (versions[0].name, versions[0].model)
+        let targets = ownModel == nil ? Array(versions.dropFirst()) : versions
+        precondition(!targets.isEmpty, "a chain has a source and a target version")
+        var previous = (name: start.name, model: start.model)
         var steps: [Step] = []
         var declarations = source
         var entityOrigin: [[String: String]] = []
@@ -48,27 +54,26 @@ extension VersionMapping {
                 properties[name + "." + property] = name + "." + property
             }
         }
-        for index in 1..<versions.count {
+        for (index, version) in targets.enumerated() {
             entityOrigin.append(entities)
             propertyOrigin.append(properties)
-            let isLast = index == versions.count - 1
+            let isLast = index == targets.count - 1
             let stepOverrides =
                 isLast
-                ? try Self.translated(overrides, entities: entities, properties: properties, versions: versions)
+                ? try Self.translated(overrides, entities: entities, properties: properties, before: previous.name)
                 : ModelChangeOverrides()
             var mapping: VersionMapping
             do {
                 mapping = try VersionMapping(
-                    from: declarations, to: versions[index].model, overrides: stepOverrides,
-                    sourceModel: versions[index - 1].model)
+                    from: declarations, to: version.model, overrides: stepOverrides, sourceModel: previous.model)
             } catch {
-                throw TaskInterchangeError(
-                    error.kind, "\(error.message) (\(versions[index - 1].name) → \(versions[index].name))")
+                throw TaskInterchangeError(error.kind, "\(error.message) (\(previous.name) → \(version.name))")
             }
             mapping.isIntermediate = !isLast
             (entities, properties) = Self.forward(entities, properties, through: mapping)
             declarations = mapping.targetDeclarations
-            steps.append(Step(from: versions[index - 1].name, to: versions[index].name, mapping: mapping))
+            steps.append(Step(from: previous.name, to: version.name, mapping: mapping))
+            previous = (version.name, version.model)
         }
         // Backwards: which of each step's target properties reach the last version, and under which names.
         var finalNames: [[String: String]] = Array(repeating: [:], count: steps.count)
@@ -118,15 +123,33 @@ extension VersionMapping {
         from source: [String: EntityDeclaration], to model: ObjectModel, versions: ModelVersionOrder?,
         overrides: ModelChangeOverrides = ModelChangeOverrides(), sourceModel: ObjectModel? = nil
     ) throws(TaskInterchangeError) -> VersionMapping {
-        if let versions, let start = sourceModel ?? versions.version(declaring: source)?.model,
-            let path = versions.path(from: start, to: model)
-        {
-            var mapping = try VersionMapping(from: source, through: path, overrides: overrides)
-            mapping.order = versions.description
-            return mapping
+        let direct = { () throws(TaskInterchangeError) in
+            try VersionMapping(from: source, to: model, overrides: overrides, sourceModel: sourceModel)
         }
-        return try VersionMapping(from: source, to: model, overrides: overrides, sourceModel: sourceModel)
+        guard let versions, versions.versions.contains(where: { $0.model == model }) else { return try direct() }
+        let known =
+            sourceModel.flatMap { sourceModel in versions.versions.first { $0.model == sourceModel } }
+            ?? (sourceModel == nil ? versions.version(declaring: source) : nil)
+        var mapping: VersionMapping
+        if let known {
+            guard let path = versions.path(from: known.model, to: model) else { return try direct() }
+            mapping = try VersionMapping(from: source, through: path, overrides: overrides)
+        } else {
+            // The store's own model (its model cache), which no version is: mapped onto the version closest to it,
+            // then through the versions after that one, when the target comes after it.
+            guard let closest = versions.closest(to: source), let path = versions.versions(from: closest, to: model),
+                path.count >= 2
+            else { return try direct() }
+            mapping = try VersionMapping(
+                from: source, through: path, overrides: overrides, ownModel: (ownModelName, sourceModel))
+            mapping.fromOwnModel = closest.name
+        }
+        mapping.order = versions.description
+        return mapping
     }
+
+    /// How a chain names the first step's source when no version wrote the store.
+    public static let ownModelName = "the store's own model"
 
     /// The archive's entities and properties (target names → archive names) after `mapping`.
     private static func forward(
@@ -150,13 +173,11 @@ extension VersionMapping {
     /// The user's overrides for the last step: entity and property keys (the archive's names) followed to the names
     /// the last step's source has.
     private static func translated(
-        _ overrides: ModelChangeOverrides, entities: [String: String], properties: [String: String],
-        versions: [ModelVersionOrder.Version]
+        _ overrides: ModelChangeOverrides, entities: [String: String], properties: [String: String], before: String
     ) throws(TaskInterchangeError) -> ModelChangeOverrides {
         guard !overrides.entities.isEmpty || !overrides.properties.isEmpty else { return overrides }
         let entityNames = Dictionary(entities.map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         let propertyNames = Dictionary(properties.map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-        let before = versions[versions.count - 2].name
         func lost(_ member: String, _ key: String) -> TaskInterchangeError {
             TaskInterchangeError(
                 .usage,

@@ -89,6 +89,9 @@ public struct VersionMapping: Sendable, Hashable {
     /// For a mapping composed through the versions between the source's and the target's (see
     /// `init(from:through:overrides:)`): each step in order; empty for a direct mapping.
     public internal(set) var steps: [Step] = []
+    /// For a chain from a store no version of the model wrote: the version its own model (its model cache) was
+    /// mapped onto first, the closest.
+    public internal(set) var fromOwnModel: String?
     /// For a chain: the model's version order its steps follow, as a plan states it.
     public internal(set) var order: String?
     /// How a chain's records are counted under the source's and the target's names.
