@@ -144,6 +144,16 @@ enum ReportRenderer {
                     "\(target).\(fill.property) (\(fill.isAdded ? "added" : "required")): \(what) (\(count) records)")
             }
         }
+        for group in mapping.duplicates {
+            let kept = group.members.first { $0.id == group.kept }
+            let keeps = kept.map { " → kept key \($0.key.map(String.init) ?? $0.id.uuidString)" } ?? ""
+            lines.append("duplicates under \(group.entity)'s uniqueness constraint: \(group.description)\(keeps)")
+        }
+        for (entity, count) in tally.mergedRecords.sorted(by: { $0.key < $1.key }) {
+            lines.append(
+                "\(entity): \(count) record\(count == 1 ? "" : "s") merged into the one kept (links re-pointed, "
+                    + "\(tally.mergedValues[entity] ?? 0) values dropped)")
+        }
         return lines.isEmpty ? "" : "Model change:\n" + lines.map { "  \($0)\n" }.joined()
     }
 

@@ -44,7 +44,7 @@ extension Migration {
                     .input(input, name: "the archive"),
                     against: .store(path: path, mapping: template == nil ? nil : mapping, model: template?.model),
                     modelChange: mapping?.modelChange ?? ModelChangeOverrides(),
-                    modelVersions: template == nil ? nil : modelVersions)
+                    modelVersions: template == nil ? nil : modelVersions, versionMapping: imported?.versionMapping)
             },
             undo: {
                 guard created else { return }

@@ -89,6 +89,10 @@ public struct VersionMapping: Sendable, Hashable {
     /// For a mapping composed through the versions between the source's and the target's (see
     /// `init(from:through:overrides:)`): each step in order; empty for a direct mapping.
     public internal(set) var steps: [Step] = []
+    /// Groups of records that share the values of a uniqueness constraint the target has (see `findDuplicates`).
+    public internal(set) var duplicates: [DuplicateGroup] = []
+    /// How `duplicates` are made one record each, when the mapping's `modelChange` says which to keep.
+    var resolution: Resolution?
     /// For a chain from a store no version of the model wrote: the version its own model (its model cache) was
     /// mapped onto first, the closest.
     public internal(set) var fromOwnModel: String?
@@ -137,6 +141,11 @@ public struct VersionMapping: Sendable, Hashable {
         public var filledCount = 0
         /// Records left with NULL in an attribute the target requires and gives no default (the source held NULL there).
         public var requiredNulls: [String: Int] = [:]
+        /// Records merged into another that shares the values of a new uniqueness constraint, by target entity:
+        /// their to-many links carried to it, their own values dropped.
+        public var mergedRecords: [String: Int] = [:]
+        /// The values of the merged records (not carried).
+        public var mergedValues: [String: Int] = [:]
         /// The destinations linked so far through each relationship whose inverse became to-one (not reported).
         var linkedOnce: [String: Set<String>] = [:]
         /// A chain's `linkedOnce`, one per step.
@@ -144,6 +153,7 @@ public struct VersionMapping: Sendable, Hashable {
 
         private enum CodingKeys: String, CodingKey {
             case droppedRecords, droppedValues, filledValues, convertedValues, filledCount, requiredNulls
+            case mergedRecords, mergedValues
         }
         /// Creates empty counts.
         public init() {}
@@ -162,6 +172,15 @@ public struct VersionMapping: Sendable, Hashable {
     /// - Throws: `TaskInterchangeError.invalidData` for a value the target cannot hold unchanged, a required value
     ///   with nothing to fill it, or a to-one relationship given several links.
     public func apply(_ record: EntityRecord, path: @autoclosure () -> String, tally: inout Tally)
+        throws(TaskInterchangeError) -> EntityRecord?
+    {
+        guard let resolution else { return try applyMapping(record, path: path(), tally: &tally) }
+        guard let mapped = try applyMapping(record, path: path(), tally: &tally) else { return nil }
+        return resolution.apply(mapped, tally: &tally)
+    }
+
+    /// The record through the mapping alone (see `apply`).
+    func applyMapping(_ record: EntityRecord, path: @autoclosure () -> String, tally: inout Tally)
         throws(TaskInterchangeError) -> EntityRecord?
     {
         if let chainNames { return try applySteps(record, path: path(), tally: &tally, names: chainNames) }
