@@ -26,11 +26,7 @@ struct DuplicateConstraintTests {
         try FileManager.default.createDirectory(
             atPath: model + "/Journal 5.xcdatamodel", withIntermediateDirectories: true)
         try text.write(toFile: model + "/Journal 5.xcdatamodel/contents", atomically: true, encoding: .utf8)
-        try """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>Journal 5.xcdatamodel</string>\
-        </dict></plist>
-        """.write(toFile: model + "/.xccurrentversion", atomically: true, encoding: .utf8)
+        try ModelVersionPropertyTests.setCurrentVersion("Journal 5", of: model)
         let store = scratch.path("old.sqlite")
         try FileManager.default.copyItem(atPath: TasksBinary.sample("Journal-v1.sqlite"), toPath: store)
         let database = try Database(path: store, mode: .readWrite)

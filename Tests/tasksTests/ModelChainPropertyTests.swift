@@ -100,12 +100,7 @@ struct ModelChainPropertyTests {
 
     /// A version's model XML: every attribute optional; an added one (no origin) with its default.
     static func xml(_ entities: [Entity], version: Int) -> String {
-        var text = """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23E224" \
-            minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="\(version)">
-
-            """
+        var text = ModelVersionPropertyTests.modelHeader(version: version)
         for entity in entities {
             let renaming = entity.renamingIdentifier.map { " elementID=\"\($0)\"" } ?? ""
             text +=
@@ -142,11 +137,7 @@ struct ModelChainPropertyTests {
             try Self.xml(entities, version: index + 1).write(
                 toFile: folder + "/contents", atomically: true, encoding: .utf8)
         }
-        try """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>v\(versions.count).xcdatamodel</string>\
-        </dict></plist>
-        """.write(toFile: model + "/.xccurrentversion", atomically: true, encoding: .utf8)
+        try ModelVersionPropertyTests.setCurrentVersion("v\(versions.count)", of: model)
 
         let old = scratch.path("Old.sqlite")
         let made = try TasksBinary.run(["model", "new-store", model, "--model-version", "v1", "-o", old])

@@ -75,10 +75,7 @@ struct ModelVersionPropertyTests {
             toFile: model + "/v1.xcdatamodel/contents", atomically: true, encoding: .utf8)
         try Self.xml(entities, version: 2).write(
             toFile: model + "/v2.xcdatamodel/contents", atomically: true, encoding: .utf8)
-        try """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>v2.xcdatamodel</string></dict></plist>
-        """.write(toFile: model + "/.xccurrentversion", atomically: true, encoding: .utf8)
+        try Self.setCurrentVersion("v2", of: model)
 
         let old = scratch.path("Old.sqlite")
         let made = try TasksBinary.run(["model", "new-store", model, "--model-version", "v1", "-o", old])
@@ -176,12 +173,7 @@ struct ModelVersionPropertyTests {
     /// The model XML of a version: version 2 applies each attribute's fate, renames entities by renaming identifier,
     /// adds `added` (Integer 32, default 42) to `E0` and an entity `Fresh`.
     static func xml(_ entities: [Entity], version: Int) -> String {
-        var text = """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23E224" \
-            minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="\(version)">
-
-            """
+        var text = modelHeader(version: version)
         for entity in entities {
             let name = version == 1 ? entity.name : entity.newName
             let renaming = version == 2 && entity.renamed ? " elementID=\"\(entity.name)\"" : ""
@@ -218,6 +210,25 @@ struct ModelVersionPropertyTests {
                 + "        <attribute name=\"label\" optional=\"YES\" attributeType=\"String\"/>\n    </entity>\n"
         }
         return text + "</model>\n"
+    }
+
+    /// A model XML's first lines, up to its entities.
+    static func modelHeader(version: Int) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23E224" \
+        minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="\(version)">
+
+        """
+    }
+
+    /// Writes the `.xccurrentversion` of the model folder `model` naming `version` current.
+    static func setCurrentVersion(_ version: String, of model: String) throws {
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>\(version).xcdatamodel</string>\
+        </dict></plist>
+        """.write(toFile: model + "/.xccurrentversion", atomically: true, encoding: .utf8)
     }
 
     static func scalar(_ type: String) -> String {

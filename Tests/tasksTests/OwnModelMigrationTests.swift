@@ -35,11 +35,7 @@ struct OwnModelMigrationTests {
         let reduced = scratch.path("Reduced.xcdatamodeld")
         try FileManager.default.copyItem(atPath: full, toPath: reduced)
         try FileManager.default.removeItem(atPath: reduced + "/SampleModel.xcdatamodel")
-        try """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>SampleModel3.xcdatamodel</string>\
-        </dict></plist>
-        """.write(toFile: reduced + "/.xccurrentversion", atomically: true, encoding: .utf8)
+        try ModelVersionPropertyTests.setCurrentVersion("SampleModel3", of: reduced)
         func migrate(_ model: String, to target: String, _ extra: [String] = []) throws -> TasksBinary.Run {
             try TasksBinary.run(
                 [
