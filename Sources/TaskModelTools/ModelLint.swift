@@ -140,6 +140,18 @@ package struct ModelLint: Sendable {
                     )
                 }
             }
+            let members = SwiftNames.memberNames(of: entity, in: model)
+            for name in entity.attributes.map(\.name) + entity.relationships.map(\.name)
+            where !SwiftNames.keeps(name, as: members[name] ?? name) {
+                add(
+                    "ML015", .note, name,
+                    """
+                    Swift cannot name the property \(name) as it is here (no Swift name, a metatype member, or \
+                    another property's spelling): generated code calls it \(members[name] ?? name) and \
+                    originalName: keeps the column
+                    """
+                )
+            }
             for relationship in entity.relationships {
                 if relationship.isOrdered {
                     add(

@@ -11,6 +11,8 @@ struct SwiftDataEntityWriter {
     let entityNames: Set<String>
     /// True when another entity inherits from this one (its class is then not `final`).
     let hasSubentities: Bool
+    /// The Swift names of its properties, inherited ones included (`SwiftNames.memberNames`).
+    let memberNames: [String: String]
 
     init(
         entity: ObjectModel.Entity, model: ObjectModel, schema: String, source: String, entityNames: Set<String>? = nil,
@@ -22,6 +24,12 @@ struct SwiftDataEntityWriter {
         self.source = source
         self.entityNames = entityNames ?? Set(model.entities.map(\.name))
         hasSubentities = (parents ?? Set(model.entities.compactMap(\.superentity))).contains(entity.name)
+        memberNames = SwiftNames.memberNames(of: entity, in: model)
+    }
+
+    /// The Swift name of one of its properties.
+    func member(_ name: String) -> String {
+        memberNames[name] ?? SwiftNames.swiftName(name)
     }
 
     /// SwiftData model inheritance is new in the 26 releases.
@@ -98,7 +106,7 @@ struct SwiftDataEntityWriter {
         if !compound.isEmpty {
             body.append(
                 "#Unique<\(className)>("
-                    + compound.map { "[" + $0.map { "\\.\(SwiftNames.swiftName($0))" }.joined(separator: ", ") + "]" }
+                    + compound.map { "[" + $0.map { "\\.\(member($0))" }.joined(separator: ", ") + "]" }
                     .joined(separator: ", ") + ")")
         }
         let indexable = entity.indexes.filter { index in
@@ -118,7 +126,7 @@ struct SwiftDataEntityWriter {
             body.append(
                 "#Index<\(className)>("
                     + indexable.map {
-                        "[" + $0.elements.map { "\\.\(SwiftNames.swiftName($0.property))" }.joined(separator: ", ")
+                        "[" + $0.elements.map { "\\.\(member($0.property))" }.joined(separator: ", ")
                             + "]"
                     }.joined(separator: ", ") + ")")
         }
@@ -278,7 +286,7 @@ struct SwiftDataEntityWriter {
 
     func attributeLines(_ attribute: ObjectModel.Attribute, parameters: inout [Parameter]) -> [String] {
         var lines: [String] = []
-        let name = SwiftNames.swiftName(attribute.name)
+        let name = member(attribute.name)
         if let derivation = attribute.derivation {
             lines.append(
                 """
@@ -323,7 +331,9 @@ struct SwiftDataEntityWriter {
         }
         if attribute.preservesValueInHistoryOnDeletion { options.append(".preserveValueOnDeletion") }
         var arguments = options
-        if let original = originalName(attribute.name, renamingIdentifier: attribute.renamingIdentifier, &lines) {
+        if let original = originalName(
+            attribute.name, spelled: name, renamingIdentifier: attribute.renamingIdentifier, &lines)
+        {
             arguments.append("originalName: \(Self.stringLiteral(original))")
         }
         if let modifier = attribute.versionHashModifier {
@@ -366,7 +376,7 @@ struct SwiftDataEntityWriter {
 
     func relationshipLines(_ relationship: ObjectModel.Relationship) -> [String] {
         var lines: [String] = []
-        let name = SwiftNames.swiftName(relationship.name)
+        let name = member(relationship.name)
         let destination = SwiftNames.swiftName(relationship.destination)
         if SwiftNames.persistentModelMembers.contains(relationship.name) {
             lines.append(
@@ -411,12 +421,18 @@ struct SwiftDataEntityWriter {
         if relationship.isToMany && relationship.maxCount > 0 {
             arguments.append("maximumModelCount: \(relationship.maxCount)")
         }
-        if let original = originalName(relationship.name, renamingIdentifier: relationship.renamingIdentifier, &lines) {
+        if let original = originalName(
+            relationship.name, spelled: name, renamingIdentifier: relationship.renamingIdentifier, &lines)
+        {
             arguments.append("originalName: \(Self.stringLiteral(original))")
         }
         // The macro's parameter order: inverse before hashModifier.
         if inverse, let inverseName = relationship.inverse {
-            arguments.append("inverse: \\\(destination).\(SwiftNames.swiftName(inverseName))")
+            let inverseMember =
+                model.entity(named: relationship.destination).map {
+                    SwiftNames.memberNames(of: $0, in: model)[inverseName]
+                } ?? nil
+            arguments.append("inverse: \\\(destination).\(inverseMember ?? SwiftNames.swiftName(inverseName))")
         }
         if let modifier = relationship.versionHashModifier {
             arguments.append("hashModifier: \(Self.stringLiteral(modifier))")
@@ -431,10 +447,12 @@ struct SwiftDataEntityWriter {
     }
 
     /// The `originalName:` of a property: the model's renaming identifier (the name in the version before), or the
-    /// model's own name when Swift cannot spell it (so SwiftData finds its data). With both, the renaming wins and a
-    /// NOTE in `lines` says what is left to do.
-    func originalName(_ name: String, renamingIdentifier: String?, _ lines: inout [String]) -> String? {
-        guard !SwiftNames.isIdentifier(name) else { return renamingIdentifier }
+    /// model's own name when the class spells it otherwise (`spelled`), so SwiftData finds its data. With both, the
+    /// renaming wins and a NOTE in `lines` says what is left to do.
+    func originalName(_ name: String, spelled: String, renamingIdentifier: String?, _ lines: inout [String])
+        -> String?
+    {
+        guard !SwiftNames.keeps(name, as: spelled) else { return renamingIdentifier }
         guard let renamingIdentifier else { return name }
         lines.append(
             """

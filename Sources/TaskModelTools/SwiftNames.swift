@@ -37,6 +37,37 @@ enum SwiftNames {
         "persistentModelID", "modelContext", "hasChanges", "isDeleted", "persistentBackingData", "schemaMetadata",
     ]
 
+    /// Member names a type cannot declare even in backticks without ambiguity: `x.Type` and `x.Protocol` are the
+    /// metatype.
+    static let metatypeMembers: Set<String> = ["Type", "Protocol"]
+
+    /// The Swift names of an entity's stored properties, its ancestors' included (a class cannot redeclare one):
+    /// root first, and in each entity the names Swift can spell as they are before the ones it must respell; a
+    /// metatype member gets a `_` suffix and a spelling already taken a number (`a__b`, `a__b_2`). Deterministic, so
+    /// an ancestor's names are the same in every sub-entity. A name that differs from the model's is mapped back
+    /// with `originalName:`.
+    static func memberNames(of entity: ObjectModel.Entity, in model: ObjectModel) -> [String: String] {
+        var names: [String: String] = [:]
+        var taken: Set<String> = []
+        for declaring in model.ancestry(of: entity).reversed() {
+            let properties = (declaring.attributes.map(\.name) + declaring.relationships.map(\.name)).sorted()
+            let asTheyAre = properties.filter { isIdentifier($0) && !metatypeMembers.contains($0) }
+            for name in asTheyAre + properties.filter({ !asTheyAre.contains($0) }) where names[name] == nil {
+                var base = swiftName(name)
+                if metatypeMembers.contains(base) { base += "_" }
+                var spelled = base
+                var number = 2
+                while taken.contains(spelled.trimmingBackticks) {
+                    spelled = "\(base.trimmingBackticks)_\(number)"
+                    number += 1
+                }
+                taken.insert(spelled.trimmingBackticks)
+                names[name] = spelled
+            }
+        }
+        return names
+    }
+
     /// `name`, in backticks when it is a keyword.
     static func identifier(_ name: String) -> String {
         keywords.contains(name) ? "`\(name)`" : name
@@ -63,6 +94,11 @@ enum SwiftNames {
         return identifier(spelled)
     }
 
+    /// Whether Swift spells the model's `name` as it is (backticks aside): otherwise `originalName:` keeps it.
+    static func keeps(_ name: String, as member: String) -> Bool {
+        member.trimmingBackticks == name
+    }
+
     /// `name` as a Swift type-name fragment: letters, digits and underscores only, never starting with a digit.
     static func typeFragment(_ name: String) -> String {
         var result = String(
@@ -72,5 +108,12 @@ enum SwiftNames {
         if result.isEmpty { result = "Model" }
         if result.first!.isNumber { result = "V" + result }
         return result
+    }
+}
+
+extension String {
+    /// The identifier without the backticks a keyword is written in.
+    fileprivate var trimmingBackticks: String {
+        hasPrefix("`") && hasSuffix("`") && count > 1 ? String(dropFirst().dropLast()) : self
     }
 }

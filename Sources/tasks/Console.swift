@@ -21,6 +21,16 @@ enum Console {
         try? write(text, to: standardError)
     }
 
+    /// True when the parent left stdout closed: `main` then holds its place with /dev/null open for reading only.
+    static var standardOutputIsClosed: Bool {
+        var output = stat()
+        var null = stat()
+        guard fcntl(STDOUT_FILENO, F_GETFL) & O_ACCMODE == O_RDONLY, fstat(STDOUT_FILENO, &output) == 0,
+            stat("/dev/null", &null) == 0
+        else { return false }
+        return output.st_rdev == null.st_rdev && output.st_ino == null.st_ino
+    }
+
     /// Progress lines only when a person is watching stderr (never in pipes, files or CI logs).
     static var showsProgress: Bool {
         isatty(2) == 1 && ProcessInfo.processInfo.environment["CI"] == nil

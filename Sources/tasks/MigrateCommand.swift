@@ -155,7 +155,7 @@ struct MigrateCommand: Command {
             Console.error(
                 dryRun
                     ? "dry run: nothing was written and no backup kept\n"
-                    : "\(target) is as it was before the migration; "
+                    : "nothing of this migration was kept at \(target); "
                         + (error.backupPath.map { "the backup of \(legacy) is \($0)\n" } ?? "no backup was made\n"))
             return error.verification == nil ? status : ExitCode.different
         }

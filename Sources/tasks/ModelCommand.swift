@@ -6,7 +6,7 @@ enum ModelCommand: Subcommand {
     /// The subcommands, in the order help lists them.
     static let subcommands: [any Command.Type] = [
         ModelHashesCommand.self, ModelIdentifyCommand.self, ModelNewStoreCommand.self, ModelSwiftDataCommand.self,
-        ModelLintCommand.self,
+        ModelLintCommand.self, ModelDiagramCommand.self,
     ]
 
     static let modelArgument = CommandDescription.Positional(
@@ -22,8 +22,9 @@ enum ModelCommand: Subcommand {
     static let description = CommandDescription(
         name: "model",
         abstract: "Read the app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom): hashes, which version made a "
-            + "store, new stores, SwiftData code, lint.",
-        summary: "Read the app's model: hashes, identify a store's version, new stores, SwiftData code, lint.",
+            + "store, new stores, SwiftData code, lint, diagrams.",
+        summary:
+            "Read the app's model: hashes, identify a store's version, new stores, SwiftData code, lint, diagrams.",
         discussion: "SUBCOMMANDS:\n"
             + subcommands.map { "\n  \($0.description.usage)\n    \($0.description.abstract)\n" }.joined()
             + "\n  See 'tasks model <subcommand> --help' for its arguments and options.",

@@ -111,6 +111,9 @@ enum Tasks {
                     "Error: the archive is invalid (\(count) error\(count == 1 ? "" : "s")); nothing was written\n")
             }
             return ExitCode.dataError
+        case let error as ByteSinkError where error.code == EBADF && Console.standardOutputIsClosed:
+            Console.error("Error: standard output is closed, so nothing could be written; give a file with -o\n")
+            return ExitCode.ioError
         case let error as ByteSinkError:
             Console.error("Error: \(error.description)\n")
             return ExitCode.ioError

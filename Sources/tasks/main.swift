@@ -2,8 +2,9 @@ import Foundation
 
 // A descriptor 0, 1 or 2 the parent left closed gets /dev/null, as long-lived Unix tools do; otherwise the first file
 // opened (a snapshot's lock file, a new store) would take its number, and output or messages would be written into it.
+// stdout's is opened for reading only: data written to a closed stdout fails (EBADF, exit 74) instead of vanishing.
 for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 {
-    let null = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+    let null = open("/dev/null", descriptor == STDERR_FILENO ? O_WRONLY : O_RDONLY)
     if null >= 0 && null != descriptor {
         dup2(null, descriptor)
         close(null)

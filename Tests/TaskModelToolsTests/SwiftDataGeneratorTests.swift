@@ -77,6 +77,65 @@ struct SwiftDataGeneratorTests {
         return process.terminationStatus
     }
 
+    @Test(
+        "names Swift cannot use as they are get unique spellings that type-check, originalName: keeps the model's, and lint names each"
+    )
+    func respelledMembers() throws {
+        var base = ObjectModel.Entity(
+            "Item",
+            attributes: [
+                .init("Type", .string, optional: true), .init("a/*b", .string, optional: true),
+                .init("a//b", .string, optional: true), .init("a__b", .string, optional: true),
+            ])
+        base.relationships = [.init("Protocol", to: "Part", inverse: "item", toMany: false)]
+        var part = ObjectModel.Entity("Part", attributes: [.init("a_b", .integer64, optional: true)])
+        part.relationships = [.init("item", to: "Item", inverse: "Protocol", toMany: false)]
+        var sub = ObjectModel.Entity("Special", attributes: [.init("a__b_2", .string, optional: true)])
+        sub.superentity = "Item"
+        sub.attributes.append(.init("a-_b", .string, optional: true))
+        let model = ObjectModel(entities: [base, part, sub])
+        let names = SwiftNames.memberNames(of: sub, in: model)
+        #expect(
+            names == [
+                "Type": "Type_", "Protocol": "Protocol_", "a__b": "a__b", "a/*b": "a__b_2", "a//b": "a__b_3",
+                "a__b_2": "a__b_2_2", "a-_b": "a__b_4",
+            ], "\(names)")
+        #expect(Set(names.values).count == names.count)
+        let item = SwiftDataEntityWriter(entity: base, model: model, schema: "S", source: "x").file()
+        #expect(item.contains("@Attribute(originalName: \"Type\") var Type_: String?"), "\(item)")
+        #expect(item.contains("@Attribute(originalName: \"a//b\") var a__b_3: String?"), "\(item)")
+        #expect(item.contains("var a__b: String?") && !item.contains("originalName: \"a__b\""), "\(item)")
+        let lint = ModelLint(model: model).findings.filter { $0.code == "ML015" }
+        #expect(
+            lint.map { "\($0.entity).\($0.property ?? "")" }.sorted() == [
+                "Item.Protocol", "Item.Type", "Item.a/*b", "Item.a//b", "Special.a-_b", "Special.a__b_2",
+            ], "\(lint)")
+        // The classes type-check once SwiftData's macros are set aside: no member is declared twice, none is a
+        // metatype's name, and every key path and inverse names a member that exists.
+        guard let swiftc = Self.swiftc else { return }
+        let directory = try TemporaryDirectory()
+        var source = "import Foundation\nenum S {}\n"
+        for entity in model.entities {
+            source += SwiftDataEntityWriter(entity: entity, model: model, schema: "S", source: "x").file()
+        }
+        let plain =
+            source.split(separator: "\n", omittingEmptySubsequences: false).filter {
+                let line = $0.trimmingCharacters(in: .whitespaces)
+                return !line.hasPrefix("@Model") && !line.hasPrefix("@available") && !line.hasPrefix("//")
+                    && line != "import SwiftData"
+            }.map {
+                $0.replacingOccurrences(
+                    of: #"@(Attribute|Relationship)\((.*)\) var"#, with: "var", options: .regularExpression)
+            }.joined(separator: "\n")
+        let path = directory.path("Generated.swift")
+        try plain.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try Self.run(swiftc, ["-typecheck", path]) == 0, "\(plain)")
+        // The same check fails on the spelling the names had before (two members a__b, one named Type).
+        let clash = plain.replacingOccurrences(of: "a__b_3", with: "a__b")
+        try clash.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try Self.run(swiftc, ["-typecheck", path]) != 0)
+    }
+
     @Test("every relationship pair writes inverse: on exactly one side, and never both")
     func inverseOnOneSide() throws {
         for (model, _, _) in Self.cases where FileManager.default.fileExists(atPath: model) {

@@ -3,7 +3,8 @@ import Testing
 
 /// `tasks` started without stdin, stdout or stderr (`>&-`), or with a stdout or stderr that fails (a pipe whose reader
 /// is gone, a descriptor open only for reading, a full device): never a crash, no file of its own under a standard
-/// descriptor's number, nothing written where it was not asked to write, and exit 74 exactly when stdout refused data.
+/// descriptor's number, nothing written where it was not asked to write, and exit 74 exactly when stdout refused data
+/// or was closed when data was to go there.
 @Suite("Closed and failing standard descriptors")
 struct ClosedDescriptorTests {
     /// One command family, run in the fixture's work directory.
@@ -196,12 +197,20 @@ struct ClosedDescriptorTests {
     func closed(_ test: Case, _ closed: Closed) throws {
         let fixture = try Fixture()
         let stdinGone = test.readsStdin && (closed == .stdin || closed == .all)
-        let creates = stdinGone ? [] : test.creates
+        // Data for a closed stdout cannot be delivered: an I/O error, as coreutils give.
+        let stdoutGone = test.writesStdout && (closed == .stdout || closed == .all)
+        let creates = stdinGone || stdoutGone ? [] : test.creates
         let outcome = try fixture.check(
-            test, "\(closed.rawValue) closed", status: stdinGone ? 65 : 0, creates: creates,
+            test, "\(closed.rawValue) closed", status: stdinGone ? 65 : stdoutGone ? 74 : 0, creates: creates,
             redirections: closed.redirections)
         if test.writesStdout && closed != .stdout && closed != .all {
             #expect(!outcome.stdout.isEmpty, "\(test.testDescription): nothing on stdout")
+        }
+        if stdoutGone && closed == .stdout {
+            #expect(
+                outcome.stderr.hasSuffix(
+                    "Error: standard output is closed, so nothing could be written; give a file with -o\n"),
+                "\(test.testDescription): \(outcome.stderr)")
         }
         for file in creates { try fixture.checkMade(file, by: "\(test.testDescription) (\(closed.rawValue) closed)") }
     }

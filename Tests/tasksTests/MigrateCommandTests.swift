@@ -50,6 +50,42 @@ struct MigrateCommandTests {
                 == ["TaskManager.sqlite", "TaskManager.sqlite-shm", "TaskManager.sqlite-wal", "new.sqlite"])
     }
 
+    @Test(
+        "two migrations into one target at once: one completes, the other exits 73 saying the target exists",
+        arguments: [false, true])
+    func racingMigrations(withModel: Bool) throws {
+        for round in 0..<3 {
+            let scratch = try Scratch()
+            let legacy: String
+            var model: [String] = []
+            if withModel {
+                // An app's model: the target is made from it and keeps the legacy store's identity.
+                legacy = scratch.path("Journal.sqlite")
+                try FileManager.default.copyItem(atPath: TasksBinary.sample("Journal-v2.sqlite"), toPath: legacy)
+                model = ["--model", TasksBinary.sample("Journal.xcdatamodeld"), "--model-version", "Journal 2"]
+            } else {
+                legacy = try scratch.sampleStore()
+            }
+            let target = scratch.path("new.sqlite")
+            let runs = LiveStoreTests.Results(count: 2)
+            let commands = (0..<2).map {
+                ["migrate", "--from", legacy, "--to", target] + model + ["--backup", scratch.path("backups-\($0)")]
+            }
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                runs.set(index, try? TasksBinary.run(commands[index]))
+            }
+            let results = runs.all
+            #expect(results.map(\.status).sorted() == [0, 73], "round \(round): \(results.map(\.stderr))")
+            for loser in results where loser.status == 73 {
+                #expect(loser.stderr.contains("\(target): already exists"), "\(loser.stderr)")
+                #expect(!loser.stderr.contains("keep-identity"), "\(loser.stderr)")
+            }
+            // The winner's store is whole: it exports with every value.
+            let export = try TasksBinary.run(["export", "--store", target, "--strict"] + model)
+            #expect(export.status == 0, "round \(round): \(export.stderr)")
+        }
+    }
+
     @Test("a failure while validating (the mapping names no entity): exit 65, no new store, the backup's path printed")
     func failsValidating() throws {
         let scratch = try Scratch()

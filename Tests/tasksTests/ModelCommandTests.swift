@@ -8,7 +8,7 @@ import TaskInterchange
 struct ModelCommandTests {
     static var sharedAvailable: Bool { SharedFixtures.exists("models") }
     static func sharedPath(_ relative: String) -> String { SharedFixtures.path("models/" + relative) }
-    static let subcommands = ["hashes", "identify", "new-store", "swiftdata", "lint"]
+    static let subcommands = ["hashes", "identify", "new-store", "swiftdata", "lint", "diagram"]
     static let ledger = TasksBinary.repository.appendingPathComponent(
         "Tests/tasksTests/Fixtures/models/Ledger.xcdatamodeld"
     ).path
@@ -29,7 +29,7 @@ struct ModelCommandTests {
         #expect(help.status == 0)
         for usage in [
             "tasks model hashes", "tasks model identify --store <path> --model <path>", "tasks model new-store",
-            "tasks model swiftdata", "tasks model lint",
+            "tasks model swiftdata", "tasks model lint", "tasks model diagram",
         ] {
             #expect(help.stdout.contains(usage), "\(usage)")
         }
@@ -73,6 +73,35 @@ struct ModelCommandTests {
         #expect(
             misspelled.stderr.contains("has no version ledger 2 (it has Ledger 1, Ledger 2); did you mean 'Ledger 2'?"))
         #expect(!FileManager.default.fileExists(atPath: scratch.path("y.sqlite")))
+    }
+
+    @Test("diagram: Mermaid or DOT on stdout, a model change marked; its usage errors 64, a store without a cache 65")
+    func diagram() throws {
+        let journal = TasksBinary.sample("Journal.xcdatamodeld")
+        let mermaid = try TasksBinary.run(["model", "diagram", journal])
+        #expect(mermaid.status == 0 && mermaid.stderr.isEmpty, "\(mermaid.stderr)")
+        #expect(mermaid.stdout.hasPrefix("classDiagram\n"))
+        #expect(mermaid.stdout.contains("  Entry \"*\" -- \"*\" Label : labels / entries [join table Z_2LABELS]\n"))
+        let change = try TasksBinary.run([
+            "model", "diagram", journal, "--from", "Journal 1", "--to", "Journal 3", "--format", "dot",
+        ])
+        #expect(change.status == 0 && change.stdout.hasPrefix("digraph model {\n"), "\(change.stderr)")
+        #expect(change.stdout.contains("String body [renamed from text]\\l"))
+        #expect(change.stdout.contains("Integer32? mood [converted from Integer16]\\l"))
+        let toAlone = try TasksBinary.run(["model", "diagram", journal, "--to", "Journal 3"])
+        #expect(toAlone.status == 64 && toAlone.stderr.hasPrefix("Error: --to needs --from"), "\(toAlone.stderr)")
+        let both = try TasksBinary.run([
+            "model", "diagram", journal, "--from", "Journal 1", "--model-version", "Journal 2",
+        ])
+        #expect(both.status == 64 && both.stdout.isEmpty)
+        let format = try TasksBinary.run(["model", "diagram", journal, "--format", "svg"])
+        #expect(format.status == 64 && format.stderr.contains("mermaid, dot"), "\(format.stderr)")
+        let unknown = try TasksBinary.run(["model", "diagram", journal, "--from", "Journal 9"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("has no version Journal 9"))
+        // A store made by tasks from the built-in model keeps no model cache to draw.
+        let scratch = try Scratch()
+        let store = try TasksBinary.run(["model", "diagram", "--store", try scratch.sampleStore()])
+        #expect(store.status == 65 && store.stderr.contains("keeps no model cache"), "\(store.stderr)")
     }
 
     @Test("hashes: one block per version; the JSON's hashes are what a store made by new-store records")

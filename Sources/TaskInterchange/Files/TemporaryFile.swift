@@ -74,9 +74,13 @@ final class TemporaryFile {
             unlink(path)
         } else {
             let linkError = errno
-            guard linkError != EEXIST, access(output, F_OK) != 0, rename(path, output) == 0 else {
-                let reason = String(cString: strerror(linkError == EEXIST ? EEXIST : errno))
-                throw TaskInterchangeError(.cannotCreate, "\(output): cannot create: \(reason)")
+            if linkError == EEXIST || access(output, F_OK) == 0 {
+                throw TaskInterchangeError(
+                    .cannotCreate, "\(output): already exists (another process made it while this one ran)")
+            }
+            guard rename(path, output) == 0 else {
+                throw TaskInterchangeError(
+                    .cannotCreate, "\(output): cannot create: \(String(cString: strerror(errno)))")
             }
         }
         isPlaced = true

@@ -46,6 +46,8 @@ public struct StoreImportOptions: Sendable {
     /// The store whose external data directory holds the target's externally stored values, when not the target
     /// file itself (a dry run imports into a private copy of it).
     var externalDataStore: String?
+    /// Refuse a store that exists: a migration's target must be new, and another process may make it meanwhile.
+    var newStoreRefusal: String?
 
     /// Default options: insert mode, no backup, detected mapping.
     public init() {}
@@ -120,6 +122,7 @@ public enum StoreImport {
             try TemporaryFile.checkNoSidecars(of: path)
             return try importIntoNew(source, path: path, options: options, declared: declared)
         }
+        if let refusal = options.newStoreRefusal { throw TaskInterchangeError(.cannotCreate, "\(path): \(refusal)") }
         if options.keepIdentity {
             throw TaskInterchangeError(
                 .usage,

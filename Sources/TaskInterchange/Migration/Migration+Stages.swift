@@ -77,14 +77,14 @@ extension Migration {
         }
     }
 
+    /// Why a migration refuses a target that exists, before it starts or when another process made it meanwhile.
+    static let targetExists = "already exists; a migration creates a new store (remove it or choose another path)"
+
     /// A new store's path must be free, in an existing directory, and name neither the legacy store nor its sidecars.
     func checkNewStore(_ path: String) throws {
         try FileIdentity.checkOutput(path, setting: .migrationTarget, store: legacyStore)
         if access(path, F_OK) == 0 {
-            throw TaskInterchangeError(
-                .cannotCreate,
-                "\(path): already exists; a migration creates a new store "
-                    + "(remove it or choose another path)")
+            throw TaskInterchangeError(.cannotCreate, "\(path): \(Self.targetExists)")
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false

@@ -299,7 +299,7 @@ struct GenericLayout {
             notes.append(
                 (
                     entity.name, nil,
-                    "no model cache: \(raw.joined(separator: ", ")) travel as raw integers (untyped); "
+                    "no usable model cache: \(raw.joined(separator: ", ")) travel as raw integers (untyped); "
                         + "their destinations are not known"
                 ))
         }

@@ -70,6 +70,12 @@ public struct StoreFinding: Sendable, Hashable, Codable, CustomStringConvertible
         case valuesOutsideEntity = "values-outside-entity"
     }
 
+    /// A model cache that is there but cannot be read: said as such, never as a store that keeps none.
+    static func damagedModelCache(_ error: TaskInterchangeError) -> String {
+        "model cache present but damaged (\(error.message)); names, types and relationships come from the store's "
+            + "columns, as for a store without one"
+    }
+
     static let hotJournalMessage =
         """
         a writer stopped mid-transaction (hot journal); its changes were rolled back in a \

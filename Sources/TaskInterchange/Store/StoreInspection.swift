@@ -96,20 +96,21 @@ public struct StoreInspection: Sendable, Codable {
         var log = FindingLog()
         // A damaged cache is a finding, not a failure: the schema still describes the store.
         var model = appModel
+        var damaged = false
         do {
             if model == nil { model = try ObjectModel(modelCacheOf: snapshot) }
         } catch {
-            log.add(
-                .modelCache, entity: nil,
-                message:
-                    "Z_MODELCACHE cannot be decoded (\(error.message)); entities and properties come from the schema")
+            damaged = true
+            log.add(.modelCache, entity: nil, message: StoreFinding.damagedModelCache(error))
         }
         self.model = model
         modelSource =
             appModel != nil
             ? "the app's model, as given"
-            : model == nil
-                ? "no usable model cache; entities and columns read from the schema" : "decoded from Z_MODELCACHE"
+            : damaged
+                ? "model cache present but damaged; entities and columns read from the schema"
+                : model == nil
+                    ? "no model cache; entities and columns read from the schema" : "decoded from Z_MODELCACHE"
         let computed = model?.versionHashes ?? [:]
         let stored = (try? StoreMetadata(of: snapshot))??.versionHashes ?? [:]
         func base64(_ bytes: [UInt8]?) -> String? { bytes.map { Data($0).base64EncodedString() } }
@@ -148,9 +149,7 @@ public struct StoreInspection: Sendable, Codable {
                 )
             }
             joinTables = try schema.tables.keys.sorted().compactMap { table -> JoinTable? in
-                guard table.hasPrefix("Z_"), !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) else {
-                    return nil
-                }
+                guard schema.kind(of: table) == .join else { return nil }
                 let count = Int(try database.scalar("SELECT count(*) FROM \(Database.quote(table))")?.int64 ?? 0)
                 return JoinTable(table: table, columns: (schema.columns(of: table) ?? []).map(\.name), count: count)
             }

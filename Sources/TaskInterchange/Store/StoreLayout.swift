@@ -142,11 +142,10 @@ struct StoreLayout: Sendable, Hashable {
         return nil
     }
 
-    /// Every two-key-column `Z_` table of the store other than Core Data's own, with its column names.
+    /// Every join table of the store, with its column names.
     private static func joinTables(of schema: StoreSchema) -> [String: Set<String>] {
         var result: [String: Set<String>] = [:]
-        for (table, columns) in schema.tables
-        where table.hasPrefix("Z_") && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table) {
+        for (table, columns) in schema.tables where schema.kind(of: table) == .join {
             result[table] = Set(columns.map(\.name))
         }
         return result

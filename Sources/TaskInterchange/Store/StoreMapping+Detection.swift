@@ -139,10 +139,7 @@ extension StoreMapping {
         in schema: StoreSchema
     ) -> [(table: String, sourceColumn: String, destinationColumn: String, relationship: String)] {
         var result: [(String, String, String, String)] = []
-        for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key })
-        where table.hasPrefix("Z_") && table != "Z_PRIMARYKEY"
-            && table != "Z_METADATA" && table != "Z_MODELCACHE"
-        {
+        for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key }) where schema.kind(of: table) == .join {
             let keyColumns = columns.map(\.name).filter { !$0.hasPrefix("Z_FOK_") }
             guard keyColumns.count == 2 else { continue }
             for destinationColumn in keyColumns {

@@ -89,7 +89,7 @@ extension StoreReader {
             }
         }
         for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key })
-        where Self.isJoinTable(table)
+        where schema.kind(of: table) == .join
             && columns.contains(where: { !read.containsForAnyRow($0.name, table: table) })
         {
             let counts = columns.map { "count(\(Database.quote($0.name)))" }.joined(separator: ", ")
@@ -109,10 +109,6 @@ extension StoreReader {
             }
         }
         return account
-    }
-
-    private static func isJoinTable(_ table: String) -> Bool {
-        table.hasPrefix("Z_") && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table)
     }
 
     /// What the mapped kinds and the generic section read.

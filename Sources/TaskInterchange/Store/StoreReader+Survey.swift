@@ -80,9 +80,8 @@ extension StoreReader {
             }
         }
         for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key })
-        where table.hasPrefix("Z_") && table != resolved.tagJoin?.table
+        where schema.kind(of: table) == .join && table != resolved.tagJoin?.table
             && !relationships.coveredTables.contains(table) && !generic.joinTables.contains(table)
-            && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table)
         {
             let numbers = columns.compactMap { StoreMapping.splitJoinColumn($0.name)?.0 }
             guard numbers.contains(where: mappedNumbers.contains) else { continue }

@@ -70,8 +70,15 @@ final class StoreReader {
         self.carriesEverything = carryExtras
         if snapshot.recoveredHotJournal { log.add(.hotJournal, entity: nil, message: StoreFinding.hotJournalMessage) }
         var schema = try StoreSchema(reading: snapshot.database, path: snapshot.path)
-        // A damaged model cache only costs exact names, types and relationships; `inspect` reports it.
-        let model = given ?? (try? ObjectModel(modelCacheOf: snapshot)) ?? nil
+        // A damaged model cache only costs exact names, types and relationships: a warning, then read as without one.
+        var model = given
+        if model == nil {
+            do {
+                model = try ObjectModel(modelCacheOf: snapshot)
+            } catch {
+                log.add(.modelCache, entity: nil, message: StoreFinding.damagedModelCache(error))
+            }
+        }
         schema.locate(with: model)
         self.schema = schema
         let chosen = mapping ?? StoreMapping(detectingFrom: schema, model: model)

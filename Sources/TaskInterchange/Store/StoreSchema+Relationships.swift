@@ -33,10 +33,7 @@ extension StoreSchema {
                 }
         }
         var result: [JoinDirection] = []
-        for (table, columns) in tables.sorted(by: { $0.key < $1.key })
-        where table.hasPrefix("Z_")
-            && !["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"].contains(table)
-        {
+        for (table, columns) in tables.sorted(by: { $0.key < $1.key }) where kind(of: table) == .join {
             let names = columns.map(\.name)
             let keys = names.filter { !$0.hasPrefix("Z_FOK_") }
             guard keys.count == 2 else { continue }

@@ -44,6 +44,8 @@ struct StoreSchema: Sendable, Hashable {
     var triggers: [String]
     /// Names of indexes (Core Data names a foreign key's index `<TABLE>_<COLUMN>_INDEX`).
     var indexes: Set<String> = []
+    /// What each table is (`kind(of:)`).
+    var tableKinds: [String: TableKind] = [:]
     /// Where each property is stored, when the store's model is known (`locate(with:)`).
     var layout: StoreLayout?
 
@@ -69,15 +71,20 @@ extension StoreSchema {
     init(reading database: Database, path: String) throws(TaskInterchangeError) {
         do {
             let master = try database.rows(
-                "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger', 'index')")
+                "SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'view', 'trigger', 'index')")
             var tableNames: [String] = []
+            var virtualTables: [String: String] = [:]
             var views: [String] = []
             var triggers: [String] = []
             var indexes: Set<String> = []
             for row in master {
                 guard let type = row[0].string, let name = row[1].string else { continue }
                 switch type {
-                case "table" where !name.hasPrefix("sqlite_"): tableNames.append(name)
+                case "table" where !name.hasPrefix("sqlite_"):
+                    tableNames.append(name)
+                    if let sql = row[2].string, sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") {
+                        virtualTables[name] = sql
+                    }
                 case "view": views.append(name)
                 case "trigger": triggers.append(name)
                 case "index": indexes.insert(name)
@@ -93,11 +100,17 @@ extension StoreSchema {
                 tableInfo.reset()
                 try tableInfo.bind([.text(name)])
                 var columns: [Column] = []
-                while try tableInfo.step() {
-                    columns.append(
-                        Column(
-                            name: tableInfo.text(at: 0) ?? "", declaredType: (tableInfo.text(at: 1) ?? "").uppercased())
-                    )
+                // A virtual table of a module this SQLite lacks: its columns cannot be read, nor its rows.
+                let readable = virtualTables[name] == nil || (try? tableInfo.step()) != nil
+                if readable {
+                    tableInfo.reset()
+                    try tableInfo.bind([.text(name)])
+                    while try tableInfo.step() {
+                        columns.append(
+                            Column(
+                                name: tableInfo.text(at: 0) ?? "",
+                                declaredType: (tableInfo.text(at: 1) ?? "").uppercased()))
+                    }
                 }
                 tables[name] = columns
             }
@@ -150,10 +163,15 @@ extension StoreSchema {
             if tables["Z_METADATA"] != nil {
                 storeUUID = try database.scalar("SELECT Z_UUID FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")?.string
             }
+            // SQLite names the shadow tables of the virtual-table modules it has (3.37 and later).
+            let shadows = Set(
+                ((try? database.rows("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow'"))
+                    ?? []).compactMap { $0[0].string })
             self.init(
                 entities: entities, tables: tables, storeUUID: storeUUID, views: views.sorted(),
-                triggers: triggers.sorted(),
-                indexes: indexes)
+                triggers: triggers.sorted(), indexes: indexes,
+                tableKinds: Self.classify(
+                    tables: tables, entities: entities, virtualTables: virtualTables, shadowTables: shadows))
         } catch let error as SQLiteError {
             throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read the store's schema")
         } catch let error as TaskInterchangeError {

@@ -33,9 +33,28 @@ struct RealStoreTests {
                 #expect(entity.versionHash == entity.storedVersionHash, "\(name): \(entity.name)")
             }
         }
-        #expect(inspection.model != nil || inspection.modelSource.hasPrefix("no usable model cache"))
+        #expect(inspection.model != nil || inspection.modelSource.hasPrefix("no model cache"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == files)
         #expect(try files.map { try Data(contentsOf: directory.url.appendingPathComponent($0)) } == before)
+    }
+
+    @Test("a model cache cut short is reported as damaged, never as absent, and the store is still read whole")
+    func damagedModelCache() throws {
+        let directory = try TemporaryDirectory()
+        let path = try RealStores.copy("SampleModel2_V1__alemar11_CoreDataPlus.sqlite", to: directory)
+        let (intact, _) = try readStore(path)
+        try Database(path: path, mode: .readWrite).execute(
+            "UPDATE Z_MODELCACHE SET Z_CONTENT = substr(Z_CONTENT, 1, length(Z_CONTENT) / 2)")
+        let (archive, findings) = try readStore(path)
+        let damage = findings.filter { $0.code == .modelCache }
+        #expect(damage.count == 1 && damage.allSatisfy(\.isWarning), "\(findings)")
+        #expect(damage.first?.message.hasPrefix("model cache present but damaged (") == true, "\(damage)")
+        #expect(!findings.contains { $0.message.hasPrefix("no model cache") }, "\(findings)")
+        // Every record still travels (untyped where only the cache could name a column's meaning).
+        #expect(archive.entities.count == intact.entities.count && !archive.entities.isEmpty)
+        let inspection = try StoreInspection(snapshot: try StoreSnapshot(path: path))
+        #expect(inspection.model == nil)
+        #expect(inspection.modelSource.hasPrefix("model cache present but damaged"), "\(inspection.modelSource)")
     }
 
     @Test("EasyLife's TodoItem is detected as tasks, with derived ids that are the same on every read")
