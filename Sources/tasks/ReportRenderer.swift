@@ -121,15 +121,10 @@ enum ReportRenderer {
                 case .kept:
                     if !renamed.isEmpty { lines.append("\(name)\(renamed) (renamed)") }
                     if let pair = change.pairChange { lines.append("\(name)\(renamed): \(pair)") }
-                case .converted(let from, let to):
+                case .converted:
                     let count = tally.convertedValues["\(target).\(change.target ?? property)"] ?? 0
-                    lines.append(
-                        "\(name)\(renamed): \(VersionMapping.typeLabel(from)) → \(VersionMapping.typeLabel(to)) "
-                            + "(\(count) values converted)")
-                case .toMany: lines.append("\(name)\(renamed): to-one → to-many")
-                case .toOne: lines.append("\(name)\(renamed): to-many → to-one")
-                case .reordered(let ordered):
-                    lines.append("\(name)\(renamed): \(ordered ? "unordered → ordered" : "ordered → unordered")")
+                    lines.append("\(name)\(renamed): \(shape(change.change) ?? "") (\(count) values converted)")
+                case .toMany, .toOne, .reordered: lines.append("\(name)\(renamed): \(shape(change.change) ?? "")")
                 case .dropped(let reason):
                     lines.append("\(name): dropped (\(reason); \(tally.droppedValues[name] ?? 0) values)")
                 case .refused(let reason): lines.append("\(name): refused (\(reason))")
@@ -157,6 +152,18 @@ enum ReportRenderer {
         return lines.isEmpty ? "" : "Model change:\n" + lines.map { "  \($0)\n" }.joined()
     }
 
+    /// How a property's type or cardinality changes: `Integer 16 → Integer 32`, `to-one → to-many`; nil when it
+    /// does not.
+    private static func shape(_ change: VersionMapping.Change) -> String? {
+        switch change {
+        case .converted(let from, let to): return "\(VersionMapping.typeLabel(from)) → \(VersionMapping.typeLabel(to))"
+        case .toMany: return "to-one → to-many"
+        case .toOne: return "to-many → to-one"
+        case .reordered(let ordered): return ordered ? "unordered → ordered" : "ordered → unordered"
+        default: return nil
+        }
+    }
+
     /// A chain's steps, one line each with what the step changes: `Journal 1 → Journal 2: Entry.text → body
     /// (renamed); Entry.mood Integer 16 → Integer 32; …`. Empty for a direct mapping.
     static func steps(_ mapping: VersionMapping) -> String {
@@ -175,13 +182,8 @@ enum ReportRenderer {
                     let renamed = change.target.map { $0 != property ? " → \($0)" : "" } ?? ""
                     switch change.change {
                     case .kept: if !renamed.isEmpty { changes.append("\(name)\(renamed) (renamed)") }
-                    case .converted(let from, let to):
-                        changes.append(
-                            "\(name)\(renamed) \(VersionMapping.typeLabel(from)) → \(VersionMapping.typeLabel(to))")
-                    case .toMany: changes.append("\(name)\(renamed) to-one → to-many")
-                    case .toOne: changes.append("\(name)\(renamed) to-many → to-one")
-                    case .reordered(let ordered):
-                        changes.append("\(name)\(renamed) \(ordered ? "ordered" : "unordered")")
+                    case .converted, .toMany, .toOne, .reordered:
+                        changes.append("\(name)\(renamed) \(shape(change.change) ?? "")")
                     case .dropped: changes.append("\(source).\(property) removed")
                     case .refused(let reason): changes.append("\(name) refused (\(reason))")
                     }
