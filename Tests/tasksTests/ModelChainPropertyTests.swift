@@ -131,17 +131,9 @@ struct ModelChainPropertyTests {
                 }.joined(separator: " ")
         }.joined(separator: "\n")
         let model = scratch.path("App.xcdatamodeld")
-        for (index, entities) in versions.enumerated() {
-            let folder = model + "/v\(index + 1).xcdatamodel"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try Self.xml(entities, version: index + 1).write(
-                toFile: folder + "/contents", atomically: true, encoding: .utf8)
-        }
-        try ModelVersionPropertyTests.setCurrentVersion("v\(versions.count)", of: model)
-
         let old = scratch.path("Old.sqlite")
-        let made = try TasksBinary.run(["model", "new-store", model, "--model-version", "v1", "-o", old])
-        try #require(made.status == 0, "\(made.stderr)")
+        try ModelVersionPropertyTests.makeModel(
+            versions.enumerated().map { Self.xml($1, version: $0 + 1) }, at: model, store: old)
         // Rows by SQL, each value random or NULL, by the first version's attribute (its origin number).
         var rows: [String: [Int64: [Int: SQLValue]]] = [:]
         let database = try Database(path: old, mode: .readWrite)

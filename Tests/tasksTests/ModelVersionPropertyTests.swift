@@ -69,17 +69,8 @@ struct ModelVersionPropertyTests {
         }
         // Version 2 also adds an attribute with a default to the first entity and a new entity.
         let model = scratch.path("App.xcdatamodeld")
-        try FileManager.default.createDirectory(atPath: model + "/v1.xcdatamodel", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: model + "/v2.xcdatamodel", withIntermediateDirectories: true)
-        try Self.xml(entities, version: 1).write(
-            toFile: model + "/v1.xcdatamodel/contents", atomically: true, encoding: .utf8)
-        try Self.xml(entities, version: 2).write(
-            toFile: model + "/v2.xcdatamodel/contents", atomically: true, encoding: .utf8)
-        try Self.setCurrentVersion("v2", of: model)
-
         let old = scratch.path("Old.sqlite")
-        let made = try TasksBinary.run(["model", "new-store", model, "--model-version", "v1", "-o", old])
-        try #require(made.status == 0, "\(made.stderr)")
+        try Self.makeModel([Self.xml(entities, version: 1), Self.xml(entities, version: 2)], at: model, store: old)
         // Rows by SQL, as the app would have written them: each value random or NULL.
         var rows: [String: [Int64: [String: SQLValue]]] = [:]
         let database = try Database(path: old, mode: .readWrite)
@@ -220,6 +211,19 @@ struct ModelVersionPropertyTests {
         minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="\(version)">
 
         """
+    }
+
+    /// Writes `contents` as the versions v1, v2, … of the model folder `model`, the last current, and makes an empty
+    /// store of v1 at `store`.
+    static func makeModel(_ contents: [String], at model: String, store: String) throws {
+        for (index, text) in contents.enumerated() {
+            let folder = model + "/v\(index + 1).xcdatamodel"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try text.write(toFile: folder + "/contents", atomically: true, encoding: .utf8)
+        }
+        try setCurrentVersion("v\(contents.count)", of: model)
+        let made = try TasksBinary.run(["model", "new-store", model, "--model-version", "v1", "-o", store])
+        try #require(made.status == 0, "\(made.stderr)")
     }
 
     /// Writes the `.xccurrentversion` of the model folder `model` naming `version` current.
