@@ -17,6 +17,7 @@ struct MigrateCommand: Command {
             + "(--model-version, default the current one) and every entity travels; the legacy store is read with "
             + "the version whose hashes it records.")
     static let modelVersion = SharedOptions.modelVersion("With --model: the new store's version (default: current).")
+    static let versionOrder = SharedOptions.versionOrder
     static let dryRun = Flag(
         "--dry-run",
         help: "Run every stage on private copies and print the plan (records and values per entity, and how the "
@@ -31,9 +32,10 @@ struct MigrateCommand: Command {
             + "legacy store (its -wal included) in one SQLite file, its external files beside it; the legacy store is not changed. On failure the "
             + "new store is not left behind and the backup's path is printed. Exit 1 when the verification found "
             + "differences. With --model, the legacy store's model version is mapped onto the new one as Core Data's "
-            + "lightweight migration infers it (renaming identifiers, defaults, lossless type changes); the mapping "
-            + "file's modelChange overrides it.",
-        options: [from, to, backup, mapping, model, modelVersion, dryRun, busyTimeout])
+            + "lightweight migration infers it (renaming identifiers, defaults, lossless type changes), through every "
+            + "version between the two in the model's version order, one step at a time; the mapping file's "
+            + "modelChange overrides the last step.",
+        options: [from, to, backup, mapping, model, modelVersion, versionOrder, dryRun, busyTimeout])
 
     var legacy: String
     var target: String
@@ -41,6 +43,7 @@ struct MigrateCommand: Command {
     var mapping: MappingFile
     var model: String?
     var modelVersion: String?
+    var versionOrder: String?
     var dryRun: Bool
     var busyTimeout: Int32
 
@@ -51,12 +54,14 @@ struct MigrateCommand: Command {
         mapping = try MappingFile(arguments, Self.mapping)
         model = try arguments.optional(Self.model)
         modelVersion = try arguments.optional(Self.modelVersion)
+        versionOrder = try arguments.optional(Self.versionOrder)
         dryRun = arguments.flag(Self.dryRun)
         busyTimeout = try arguments.value(Self.busyTimeout)
     }
 
     func validate() throws(UsageError) {
         if modelVersion != nil && model == nil { throw UsageError("--model-version needs --model") }
+        if versionOrder != nil && model == nil { throw UsageError("--version-order needs --model") }
     }
 
     func run() throws -> Int32 {
@@ -66,22 +71,31 @@ struct MigrateCommand: Command {
         migration.busyTimeout = busyTimeout
         migration.dryRun = dryRun
         try mapping.load(into: &migration.mapping, source: &migration.mappingSource)
+        // For a store no version of the model wrote that keeps its own model: the closest version's name.
+        var ownModel: String?
         if let model {
             let source = try ModelSource(path: model)
             migration.template = StoreTemplate(model: try source.version(named: modelVersion).model)
             // The legacy store is read by the version whose hashes it records. A store no version of the model wrote
-            // is refused, as Core Data refuses to migrate it: what it would be mapped from is unknown.
+            // is read with its own model (its model cache); without one it is refused, as Core Data refuses to
+            // migrate it: what it would be mapped from is unknown.
             let identification = try ModelIdentification(storePath: legacy, source: source)
-            guard let found = identification.version else {
+            migration.modelVersions = try SharedOptions.versionOrder(source, names: versionOrder)
+            if identification.version == nil && identification.storeHasModelCache {
+                // The store keeps its own model: read with it, and mapped from it (through the closest version).
+                ownModel = identification.closest ?? ""
+            } else if let found = identification.version {
+                migration.legacyModel = try source.version(named: found).model
+            } else {
                 throw TaskInterchangeError(
                     .invalidData,
                     "\(legacy): no version of \(model) wrote this store (its model version hashes match none"
                         + (identification.closest.map { "; the closest is \($0)" } ?? "")
-                        + "), so the migration cannot know what to map from; Core Data refuses it too (error 134130). "
+                        + ") and it keeps no model cache, so the migration cannot know what to map from; Core Data "
+                        + "refuses it too (error 134130). "
                         + "'tasks model identify --store \(ShellWord.quoted(legacy)) --model \(ShellWord.quoted(model))' "
                         + "shows how the closest version differs")
             }
-            migration.legacyModel = try source.version(named: found).model
         }
         let started = Date()
         let showsProgress = Console.showsProgress
@@ -106,14 +120,22 @@ struct MigrateCommand: Command {
             for warning in report.warnings { Console.error("warning: \(warning)\n") }
             let plan =
                 ReportRenderer.plan(report.plan, mapping: report.versionMapping)
-                + (report.versionMapping.map { ReportRenderer.modelChange($0, report.plan.modelChange) } ?? "")
+                + (report.versionMapping.map {
+                    ReportRenderer.modelChange($0, report.plan.modelChange) + ReportRenderer.steps($0)
+                } ?? "")
+            // Read with the store's own model: said first, as the plan rests on it.
+            let own = ownModel.map { closest in
+                " from the store's own model (its model cache: no version of \(model ?? "") wrote it"
+                    + (closest.isEmpty ? "" : "; the closest is \(closest)") + ")"
+            }
             if dryRun {
                 try Console.output(
-                    "Plan for migrating \(legacy) into \(target) (nothing written, no backup kept):\n" + plan)
+                    "Plan for migrating \(legacy) into \(target)\(own ?? "") (nothing written, no backup kept):\n"
+                        + plan)
                 return ExitCode.ok
             }
             Console.error(
-                "Migrated \(ReportRenderer.counts(report.export.counts))\(Self.dropped(report.plan)) from \(legacy) "
+                "Migrated \(ReportRenderer.counts(report.export.counts))\(Self.dropped(report.plan)) from \(legacy)\(own ?? "") "
                     + "into \(target) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s; verified; "
                     + "backup: \(report.backupPath)\n")
             Console.error(

@@ -121,15 +121,10 @@ enum ReportRenderer {
                 case .kept:
                     if !renamed.isEmpty { lines.append("\(name)\(renamed) (renamed)") }
                     if let pair = change.pairChange { lines.append("\(name)\(renamed): \(pair)") }
-                case .converted(let from, let to):
+                case .converted:
                     let count = tally.convertedValues["\(target).\(change.target ?? property)"] ?? 0
-                    lines.append(
-                        "\(name)\(renamed): \(VersionMapping.typeLabel(from)) → \(VersionMapping.typeLabel(to)) "
-                            + "(\(count) values converted)")
-                case .toMany: lines.append("\(name)\(renamed): to-one → to-many")
-                case .toOne: lines.append("\(name)\(renamed): to-many → to-one")
-                case .reordered(let ordered):
-                    lines.append("\(name)\(renamed): \(ordered ? "unordered → ordered" : "ordered → unordered")")
+                    lines.append("\(name)\(renamed): \(shape(change.change) ?? "") (\(count) values converted)")
+                case .toMany, .toOne, .reordered: lines.append("\(name)\(renamed): \(shape(change.change) ?? "")")
                 case .dropped(let reason):
                     lines.append("\(name): dropped (\(reason); \(tally.droppedValues[name] ?? 0) values)")
                 case .refused(let reason): lines.append("\(name): refused (\(reason))")
@@ -144,7 +139,64 @@ enum ReportRenderer {
                     "\(target).\(fill.property) (\(fill.isAdded ? "added" : "required")): \(what) (\(count) records)")
             }
         }
+        for group in mapping.duplicates {
+            let kept = group.members.first { $0.id == group.kept }
+            let keeps = kept.map { " → kept key \($0.key.map(String.init) ?? $0.id.uuidString)" } ?? ""
+            lines.append("duplicates under \(group.entity)'s uniqueness constraint: \(group.description)\(keeps)")
+        }
+        for (entity, count) in tally.mergedRecords.sorted(by: { $0.key < $1.key }) {
+            lines.append(
+                "\(entity): \(count) record\(count == 1 ? "" : "s") merged into the one kept (links re-pointed, "
+                    + "\(tally.mergedValues[entity] ?? 0) values dropped)")
+        }
         return lines.isEmpty ? "" : "Model change:\n" + lines.map { "  \($0)\n" }.joined()
+    }
+
+    /// How a property's type or cardinality changes: `Integer 16 → Integer 32`, `to-one → to-many`; nil when it
+    /// does not.
+    private static func shape(_ change: VersionMapping.Change) -> String? {
+        switch change {
+        case .converted(let from, let to): return "\(VersionMapping.typeLabel(from)) → \(VersionMapping.typeLabel(to))"
+        case .toMany: return "to-one → to-many"
+        case .toOne: return "to-many → to-one"
+        case .reordered(let ordered): return ordered ? "unordered → ordered" : "ordered → unordered"
+        default: return nil
+        }
+    }
+
+    /// A chain's steps, one line each with what the step changes: `Journal 1 → Journal 2: Entry.text → body
+    /// (renamed); Entry.mood Integer 16 → Integer 32; …`. Empty for a direct mapping.
+    static func steps(_ mapping: VersionMapping) -> String {
+        guard !mapping.steps.isEmpty else { return "" }
+        var text = "Through \(mapping.steps.count) steps, in the model's version order \(mapping.order ?? ""):\n"
+        for step in mapping.steps {
+            var changes: [String] = []
+            for (source, map) in step.mapping.entities.sorted(by: { $0.key < $1.key }) {
+                guard let target = map.target else {
+                    changes.append("\(source) removed")
+                    continue
+                }
+                if target != source { changes.append("\(source) → \(target) (renamed)") }
+                for (property, change) in map.properties.sorted(by: { $0.key < $1.key }) {
+                    let name = "\(target).\(property)"
+                    let renamed = change.target.map { $0 != property ? " → \($0)" : "" } ?? ""
+                    switch change.change {
+                    case .kept: if !renamed.isEmpty { changes.append("\(name)\(renamed) (renamed)") }
+                    case .converted, .toMany, .toOne, .reordered:
+                        changes.append("\(name)\(renamed) \(shape(change.change) ?? "")")
+                    case .dropped: changes.append("\(source).\(property) removed")
+                    case .refused(let reason): changes.append("\(name) refused (\(reason))")
+                    }
+                }
+                for fill in map.fills where fill.isAdded {
+                    let value = fill.value.map { " (default \(VersionMapping.describe($0)))" } ?? ""
+                    changes.append("\(target).\(fill.property) added\(value)")
+                }
+            }
+            let list = changes.isEmpty ? "nothing the archive holds changes" : changes.joined(separator: "; ")
+            text += "  \(step.from) → \(step.to): \(list)\n"
+        }
+        return text
     }
 
     /// One kind's or entity's counts: `5 inserted, 2 updated, 3 matched by name`.

@@ -1,3 +1,4 @@
+import Foundation
 import TaskInterchange
 
 /// Options several commands share, declared once; each command passes the help text that fits it.
@@ -46,6 +47,31 @@ enum SharedOptions {
 
     static func modelVersion(_ help: String) -> Option<String> {
         Option("--model-version", valueName: "name", help: help)
+    }
+
+    /// `--version-order <names>`: the model's versions, oldest first.
+    static let versionOrder = Option<String>(
+        "--version-order", valueName: "names",
+        help: "With --model: its versions, oldest first, comma-separated (default: by name, corrected by the "
+            + "renaming identifiers); a store is carried through every version between its own and the target's.")
+
+    /// The order of the model's versions: `names` (every one named once) or inferred.
+    static func versionOrder(_ source: ModelSource, names: String?) throws -> ModelVersionOrder {
+        let versions = source.versions.map { ModelVersionOrder.Version(name: $0.name, model: $0.model) }
+        guard let names else { return ModelVersionOrder(inferring: versions) }
+        var ordered: [ModelVersionOrder.Version] = []
+        for name in names.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            let version = try source.version(named: name)
+            guard !ordered.contains(where: { $0.name == version.name }) else {
+                throw UsageError("--version-order names \(version.name) twice")
+            }
+            ordered.append(ModelVersionOrder.Version(name: version.name, model: version.model))
+        }
+        let missing = versions.filter { version in !ordered.contains { $0.name == version.name } }.map(\.name)
+        guard missing.isEmpty else {
+            throw UsageError("--version-order leaves out \(missing.joined(separator: ", ")); name every version")
+        }
+        return ModelVersionOrder(given: ordered)
     }
 
     /// `-o, --output <valueName>`.

@@ -22,12 +22,13 @@ struct VerifyCommand: Command {
             + "beyond the file are counted, not differences. The report goes to "
             + "stdout.\n\n\(DiffCommand.exitConvention)",
         positionals: [ArchiveArgument.positional("The archive; '-' or nothing reads stdin (JSON or NDJSON).")],
-        options: [store, mapping, model, modelVersion, SharedOptions.limit, json])
+        options: [store, mapping, model, modelVersion, SharedOptions.versionOrder, SharedOptions.limit, json])
 
     var store: String
     var mapping: MappingFile
     var model: String?
     var modelVersion: String?
+    var versionOrder: String?
     var limit: Int
     var json: Bool
     var input: ArchiveArgument
@@ -38,12 +39,14 @@ struct VerifyCommand: Command {
         mapping = try MappingFile(arguments, Self.mapping)
         model = try arguments.optional(Self.model)
         modelVersion = try arguments.optional(Self.modelVersion)
+        versionOrder = try arguments.optional(SharedOptions.versionOrder)
         json = arguments.flag(Self.json)
         input = ArchiveArgument(arguments)
     }
 
     func validate() throws(UsageError) {
         if modelVersion != nil && model == nil { throw UsageError("--model-version needs --model") }
+        if versionOrder != nil && model == nil { throw UsageError("--version-order needs --model") }
     }
 
     func run() throws -> Int32 {
@@ -51,12 +54,13 @@ struct VerifyCommand: Command {
         guard FileManager.default.fileExists(atPath: store) else {
             throw TaskInterchangeError(.noInput, "\(store): no such store file")
         }
+        let source = try model.map { try ModelSource(path: $0) }
         let diff = try GraphComparison.verify(
             input.path.map { .archive(path: $0) } ?? .standardInput,
             against: .store(
-                path: store, mapping: mapping,
-                model: try SharedOptions.model(model, version: modelVersion, forStore: store)),
-            modelChange: mapping?.modelChange ?? ModelChangeOverrides())
+                path: store, mapping: mapping, model: try source?.model(forStore: store, version: modelVersion)),
+            modelChange: mapping?.modelChange ?? ModelChangeOverrides(),
+            modelVersions: try source.map { try SharedOptions.versionOrder($0, names: versionOrder) })
         if json {
             try Console.output(Console.json(diff))
         } else {

@@ -118,7 +118,8 @@ struct ModelChangeCommandTests {
     func requiredWithoutDefault() throws {
         let scratch = try Scratch()
         let (model, store) = try Self.modelAndStore(in: scratch)
-        // A version 3 whose new attribute is required and has no default.
+        // A version 3 whose new attribute is required and has no default, the next version after v1 (v2 then being
+        // another branch: named last in the order, the store is not carried through it).
         let v3 = ModelVersionPropertyTests.xml(Self.entities, version: 2).replacingOccurrences(
             of: "<attribute name=\"added\" optional=\"YES\" attributeType=\"Integer 32\" defaultValueString=\"42\"",
             with: "<attribute name=\"added\" attributeType=\"Integer 32\"")
@@ -126,7 +127,7 @@ struct ModelChangeCommandTests {
         try v3.write(toFile: model + "/v3.xcdatamodel/contents", atomically: true, encoding: .utf8)
         let arguments = [
             "migrate", "--from", store, "--to", scratch.path("New.sqlite"), "--backup", scratch.path("backups"),
-            "--model", model, "--model-version", "v3",
+            "--model", model, "--model-version", "v3", "--version-order", "v1,v3,v2",
         ]
         let refused = try TasksBinary.run(arguments)
         #expect(refused.status == 65, "\(refused.stderr)")

@@ -69,20 +69,8 @@ struct ModelVersionPropertyTests {
         }
         // Version 2 also adds an attribute with a default to the first entity and a new entity.
         let model = scratch.path("App.xcdatamodeld")
-        try FileManager.default.createDirectory(atPath: model + "/v1.xcdatamodel", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: model + "/v2.xcdatamodel", withIntermediateDirectories: true)
-        try Self.xml(entities, version: 1).write(
-            toFile: model + "/v1.xcdatamodel/contents", atomically: true, encoding: .utf8)
-        try Self.xml(entities, version: 2).write(
-            toFile: model + "/v2.xcdatamodel/contents", atomically: true, encoding: .utf8)
-        try """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>v2.xcdatamodel</string></dict></plist>
-        """.write(toFile: model + "/.xccurrentversion", atomically: true, encoding: .utf8)
-
         let old = scratch.path("Old.sqlite")
-        let made = try TasksBinary.run(["model", "new-store", model, "--model-version", "v1", "-o", old])
-        try #require(made.status == 0, "\(made.stderr)")
+        try Self.makeModel([Self.xml(entities, version: 1), Self.xml(entities, version: 2)], at: model, store: old)
         // Rows by SQL, as the app would have written them: each value random or NULL.
         var rows: [String: [Int64: [String: SQLValue]]] = [:]
         let database = try Database(path: old, mode: .readWrite)
@@ -176,12 +164,7 @@ struct ModelVersionPropertyTests {
     /// The model XML of a version: version 2 applies each attribute's fate, renames entities by renaming identifier,
     /// adds `added` (Integer 32, default 42) to `E0` and an entity `Fresh`.
     static func xml(_ entities: [Entity], version: Int) -> String {
-        var text = """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23E224" \
-            minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="\(version)">
-
-            """
+        var text = modelHeader(version: version)
         for entity in entities {
             let name = version == 1 ? entity.name : entity.newName
             let renaming = version == 2 && entity.renamed ? " elementID=\"\(entity.name)\"" : ""
@@ -220,11 +203,43 @@ struct ModelVersionPropertyTests {
         return text + "</model>\n"
     }
 
-    private static func scalar(_ type: String) -> String {
+    /// A model XML's first lines, up to its entities.
+    static func modelHeader(version: Int) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" systemVersion="23E224" \
+        minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="\(version)">
+
+        """
+    }
+
+    /// Writes `contents` as the versions v1, v2, … of the model folder `model`, the last current, and makes an empty
+    /// store of v1 at `store`.
+    static func makeModel(_ contents: [String], at model: String, store: String) throws {
+        for (index, text) in contents.enumerated() {
+            let folder = model + "/v\(index + 1).xcdatamodel"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try text.write(toFile: folder + "/contents", atomically: true, encoding: .utf8)
+        }
+        try setCurrentVersion("v\(contents.count)", of: model)
+        let made = try TasksBinary.run(["model", "new-store", model, "--model-version", "v1", "-o", store])
+        try #require(made.status == 0, "\(made.stderr)")
+    }
+
+    /// Writes the `.xccurrentversion` of the model folder `model` naming `version` current.
+    static func setCurrentVersion(_ version: String, of model: String) throws {
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>\(version).xcdatamodel</string>\
+        </dict></plist>
+        """.write(toFile: model + "/.xccurrentversion", atomically: true, encoding: .utf8)
+    }
+
+    static func scalar(_ type: String) -> String {
         type.hasPrefix("Integer") || type == "Double" || type == "Boolean" ? " usesScalarValueType=\"YES\"" : ""
     }
 
-    private static func entityNumbers(_ database: Database) throws -> [String: Int64] {
+    static func entityNumbers(_ database: Database) throws -> [String: Int64] {
         var numbers: [String: Int64] = [:]
         for row in try database.rows("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY") {
             numbers[row[0].string ?? ""] = row[1].int64
@@ -232,7 +247,7 @@ struct ModelVersionPropertyTests {
         return numbers
     }
 
-    private static func randomValue(_ type: String, using generator: inout some RandomNumberGenerator) -> SQLValue {
+    static func randomValue(_ type: String, using generator: inout some RandomNumberGenerator) -> SQLValue {
         if Int.random(in: 0..<5, using: &generator) == 0 { return .null }
         switch type {
         case "Integer 16": return .integer(Int64(Int16.random(in: .min ... .max, using: &generator)))
@@ -261,7 +276,7 @@ struct ModelVersionPropertyTests {
     }
 
     /// Equal as stored: numbers by value (a REAL column may return an integral double as either), text by bytes.
-    private static func same(_ a: SQLValue, _ b: SQLValue) -> Bool {
+    static func same(_ a: SQLValue, _ b: SQLValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case (.integer(let x), .integer(let y)): return x == y

@@ -22,16 +22,23 @@ public enum GraphComparison {
         /// Decisions replacing the inferred mapping between A's model version and B's (see `VersionMapping`), used
         /// when A is an archive and B a store read with its app's model (`GraphSource.store(path:mapping:model:)`).
         public var modelChange: ModelChangeOverrides
+        /// The app's model versions in order: A's records are read through every version between A's and B's (see
+        /// `VersionMapping.inferred`).
+        public var modelVersions: ModelVersionOrder?
+        /// The mapping an import into B used (`StoreImportResult.versionMapping`, with the duplicates it resolved),
+        /// read A through instead of inferring one.
+        public var versionMapping: VersionMapping?
 
         /// Creates options: up to `detailLimit` records listed; `bMayHoldMore` as for `verify`; `modelChange` as the
-        /// mapping's.
+        /// mapping's; `modelVersions` the app's versions in order.
         public init(
             detailLimit: Int = 1000, bMayHoldMore: Bool = false,
-            modelChange: ModelChangeOverrides = ModelChangeOverrides()
+            modelChange: ModelChangeOverrides = ModelChangeOverrides(), modelVersions: ModelVersionOrder? = nil
         ) {
             self.detailLimit = detailLimit
             self.bMayHoldMore = bMayHoldMore
             self.modelChange = modelChange
+            self.modelVersions = modelVersions
         }
     }
 
@@ -81,13 +88,17 @@ public enum GraphComparison {
     /// When `target` is a store read with its app's model and that model is another version of the file's, the
     /// file's records are compared as the target's version holds them: renamed entities and properties followed,
     /// types converted, defaults filled; what the model change dropped is counted in `GraphDiff.modelChange`, apart
-    /// from the differences.
+    /// from the differences. With `modelVersions`, through every version between the two; with `versionMapping`
+    /// (an import's), through that.
     public static func verify(
         _ file: GraphSource, against target: GraphSource, detailLimit: Int = 1000,
-        modelChange: ModelChangeOverrides = ModelChangeOverrides()
+        modelChange: ModelChangeOverrides = ModelChangeOverrides(), modelVersions: ModelVersionOrder? = nil,
+        versionMapping: VersionMapping? = nil
     ) throws -> GraphDiff {
-        try compare(
-            file, target, options: Options(detailLimit: detailLimit, bMayHoldMore: true, modelChange: modelChange))
+        var options = Options(
+            detailLimit: detailLimit, bMayHoldMore: true, modelChange: modelChange, modelVersions: modelVersions)
+        options.versionMapping = versionMapping
+        return try compare(file, target, options: options)
     }
 
     /// Generic records that cannot be joined by key (see `Cursor.keyedBy`).
@@ -114,7 +125,10 @@ public enum GraphComparison {
         if !a.isStore, case .store(_, _, let model?) = b.storage, let declarations = cursorA.header.source?.model,
             !declarations.isEmpty
         {
-            let mapping = try VersionMapping(from: declarations, to: model, overrides: options.modelChange)
+            let mapping =
+                try options.versionMapping
+                ?? VersionMapping.inferred(
+                    from: declarations, to: model, versions: options.modelVersions, overrides: options.modelChange)
             if mapping.matchesAnyEntity && !mapping.isIdentity {
                 cursorA.map(by: mapping)
                 target.identityNames = mapping.identityNames

@@ -21,14 +21,22 @@ extension StoreImport {
             }
             return nil
         }
-        let mapping: VersionMapping
+        var mapping: VersionMapping
         do {
-            mapping = try VersionMapping(
-                from: declarations, to: model, overrides: overrides, sourceModel: options.sourceModel)
+            mapping = try VersionMapping.inferred(
+                from: declarations, to: model, versions: options.modelVersions, overrides: overrides,
+                sourceModel: options.sourceModel)
         } catch {
             throw TaskInterchangeError(error.kind, "\(options.mappingSource): \(error.message)")
         }
         guard mapping.matchesAnyEntity, !mapping.isIdentity else { return nil }
+        // A uniqueness constraint the records do not meet would fail the import midway: found (and resolved, where
+        // the mapping says how) before anything is written.
+        do {
+            try mapping.findDuplicates(in: source, model: model, overrides: overrides)
+        } catch let error as TaskInterchangeError where error.kind == .usage {
+            throw TaskInterchangeError(error.kind, "\(options.mappingSource): \(error.message)")
+        }
         writer.identityNames = mapping.identityNames
         writer.modelChanged = true
         return mapping
@@ -55,10 +63,14 @@ extension StoreImport {
         let values = plan.modelChange.droppedValues.sorted { $0.key < $1.key }.map { property, count in
             let parts = property.split(separator: ".", maxSplits: 1).map(String.init)
             var why = "the target's model version has no such property"
-            if parts.count == 2, case .dropped(let reason)? = mapping?.entities[parts[0]]?.properties[parts[1]]?.change,
-                reason.hasPrefix("left out")
+            if parts.count == 2, case .dropped(let reason)? = mapping?.entities[parts[0]]?.properties[parts[1]]?.change
             {
-                why = "left out by the mapping's modelChange"
+                if reason.hasPrefix("left out") {
+                    why = "left out by the mapping's modelChange"
+                } else if mapping?.steps.isEmpty == false {
+                    // Through a chain: the version that removed it (the target may have one of its name again).
+                    why = reason
+                }
             }
             return "\(property): \(why); \(count) value\(count == 1 ? "" : "s") dropped by the model change"
         }
@@ -67,6 +79,13 @@ extension StoreImport {
                 + "\(count == 1 ? " keeps" : "s keep") NULL there, as the archive has it (the app cannot save "
                 + "\(count == 1 ? "it" : "them") until it is set; modelChange.fill names a value)"
         }
-        return records + values + nulls
+        let merged = plan.modelChange.mergedRecords.sorted { $0.key < $1.key }.map { entity, count in
+            let values = plan.modelChange.mergedValues[entity] ?? 0
+            return
+                "\(entity): \(count) record\(count == 1 ? "" : "s") merged into the one kept of \(count == 1 ? "its" : "their") "
+                + "group under a uniqueness constraint of the target's model version (links re-pointed to it, "
+                + "to-many links added); \(values) value\(values == 1 ? "" : "s") of the merged records dropped"
+        }
+        return records + values + nulls + merged
     }
 }

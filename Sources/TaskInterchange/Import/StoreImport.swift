@@ -21,6 +21,9 @@ public struct StoreImportOptions: Sendable {
     /// The model version the archive was exported with, when known (a migration knows it): it confirms changes
     /// between the versions that the archive alone cannot show (see `VersionMapping`).
     public var sourceModel: ObjectModel?
+    /// The app's model versions in order: an archive of an older version than the target's is carried through every
+    /// version between them, step by step (see `VersionMapping.inferred`).
+    public var modelVersions: ModelVersionOrder?
     /// How long to wait for another process's lock before giving up, in milliseconds.
     public var busyTimeout: Int32 = 5_000
     /// The most validation issues listed in a report.

@@ -26,6 +26,7 @@ extension Migration {
                 // A store made from the app's model is the legacy store's next version: like Core Data's own
                 // migration it keeps the store's UUID and every object its key, so object URIs and ids stay the same.
                 options.keepIdentity = template != nil
+                options.modelVersions = template == nil ? nil : modelVersions
                 // The backup is this migration's own file: read in place, its model cache is the legacy version.
                 if template != nil {
                     options.sourceModel =
@@ -43,7 +44,8 @@ extension Migration {
                 try GraphComparison.verify(
                     .input(input, name: "the archive"),
                     against: .store(path: path, mapping: template == nil ? nil : mapping, model: template?.model),
-                    modelChange: mapping?.modelChange ?? ModelChangeOverrides())
+                    modelChange: mapping?.modelChange ?? ModelChangeOverrides(),
+                    modelVersions: template == nil ? nil : modelVersions, versionMapping: imported?.versionMapping)
             },
             undo: {
                 guard created else { return }

@@ -53,6 +53,10 @@ public struct Migration: Sendable {
     /// The model of the version that wrote the legacy store, for a store that keeps no model cache: its property
     /// names and types (the cache's are used when nil).
     public var legacyModel: ObjectModel?
+    /// The app's model versions in order, for a store destination made from `template`: the legacy store's records
+    /// are carried through every version between `legacyModel` and the template's, step by step (the report's
+    /// `versionMapping.steps`), so renames chained across versions are followed; nil maps the two versions directly.
+    public var modelVersions: ModelVersionOrder?
     /// How long to wait for another process's lock on a store, in milliseconds.
     public var busyTimeout: Int32 = 5_000
     /// For a store destination: run every stage but keep nothing — the backup is a private copy, the new store is

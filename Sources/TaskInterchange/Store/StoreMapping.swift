@@ -140,7 +140,8 @@ public struct StoreMapping: Sendable, Hashable, Codable {
         try check(Array(members.keys), allowed: ["mappingVersion", "kinds", "modelChange"], at: "\(path): \(root)")
         if let change = members["modelChange"] as? [String: Any] {
             try check(
-                Array(change.keys), allowed: ["entities", "properties", "fill"], at: "\(path): \(root).modelChange")
+                Array(change.keys), allowed: ["entities", "properties", "fill", "duplicates"],
+                at: "\(path): \(root).modelChange")
         }
         guard mappingVersion == 1 else {
             throw TaskInterchangeError(

@@ -56,6 +56,9 @@ public struct VersionMapping: Sendable, Hashable {
         public var isRequired: Bool
         /// No source property maps to it (an added attribute): every record gets `value`.
         public var isAdded: Bool
+        /// In the last step of a chain: a version before added it without a value, so records lack it as if this step
+        /// added it.
+        var wasAddedEarlier = false
     }
 
     /// One source entity's fate.
@@ -79,13 +82,32 @@ public struct VersionMapping: Sendable, Hashable {
     /// Source entity → its fate, for every entity the archive declares.
     public var entities: [String: EntityMap]
     /// Target entity → the attributes the source version did not have (see `addedAttributes(of:)`).
-    let added: [String: Set<String>]
+    var added: [String: Set<String>]
     /// The archive's declarations as the target model has them (keyed by target entity name): what an import passes
     /// to its destination and a comparison reads the archive's records by.
     public var targetDeclarations: [String: EntityDeclaration]
+    /// For a mapping composed through the versions between the source's and the target's (see
+    /// `init(from:through:overrides:)`): each step in order; empty for a direct mapping.
+    public internal(set) var steps: [Step] = []
+    /// Groups of records that share the values of a uniqueness constraint the target has (see `findDuplicates`).
+    public internal(set) var duplicates: [DuplicateGroup] = []
+    /// How `duplicates` are made one record each, when the mapping's `modelChange` says which to keep.
+    var resolution: Resolution?
+    /// For a chain from a store no version of the model wrote: the version its own model (its model cache) was
+    /// mapped onto first, the closest.
+    public internal(set) var fromOwnModel: String?
+    /// For a chain: the model's version order its steps follow, as a plan states it.
+    public internal(set) var order: String?
+    /// How a chain's records are counted under the source's and the target's names.
+    var chainNames: ChainNames?
+    /// True for a step of a chain before its last: a required attribute it adds without a value is left for the
+    /// later steps (one of them may give it a default or remove it).
+    var isIntermediate = false
     /// True when the two versions agree on every entity: an import of the same version (a restore, say), which keeps
     /// every record exactly as it is, NULLs of required attributes included.
-    public var isIdentity: Bool { entities.values.allSatisfy(\.addsNothing) }
+    public var isIdentity: Bool {
+        steps.isEmpty ? entities.values.allSatisfy(\.addsNothing) : steps.allSatisfy(\.mapping.isIdentity)
+    }
     /// True when the target model has at least one of the source's entities (otherwise the archive belongs to
     /// another app, and nothing is a model change).
     public var matchesAnyEntity: Bool { entities.values.contains { $0.target != nil } }
@@ -119,11 +141,19 @@ public struct VersionMapping: Sendable, Hashable {
         public var filledCount = 0
         /// Records left with NULL in an attribute the target requires and gives no default (the source held NULL there).
         public var requiredNulls: [String: Int] = [:]
+        /// Records merged into another that shares the values of a new uniqueness constraint, by target entity:
+        /// their to-many links carried to it, their own values dropped.
+        public var mergedRecords: [String: Int] = [:]
+        /// The values of the merged records (not carried).
+        public var mergedValues: [String: Int] = [:]
         /// The destinations linked so far through each relationship whose inverse became to-one (not reported).
         var linkedOnce: [String: Set<String>] = [:]
+        /// A chain's `linkedOnce`, one per step.
+        var stepLinks: [[String: Set<String>]] = []
 
         private enum CodingKeys: String, CodingKey {
             case droppedRecords, droppedValues, filledValues, convertedValues, filledCount, requiredNulls
+            case mergedRecords, mergedValues
         }
         /// Creates empty counts.
         public init() {}
@@ -144,6 +174,16 @@ public struct VersionMapping: Sendable, Hashable {
     public func apply(_ record: EntityRecord, path: @autoclosure () -> String, tally: inout Tally)
         throws(TaskInterchangeError) -> EntityRecord?
     {
+        guard let resolution else { return try applyMapping(record, path: path(), tally: &tally) }
+        guard let mapped = try applyMapping(record, path: path(), tally: &tally) else { return nil }
+        return resolution.apply(mapped, tally: &tally)
+    }
+
+    /// The record through the mapping alone (see `apply`).
+    func applyMapping(_ record: EntityRecord, path: @autoclosure () -> String, tally: inout Tally)
+        throws(TaskInterchangeError) -> EntityRecord?
+    {
+        if let chainNames { return try applySteps(record, path: path(), tally: &tally, names: chainNames) }
         guard let map = entities[record.entity] else { return record }
         guard let target = map.target else {
             tally.droppedRecords[record.entity, default: 0] += 1
@@ -228,9 +268,9 @@ public struct VersionMapping: Sendable, Hashable {
                 mapped.values[fill.property] = value
                 tally.filledValues[target + "." + fill.property, default: 0] += 1
                 tally.filledCount += 1
-            } else if !fill.isAdded {
+            } else if !fill.isAdded && !fill.wasAddedEarlier {
                 tally.requiredNulls[target + "." + fill.property, default: 0] += 1
-            } else if fill.isRequired {
+            } else if fill.isRequired && !isIntermediate {
                 throw TaskInterchangeError(
                     .invalidData,
                     "\(JSONPath.member(path() + ".values", fill.property)): \(target).\(fill.property) is required in "
