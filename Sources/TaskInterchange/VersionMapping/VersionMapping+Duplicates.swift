@@ -253,6 +253,10 @@ extension VersionMapping {
             case .bool(let flag): return [2, flag ? 0x31 : 0x30]
             case .array(let ids): return [4] + Array(ids.joined(separator: ",").utf8)
             case .null: return [0]
+            case .stored(.integer(let number)): return bytes(.integer(number))
+            case .stored(.real(let number)): return bytes(.double(number))
+            case .stored(.text(let text)): return bytes(.string(text))
+            case .stored(.blob(let blob)): return [5] + blob
             }
         }
     }
