@@ -29,7 +29,8 @@ extension VersionMapping {
                     name, among: model.entities, identifier: \.renamingIdentifier, name: \.name,
                     sourceNames: Set(source.keys))
             }
-            guard let target, !target.isAbstract else {
+            // Records never become an abstract entity's; an abstract entity that stays abstract has none to map.
+            guard let target, !target.isAbstract || declaration.isAbstract else {
                 entities[name] = EntityMap(
                     target: nil, isLeftOut: overrides.entities[name] != nil, properties: [:], fills: [],
                     isIdentity: false, addsNothing: false)

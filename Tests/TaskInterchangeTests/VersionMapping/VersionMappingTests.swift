@@ -59,6 +59,23 @@ struct VersionMappingTests {
         try VersionMapping(from: source, to: target, overrides: overrides)
     }
 
+    @Test("a model mapped onto itself is the identity, abstract entities included (no required NULL is filled)")
+    func abstractIdentity() throws {
+        var root = ObjectModel.Entity("Album", attributes: [ObjectModel.Attribute("title", .string, optional: true)])
+        root.isAbstract = true
+        var sub = ObjectModel.Entity("Folder", attributes: [ObjectModel.Attribute("depth", .integer64)])
+        sub.superentity = "Album"
+        let model = ObjectModel(entities: [root, sub])
+        let mapping = try model.versionMapping(from: model)
+        #expect(mapping.isIdentity)
+        #expect(mapping.entities["Album"]?.target == "Album" && mapping.entities["Folder"]?.target == "Folder")
+        // A concrete entity that became abstract still has nowhere to put its records.
+        var concrete = root
+        concrete.isAbstract = false
+        let changed = try model.versionMapping(from: ObjectModel(entities: [concrete, sub]))
+        #expect(changed.entities["Album"]?.target == nil && !changed.isIdentity)
+    }
+
     @Test("entities and properties follow renaming identifiers; removed ones are dropped")
     func inference() throws {
         let mapping = try Self.mapping()
