@@ -153,7 +153,10 @@ struct ModelDiagramTests {
 
     @Test(
         "every shared real store's cached model reads back: deep inheritance, reflexive and many-to-many pairs",
-        .enabled(if: Fixtures.storesAvailable, "../shared/fixtures/real-stores is absent; skipped"))
+        .enabled(
+            if: Fixtures.storesAvailable,
+            "../shared/fixtures/real-stores is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"
+        ))
     func realStores() throws {
         var drawn = 0
         for (name, model) in try Fixtures.realStoreModels() {

@@ -171,7 +171,10 @@ struct SwiftDataGeneratorTests {
 
     @Test(
         "Bookmarks: every step is lightweight (renaming identifiers and hash modifiers only)",
-        .enabled(if: Fixtures.modelsAvailable, "../shared/fixtures/models is absent"))
+        .enabled(
+            if: Fixtures.modelsAvailable,
+            "../shared/fixtures/models is absent (the shared fixtures, checked out beside this repository as ../shared)"
+        ))
     func bookmarksLightweight() throws {
         let source = try ModelSource(path: Self.cases[2].model)
         let output = SwiftDataGenerator(versions: source.versions, currentVersion: source.currentVersionName).files()

@@ -8,7 +8,8 @@ import Testing
     "tasks export --model",
     .enabled(
         if: SharedFixtures.exists("models/CoreDataPlus-SampleModel/SampleModel_V1.sqlite"),
-        "../shared/fixtures/models is absent; skipped"))
+        "../shared/fixtures/models is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"
+    ))
 struct ExportModelTests {
     @Test("without a model cache: lower-cased column names; with --model: the model's names, the version identified")
     func modelNames() throws {

@@ -199,7 +199,9 @@ struct ExportSelectionTests {
     @Test(
         "relationships carried under extra pull their destinations in too (EasyLife's blocking links)",
         .enabled(
-            if: SharedFixtures.exists("models/EasyLife/EasyLife 1.5.0.sqlite"), "../shared/fixtures is absent; skipped")
+            if: SharedFixtures.exists("models/EasyLife/EasyLife 1.5.0.sqlite"),
+            "../shared/fixtures is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"
+        )
     )
     func carriedRelationships() throws {
         let scratch = try Scratch()

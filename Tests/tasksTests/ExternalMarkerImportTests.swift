@@ -2,12 +2,20 @@ import Foundation
 import TaskInterchange
 import Testing
 
-/// An import into a store that keeps no model cache (one `tasks model new-store` made) writes externally storable
+/// An import into a store that keeps no model cache (one `tasks model new-store` made, its cache removed as stores of
+/// older frameworks have none) writes externally storable
 /// values as Core Data reads them — behind the inline marker, or as a reference to a file beside the store — because
 /// the archive's `source.model` says which attributes allow external storage; an archive that does not say so is
 /// refused (65, naming `--model`) rather than written as raw blobs.
 @Suite("tasks: external-storage values into a store without a model cache", .serialized)
 struct ExternalMarkerImportTests {
+    /// Makes an empty store of `model` at `target` that keeps no model cache.
+    static func storeWithoutCache(_ model: String, at target: String) throws {
+        let made = try TasksBinary.run(["model", "new-store", model, "-o", target])
+        #expect(made.status == 0, "\(made.stderr)")
+        try Database(path: target, mode: .readWrite).execute("DELETE FROM Z_MODELCACHE")
+    }
+
     /// A photo store: p1 in a file, p2 inline behind 0x01, p3 pointing at a file that is missing; and its archive.
     static func archive(in scratch: Scratch) throws -> (model: String, archive: String, file: (String, Data)) {
         let (model, store) = try ExternalStorageCommandTests.modelAndStore(in: scratch)
@@ -48,8 +56,7 @@ struct ExternalMarkerImportTests {
 
         try FileManager.default.createDirectory(atPath: scratch.path("target"), withIntermediateDirectories: true)
         let target = scratch.path("target/Photos.sqlite")
-        let made = try TasksBinary.run(["model", "new-store", model, "-o", target])
-        #expect(made.status == 0, "\(made.stderr)")
+        try Self.storeWithoutCache(model, at: target)
         let run = try TasksBinary.run(["import", "--store", target, archive])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stderr.contains("no such property"), "\(run.stderr)")
@@ -75,7 +82,7 @@ struct ExternalMarkerImportTests {
 
         try FileManager.default.createDirectory(atPath: scratch.path("target"), withIntermediateDirectories: true)
         let target = scratch.path("target/Photos.sqlite")
-        _ = try TasksBinary.run(["model", "new-store", model, "-o", target])
+        try Self.storeWithoutCache(model, at: target)
         let before = try Self.cells(target)
         let refused = try TasksBinary.run(["import", "--store", target, old])
         #expect(refused.status == 65, "\(refused.stderr)")

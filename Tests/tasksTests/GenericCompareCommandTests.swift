@@ -8,7 +8,8 @@ import Testing
     "diff, verify and --match on generic entities",
     .enabled(
         if: SharedFixtures.exists("real-stores/SampleModel2_V1__alemar11_CoreDataPlus.sqlite"),
-        "../shared/fixtures/real-stores is absent; skipped"))
+        "../shared/fixtures/real-stores is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"
+    ))
 struct GenericCompareCommandTests {
     static let books = "SampleModel2_V1__alemar11_CoreDataPlus.sqlite"
     static let accounts = "Accounts3__log2timeline_plaso.sqlite"

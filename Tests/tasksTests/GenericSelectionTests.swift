@@ -9,7 +9,8 @@ import Testing
     "Export selection: generic entities",
     .enabled(
         if: SharedFixtures.exists("real-stores/SampleModel2_V1__alemar11_CoreDataPlus.sqlite"),
-        "../shared/fixtures/real-stores is absent; skipped"))
+        "../shared/fixtures/real-stores is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"
+    ))
 struct GenericSelectionTests {
     /// A private copy of SampleModel2 (Author ⊂ Writer, Book ⊃ GraphicNovel, Page → Book, Book → Author) whose pages
     /// belong to three books only, so a row-level closure and an entity-level one differ.

@@ -8,7 +8,8 @@ import Testing
     "tasks: layout and cell accounting",
     .enabled(
         if: SharedFixtures.exists("real-stores/store2-100-0__wireapp_wire-ios-data-model.sqlite"),
-        "../shared/fixtures/real-stores is absent; skipped"))
+        "../shared/fixtures/real-stores is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"
+    ))
 struct LayoutCommandTests {
     @Test("inspect shows the layout's differences; export accounts for every value, --json-summary too")
     func inspectAndExport() throws {

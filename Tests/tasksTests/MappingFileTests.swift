@@ -152,7 +152,10 @@ struct MappingFileTests {
 
     @Test(
         "samples/easylife-mapping.json serves both EasyLife versions: 1.3.0 (no TodoItem.project) with a warning",
-        .enabled(if: ModelCommandTests.sharedAvailable, "../shared/fixtures/models is absent"))
+        .enabled(
+            if: ModelCommandTests.sharedAvailable,
+            "../shared/fixtures/models is absent (the shared fixtures, checked out beside this repository as ../shared)"
+        ))
     func easyLifeVersions() throws {
         let scratch = try Scratch()
         let mapping = TasksBinary.sample("easylife-mapping.json")

@@ -136,7 +136,10 @@ struct ModelCommandTests {
 
     @Test(
         "identify names the version that made each shared store; EasyLife 1.3.0 exits 1 with the closest version explained",
-        .enabled(if: ModelCommandTests.sharedAvailable, "../shared/fixtures/models is absent"))
+        .enabled(
+            if: ModelCommandTests.sharedAvailable,
+            "../shared/fixtures/models is absent (the shared fixtures, checked out beside this repository as ../shared)"
+        ))
     func identifyShared() throws {
         let expected: [(store: String, model: String, version: String?)] = [
             (
@@ -189,7 +192,10 @@ struct ModelCommandTests {
 
     @Test(
         "import --model-from a model version makes a store that version identifies as its own",
-        .enabled(if: ModelCommandTests.sharedAvailable, "../shared/fixtures/models is absent"))
+        .enabled(
+            if: ModelCommandTests.sharedAvailable,
+            "../shared/fixtures/models is absent (the shared fixtures, checked out beside this repository as ../shared)"
+        ))
     func importModelFrom() throws {
         let scratch = try Scratch()
         let store = try Self.copyStore("EasyLife/EasyLife 1.5.0.sqlite", to: scratch)
@@ -251,7 +257,10 @@ struct ModelCommandTests {
 
     @Test(
         ".momd hashes agree with VersionInfo.plist; swiftdata and lint read a store's own model with --store",
-        .enabled(if: ModelCommandTests.sharedAvailable, "../shared/fixtures/models is absent"))
+        .enabled(
+            if: ModelCommandTests.sharedAvailable,
+            "../shared/fixtures/models is absent (the shared fixtures, checked out beside this repository as ../shared)"
+        ))
     func compiledAndStore() throws {
         let hashes = try TasksBinary.run([
             "model", "hashes", Self.sharedPath("CoreDataPlus-SampleModel/SampleModel.momd"),

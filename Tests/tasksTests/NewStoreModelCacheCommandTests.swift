@@ -5,7 +5,9 @@ import TaskInterchange
 /// A store `tasks model new-store` made names its own model: later commands read it with no model argument.
 @Suite(
     "tasks with a new store's model cache",
-    .enabled(if: SharedFixtures.exists("models"), "../shared/fixtures/models is absent"))
+    .enabled(
+        if: SharedFixtures.exists("models"),
+        "../shared/fixtures/models is absent (the shared fixtures, checked out beside this repository as ../shared)"))
 struct NewStoreModelCacheCommandTests {
     static let model = SharedFixtures.path("models/CoreDataPlus-SampleModel/SampleModel.xcdatamodeld")
 

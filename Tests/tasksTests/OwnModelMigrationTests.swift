@@ -24,7 +24,10 @@ struct OwnModelMigrationTests {
 
     @Test(
         "a store whose version was deleted from the model: carried from its model cache through the closest version",
-        .enabled(if: SharedFixtures.exists("models/CoreDataPlus-SampleModel"), "../shared/fixtures is absent; skipped"))
+        .enabled(
+            if: SharedFixtures.exists("models/CoreDataPlus-SampleModel"),
+            "../shared/fixtures is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"
+        ))
     func fromModelCache() throws {
         let scratch = try Scratch()
         let legacy = try SharedFixtures.copy("models/CoreDataPlus-SampleModel/SampleModel_V1.sqlite", into: scratch)

@@ -9,7 +9,9 @@ import Testing
 /// keeps is in its column, equal.
 @Suite(
     "migrate shared app stores across their model versions",
-    .enabled(if: SharedFixtures.exists("models/BrowserServicesKit-Bookmarks"), "../shared/fixtures is absent; skipped"))
+    .enabled(
+        if: SharedFixtures.exists("models/BrowserServicesKit-Bookmarks"),
+        "../shared/fixtures is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"))
 struct SharedModelMigrationTests {
     /// Model folder, store, model.
     static let stores: [(String, String, String)] = [

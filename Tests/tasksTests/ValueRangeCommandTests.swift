@@ -8,7 +8,8 @@ import Testing
     "tasks: values within their model type",
     .enabled(
         if: SharedFixtures.exists("real-stores/SampleModel2_V1__alemar11_CoreDataPlus.sqlite"),
-        "../shared/fixtures/real-stores is absent; skipped"))
+        "../shared/fixtures/real-stores is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"
+    ))
 struct ValueRangeCommandTests {
     /// Exports a copy of SampleModel2 (Writer.age Integer 16, Page.number Integer 32, Page.isBookmarked Boolean,
     /// Book.price Decimal, Book.uniqueID UUID) and returns the store and the archive as JSON.

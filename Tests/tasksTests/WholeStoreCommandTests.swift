@@ -8,7 +8,8 @@ import Testing
     "tasks: every entity travels",
     .enabled(
         if: SharedFixtures.exists("real-stores/Bookmarks_V5__duckduckgo_BrowserServicesKit.sqlite"),
-        "../shared/fixtures/real-stores is absent; skipped"))
+        "../shared/fixtures/real-stores is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"
+    ))
 struct WholeStoreCommandTests {
     /// A private copy of the Bookmarks store (with its -wal and -shm).
     static func copy(to scratch: Scratch) throws -> String {

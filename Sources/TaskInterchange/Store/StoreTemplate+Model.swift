@@ -16,8 +16,10 @@ extension StoreTemplate {
         let layout = SchemaLayout(model: model)
         objects = layout.statements.map { statement in
             let upper = statement.uppercased()
+            // An R-tree fetch index is a virtual table: made with the tables, so the rows written later reach it.
             let type =
-                upper.hasPrefix("CREATE TABLE") ? "table" : upper.hasPrefix("CREATE TRIGGER") ? "trigger" : "index"
+                upper.hasPrefix("CREATE TABLE") || upper.hasPrefix("CREATE VIRTUAL TABLE")
+                ? "table" : upper.hasPrefix("CREATE TRIGGER") ? "trigger" : "index"
             return SchemaObject(type: type, sql: statement)
         }
         let numbers = layout.entityNumbers

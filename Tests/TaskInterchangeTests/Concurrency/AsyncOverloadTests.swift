@@ -17,29 +17,37 @@ struct AsyncOverloadTests {
         #expect(try await Validator.validate(archiveAt: file).isValid)
         #expect(try await GraphComparison.verify(.archive(path: file), against: .store(path: store)).isEqual)
 
-        withUnsafeCurrentTask { $0?.cancel() }
-        let cancelled: @Sendable (any Error) -> Bool = { error in
-            (error as? TaskInterchangeError)?.kind == .cancelled
-                || ((error as? MigrationError)?.underlying as? TaskInterchangeError)?.kind == .cancelled
-        }
-        await #expect(performing: { try await Validator.validate(archiveAt: file) }, throws: cancelled)
-        await #expect(
-            performing: { try await GraphComparison.verify(.archive(path: file), against: .store(path: store)) },
-            throws: cancelled)
-        await #expect(
-            performing: { try await Exporter.export(store: store, toFile: directory.path("again.json")) },
-            throws: cancelled)
-        await #expect(
-            performing: { try await Importer().run(archiveAt: file, into: { MemoryDestination() }) }, throws: cancelled)
+        let again = directory.path("again.json")
+        let backups = directory.path("backups")
         let target = directory.path("new.sqlite")
-        await #expect(
-            performing: {
-                try await StoreImport.run(archiveAt: file, into: target, options: StoreImportOptions())
-            }, throws: cancelled)
-        #expect(!FileManager.default.fileExists(atPath: target))
-        let migration = Migration(legacyStore: store, backupDirectory: directory.path("backups"))
-        await #expect(performing: { try await migration.run(intoStore: target) }, throws: cancelled)
-        #expect(!FileManager.default.fileExists(atPath: target))
+        // The same calls in a task that is cancelled, one of its own, so that the test itself is not reported as
+        // cancelled: each stops.
+        let cancelledCalls = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            let cancelled: @Sendable (any Error) -> Bool = { error in
+                (error as? TaskInterchangeError)?.kind == .cancelled
+                    || ((error as? MigrationError)?.underlying as? TaskInterchangeError)?.kind == .cancelled
+            }
+            await #expect(performing: { try await Validator.validate(archiveAt: file) }, throws: cancelled)
+            await #expect(
+                performing: { try await GraphComparison.verify(.archive(path: file), against: .store(path: store)) },
+                throws: cancelled)
+            await #expect(
+                performing: { try await Exporter.export(store: store, toFile: again) },
+                throws: cancelled)
+            await #expect(
+                performing: { try await Importer().run(archiveAt: file, into: { MemoryDestination() }) },
+                throws: cancelled)
+            await #expect(
+                performing: {
+                    try await StoreImport.run(archiveAt: file, into: target, options: StoreImportOptions())
+                }, throws: cancelled)
+            #expect(!FileManager.default.fileExists(atPath: target))
+            let migration = Migration(legacyStore: store, backupDirectory: backups)
+            await #expect(performing: { try await migration.run(intoStore: target) }, throws: cancelled)
+            #expect(!FileManager.default.fileExists(atPath: target))
+        }
+        await cancelledCalls.value
     }
 
     @Test("in a synchronous function the same calls, without await, run on the calling thread to the end")

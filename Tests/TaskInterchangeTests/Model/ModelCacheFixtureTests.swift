@@ -4,7 +4,10 @@ import Testing
 
 @Suite(
     "Model cache of real stores",
-    .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; real-store model tests skipped"))
+    .enabled(
+        if: RealStores.available,
+        "../shared/fixtures/real-stores is absent (the shared fixtures, checked out beside this repository as ../shared); real-store model tests skipped"
+    ))
 struct ModelCacheFixtureTests {
     @Test(
         "every entity hash computed from the model cache equals the stored one; so do checksum and digest",

@@ -6,7 +6,10 @@ import Testing
 /// the model decoded from it is written again and must decode to the same object graph and the same `ObjectModel`.
 @Suite(
     "Model cache writing",
-    .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; model cache writing tests skipped"))
+    .enabled(
+        if: RealStores.available,
+        "../shared/fixtures/real-stores is absent (the shared fixtures, checked out beside this repository as ../shared); model cache writing tests skipped"
+    ))
 struct ModelCacheWritingTests {
     /// Every shared store: real stores by name, model fixtures as `models/folder/name.sqlite`.
     static var stores: [String] {

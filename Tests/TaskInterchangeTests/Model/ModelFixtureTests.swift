@@ -6,7 +6,10 @@ import Testing
 /// stores made from the identified version compared with the real ones.
 @Suite(
     "Real models beside real stores", .serialized,
-    .enabled(if: ModelFixtures.available, "../shared/fixtures/models is absent; real-model tests skipped"))
+    .enabled(
+        if: ModelFixtures.available,
+        "../shared/fixtures/models is absent (the shared fixtures, checked out beside this repository as ../shared); real-model tests skipped"
+    ))
 struct ModelFixtureTests {
     /// The version that made each store, from the fixtures' file names and README (not from our hashes); nil for the
     /// store no version matches any more.

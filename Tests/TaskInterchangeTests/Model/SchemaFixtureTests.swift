@@ -6,7 +6,10 @@ import Testing
 /// store is built from the decoded model alone and compared with the real one.
 @Suite(
     "Schema of a new store, against real stores", .serialized,
-    .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; real-store schema tests skipped"))
+    .enabled(
+        if: RealStores.available,
+        "../shared/fixtures/real-stores is absent (the shared fixtures, checked out beside this repository as ../shared); real-store schema tests skipped"
+    ))
 struct SchemaFixtureTests {
     /// Core Data's persistent-history tables: the model does not describe them, so they are left out of the
     /// comparison (`includingInternalTables: false`) and checked here to be exactly what was left out.

@@ -9,7 +9,9 @@ import Testing
 /// its row's entity does not own. No layout of the code under test decides what is looked for.
 @Suite(
     "Cell accounting, through the archive",
-    .enabled(if: RealStores.available && ModelFixtures.available, "../shared/fixtures is absent; skipped"))
+    .enabled(
+        if: RealStores.available && ModelFixtures.available,
+        "../shared/fixtures is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"))
 struct CellAccountingTests {
     @Test(
         "every marked text and number cell of every shared store is in the export",
@@ -119,7 +121,10 @@ struct CellAccountingTests {
 /// What a hand-edited store hides from the layout: a column renamed away from its property, rows of no entity.
 @Suite(
     "Cell accounting, edited stores",
-    .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; skipped"))
+    .enabled(
+        if: RealStores.available,
+        "../shared/fixtures/real-stores is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"
+    ))
 struct EditedStoreAccountingTests {
     static let wire = "real-stores/store1-25__wireapp_wire-ios-data-model.sqlite"
 

@@ -31,7 +31,9 @@ extension GenericEntityPropertyTests {
         var export = ExportOptions()
         export.model = model
         let summary = try Exporter.export(store: source, toFile: directory.path("a.json"), options: export)
-        #expect(!summary.hasWarnings, "seed \(seed): \(summary.findings)")
+        // The random one-to-ones may dangle (carried with a warning; the one-to-one property test checks them).
+        let warnings = summary.findings.filter { $0.isWarning && $0.code != .danglingReference }
+        #expect(warnings.isEmpty, "seed \(seed): \(summary.findings)")
         let archive = try Archive(json: try Data(contentsOf: directory.url.appendingPathComponent("a.json")))
         #expect(archive.tables.map(\.name) == added.carried, "seed \(seed)")
 

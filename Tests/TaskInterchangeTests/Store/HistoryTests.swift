@@ -398,7 +398,10 @@ struct HistoryTests {
 /// History through real, Apple-written stores.
 @Suite(
     "Persistent history in real stores",
-    .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; real-store history tests skipped"))
+    .enabled(
+        if: RealStores.available,
+        "../shared/fixtures/real-stores is absent (the shared fixtures, checked out beside this repository as ../shared); real-store history tests skipped"
+    ))
 struct RealStoreHistoryTests {
     static let cartKit = "CartKitSwiftData_v1__Karim-ezzedine_CartKit.sqlite"
     static let resources = "default__sergd2005_ResourcesManager.sqlite"

@@ -6,7 +6,10 @@ import Testing
 /// cache decodes to the model's version hashes, and inspection and identification read it as they read Core Data's.
 @Suite(
     "Model cache of new stores",
-    .enabled(if: ModelFixtures.available, "../shared/fixtures/models is absent; new-store model cache tests skipped"))
+    .enabled(
+        if: ModelFixtures.available,
+        "../shared/fixtures/models is absent (the shared fixtures, checked out beside this repository as ../shared); new-store model cache tests skipped"
+    ))
 struct NewStoreModelCacheTests {
     /// Every version of every fixture model, as `folder/Model.xcdatamodeld|version`.
     static var versions: [String] {

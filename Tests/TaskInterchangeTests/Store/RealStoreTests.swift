@@ -4,7 +4,10 @@ import Testing
 
 @Suite(
     "Real stores",
-    .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; real-store tests skipped"))
+    .enabled(
+        if: RealStores.available,
+        "../shared/fixtures/real-stores is absent (the shared fixtures, checked out beside this repository as ../shared); real-store tests skipped"
+    ))
 struct RealStoreTests {
     @Test(
         "every fixture inspects; entity row counts equal SELECT count(*); files stay byte-identical",
@@ -78,7 +81,10 @@ struct RealStoreTests {
 
 @Suite(
     "EasyLife through the sample mapping",
-    .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; skipped"))
+    .enabled(
+        if: RealStores.available,
+        "../shared/fixtures/real-stores is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"
+    ))
 struct EasyLifeMappingTests {
     @Test("samples/easylife-mapping.json reads TodoItem name/done/date/notes and its Project")
     func export() throws {

@@ -283,7 +283,10 @@ struct RelationshipExtrasTests {
 
 @Suite(
     "Extras: relationships of real stores",
-    .enabled(if: RealStores.available, "../shared/fixtures/real-stores is absent; skipped"))
+    .enabled(
+        if: RealStores.available,
+        "../shared/fixtures/real-stores is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"
+    ))
 struct RealStoreRelationshipTests {
     /// Every record's relationship extras with ids replaced by titles: comparable across stores whose ids are
     /// derived from object URIs (and so change with the store).

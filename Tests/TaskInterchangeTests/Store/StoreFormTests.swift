@@ -204,7 +204,10 @@ struct StoreFormTests {
 
     @Test(
         "a generic ordered relationship whose positions no longer follow its list is numbered afresh, in list order",
-        .enabled(if: RealStores.available, "../shared/fixtures is absent; skipped"))
+        .enabled(
+            if: RealStores.available,
+            "../shared/fixtures is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"
+        ))
     func genericPositions() throws {
         let directory = try TemporaryDirectory()
         let store = try RealStores.copy("Bookmarks_V5__duckduckgo_BrowserServicesKit.sqlite", to: directory)

@@ -7,7 +7,9 @@ import Testing
 /// cache: tables, columns with their declared types, join tables, the indexed column tuples and `Z_PRIMARYKEY`.
 @Suite(
     "Store layout, against real stores",
-    .enabled(if: RealStores.available && ModelFixtures.available, "../shared/fixtures is absent; skipped"))
+    .enabled(
+        if: RealStores.available && ModelFixtures.available,
+        "../shared/fixtures is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"))
 struct StoreLayoutTests {
     /// Join tables whose name the store's DDL settled (a many-to-many pair on one entity: no public rule names it).
     static let settledByTheStore: Set<String> = [

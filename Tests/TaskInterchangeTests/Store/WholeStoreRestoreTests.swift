@@ -9,7 +9,9 @@ import Testing
 /// (`quote()` of every column but `Z_OPT`), and the restore's export byte-identical to the first.
 @Suite(
     "Whole-store restore",
-    .enabled(if: RealStores.available && ModelFixtures.available, "../shared/fixtures is absent; skipped"))
+    .enabled(
+        if: RealStores.available && ModelFixtures.available,
+        "../shared/fixtures is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"))
 struct WholeStoreRestoreTests {
     static var stores: [String] {
         RealStores.names.map { "real-stores/" + $0 } + ModelFixtures.stores.map { "models/" + $0 }
