@@ -112,7 +112,7 @@ enum Tasks {
             }
             return ExitCode.dataError
         case let error as ByteSinkError where error.code == EBADF && Console.standardOutputIsClosed:
-            Console.error("Error: standard output is closed, so nothing could be written; give a file with -o\n")
+            Console.error("Error: standard output is closed, so nothing could be written; redirect it to a file\n")
             return ExitCode.ioError
         case let error as ByteSinkError:
             Console.error("Error: \(error.description)\n")

@@ -209,7 +209,7 @@ struct ClosedDescriptorTests {
         if stdoutGone && closed == .stdout {
             #expect(
                 outcome.stderr.hasSuffix(
-                    "Error: standard output is closed, so nothing could be written; give a file with -o\n"),
+                    "Error: standard output is closed, so nothing could be written; redirect it to a file\n"),
                 "\(test.testDescription): \(outcome.stderr)")
         }
         for file in creates { try fixture.checkMade(file, by: "\(test.testDescription) (\(closed.rawValue) closed)") }

@@ -44,8 +44,14 @@ extension VersionMapping {
     static func converted(_ value: ExtraValue, to type: String) -> ExtraValue? {
         switch (type, value) {
         case (_, .array): return nil
-        // A misfit the source held stays one: the target's column gets the same cell.
-        case (_, .stored): return value
+        // A misfit number the source held becomes a plain value where the target's type takes it (a wider integer);
+        // any other misfit stays the same cell.
+        case (_, .stored(let cell)):
+            switch cell {
+            case .integer(let number): return converted(.integer(number), to: type) ?? value
+            case .real(let number): return converted(.double(number), to: type) ?? value
+            case .text, .blob: return value
+            }
         case ("integer16", _), ("integer32", _), ("integer64", _):
             guard let range = IntegerAttribute.range(of: type) else { return nil }
             switch value {

@@ -59,6 +59,17 @@ struct VersionMappingTests {
         try VersionMapping(from: source, to: target, overrides: overrides)
     }
 
+    @Test("a misfit cell becomes a plain value where a wider target type holds it, and stays the same cell elsewhere")
+    func misfitWidened() {
+        let cell = ExtraValue.stored(.integer(99_999_999))
+        #expect(VersionMapping.converted(cell, to: "integer32") == .integer(99_999_999))
+        #expect(VersionMapping.converted(cell, to: "integer16") == cell)
+        #expect(
+            VersionMapping.converted(.stored(.integer(99_999_999_999)), to: "integer32")
+                == .stored(.integer(99_999_999_999)))
+        #expect(VersionMapping.converted(.stored(.blob([1])), to: "integer64") == .stored(.blob([1])))
+    }
+
     @Test("a model mapped onto itself is the identity, abstract entities included (no required NULL is filled)")
     func abstractIdentity() throws {
         var root = ObjectModel.Entity("Album", attributes: [ObjectModel.Attribute("title", .string, optional: true)])
