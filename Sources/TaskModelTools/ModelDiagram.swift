@@ -64,11 +64,14 @@ package struct ModelDiagram: Sendable {
     let inheritance: [(String, String)]
 
     /// The diagram of `model`; with `previous`, marked with what the change from it adds, removes, renames and
-    /// converts (removed entities and properties drawn from `previous`).
+    /// converts (removed entities and properties drawn from `previous`), through the versions between them in
+    /// `order` when it has some.
     /// - Throws: `TaskInterchangeError` when the change cannot be inferred.
-    package init(model: ObjectModel, previous: ObjectModel? = nil) throws(TaskInterchangeError) {
+    package init(model: ObjectModel, previous: ObjectModel? = nil, order: ModelVersionOrder? = nil)
+        throws(TaskInterchangeError)
+    {
         let mapping = try previous.map { previous throws(TaskInterchangeError) in
-            try model.versionMapping(from: previous)
+            try model.versionMapping(from: previous, order: order)
         }
         // Target name → source name, for entities and (per target entity) properties.
         var entitySource: [String: String] = [:]

@@ -47,7 +47,9 @@ struct ModelDiagramCommand: Command {
         let source = try model.source()
         let drawn = try source.version(named: version)
         let before = try previous.map { try source.version(named: $0).model }
-        try Console.output(try ModelDiagram(model: drawn.model, previous: before).text(format))
+        // A change across several versions follows each step's renames, as a migration does.
+        let order = before == nil ? nil : try SharedOptions.versionOrder(source, names: nil)
+        try Console.output(try ModelDiagram(model: drawn.model, previous: before, order: order).text(format))
         return ExitCode.ok
     }
 }

@@ -202,6 +202,21 @@ struct ModelDiagramTests {
             !plain.boxes.values.joined().contains { $0.hasSuffix("]") } && plain.marks.allSatisfy { $0.value.isEmpty })
     }
 
+    @Test("a change across several versions follows each step's renames: text → body → content is one rename")
+    func chain() throws {
+        let source = try Self.journal
+        let order = ModelVersionOrder(
+            inferring: source.versions.map { ModelVersionOrder.Version(name: $0.name, model: $0.model) })
+        let last = try source.version(named: "Journal 4").model
+        let first = try source.version(named: "Journal 1").model
+        let chained = try Self.parseMermaid(try ModelDiagram(model: last, previous: first, order: order).text(.mermaid))
+        #expect(chained.boxes["Entry"]?.contains("String content [renamed from text]") == true, "\(chained.boxes)")
+        #expect(chained.boxes["Entry"]?.contains { $0.contains("[removed]") } == false, "\(chained.boxes)")
+        // Directly, the two names have nothing in common: a removal and an addition.
+        let direct = try Self.parseMermaid(try ModelDiagram(model: last, previous: first).text(.mermaid))
+        #expect(direct.boxes["Entry"]?.contains("String content [added]") == true, "\(direct.boxes)")
+    }
+
     @Test("DOT names and labels escape what would end a string or a record field")
     func escaping() {
         #expect(ModelDiagram.record("a|b{c}<d>\"e\\") == "a\\|b\\{c\\}\\<d\\>\\\"e\\\\")

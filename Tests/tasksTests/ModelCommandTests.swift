@@ -88,6 +88,9 @@ struct ModelCommandTests {
         #expect(change.status == 0 && change.stdout.hasPrefix("digraph model {\n"), "\(change.stderr)")
         #expect(change.stdout.contains("String body [renamed from text]\\l"))
         #expect(change.stdout.contains("Integer32? mood [converted from Integer16]\\l"))
+        // Into the current version, through the versions between: Journal 1's text became content by way of body.
+        let chained = try TasksBinary.run(["model", "diagram", journal, "--from", "Journal 1"])
+        #expect(chained.status == 0 && chained.stdout.contains("    String content [renamed from text]\n"))
         let toAlone = try TasksBinary.run(["model", "diagram", journal, "--to", "Journal 3"])
         #expect(toAlone.status == 64 && toAlone.stderr.hasPrefix("Error: --to needs --from"), "\(toAlone.stderr)")
         let both = try TasksBinary.run([

@@ -10,9 +10,12 @@ extension ObjectModel {
         return result
     }
 
-    /// The mapping Core Data's lightweight migration would infer from `previous` to this model.
+    /// The mapping Core Data's lightweight migration would infer from `previous` to this model: through the versions
+    /// between them in `order` (each step's renaming identifiers followed) when `order` has some, else directly.
     /// - Throws: `TaskInterchangeError` when the inference refuses the models.
-    package func versionMapping(from previous: ObjectModel) throws(TaskInterchangeError) -> VersionMapping {
+    package func versionMapping(from previous: ObjectModel, order: ModelVersionOrder? = nil)
+        throws(TaskInterchangeError) -> VersionMapping
+    {
         var declarations: [String: EntityDeclaration] = [:]
         for entity in previous.entities {
             var declaration = EntityDeclaration(superentity: entity.superentity, isAbstract: entity.isAbstract)
@@ -25,6 +28,9 @@ extension ObjectModel {
                     ordered: relationship.isToMany && relationship.isOrdered, inverse: relationship.inverse)
             }
             declarations[entity.name] = declaration
+        }
+        if let path = order?.path(from: previous, to: self) {
+            return try VersionMapping(from: declarations, through: path)
         }
         return try VersionMapping(from: declarations, to: self, sourceModel: previous)
     }
