@@ -139,7 +139,6 @@ struct ArchiveGraphComparison {
     private static func sortKey(_ value: Value, _ archive: KeyedArchive) -> String {
         if let object = object(value, in: archive) {
             return (try? archive.string(object.fields["NSEntityName"] ?? object.fields["NSPropertyName"], "")) ?? ""
-                ?? ""
         }
         return "\(leaf(value, in: archive))"
     }
