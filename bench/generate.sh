@@ -53,23 +53,15 @@ fi
 made=1
 cp "$empty" "$OUT"
 
-# The fixed bytes of a version-4 UUID, by lookup: SQLite 3.40 has no unhex(), so byte 6 (0x40 | random nibble) and
-# byte 8 (0x80 | random 6 bits) come from tables of blob literals; || makes text of the bytes, CAST gives the blob back.
-v4=$(for n in $(seq 0 15); do printf "(%d,x'%02X')," "$n" $((0x40 | n)); done)
-v8=$(for n in $(seq 0 63); do printf "(%d,x'%02X')," "$n" $((0x80 | n)); done)
-uuid="CAST(randomblob(6) || (SELECT b FROM v4 WHERE n = (random() & 15) + 0 * ROW)
-      || randomblob(1) || (SELECT b FROM v8 WHERE n = (random() & 63) + 0 * ROW) || randomblob(7) AS BLOB)"
-id() { printf '%s' "${uuid//ROW/$1}"; }   # the lookups name the row so SQLite runs them once per row, not once
+# shellcheck source=bench/uuid.sh
+. "$(dirname "${BASH_SOURCE[0]}")/uuid.sh"
 
 sqlite3 "$OUT" <<SQL
 .bail on
 PRAGMA synchronous = OFF;
 PRAGMA cache_size = -262144;
 BEGIN;
-CREATE TEMP TABLE v4 (n INTEGER PRIMARY KEY, b BLOB);
-CREATE TEMP TABLE v8 (n INTEGER PRIMARY KEY, b BLOB);
-INSERT INTO v4 VALUES ${v4%,};
-INSERT INTO v8 VALUES ${v8%,};
+$UUID_TABLES
 CREATE TEMP TABLE ent AS SELECT Z_NAME AS name, Z_ENT AS ent FROM Z_PRIMARYKEY;
 
 INSERT INTO ZPROJECT (Z_PK, Z_ENT, Z_OPT, ZCREATEDAT, ZNAME, ZID)

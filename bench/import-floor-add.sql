@@ -4,7 +4,8 @@
 -- The target keeps its indexes (a real store has them); every key is offset by the target's Z_MAX for its entity
 -- (Z_PK and the foreign keys that point at it: ZTASK.ZPROJECT/ZCATEGORY, ZSUBTASK.ZTASK, both Z_4TASKS columns) so
 -- that nothing collides, and Z_MAX grows by the source's. No rollback journal, no fsync, one transaction; no id is
--- checked against the target's (the ids are new by construction), which `tasks import` must do.
+-- checked against the target's (the ids are new by construction), which `tasks import` must do. Rows go in in each
+-- table's primary key order (the join table's rows sorted by its two keys), as `tasks import` writes them.
 PRAGMA journal_mode = OFF;
 PRAGMA synchronous = OFF;
 PRAGMA cache_size = -262144;  -- 256 MB of page cache: index builds and updates stay in memory
@@ -32,7 +33,7 @@ INSERT INTO ZSUBTASK (Z_PK, Z_ENT, Z_OPT, ZISCOMPLETED, ZTASK, Z_FOK_TASK, ZTITL
 INSERT INTO Z_4TASKS (Z_4TAGS, Z_5TASKS)
   SELECT Z_4TAGS + (SELECT offset FROM base WHERE name = 'Tag'),
          Z_5TASKS + (SELECT offset FROM base WHERE name = 'Task')
-    FROM src.Z_4TASKS;
+    FROM src.Z_4TASKS ORDER BY Z_4TAGS, Z_5TASKS;
 UPDATE Z_PRIMARYKEY
    SET Z_MAX = Z_MAX + coalesce((SELECT s.Z_MAX FROM src.Z_PRIMARYKEY s WHERE s.Z_NAME = Z_PRIMARYKEY.Z_NAME), 0);
 COMMIT;
