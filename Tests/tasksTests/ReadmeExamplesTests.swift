@@ -208,6 +208,13 @@ struct ReadmeExamplesTests {
         #expect(examples.map { $0.output?.map { $0.number } } == [nil, nil, [12, 13], [16]])
     }
 
+    @Test("heading anchors as GitHub makes them")
+    func headingAnchors() {
+        let anchors = Self.anchors(
+            "# tasks\n## A five-minute tour\ntext # not a heading\n## The app's model: `tasks model`")
+        #expect(anchors == ["tasks", "a-five-minute-tour", "the-apps-model-tasks-model"])
+    }
+
     @Test("transcript output: exact lines, … within a line, … for any lines, a report naming the line that differs")
     func transcriptMatching() {
         func fits(_ expected: [String], _ printed: String) -> Bool {
@@ -281,7 +288,20 @@ struct ReadmeExamplesTests {
         }
     }
 
-    @Test("the README stays short, and every relative link in it and in docs/ names a file that exists")
+    /// The anchors GitHub gives a Markdown file's headings: lowercased, punctuation dropped, spaces as hyphens.
+    static func anchors(_ text: String) -> Set<String> {
+        var anchors: Set<String> = []
+        for line in text.split(separator: "\n") where line.hasPrefix("#") {
+            let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).lowercased()
+            let kept = title.unicodeScalars.filter {
+                CharacterSet.alphanumerics.contains($0) || $0 == " " || $0 == "-" || $0 == "_"
+            }
+            anchors.insert(String(String.UnicodeScalarView(kept)).replacingOccurrences(of: " ", with: "-"))
+        }
+        return anchors
+    }
+
+    @Test("the README stays short, and every relative link in it and in docs/ names a file and heading that exist")
     func lengthAndLinks() throws {
         let readme = try String(contentsOf: Self.readme, encoding: .utf8)
         let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).count
@@ -298,11 +318,18 @@ struct ReadmeExamplesTests {
                 guard let target = found.output[1].substring.map(String.init), !target.contains("://"),
                     !target.hasPrefix("#"), !target.hasPrefix("mailto:")
                 else { continue }
-                let path = String(target.split(separator: "#", maxSplits: 1)[0])
-                let resolved = file.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
-                #expect(
-                    FileManager.default.fileExists(atPath: resolved.path),
-                    "\(file.lastPathComponent): the link \(target) names no file")
+                let parts = target.split(separator: "#", maxSplits: 1).map(String.init)
+                let resolved = file.deletingLastPathComponent().appendingPathComponent(parts[0]).standardizedFileURL
+                guard FileManager.default.fileExists(atPath: resolved.path) else {
+                    Issue.record("\(file.lastPathComponent): the link \(target) names no file")
+                    continue
+                }
+                if parts.count == 2 {
+                    let headings = Self.anchors(try String(contentsOf: resolved, encoding: .utf8))
+                    #expect(
+                        headings.contains(parts[1]),
+                        "\(file.lastPathComponent): the link \(target) names no heading of \(parts[0])")
+                }
             }
         }
     }
