@@ -28,12 +28,16 @@ let package = Package(
         .executableTarget(name: "codable-export", dependencies: ["CSQLite"], path: "bench/codable-export"),
         // A libFuzzer target (scripts/fuzz); a plain build makes a replay tool of it.
         .executableTarget(name: "TasksFuzz", dependencies: ["TaskInterchange"]),
-        .testTarget(name: "TaskInterchangeTests", dependencies: ["TaskInterchange", "CSQLite"]),
+        // The test tiers and the `.slow` tag, shared by the test targets with long loops.
+        .target(name: "TestTiers", path: "Tests/TestTiers"),
+        .testTarget(name: "TaskInterchangeTests", dependencies: ["TaskInterchange", "CSQLite", "TestTiers"]),
         .testTarget(name: "TaskModelToolsTests", dependencies: ["TaskModelTools", "TaskInterchange"]),
         // Uses the `tasks generate` command's records (`SyntheticArchive`) for a 100k-task store.
         .testTarget(
-            name: "TaskGraphDestinationsTests", dependencies: ["TaskGraphDestinations", "TaskInterchange", "tasks"]),
-        .testTarget(name: "tasksTests", dependencies: ["tasks", "TaskInterchange"], exclude: ["Fixtures"]),
+            name: "TaskGraphDestinationsTests",
+            dependencies: ["TaskGraphDestinations", "TaskInterchange", "tasks", "TestTiers"]),
+        .testTarget(
+            name: "tasksTests", dependencies: ["tasks", "TaskInterchange", "TestTiers"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,11 +7,12 @@ struct DiffCommand: Command {
         "Exit status as for diff(1) and cmp(1): 0 when the graphs are equal, 1 when they "
         + "differ, and above 1 for trouble: 64 usage, 65 bad data (an unreadable or invalid archive, not a store), 66 "
         + "no such input, 74 I/O, 75 store locked, 70 internal."
-    static let mapping = SharedOptions.mapping("How a store side's entities map (see 'tasks inspect').")
-    static let model = SharedOptions.model(
-        "Read a store side with the app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom), for a store that keeps "
-            + "no model cache: each store in the version whose hashes it records.")
-    static let modelVersion = SharedOptions.modelVersion("With --model: the version both store sides are read with.")
+    static let modelOptions = ModelOptions.Declarations(
+        mapping: "How a store side's entities map (see 'tasks inspect').",
+        model:
+            "Read a store side with the app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom), for a store that keeps "
+            + "no model cache: each store in the version whose hashes it records.",
+        modelVersion: "With --model: the version both store sides are read with.")
     static let json = SharedOptions.json(
         "Print the comparison as JSON on stdout (up to 1000 records listed, all "
             + "counted).")
@@ -30,13 +31,13 @@ struct DiffCommand: Command {
             .init(name: "a", help: "The first graph: an archive, '-' for stdin, or a store."),
             .init(name: "b", help: "The second graph."),
         ],
-        options: [mapping, model, modelVersion, SharedOptions.limit, json])
+        options: [
+            modelOptions.mapping, modelOptions.model, modelOptions.modelVersion, SharedOptions.limit, json,
+        ])
 
     var a: String
     var b: String
-    var mapping: MappingFile
-    var model: String?
-    var modelVersion: String?
+    var modelOptions: ModelOptions
     var limit: Int
     var json: Bool
 
@@ -47,26 +48,24 @@ struct DiffCommand: Command {
         a = arguments.positionals[0]
         b = arguments.positionals[1]
         limit = try arguments.value(SharedOptions.limit)
-        mapping = try MappingFile(arguments, Self.mapping)
-        model = try arguments.optional(Self.model)
-        modelVersion = try arguments.optional(Self.modelVersion)
+        modelOptions = try ModelOptions(arguments, Self.modelOptions)
         json = arguments.flag(Self.json)
     }
 
     func validate() throws(UsageError) {
-        if modelVersion != nil && model == nil { throw UsageError("--model-version needs --model") }
+        try modelOptions.validate()
     }
 
     /// One side: an archive, or a store read with the model when `--model` names one.
     private func side(_ path: String, _ mapping: StoreMapping?) throws -> GraphSource {
         let source = try GraphSource.detecting(path: path, mapping: mapping)
-        guard source.isStore, model != nil else { return source }
+        guard source.isStore, modelOptions.model != nil else { return source }
         return .store(
-            path: path, mapping: mapping, model: try SharedOptions.model(model, version: modelVersion, forStore: path))
+            path: path, mapping: mapping, model: try modelOptions.model(forStore: path))
     }
 
     func run() throws -> Int32 {
-        let mapping = try mapping.load()
+        let mapping = try modelOptions.mapping.load()
         let a = try side(a, mapping)
         let b = try side(b, mapping)
         let diff = try GraphComparison.compare(a, b)

@@ -10,8 +10,12 @@ struct ExportCommand: Command {
         "--format-version", valueName: "version", help: "1 (the DataExporter format) or 2.", default: 2,
         defaultText: "2", allowedValues: ["1", "2"]
     ) { Int($0) }
-    static let mapping = SharedOptions.mapping(
-        "Read entities and properties as this mapping file says (see 'tasks inspect').")
+    static let modelOptions = ModelOptions.Declarations(
+        mapping: "Read entities and properties as this mapping file says (see 'tasks inspect').",
+        model: "Read the store with the app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom): its property names "
+            + "and types, for a store that keeps no model cache; the version is the one whose hashes the store "
+            + "records.",
+        modelVersion: "With --model: the version that wrote the store.")
     static let kinds = SelectionOptions.kinds(
         "Export only these kinds (project,category,tag,task) and what they refer to.")
     static let entities = SelectionOptions.entities("Export only these store entities and what they refer to.")
@@ -28,11 +32,6 @@ struct ExportCommand: Command {
         help: "Only tasks created or modified at or after this date (YYYY-MM-DD or an RFC 3339 date-time).")
     static let pretty = Flag("--pretty", help: "Indent the JSON.")
     static let ndjson = Flag("--ndjson", help: "Write one JSON object per line: header, records, trailer with counts.")
-    static let model = SharedOptions.model(
-        "Read the store with the app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom): its property names "
-            + "and types, for a store that keeps no model cache; the version is the one whose hashes the store "
-            + "records.")
-    static let modelVersion = SharedOptions.modelVersion("With --model: the version that wrote the store.")
     static let busyTimeout = SharedOptions.busyTimeout("How long to wait for a writer's lock on the store.")
     static let strict = Flag(
         "--strict",
@@ -47,14 +46,16 @@ struct ExportCommand: Command {
             + "carried exactly go to stderr.",
         positionals: [StoreArgument.positional],
         options: [
-            store, output, formatVersion, mapping, kinds, entities, excludedEntities, project, completed, open,
-            since, pretty, ndjson, model, modelVersion, busyTimeout, strict, SharedOptions.jsonSummary,
+            store, output, formatVersion, modelOptions.mapping, kinds, entities, excludedEntities, project, completed,
+            open,
+            since, pretty, ndjson, modelOptions.model, modelOptions.modelVersion, busyTimeout, strict,
+            SharedOptions.jsonSummary,
         ])
 
     var store: String
     var output: String
     var formatVersion: Int
-    var mapping: MappingFile
+    var modelOptions: ModelOptions
     var kinds: Set<RecordKind>?
     var entities: [String]?
     var excludedEntities: [String]
@@ -64,8 +65,6 @@ struct ExportCommand: Command {
     var since: String?
     var pretty: Bool
     var ndjson: Bool
-    var model: String?
-    var modelVersion: String?
     var busyTimeout: Int32
     var strict: Bool
     var jsonSummary: Bool
@@ -75,7 +74,7 @@ struct ExportCommand: Command {
         formatVersion = try arguments.value(Self.formatVersion)
         pretty = arguments.flag(Self.pretty)
         ndjson = arguments.flag(Self.ndjson)
-        mapping = try MappingFile(arguments, Self.mapping)
+        modelOptions = try ModelOptions(arguments, Self.modelOptions)
         kinds = try SelectionOptions.kinds(arguments, Self.kinds)
         entities = try arguments.optional(Self.entities)
         excludedEntities = try arguments.optional(Self.excludedEntities) ?? []
@@ -84,8 +83,6 @@ struct ExportCommand: Command {
         open = arguments.flag(Self.open)
         since = try arguments.optional(Self.since)
         strict = arguments.flag(Self.strict)
-        model = try arguments.optional(Self.model)
-        modelVersion = try arguments.optional(Self.modelVersion)
         busyTimeout = try arguments.value(Self.busyTimeout)
         output = try arguments.value(Self.output)
         jsonSummary = arguments.flag(SharedOptions.jsonSummary)
@@ -95,18 +92,18 @@ struct ExportCommand: Command {
         if pretty && ndjson { throw UsageError("--pretty and --ndjson cannot be combined") }
         if ndjson && formatVersion != 2 { throw UsageError("--ndjson needs --format-version 2") }
         if completed && open { throw UsageError("--completed and --open cannot be combined") }
-        if modelVersion != nil && model == nil { throw UsageError("--model-version needs --model") }
+        try modelOptions.validate()
     }
 
     func run() throws -> Int32 {
         var options = ExportOptions()
         options.writing.formatVersion = formatVersion
         options.writing.layout = ndjson ? .ndjson : pretty ? .pretty : options.writing.layout
-        try mapping.load(into: &options.mapping, source: &options.mappingSource)
+        try modelOptions.mapping.load(into: &options.mapping, source: &options.mappingSource)
         options.selection = try selection()
         options.strict = strict
         options.busyTimeout = busyTimeout
-        options.model = try SharedOptions.model(model, version: modelVersion, forStore: store)
+        options.model = try modelOptions.model(forStore: store)
         if Console.showsProgress {
             let line = ProgressLine()
             options.progress = { done, total in

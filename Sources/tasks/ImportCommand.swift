@@ -26,19 +26,18 @@ struct ImportCommand: Command {
         "--backup", valueName: "path",
         help: "Copy the target here (SQLite online backup, its external files beside it in "
             + ".<Name>_SUPPORT) before writing.")
-    static let mapping = SharedOptions.mapping("How the target's entities map (see 'tasks inspect').")
+    static let modelOptions = ModelOptions.Declarations(
+        mapping: "How the target's entities map (see 'tasks inspect').",
+        model: "The app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom): a new store is made for its version (as "
+            + "--model-from); an existing store that keeps no model cache is written with it (property names, types, "
+            + "externally stored data) in the version whose hashes it records.",
+        modelVersion: "With --model-from a model: the version to use (default: its "
+            + "current version).")
     static let modelFrom = Option<String>(
         "--model-from", valueName: "store|model",
         help: "Create the new store with "
             + "this store's schema and metadata (e.g. the empty store your app wrote), or those Core Data writes for a "
             + "model (.xcdatamodeld, .xcdatamodel, .momd, .mom), so the app opens it without a migration.")
-    static let model = SharedOptions.model(
-        "The app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom): a new store is made for its version (as "
-            + "--model-from); an existing store that keeps no model cache is written with it (property names, types, "
-            + "externally stored data) in the version whose hashes it records.")
-    static let modelVersion = SharedOptions.modelVersion(
-        "With --model-from a model: the version to use (default: its "
-            + "current version).")
     static let busyTimeout = SharedOptions.busyTimeout("How long to wait for another process's lock.")
     static let kinds = SelectionOptions.kinds(
         "Load only these kinds (project,category,tag,task); references to the "
@@ -56,7 +55,8 @@ struct ImportCommand: Command {
             ArchiveArgument.positional("The archive to import; '-' or nothing reads stdin (JSON or NDJSON).")
         ],
         options: [
-            store, mode, dryRun, backup, mapping, model, modelFrom, modelVersion, keepIdentity, strict, busyTimeout,
+            store, mode, dryRun, backup, modelOptions.mapping, modelOptions.model, modelFrom, modelOptions.modelVersion,
+            keepIdentity, strict, busyTimeout,
             SharedOptions.jsonSummary, verify, kinds, entities, match, modifiedProperty,
         ])
 
@@ -66,10 +66,8 @@ struct ImportCommand: Command {
     var keepIdentity: Bool
     var strict: Bool
     var backup: String?
-    var mapping: MappingFile
-    var model: String?
+    var modelOptions: ModelOptions
     var modelFrom: String?
-    var modelVersion: String?
     var busyTimeout: Int32
     var jsonSummary: Bool
     var verify: Bool
@@ -87,15 +85,13 @@ struct ImportCommand: Command {
         strict = arguments.flag(Self.strict)
         backup = try arguments.optional(Self.backup)
         busyTimeout = try arguments.value(Self.busyTimeout)
-        mapping = try MappingFile(arguments, Self.mapping)
+        modelOptions = try ModelOptions(arguments, Self.modelOptions)
         match = try Self.matchRule(arguments)
         verify = arguments.flag(Self.verify)
         kinds = try SelectionOptions.kinds(arguments, Self.kinds)
         entities = try arguments.optional(Self.entities)
         modifiedProperty = try arguments.optional(Self.modifiedProperty)
-        model = try arguments.optional(Self.model)
         modelFrom = try arguments.optional(Self.modelFrom)
-        modelVersion = try arguments.optional(Self.modelVersion)
         jsonSummary = arguments.flag(SharedOptions.jsonSummary)
         input = ArchiveArgument(arguments)
     }
@@ -107,10 +103,10 @@ struct ImportCommand: Command {
                 "--verify checks that the store holds the whole file; with --kinds or --entities it holds "
                     + "part of it")
         }
-        if model != nil && modelFrom != nil { throw UsageError("--model and --model-from cannot be combined") }
-        if modelVersion != nil && modelFrom == nil && model == nil {
-            throw UsageError("--model-version needs --model-from <model>")
+        if modelOptions.model != nil && modelFrom != nil {
+            throw UsageError("--model and --model-from cannot be combined")
         }
+        try modelOptions.validate(otherModel: ("--model-from <model>", modelFrom != nil))
     }
 
     func run() throws -> Int32 {
@@ -121,18 +117,18 @@ struct ImportCommand: Command {
         options.strict = strict
         options.backupPath = backup
         options.busyTimeout = busyTimeout
-        try mapping.load(into: &options.mapping, source: &options.mappingSource)
+        try modelOptions.mapping.load(into: &options.mapping, source: &options.mappingSource)
         options.match = match
         options.kinds = kinds
         options.entities = entities.map(Set.init)
         if let modifiedProperty { options.modificationDates = ModificationDates(property: modifiedProperty) }
         if let modelFrom {
-            options.template = try StoreTemplate(modelFrom: modelFrom, version: modelVersion)
-        } else if let model {
+            options.template = try StoreTemplate(modelFrom: modelFrom, version: modelOptions.modelVersion)
+        } else if let model = modelOptions.model {
             if FileManager.default.fileExists(atPath: store) {
-                options.targetModel = try SharedOptions.model(model, version: modelVersion, forStore: store)
+                options.targetModel = try modelOptions.model(forStore: store)
             } else {
-                options.template = try StoreTemplate(modelFrom: model, version: modelVersion)
+                options.template = try StoreTemplate(modelFrom: model, version: modelOptions.modelVersion)
             }
         }
         let input = try input.open()

@@ -4,12 +4,12 @@ import TaskInterchange
 /// `tasks inspect`: audits a store without changing a byte of it.
 struct InspectCommand: Command {
     static let store = SharedOptions.store("The Core Data SQLite store to inspect.")
-    static let mapping = SharedOptions.mapping("Use this mapping instead of detecting one.")
+    static let modelOptions = ModelOptions.Declarations(
+        mapping: "Use this mapping instead of detecting one.",
+        model: "Describe the store with the app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom), for a store that "
+            + "keeps no model cache; the version is the one whose hashes the store records.",
+        modelVersion: "With --model: the version that wrote the store.")
     static let json = SharedOptions.json("Print a JSON object for scripts instead of text.")
-    static let model = SharedOptions.model(
-        "Describe the store with the app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom), for a store that "
-            + "keeps no model cache; the version is the one whose hashes the store records.")
-    static let modelVersion = SharedOptions.modelVersion("With --model: the version that wrote the store.")
 
     static let description = CommandDescription(
         name: "inspect",
@@ -19,32 +19,28 @@ struct InspectCommand: Command {
         discussion: "The store's files are left byte-identical. Save the printed mapping with --json, edit it, and "
             + "pass it to export or import with --mapping.",
         positionals: [StoreArgument.positional],
-        options: [store, mapping, model, modelVersion, json])
+        options: [store, modelOptions.mapping, modelOptions.model, modelOptions.modelVersion, json])
 
     var store: String
-    var mapping: MappingFile
-    var model: String?
-    var modelVersion: String?
+    var modelOptions: ModelOptions
     var json: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         store = try StoreArgument.read(arguments, Self.store, acceptsPositional: true)
-        mapping = try MappingFile(arguments, Self.mapping)
-        model = try arguments.optional(Self.model)
-        modelVersion = try arguments.optional(Self.modelVersion)
+        modelOptions = try ModelOptions(arguments, Self.modelOptions)
         json = arguments.flag(Self.json)
     }
 
     func validate() throws(UsageError) {
-        if modelVersion != nil && model == nil { throw UsageError("--model-version needs --model") }
+        try modelOptions.validate()
     }
 
     func run() throws -> Int32 {
-        let mapping = try mapping.load()
+        let mapping = try modelOptions.mapping.load()
         let snapshot = try StoreSnapshot(path: store)
         let inspection = try StoreInspection(
-            snapshot: snapshot, mapping: mapping, mappingSource: self.mapping.path ?? "mapping",
-            appModel: try SharedOptions.model(model, version: modelVersion, forStore: store))
+            snapshot: snapshot, mapping: mapping, mappingSource: modelOptions.mapping.path ?? "mapping",
+            appModel: try modelOptions.model(forStore: store))
         try Console.output(json ? Console.json(inspection) : Self.text(inspection))
         return ExitCode.ok
     }

@@ -10,14 +10,12 @@ struct MigrateCommand: Command {
     static let backup = Option<String>(
         "--backup", valueName: "dir",
         help: "The directory for the backup (default: the legacy store's directory).")
-    static let mapping = SharedOptions.mapping("How the legacy store's entities map (see 'tasks inspect').")
-    static let model = Option<String>(
-        "--model", valueName: "model",
-        help: "The app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom): the new store is made for its version "
+    static let modelOptions = ModelOptions.Declarations(
+        mapping: "How the legacy store's entities map (see 'tasks inspect').",
+        model: "The app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom): the new store is made for its version "
             + "(--model-version, default the current one) and every entity travels; the legacy store is read with "
-            + "the version whose hashes it records.")
-    static let modelVersion = SharedOptions.modelVersion("With --model: the new store's version (default: current).")
-    static let versionOrder = SharedOptions.versionOrder
+            + "the version whose hashes it records.",
+        modelVersion: "With --model: the new store's version (default: current).")
     static let dryRun = Flag(
         "--dry-run",
         help: "Run every stage on private copies and print the plan (records and values per entity, and how the "
@@ -35,15 +33,15 @@ struct MigrateCommand: Command {
             + "lightweight migration infers it (renaming identifiers, defaults, lossless type changes), through every "
             + "version between the two in the model's version order, one step at a time; the mapping file's "
             + "modelChange overrides the last step.",
-        options: [from, to, backup, mapping, model, modelVersion, versionOrder, dryRun, busyTimeout])
+        options: [
+            from, to, backup, modelOptions.mapping, modelOptions.model, modelOptions.modelVersion,
+            modelOptions.versionOrder, dryRun, busyTimeout,
+        ])
 
     var legacy: String
     var target: String
     var backupDirectory: String?
-    var mapping: MappingFile
-    var model: String?
-    var modelVersion: String?
-    var versionOrder: String?
+    var modelOptions: ModelOptions
     var dryRun: Bool
     var busyTimeout: Int32
 
@@ -51,17 +49,13 @@ struct MigrateCommand: Command {
         legacy = try arguments.value(Self.from)
         target = try arguments.value(Self.to)
         backupDirectory = try arguments.optional(Self.backup)
-        mapping = try MappingFile(arguments, Self.mapping)
-        model = try arguments.optional(Self.model)
-        modelVersion = try arguments.optional(Self.modelVersion)
-        versionOrder = try arguments.optional(Self.versionOrder)
+        modelOptions = try ModelOptions(arguments, Self.modelOptions)
         dryRun = arguments.flag(Self.dryRun)
         busyTimeout = try arguments.value(Self.busyTimeout)
     }
 
     func validate() throws(UsageError) {
-        if modelVersion != nil && model == nil { throw UsageError("--model-version needs --model") }
-        if versionOrder != nil && model == nil { throw UsageError("--version-order needs --model") }
+        try modelOptions.validate()
     }
 
     func run() throws -> Int32 {
@@ -70,17 +64,16 @@ struct MigrateCommand: Command {
         var migration = Migration(legacyStore: legacy, backupDirectory: directory)
         migration.busyTimeout = busyTimeout
         migration.dryRun = dryRun
-        try mapping.load(into: &migration.mapping, source: &migration.mappingSource)
+        try modelOptions.mapping.load(into: &migration.mapping, source: &migration.mappingSource)
         // For a store no version of the model wrote that keeps its own model: the closest version's name.
         var ownModel: String?
-        if let model {
-            let source = try ModelSource(path: model)
-            migration.template = StoreTemplate(model: try source.version(named: modelVersion).model)
+        if let model = modelOptions.model, let source = try modelOptions.source() {
+            migration.template = StoreTemplate(model: try source.version(named: modelOptions.modelVersion).model)
             // The legacy store is read by the version whose hashes it records. A store no version of the model wrote
             // is read with its own model (its model cache); without one it is refused, as Core Data refuses to
             // migrate it: what it would be mapped from is unknown.
             let identification = try ModelIdentification(storePath: legacy, source: source)
-            migration.modelVersions = try SharedOptions.versionOrder(source, names: versionOrder)
+            migration.modelVersions = try modelOptions.versionOrder(of: source)
             if identification.version == nil && identification.storeHasModelCache {
                 // The store keeps its own model: read with it, and mapped from it (through the closest version).
                 ownModel = identification.closest ?? ""
@@ -125,7 +118,7 @@ struct MigrateCommand: Command {
                 } ?? "")
             // Read with the store's own model: said first, as the plan rests on it.
             let own = ownModel.map { closest in
-                " from the store's own model (its model cache: no version of \(model ?? "") wrote it"
+                " from the store's own model (its model cache: no version of \(modelOptions.model ?? "") wrote it"
                     + (closest.isEmpty ? "" : "; the closest is \(closest)") + ")"
             }
             if dryRun {
@@ -144,7 +137,7 @@ struct MigrateCommand: Command {
             return ExitCode.ok
         } catch let error as MigrationError {
             if let verification = error.verification { Console.error(DiffRenderer.text(verification, limit: 20)) }
-            if error.verification != nil && model == nil {
+            if error.verification != nil && modelOptions.model == nil {
                 // The built-in task model holds only the task kinds' fields: an app's own attributes need its model.
                 Console.error(
                     "hint: the new store is made from the built-in task model, which has no place for the app's own "

@@ -7,7 +7,7 @@ extension TaskInterchangeError.Setting {
         switch self {
         case .keepIdentity: return "--keep-identity"
         case .mode: return "--mode"
-        case .importKinds: return "--kinds"
+        case .importKinds, .exportKinds: return "--kinds"
         case .importEntities, .exportEntities: return "--entities"
         case .strict: return "--strict"
         case .match: return "--match"
@@ -72,6 +72,10 @@ enum CommandLineText {
                     TaskInterchangeError.libraryName(of: setting, values: values),
                     setting.flag(values)
                 ))
+        }
+        // A selection's completion as its description says it (`ExportSelection.completion open`): one flag.
+        for completion in ["completed", "open"] {
+            phrases.append((Setting.completion.name + " " + completion, Setting.completion.flag([completion])))
         }
         for setting in Setting.allCases where setting.name.contains(".") {
             phrases.append((setting.name, setting.flag))

@@ -33,18 +33,12 @@ enum SharedOptions {
             + "report.",
         default: 20, expected: "expected a count")
 
-    /// `--model-version <name>`.
     /// `--model <model>`: the app's model a store is read with.
     static func model(_ help: String) -> Option<String> {
         Option("--model", valueName: "model", help: help)
     }
 
-    /// The model `--model` names, in the version `--model-version` names or, without it, the one that wrote `store`.
-    static func model(_ path: String?, version: String?, forStore store: String) throws -> ObjectModel? {
-        guard let path else { return nil }
-        return try ModelSource(path: path).model(forStore: store, version: version)
-    }
-
+    /// `--model-version <name>`.
     static func modelVersion(_ help: String) -> Option<String> {
         Option("--model-version", valueName: "name", help: help)
     }

@@ -4,13 +4,13 @@ import TaskInterchange
 /// `tasks verify`: after a migration, does the store hold what the file holds?
 struct VerifyCommand: Command {
     static let store = SharedOptions.store("The store to check.")
-    static let mapping = SharedOptions.mapping("How the store's entities map (see 'tasks inspect').")
+    static let modelOptions = ModelOptions.Declarations(
+        mapping: "How the store's entities map (see 'tasks inspect').",
+        model:
+            "Read the store with the app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom), for a store that keeps no "
+            + "model cache (one made from the model): its property names and types.",
+        modelVersion: "With --model: the store's version (default: the one whose hashes the store records).")
     static let json = SharedOptions.json("Print the comparison as JSON on stdout.")
-    static let model = SharedOptions.model(
-        "Read the store with the app's model (.xcdatamodeld, .xcdatamodel, .momd, .mom), for a store that keeps no "
-            + "model cache (one made from the model): its property names and types.")
-    static let modelVersion = SharedOptions.modelVersion(
-        "With --model: the store's version (default: the one whose hashes the store records).")
 
     static let description = CommandDescription(
         name: "verify",
@@ -22,13 +22,13 @@ struct VerifyCommand: Command {
             + "beyond the file are counted, not differences. The report goes to "
             + "stdout.\n\n\(DiffCommand.exitConvention)",
         positionals: [ArchiveArgument.positional("The archive; '-' or nothing reads stdin (JSON or NDJSON).")],
-        options: [store, mapping, model, modelVersion, SharedOptions.versionOrder, SharedOptions.limit, json])
+        options: [
+            store, modelOptions.mapping, modelOptions.model, modelOptions.modelVersion, modelOptions.versionOrder,
+            SharedOptions.limit, json,
+        ])
 
     var store: String
-    var mapping: MappingFile
-    var model: String?
-    var modelVersion: String?
-    var versionOrder: String?
+    var modelOptions: ModelOptions
     var limit: Int
     var json: Bool
     var input: ArchiveArgument
@@ -36,31 +36,28 @@ struct VerifyCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         store = try StoreArgument.read(arguments, Self.store)
         limit = try arguments.value(SharedOptions.limit)
-        mapping = try MappingFile(arguments, Self.mapping)
-        model = try arguments.optional(Self.model)
-        modelVersion = try arguments.optional(Self.modelVersion)
-        versionOrder = try arguments.optional(SharedOptions.versionOrder)
+        modelOptions = try ModelOptions(arguments, Self.modelOptions)
         json = arguments.flag(Self.json)
         input = ArchiveArgument(arguments)
     }
 
     func validate() throws(UsageError) {
-        if modelVersion != nil && model == nil { throw UsageError("--model-version needs --model") }
-        if versionOrder != nil && model == nil { throw UsageError("--version-order needs --model") }
+        try modelOptions.validate()
     }
 
     func run() throws -> Int32 {
-        let mapping = try mapping.load()
+        let mapping = try modelOptions.mapping.load()
         guard FileManager.default.fileExists(atPath: store) else {
             throw TaskInterchangeError(.noInput, "\(store): no such store file")
         }
-        let source = try model.map { try ModelSource(path: $0) }
+        let source = try modelOptions.source()
         let diff = try GraphComparison.verify(
             input.path.map { .archive(path: $0) } ?? .standardInput,
             against: .store(
-                path: store, mapping: mapping, model: try source?.model(forStore: store, version: modelVersion)),
+                path: store, mapping: mapping,
+                model: try source?.model(forStore: store, version: modelOptions.modelVersion)),
             modelChange: mapping?.modelChange ?? ModelChangeOverrides(),
-            modelVersions: try source.map { try SharedOptions.versionOrder($0, names: versionOrder) })
+            modelVersions: try source.map { try modelOptions.versionOrder(of: $0) })
         if json {
             try Console.output(Console.json(diff))
         } else {

@@ -1,4 +1,5 @@
 import Foundation
+import TestTiers
 import Testing
 import TaskGraphDestinations
 @testable import TaskInterchange
@@ -6,7 +7,7 @@ import TaskGraphDestinations
 
 /// `Migration.run(into:)` with the adapter over the fake context: the stages on success and on a failure at each
 /// stage, what is left behind, and a generated store (100k tasks in the slow tier).
-@Suite("Migration into a context")
+@Suite("Migration into a context", .tags(.slow))
 struct MigrationIntoContextTests {
     typealias Scratch = TaskGraphDestinationTests.Scratch
 

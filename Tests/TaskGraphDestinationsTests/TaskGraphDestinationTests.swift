@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TaskGraphDestinations
+@testable import TaskGraphDestinations
 @testable import TaskInterchange
 @testable import tasks
 
@@ -70,5 +70,56 @@ struct TaskGraphDestinationTests {
         var destination = TaskGraphDestination(context: FakeTaskContext())
         _ = try Importer().run(archive, into: &destination)
         #expect(destination.extraValuesNotWritten == ["task.estimate": 1])
+    }
+
+    @Test("every field of each kind's field table is written into the objects and read back, or counted as not held")
+    func fieldTablesCovered() {
+        typealias Destination = TaskGraphDestination<FakeTaskContext>
+        func check<Record: TypedRecord>(_: Record.Type, held: [String], notHeld: [String]) {
+            let table = Record.fields.map(\.name)
+            #expect(Set(held).isDisjoint(with: notHeld), "\(Record.kind)")
+            #expect(held.count + notHeld.count == table.count, "\(Record.kind)")
+            #expect(Set(held + notHeld) == Set(table), "\(Record.kind): the destination lists \(held + notHeld)")
+        }
+        check(
+            ProjectRecord.self, held: Destination.projectFields.map(\.name),
+            notHeld: Destination.projectFieldsNotHeld.map(\.name))
+        check(CategoryRecord.self, held: Destination.categoryFields.map(\.name), notHeld: [])
+        check(TagRecord.self, held: Destination.tagFields.map(\.name), notHeld: [])
+        check(
+            TaskRecord.self, held: Destination.taskFields.map(\.name),
+            notHeld: Destination.taskFieldsNotHeld.map(\.name))
+        check(SubtaskRecord.self, held: Destination.subtaskFields.map(\.name), notHeld: [])
+    }
+
+    @Test("each held field's value reaches the object and comes back; a modification date is counted, not written")
+    func heldFieldsRoundTrip() throws {
+        let date = Date(timeIntervalSinceReferenceDate: 12_345.25)
+        var project = ProjectRecord(id: UUID(), name: "p", createdAt: date)
+        project.modifiedAt = date
+        var task = TaskRecord(
+            id: UUID(), title: "t", notes: "n", isCompleted: true, createdAt: date, dueDate: date.addingTimeInterval(1),
+            priority: 3, projectId: project.id,
+            subtasks: [SubtaskRecord(id: UUID(), title: "s", isCompleted: true)])
+        task.modifiedAt = date
+        var archive = Archive()
+        archive.projects = [project]
+        archive.categories = [CategoryRecord(id: UUID(), name: "c", color: "red")]
+        archive.tags = [TagRecord(id: UUID(), name: "g")]
+        task.categoryId = archive.categories[0].id
+        task.tagIds = [archive.tags[0].id]
+        archive.tasks = [task]
+        var destination = TaskGraphDestination(context: FakeTaskContext())
+        _ = try Importer().run(archive, into: &destination)
+        try destination.commit()
+        #expect(destination.fieldValuesNotWritten == ["project.modifiedAt": 1, "task.modifiedAt": 1])
+        var expected = archive
+        expected.projects[0].modifiedAt = nil
+        expected.tasks[0].modifiedAt = nil
+        let contents = try #require(try destination.contents())
+        #expect(contents.projects == expected.projects)
+        #expect(contents.categories == expected.categories)
+        #expect(contents.tags == expected.tags)
+        #expect(contents.tasks == expected.tasks)
     }
 }

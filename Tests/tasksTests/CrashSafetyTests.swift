@@ -1,4 +1,5 @@
 import Foundation
+import TestTiers
 import Testing
 import TaskInterchange
 
@@ -7,7 +8,7 @@ import TaskInterchange
 /// 3 kills per target in a 10k-task store by default; 20 in a 100k-task one in the slow tier (`TASKS_SLOW=1`), and
 /// `TASKS_KILL_COUNT=50` (or more) for a longer run. The kill points are drawn from a seeded generator
 /// (`TASKS_KILL_SEED`), printed on failure.
-@Suite("Crash safety", .serialized)
+@Suite("Crash safety", .serialized, .tags(.slow))
 struct CrashSafetyTests {
     static let kills = Int(ProcessInfo.processInfo.environment["TASKS_KILL_COUNT"] ?? "") ?? Tiers.count(3, slow: 20)
     static let seed =

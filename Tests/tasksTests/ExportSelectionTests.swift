@@ -230,7 +230,10 @@ struct ExportSelectionTests {
         let store = try scratch.sampleStore()
         let result = try export(["--completed", "--kinds", "task,tag"], scratch)
         let source = result.archive["source"] as? [String: Any]
-        #expect(source?["selection"] as? String == "--kinds tag,task --completed")
+        let selection = source?["selection"] as? [String: Any]
+        #expect(
+            selection?["kinds"] as? [String] == ["tag", "task"] && selection?["completion"] as? String == "completed")
+        #expect(selection?.count == 2)
         let whole = try export([], scratch, name: "whole.json")
         #expect((whole.archive["source"] as? [String: Any])?["selection"] == nil)
         let before = try scratch.bytes("TaskManager.sqlite")
@@ -241,6 +244,17 @@ struct ExportSelectionTests {
             #expect(
                 run.stderr.contains("the archive holds part of a store (exported with --kinds tag,task --completed)"))
         }
+        // An archive written before the selection was structured holds the options as a string: read the same.
+        var older = result.archive
+        var olderSource = try #require(older["source"] as? [String: Any])
+        olderSource["selection"] = "--kinds tag,task --completed"
+        older["source"] = olderSource
+        try JSONSerialization.data(withJSONObject: older).write(to: URL(fileURLWithPath: scratch.path("older.json")))
+        #expect(try TasksBinary.run(["validate", scratch.path("older.json")]).status == 0)
+        let refused = try TasksBinary.run(["import", "--store", store, "--mode", "replace", scratch.path("older.json")])
+        #expect(refused.status == 64)
+        #expect(
+            refused.stderr.contains("the archive holds part of a store (exported with --kinds tag,task --completed)"))
         #expect(try scratch.bytes("TaskManager.sqlite") == before)
         let upsert = try TasksBinary.run(["import", "--store", store, "--mode", "upsert", scratch.path("out.json")])
         #expect(upsert.status == 0, "\(upsert.stderr)")

@@ -1,11 +1,12 @@
 import Foundation
 import TaskInterchange
+import TestTiers
 import Testing
 
 /// Externally stored values through the command line: an import into a new store with the app's model writes them
 /// back as files beside the store, and a SIGKILL at a random point leaves either no store or the complete store with
 /// all its files — never a file of an import that did not finish, once the next run has swept its temporary names.
-@Suite("tasks: external binary storage", .serialized)
+@Suite("tasks: external binary storage", .serialized, .tags(.slow))
 struct ExternalStorageCommandTests {
     static let kills = Tiers.count(3, slow: 10)
     static let records = 60

@@ -1,10 +1,11 @@
 import Foundation
+import TestTiers
 import Testing
 import TaskInterchange
 
 /// Stores in use, as users have them: another process writing while `tasks` reads, a writer that died
 /// mid-transaction, imports racing each other. Each check runs the built binary against a real second process.
-@Suite("Live stores", .serialized)
+@Suite("Live stores", .serialized, .tags(.slow))
 struct LiveStoreTests {
     static let writer = TasksBinary.repository.appendingPathComponent("Tests/tasksTests/Fixtures/live/writer.py").path
     /// Exports per journal mode while the writer runs (20 in the slow tier; `TASKS_LIVE_EXPORTS` for a longer run),

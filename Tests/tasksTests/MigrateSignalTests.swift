@@ -1,9 +1,10 @@
 import Foundation
+import TestTiers
 import Testing
 
 /// SIGINT, SIGTERM and SIGHUP at random points of `tasks migrate`: an interrupted run exits 128 + n and leaves no new
 /// store, no temporary file and at most one complete backup; a run that finished first exits 0 with the new store.
-@Suite("tasks migrate under signals", .serialized)
+@Suite("tasks migrate under signals", .serialized, .tags(.slow))
 struct MigrateSignalTests {
     @Test("signals at random points of a migration (10k tasks; 50k in the slow tier): nothing half-done is left")
     func interrupted() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import TaskInterchange
+import TestTiers
 import Testing
 
 /// Random models of 3–6 versions, each version an edit of the one before: attributes renamed by renaming identifier
@@ -8,7 +9,7 @@ import Testing
 /// migrate --model` carries it into the last version, and every value is checked by SQL under its final column: each
 /// kept value equal, each re-added attribute holding its new default (not the old value of its name), each removed
 /// one named as dropped with its count. `verify --model` must then pass.
-@Suite("migrate --model through random chains of model versions")
+@Suite("migrate --model through random chains of model versions", .tags(.slow))
 struct ModelChainPropertyTests {
     /// One attribute of one version.
     struct Attribute {

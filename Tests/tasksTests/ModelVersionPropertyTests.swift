@@ -1,5 +1,6 @@
 import Foundation
 import TaskInterchange
+import TestTiers
 import Testing
 
 /// Random model pairs: a version 1 with a few entities, a version 2 that renames (by renaming identifier), removes,
@@ -7,7 +8,7 @@ import Testing
 /// 1 is filled with random rows by SQL, `tasks migrate --model` carries it into version 2, and every row and value is
 /// then checked by SQL against what the change should leave: each kept value equal under its new name, each default
 /// where the rows had nothing, each removed attribute named in the output as dropped with its count.
-@Suite("migrate --model across random model versions")
+@Suite("migrate --model across random model versions", .tags(.slow))
 struct ModelVersionPropertyTests {
     /// One attribute of version 1 and what version 2 does with it.
     struct Attribute {

@@ -1,4 +1,5 @@
 import Foundation
+import TestTiers
 import Testing
 import TaskInterchange
 
@@ -7,7 +8,7 @@ import TaskInterchange
 ///
 /// The points are drawn from a seeded generator (`TASKS_SIGNAL_SEED`, printed on failure) over the time a full run
 /// takes here; `TASKS_SIGNAL_COUNT` runs per operation (one per signal by default, three per signal in the slow tier).
-@Suite("Signals", .serialized)
+@Suite("Signals", .serialized, .tags(.slow))
 struct SignalTests {
     static let count = Int(ProcessInfo.processInfo.environment["TASKS_SIGNAL_COUNT"] ?? "") ?? Tiers.count(3, slow: 9)
     static let seed =

@@ -10,7 +10,8 @@ import TaskInterchange
 /// and deletes, by id, every object this import saved, so a failed or cancelled migration leaves the store as it was.
 ///
 /// Values under a record's `extra` (properties the interchange has no field for) have no place in this model: they
-/// are counted in `extraValuesNotWritten`, never dropped silently.
+/// are counted in `extraValuesNotWritten`, never dropped silently; so are the values of the interchange's fields the
+/// model has no property for (modification dates), in `fieldValuesNotWritten`.
 public final class TaskGraphDestination<Context: TaskGraphContext>: ImportDestination {
     /// An object this destination made, compared by identity.
     public struct Key: Hashable {
@@ -34,6 +35,9 @@ public final class TaskGraphDestination<Context: TaskGraphContext>: ImportDestin
     public private(set) var saves = 0
     /// `extra` values not written, by `kind.property`, with how many records carried one.
     public private(set) var extraValuesNotWritten: [String: Int] = [:]
+    /// Values of interchange fields the objects have no property for, by `kind.field`, with how many records carried
+    /// one.
+    public private(set) var fieldValuesNotWritten: [String: Int] = [:]
     private var inserted: [StoreMapping.Kind: Set<UUID>] = [:]
     private var tasksInBatch = 0
 
@@ -49,8 +53,8 @@ public final class TaskGraphDestination<Context: TaskGraphContext>: ImportDestin
         try context.performAndWait {
             let object = try context.makeProject()
             object.id = project.id
-            object.name = project.name
-            object.createdAt = project.createdAt
+            for field in Self.projectFields { field.write(project, object) }
+            count(project, Self.projectFieldsNotHeld, .project)
             record(.project, project.id, extra: project.extra)
             return Key(object)
         }
@@ -62,8 +66,7 @@ public final class TaskGraphDestination<Context: TaskGraphContext>: ImportDestin
         try context.performAndWait {
             let object = try context.makeCategory()
             object.id = category.id
-            object.name = category.name
-            object.color = category.color
+            for field in Self.categoryFields { field.write(category, object) }
             record(.category, category.id, extra: category.extra)
             return Key(object)
         }
@@ -75,7 +78,7 @@ public final class TaskGraphDestination<Context: TaskGraphContext>: ImportDestin
         try context.performAndWait {
             let object = try context.makeTag()
             object.id = tag.id
-            object.name = tag.name
+            for field in Self.tagFields { field.write(tag, object) }
             record(.tag, tag.id, extra: tag.extra)
             return Key(object)
         }
@@ -93,12 +96,8 @@ public final class TaskGraphDestination<Context: TaskGraphContext>: ImportDestin
             tasksInBatch += 1
             let object = try context.makeTask()
             object.id = task.id
-            object.title = task.title
-            object.notes = task.notes
-            object.isCompleted = task.isCompleted
-            object.createdAt = task.createdAt
-            object.dueDate = task.dueDate
-            object.priority = task.priority
+            for field in Self.taskFields { field.write(task, object) }
+            count(task, Self.taskFieldsNotHeld, .task)
             // Keys only ever come from this destination's own inserts, so each is of its kind's type.
             object.project = links.project.map { $0.object as! Context.Project }
             object.category = links.category.map { $0.object as! Context.Category }
@@ -114,8 +113,7 @@ public final class TaskGraphDestination<Context: TaskGraphContext>: ImportDestin
         try context.performAndWait {
             let object = try context.makeSubtask()
             object.id = subtask.id
-            object.title = subtask.title
-            object.isCompleted = subtask.isCompleted
+            for field in Self.subtaskFields { field.write(subtask, object) }
             object.position = position
             (task.object as! Context.Task).subtasks.append(object)
             record(.subtask, subtask.id, extra: subtask.extra)
@@ -151,19 +149,42 @@ public final class TaskGraphDestination<Context: TaskGraphContext>: ImportDestin
         try context.performAndWait {
             let all = try context.fetchAll()
             var archive = Archive()
-            archive.projects = all.projects.map { ProjectRecord(id: $0.id, name: $0.name, createdAt: $0.createdAt) }
-            archive.categories = all.categories.map { CategoryRecord(id: $0.id, name: $0.name, color: $0.color) }
-            archive.tags = all.tags.map { TagRecord(id: $0.id, name: $0.name) }
+            archive.projects = all.projects.map {
+                Self.read($0, into: ProjectRecord(id: $0.id, name: ""), Self.projectFields)
+            }
+            archive.categories = all.categories.map {
+                Self.read($0, into: CategoryRecord(id: $0.id, name: ""), Self.categoryFields)
+            }
+            archive.tags = all.tags.map { Self.read($0, into: TagRecord(id: $0.id, name: ""), Self.tagFields) }
             archive.tasks = all.tasks.map { task in
-                TaskRecord(
-                    id: task.id, title: task.title, notes: task.notes, isCompleted: task.isCompleted,
-                    createdAt: task.createdAt, dueDate: task.dueDate, priority: task.priority,
-                    projectId: task.project?.id, categoryId: task.category?.id, tagIds: task.tags.map(\.id),
-                    subtasks: task.subtasks.sorted { $0.position < $1.position }.map {
-                        SubtaskRecord(id: $0.id, title: $0.title, isCompleted: $0.isCompleted)
-                    })
+                var record = Self.read(
+                    task, into: TaskRecord(id: task.id, title: "", createdAt: Date(timeIntervalSinceReferenceDate: 0)),
+                    Self.taskFields)
+                record.projectId = task.project?.id
+                record.categoryId = task.category?.id
+                record.tagIds = task.tags.map(\.id)
+                record.subtasks = task.subtasks.sorted { $0.position < $1.position }.map {
+                    Self.read($0, into: SubtaskRecord(id: $0.id, title: ""), Self.subtaskFields)
+                }
+                return record
             }
             return archive
+        }
+    }
+
+    /// `record` with the fields `object` holds read into it.
+    private static func read<Record, Object>(
+        _ object: Object, into record: Record, _ fields: [GraphField<Record, Object>]
+    ) -> Record {
+        var record = record
+        for field in fields { field.read(object, &record) }
+        return record
+    }
+
+    /// Counts the values `record` carries in fields the objects have no property for.
+    private func count<Record>(_ record: Record, _ fields: [UnheldField<Record>], _ kind: StoreMapping.Kind) {
+        for field in fields where field.isSet(record) {
+            fieldValuesNotWritten["\(kind.rawValue).\(field.name)", default: 0] += 1
         }
     }
 

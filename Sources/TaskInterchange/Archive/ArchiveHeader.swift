@@ -37,15 +37,16 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
         /// (objects deleted since included), so a restore (``StoreImportOptions/keepIdentity``) never gives one of them
         /// again (empty when unknown).
         public var maxKeys: [String: Int64]
-        /// The export options that chose part of the store (`--completed --kinds task`, say); nil for a whole store.
-        /// `import --mode replace` refuses such an archive: it would delete every record the archive does not hold.
-        public var selection: String?
+        /// The selection that chose part of the store; nil for a whole store. An import with
+        /// ``StoreImportOptions/mode`` `.replace` refuses such an archive: it would delete every record the archive
+        /// does not hold.
+        public var selection: ExportSelection?
 
         /// Creates a source description.
         public init(
             store: String, storeUUID: String? = nil, entities: [String: String] = [:],
             relationships: [String: [String: ExtraRelationship]] = [:],
-            model: [String: EntityDeclaration] = [:], maxKeys: [String: Int64] = [:], selection: String? = nil
+            model: [String: EntityDeclaration] = [:], maxKeys: [String: Int64] = [:], selection: ExportSelection? = nil
         ) {
             self.store = store
             self.storeUUID = storeUUID
@@ -71,7 +72,7 @@ public struct ArchiveHeader: Sendable, Hashable, Codable {
                 try container.decodeIfPresent([String: [String: ExtraRelationship]].self, forKey: .relationships) ?? [:]
             model = try container.decodeIfPresent([String: EntityDeclaration].self, forKey: .model) ?? [:]
             maxKeys = try container.decodeIfPresent([String: Int64].self, forKey: .maxKeys) ?? [:]
-            selection = try container.decodeIfPresent(String.self, forKey: .selection)
+            selection = try container.decodeIfPresent(ExportSelection.self, forKey: .selection)
         }
 
         /// Writes a source, leaving out `relationships` and `model` when there are none and `selection` for a whole

@@ -276,7 +276,7 @@ extension ArchiveReader.Parser {
         var relationships: [String: [String: ExtraRelationship]] = [:]
         var model: [String: EntityDeclaration] = [:]
         var maxKeys: [String: Int64] = [:]
-        var selection: String?
+        var selection: ExportSelection?
         while let member = try nextMember(
             SourceMember.self, allowed: .all(SourceMember.self), in: "$.source",
             tracker: &tracker)
@@ -288,7 +288,7 @@ extension ArchiveReader.Parser {
             case .relationships: relationships = try readRelationships()
             case .model: model = try readModel()
             case .maxKeys: maxKeys = try readMaxKeys()
-            case .selection: selection = try readString("$.source.selection")
+            case .selection: selection = try readSelection()
             }
         }
         try reportMissing(
@@ -310,6 +310,74 @@ extension ArchiveReader.Parser {
             if let value { result[name] = Int64(value) }
         }
         return result
+    }
+
+    /// `{"kinds": ["task"], "completion": "completed"}`, or the string of options older archives hold (`"--kinds task
+    /// --completed"`); nil after reporting a problem.
+    private mutating func readSelection() throws -> ExportSelection? {
+        typealias Member = ArchiveReader.SelectionMember
+        let path = "$.source.selection"
+        let start = scanner.location
+        if try scanner.peekKind() == .string {
+            let text = try scanner.readString()
+            if let selection = ExportSelection(optionsText: text) { return selection }
+            try report(.wrongType, path, "\"\(text)\" is not a selection", at: start)
+            return nil
+        }
+        guard try expectObject(path) else { return nil }
+        var selection = ExportSelection()
+        var valid = true
+        var tracker = MemberTracker(Member.self)
+        while let member = try nextMember(Member.self, allowed: .all(Member.self), in: path, tracker: &tracker) {
+            let memberPath = path + "." + member.name
+            let location = scanner.location
+            switch member {
+            case .kinds, .entities, .excludedEntities:
+                let kind = try scanner.peekKind()
+                guard kind == .array else {
+                    try reportWrongType("an array of names", found: kind, memberPath, at: location)
+                    valid = false
+                    continue
+                }
+                guard let names = try readIdArray(memberPath) else {
+                    valid = false
+                    continue
+                }
+                switch member {
+                case .kinds:
+                    let kinds = names.compactMap(RecordKind.init(rawValue:))
+                    guard kinds.count == names.count else {
+                        try report(
+                            .wrongType, memberPath, "a name is not a kind of record (expected \(Self.kindNames))",
+                            at: location)
+                        valid = false
+                        continue
+                    }
+                    selection.kinds = Set(kinds)
+                case .entities: selection.entities = Set(names)
+                default: selection.excludedEntities = Set(names)
+                }
+            case .project:
+                selection.project = try readString(memberPath)
+            case .completion:
+                guard let text = try readString(memberPath) else { valid = false; continue }
+                guard let completion = ExportSelection.Completion(rawValue: text) else {
+                    try report(.wrongType, memberPath, "\"\(text)\" is not completed or open", at: location)
+                    valid = false
+                    continue
+                }
+                selection.completion = completion
+            case .since:
+                guard let text = try readString(memberPath) else { valid = false; continue }
+                guard let date = try? LosslessDate.date(from: text) else {
+                    try report(.wrongType, memberPath, "\"\(text)\" is not an RFC 3339 date-time", at: location)
+                    valid = false
+                    continue
+                }
+                selection.since = date
+            }
+        }
+        return valid ? selection : nil
     }
 
     /// `{"task": {"blocking": {"destination": "task", "toMany": true, "ordered": false, "inverse": "blockedBy"}}}`.

@@ -45,6 +45,16 @@ extension ArchiveReader {
         static let packedNames = ArchiveReader.packedTable(SourceMember.self)
     }
 
+    /// Members of `source.selection`.
+    enum SelectionMember: Int, Member {
+        case kinds, entities, excludedEntities, project, completion, since
+        static let names: [StaticString] = ["kinds", "entities", "excludedEntities", "project", "completion", "since"]
+        static let packedNames = ArchiveReader.packedTable(SelectionMember.self)
+
+        /// The name as a string, for paths.
+        var name: String { "\(Self.names[rawValue])" }
+    }
+
     /// Members of one declaration in `source.relationships`.
     enum RelationshipMember: Int, Member {
         case destination, toMany, ordered, inverse

@@ -56,16 +56,45 @@ extension ArchiveWriter {
                 }
                 close()
             }
-            if let selection = source.selection {
-                key("selection")
-                output.appendString(selection)
-            }
+            if let selection = source.selection { writeSelection(selection) }
             close()
         }
         if isNDJSON {
             close()
             output.appendByte(UInt8(ascii: "\n"))
         }
+    }
+
+    /// `source.selection`: `{"kinds": ["task"], "completion": "completed"}`, lists sorted, as `ExportSelection`
+    /// encodes it.
+    private mutating func writeSelection(_ selection: ExportSelection) {
+        key("selection")
+        openObject(breaksLines: false)
+        func list(_ name: StaticString, _ items: [String]) {
+            key(name)
+            openArray(breaksLines: false)
+            for item in items {
+                element()
+                output.appendString(item)
+            }
+            close()
+        }
+        if let kinds = selection.recordedKinds { list("kinds", kinds.sorted().map(\.rawValue)) }
+        if let entities = selection.entities { list("entities", entities.sorted()) }
+        if !selection.excludedEntities.isEmpty { list("excludedEntities", selection.excludedEntities.sorted()) }
+        if let project = selection.project {
+            key("project")
+            output.appendString(project)
+        }
+        if let completion = selection.completion {
+            key("completion")
+            output.appendString(completion.rawValue)
+        }
+        if let since = selection.since, let text = try? LosslessDate.string(from: since) {
+            key("since")
+            output.appendString(text)
+        }
+        close()
     }
 
     /// `source.relationships`: kind → property → `{destination, toMany, ordered, inverse?}`, names sorted.

@@ -67,7 +67,7 @@ public enum Exporter {
                 relationships: reader.relationshipDeclarations,
                 model: reader.entityDeclarations,
                 maxKeys: try reader.handedOutKeys(),
-                selection: options.selection.isEverything ? nil : options.selection.description))
+                selection: options.selection.isEverything ? nil : options.selection))
         var writing = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
         try writing.writer.begin(header: header)
         // Reading the store and formatting JSON each get a core. The writer stays on the calling thread, the one a

@@ -183,7 +183,7 @@ public struct StoreInspection: Sendable, Codable {
                         message:
                             """
                             Z_MAX is \(entity.maxKey) but \(table) holds key \(largest); \
-                            the app's next insert would collide (tasks import corrects it)
+                            the app's next insert would collide (an import into the store corrects it)
                             """
                     )
                 }

@@ -49,6 +49,8 @@ public struct TaskInterchangeError: Error, Sendable, Equatable, CustomStringConv
         case modifiedProperty
         /// The store path an import writes into (`StoreImport.run(_:into:options:)`).
         case importTarget
+        /// ``ExportSelection/kinds``.
+        case exportKinds
         /// ``ExportSelection/project``.
         case project
         /// ``ExportSelection/completion``.
@@ -87,6 +89,7 @@ public struct TaskInterchangeError: Error, Sendable, Equatable, CustomStringConv
             case .backupPath: return "StoreImportOptions.backupPath"
             case .modifiedProperty: return "ModificationDates.property"
             case .importTarget: return "the import's target store"
+            case .exportKinds: return "ExportSelection.kinds"
             case .project: return "ExportSelection.project"
             case .completion: return "ExportSelection.completion"
             case .since: return "ExportSelection.since"

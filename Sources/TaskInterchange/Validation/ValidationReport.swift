@@ -10,8 +10,8 @@ public struct ValidationReport: Sendable, Hashable, Codable {
     public var version: Int?
     /// How many records of each kind the archive holds.
     public var counts: ArchiveCounts
-    /// The export options that chose part of a store (`source.selection`); nil for a whole store.
-    public var selection: String?
+    /// The selection that chose part of a store (`source.selection`); nil for a whole store.
+    public var selection: ExportSelection?
     /// All issues found per code, including those past the cap (empty in a report decoded from JSON, which does not
     /// carry it).
     public var codeCounts: [ValidationIssue.Code: Int] = [:]
@@ -21,7 +21,7 @@ public struct ValidationReport: Sendable, Hashable, Codable {
     /// Creates a report.
     public init(
         issues: [ValidationIssue], errorCount: Int, warningCount: Int, version: Int?, counts: ArchiveCounts,
-        selection: String? = nil, codeCounts: [ValidationIssue.Code: Int] = [:]
+        selection: ExportSelection? = nil, codeCounts: [ValidationIssue.Code: Int] = [:]
     ) {
         self.issues = issues
         self.errorCount = errorCount

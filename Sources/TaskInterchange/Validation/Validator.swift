@@ -51,7 +51,7 @@ public struct Validator: ArchiveVisitor {
     private var tasks: Set<UUIDKey> = []
     private var subtasks: Set<UUIDKey> = []
     var counts = ArchiveCounts()
-    private var selection: String?
+    private var selection: ExportSelection?
     /// References whose target had not been read yet (version 1 files may list tasks before projects).
     private var pending: [(kind: RecordKind, id: UUID, path: String)] = []
     /// Ids named by relationships under `extra` whose destination had not been read yet.

@@ -1,10 +1,11 @@
 import Foundation
+import TestTiers
 import Testing
 @testable import TaskInterchange
 
 /// The `async` entry points: cancelled at random points they leave nothing (no output, no temporary file, the
 /// target's files byte for byte as before) or finish completely; their progress events are ordered and complete.
-@Suite("Async entry points")
+@Suite("Async entry points", .tags(.slow))
 struct AsyncEntryPointTests {
     static let tasks = 20_000
     /// Cancellations at random points per test.

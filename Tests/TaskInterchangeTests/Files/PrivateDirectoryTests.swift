@@ -1,8 +1,9 @@
 import Foundation
+import TestTiers
 import Testing
 @testable import TaskInterchange
 
-@Suite("Private directories")
+@Suite("Private directories", .tags(.slow))
 struct PrivateDirectoryTests {
     /// Sets a flag from the sweeping thread to stop it.
     final class Stop: @unchecked Sendable {

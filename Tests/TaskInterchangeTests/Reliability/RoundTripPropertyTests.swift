@@ -1,11 +1,12 @@
 import Foundation
+import TestTiers
 import Testing
 @testable import TaskInterchange
 
 /// Random graphs → store → export → import into a fresh store → export: byte-identical except the export's own
 /// `exportDate` and `source`. Seeded: a failure names its seed. 40 graphs by default, 200 in the slow tier
 /// (`TASKS_SLOW=1`); `TASKS_ROUND_TRIPS` sets the count.
-@Suite("Round-trip property")
+@Suite("Round-trip property", .tags(.slow))
 struct RoundTripPropertyTests {
     static let count = Int(ProcessInfo.processInfo.environment["TASKS_ROUND_TRIPS"] ?? "") ?? Tiers.count(40, slow: 200)
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestTiers
 import Testing
 
 @testable import TaskInterchange

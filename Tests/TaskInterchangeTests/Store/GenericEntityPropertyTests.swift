@@ -1,4 +1,5 @@
 import Foundation
+import TestTiers
 import Testing
 
 @testable import TaskInterchange
@@ -8,7 +9,7 @@ import Testing
 /// graph of generic records: archive → JSON → new store (keeping identity) → archive must give back every record,
 /// value, link, position and dangling key, and that archive → a second store must equal the first table for table
 /// at the SQL level. A one-to-one's keys are filled on one side, on both (agreeing or not), or point at no row.
-@Suite("Generic entities: random models")
+@Suite("Generic entities: random models", .tags(.slow))
 struct GenericEntityPropertyTests {
     static let attributeTypes: [ObjectModel.AttributeType] = [
         .integer16, .integer32, .integer64, .decimal, .double, .float, .string, .boolean, .date, .binaryData, .uuid,

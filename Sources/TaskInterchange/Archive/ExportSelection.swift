@@ -44,21 +44,32 @@ public struct ExportSelection: Sendable, Hashable, CustomStringConvertible {
         project != nil || completion != nil || since != nil
     }
 
-    /// The selection as the export options that make it, in a fixed order (`--kinds task --completed`); recorded in
-    /// the archive's `source.selection`.
-    public var description: String {
-        var parts: [String] = []
-        if let kinds = hasTaskFilter ? kinds : namedKinds {
-            parts.append("--kinds " + kinds.sorted().map(\.rawValue).joined(separator: ","))
+    /// The kinds an archive records: as given when tasks are filtered (then naming every kind keeps every kind's
+    /// records as roots), else `namedKinds`.
+    var recordedKinds: Set<RecordKind>? {
+        hasTaskFilter ? kinds : namedKinds
+    }
+
+    /// The selection as the settings that make it, each with its value as text, in a fixed order.
+    var settings: [(setting: TaskInterchangeError.Setting, value: String)] {
+        var settings: [(setting: TaskInterchangeError.Setting, value: String)] = []
+        if let kinds = recordedKinds {
+            settings.append((.exportKinds, kinds.sorted().map(\.rawValue).joined(separator: ",")))
         }
-        if let entities { parts.append("--entities " + entities.sorted().joined(separator: ",")) }
+        if let entities { settings.append((.exportEntities, entities.sorted().joined(separator: ","))) }
         if !excludedEntities.isEmpty {
-            parts.append("--exclude-entities " + excludedEntities.sorted().joined(separator: ","))
+            settings.append((.excludedEntities, excludedEntities.sorted().joined(separator: ",")))
         }
-        if let project { parts.append("--project " + project) }
-        if let completion { parts.append("--" + completion.rawValue) }
-        if let since, let text = try? LosslessDate.string(from: since) { parts.append("--since " + text) }
-        return parts.joined(separator: " ")
+        if let project { settings.append((.project, project)) }
+        if let completion { settings.append((.completion, completion.rawValue)) }
+        if let since, let text = try? LosslessDate.string(from: since) { settings.append((.since, text)) }
+        return settings
+    }
+
+    /// The selection as the settings that make it (`ExportSelection.kinds task ExportSelection.completion
+    /// completed`), for messages; an archive records it as data (`source.selection`).
+    public var description: String {
+        settings.map { "\($0.setting.name) \($0.value)" }.joined(separator: " ")
     }
 
     /// The instant for ``ExportSelection/since`` from text: a date (`2024-03-01`, midnight UTC) or an RFC 3339 date-time.
