@@ -164,6 +164,19 @@ struct OwnExportImportTests {
         #expect(FileManager.default.contents(atPath: file) == Data(ExternalStorageTests.large))
     }
 
+    @Test("tables the app added (full-text indexes, its own tables): each mode leaves every cell", arguments: modes)
+    func rawTables(mode: ImportMode) throws {
+        let directory = try TemporaryDirectory()
+        let store = try RawTablesTests.sourceStore(directory)
+        let tables = ["ZSEARCH", "ZSEARCH5", "APP_NOTES", "APP_LOG"]
+        let before = try tables.map { try RawTablesTests.cells($0, in: store) }
+        try #require(before.allSatisfy { !$0.isEmpty })
+        let result = try Self.checkOwnExport(of: store, mode: mode, model: nil, in: directory)
+        #expect(try tables.map { try RawTablesTests.cells($0, in: store) } == before)
+        let rows = result.plan.tables.values.map { mode == .replace ? $0.inserted : $0.unchanged }.reduce(0, +)
+        #expect(rows == before.map(\.count).reduce(0, +))
+    }
+
     @Test("replace by an archive with fewer records removes the others, generic ones too, and their join rows")
     func fewerRecords() throws {
         let directory = try TemporaryDirectory()
