@@ -65,8 +65,10 @@ struct OwnExportImportTests {
             }.filter { derived || $0 != "Z_OPT" }
             let cells = columns.map { column -> String in
                 let quoted = "quote(\(Database.quote(column)))"
-                let owning = (owners[table] ?? [:]).filter { $0.value.contains { $0.uppercased() == column.uppercased() } }
-                    .keys.map(String.init)
+                let owning = (owners[table] ?? [:]).filter {
+                    $0.value.contains { $0.uppercased() == column.uppercased() }
+                }
+                .keys.map(String.init)
                 guard !derived, !owning.isEmpty, owning.count < (owners[table]?.count ?? 0) else { return quoted }
                 return "CASE WHEN Z_ENT IN (\(owning.joined(separator: ", "))) THEN \(quoted) ELSE 'outside' END"
             }
@@ -140,12 +142,13 @@ struct OwnExportImportTests {
         _ = try Self.checkOwnExport(of: store, mode: mode, model: try setup.model(), in: directory)
     }
 
-    @Test("real stores (Notes, Photos): each mode leaves every table's rows as they were", arguments: realStoreNames, modes)
+    @Test(
+        "real stores (Notes, Photos): each mode leaves every table's rows as they were",
+        .enabled(
+            if: RealStores.available,
+            "../shared/fixtures/real-stores is absent (the shared fixtures, beside this repository); skipped"),
+        arguments: realStoreNames, modes)
     func realStore(name: String, mode: ImportMode) throws {
-        guard RealStores.available else {
-            print("skipped: \(RealStores.directory.path) is absent (put the shared fixtures beside the repository)")
-            return
-        }
         let directory = try TemporaryDirectory()
         let store = try RealStores.copy(name, to: directory)
         _ = try Self.checkOwnExport(of: store, mode: mode, model: nil, in: directory)
@@ -246,8 +249,9 @@ struct OwnExportImportTests {
         let store = try SampleStores.copy("Journal-v1.sqlite", to: directory)
         let other = try SampleStores.copy("Journal-v2.sqlite", to: directory)
         _ = try Exporter.export(store: other, toFile: directory.path("other.json"), options: ExportOptions())
-        let before = try Database(path: store, mode: .readOnly(immutable: false)).scalar(
-            "SELECT max(Z_PK) FROM ZENTRY")?.int64 ?? 0
+        let before =
+            try Database(path: store, mode: .readOnly(immutable: false)).scalar(
+                "SELECT max(Z_PK) FROM ZENTRY")?.int64 ?? 0
         var options = StoreImportOptions()
         options.mode = .replace
         _ = try StoreImport.run(try ArchiveInput(path: directory.path("other.json")), into: store, options: options)
