@@ -158,8 +158,9 @@ extension StoreWriter {
         let kind = Record.kind
         let rows = try statements(Record.self)
         let (record, extra) = asStored(record)
-        let takenBack = resolved.kinds[kind].flatMap { replaced.takeBack(kind, id: record.id, in: $0.table) }
-        if let takenBack { try useKept(takenBack.key, in: resolved.kinds[kind]!.table) }
+        let table = resolved.kinds[kind]?.table
+        let takenBack = table.flatMap { replaced.takeBack(kind, id: record.id, in: $0) }
+        if let takenBack, let table { try useKept(takenBack.key, in: table) }
         let kept = try takenBack?.key ?? keptKey(of: record, in: rows)
         var key = try kept ?? allocateKey(kind)
         do {
@@ -185,7 +186,7 @@ extension StoreWriter {
             }
         }
         remember(kind, record.id, key)
-        if takenBack != nil && key == takenBack?.key {
+        if key == takenBack?.key {
             noteChanged(kind, key)
         } else {
             noteInserted(kind, key)
