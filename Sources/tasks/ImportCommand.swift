@@ -7,7 +7,7 @@ struct ImportCommand: Command {
     static let mode = Option<ImportMode>(
         "--mode", valueName: "mode",
         help: "insert: every id must be new; upsert: "
-            + "update matching ids that changed; skip: keep existing; replace: remove the mapped entities' rows first; "
+            + "update matching ids that changed; skip: keep existing; replace: remove every entity's rows first; "
             + "merge: like upsert, but the newer version of each record wins.", default: .insert)
     static let dryRun = Flag(
         "--dry-run",

@@ -5,6 +5,8 @@ import Foundation
 /// no place in the target.
 extension ImportDestination {
     /// No generic object exists.
+    public mutating func countOfEntities() throws -> [String: Int] { [:] }
+    /// No generic object exists.
     public mutating func existingKey(ofEntity entity: String, id: UUID) throws -> ObjectKey? { nil }
     /// No place for generic records: nil.
     public mutating func insert(_ record: EntityRecord, declaration: EntityDeclaration) throws -> ObjectKey? { nil }

@@ -32,7 +32,7 @@ public protocol ImportDestination {
     /// How many objects of a kind exist (for the replace plan).
     /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func count(of kind: RecordKind) throws -> Int
-    /// Removes every object of the interchange's kinds (replace mode).
+    /// Removes every object (replace mode): of the interchange's kinds and of every generic entity.
     /// - Throws: the destination's own error; the import stops and the destination is rolled back.
     mutating func removeAll() throws
 
@@ -79,6 +79,8 @@ public protocol ImportDestination {
 
     // Generic records: defaults in `ImportDestination+Entities.swift` take nothing.
 
+    /// How many generic objects each entity has, by entity (for the replace plan).
+    mutating func countOfEntities() throws -> [String: Int]
     /// The generic object of `entity` (or a sub-entity) that already carries `id`, if any.
     mutating func existingKey(ofEntity entity: String, id: UUID) throws -> ObjectKey?
     /// Inserts a generic record's object with its attributes (its relationships come through `link`); nil when the

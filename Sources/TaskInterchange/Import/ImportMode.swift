@@ -9,6 +9,7 @@ public enum ImportMode: String, Sendable, Hashable, Codable, CaseIterable {
     /// Like upsert, but where both sides have a modification date the newer one wins per record (a tie keeps the
     /// target's); a dated side wins over an undated one; with no dates the archive wins, as in upsert.
     case merge
-    /// Remove every row of the mapped entities first, then insert everything.
+    /// Remove every object first (the typed kinds' and every generic entity's, with their links), then insert
+    /// everything; into a store, an object the archive holds again keeps its key.
     case replace
 }

@@ -74,6 +74,9 @@ public struct Importer: Sendable {
         plan.ambiguousMatches = baseline?.ambiguousMatches ?? [:]
         if mode == .replace {
             for kind in StoreMapping.Kind.allCases { plan[kind].deleted = try destination.count(of: kind) }
+            for (entity, count) in try destination.countOfEntities() where count > 0 {
+                plan.entities[entity, default: ImportPlan.Operations()].deleted = count
+            }
             if !dryRun { try destination.removeAll() }
         }
         var pass = Pass(importer: self, destination: destination, plan: plan, validator: validator)

@@ -2,6 +2,10 @@ import Foundation
 
 /// Generic records in memory: each object's attribute values and its links, written back as ids by `archive`.
 extension MemoryDestination {
+    public func countOfEntities() -> [String: Int] {
+        entities.values.reduce(into: [:]) { counts, record in counts[record.entity, default: 0] += 1 }
+    }
+
     public func existingKey(ofEntity entity: String, id: UUID) -> Int? {
         entityKeys[id].flatMap { key in entities[key]?.entity == entity ? key : nil }
     }

@@ -14,12 +14,34 @@ extension StoreWriter {
                 ?? 0)
     }
 
+    /// Replace mode: removes every row of every entity's table (the typed kinds', the generic entities', sub-entities
+    /// included) and every join row, remembering which object each was (`ReplacedObjects`): a record the archive
+    /// holds again takes its old key back; new keys start above every key the store had, and Core Data's own
+    /// entities (persistent history, CloudKit mirroring) are left as they are.
     func removeAll() throws {
-        try noteRemovingAll()
-        if let join = resolved.tagJoin { try database.execute("DELETE FROM \(Database.quote(join.table))") }
-        try removeJoinRows()
-        for resolvedKind in resolved.kinds.values.sorted(by: { $0.kind < $1.kind }) {
-            try database.execute("DELETE FROM \(Database.quote(resolvedKind.table)) WHERE \(resolvedKind.entityFilter)")
+        replaced = ReplacedObjects()
+        for (kind, ids) in existing { replaced.noteIDs(ids, of: kind) }
+        for name in genericLayout.names {
+            replaced.noteIDs(try existingObjects(of: name), ofEntity: name)
+            existingEntities[name] = [:]
+        }
+        let joins = Set(schema.tables(of: .join) + (resolved.tagJoin.map { [$0.table] } ?? []))
+        for table in joins.sorted() { try database.execute("DELETE FROM \(Database.quote(table))") }
+        for table in schema.tables(of: .entity) {
+            let select = try database.prepare("SELECT Z_PK, Z_ENT, Z_OPT FROM \(Database.quote(table)) ORDER BY Z_PK")
+            var root: StoreSchema.Entity?
+            while try select.step() {
+                let entity = select.int64(at: 1)
+                replaced.noteRow(
+                    select.int64(at: 0), ReplacedObjects.Row(entity: entity, version: select.int64(at: 2)), in: table)
+                root = root ?? schema.entity(number: entity)
+            }
+            if let root {
+                // Taken only to start the table above its largest key before the rows go, then given back.
+                let next = try allocateKey(in: table, of: root)
+                keyAllocator.giveBack(next, in: table)
+            }
+            try database.execute("DELETE FROM \(Database.quote(table))")
         }
         for kind in existing.keys { existing[kind] = [:] }
     }
@@ -136,10 +158,15 @@ extension StoreWriter {
         let kind = Record.kind
         let rows = try statements(Record.self)
         let (record, extra) = asStored(record)
-        let kept = try keptKey(of: record, in: rows)
+        let table = resolved.kinds[kind]?.table
+        let takenBack = table.flatMap { replaced.takeBack(kind, id: record.id, in: $0) }
+        if let takenBack, let table { try useKept(takenBack.key, in: table) }
+        let kept = try takenBack?.key ?? keptKey(of: record, in: rows)
         var key = try kept ?? allocateKey(kind)
         do {
-            try rows.insertRow(key: key, id: record.id) { statement, slots in
+            // The same object, removed by replace mode, is written again one version on.
+            try rows.insertRow(key: key, id: record.id, version: (takenBack?.row.version ?? 0) + 1) {
+                statement, slots in
                 bindFields(of: record, statement, slots)
                 bindReferences(statement, slots)
             }
@@ -159,7 +186,11 @@ extension StoreWriter {
             }
         }
         remember(kind, record.id, key)
-        noteInserted(kind, key)
+        if key == takenBack?.key {
+            noteChanged(kind, key)
+        } else {
+            noteInserted(kind, key)
+        }
         return (key, extra)
     }
 

@@ -100,19 +100,27 @@ extension StoreWriter {
     }
 
     public func existingKey(ofEntity entity: String, id: UUID) throws -> Int64? {
-        guard let laidOut = genericLayout.entities[entity] else { return nil }
-        if existingEntities[entity] == nil {
-            var keys: [UUID: Int64] = [:]
-            let select = try database.prepare("SELECT Z_PK FROM \(Database.quote(laidOut.table)) WHERE Z_ENT = ?")
-            select.bind(laidOut.number, at: 1)
-            while try select.step() {
-                let key = select.int64(at: 0)
-                let named = identityNames[entity] ?? entity
-                keys[UUID.derived(storeUUID: schema.storeUUID ?? "", entity: named, primaryKey: key)] = key
-            }
-            existingEntities[entity] = keys
+        try existingObjects(of: entity)[id]
+    }
+
+    public func countOfEntities() throws -> [String: Int] {
+        try genericLayout.names.reduce(into: [:]) { counts, name in counts[name] = try existingObjects(of: name).count }
+    }
+
+    /// The objects of generic `entity` the target holds, by the id each derives from its key (read once).
+    func existingObjects(of entity: String) throws -> [UUID: Int64] {
+        guard let laidOut = genericLayout.entities[entity] else { return [:] }
+        if let known = existingEntities[entity] { return known }
+        var keys: [UUID: Int64] = [:]
+        let select = try database.prepare("SELECT Z_PK FROM \(Database.quote(laidOut.table)) WHERE Z_ENT = ?")
+        select.bind(laidOut.number, at: 1)
+        let named = identityNames[entity] ?? entity
+        while try select.step() {
+            let key = select.int64(at: 0)
+            keys[UUID.derived(storeUUID: schema.storeUUID ?? "", entity: named, primaryKey: key)] = key
         }
-        return existingEntities[entity]?[id]
+        existingEntities[entity] = keys
+        return keys
     }
 
     public func insert(_ record: EntityRecord, declaration: EntityDeclaration) throws -> Int64? {
@@ -121,7 +129,14 @@ extension StoreWriter {
         else { return nil }
         let statements = try statements(for: entity)
         let key: Int64
-        if try keepsKeys(in: entity.table, of: schemaEntity), let kept = record.key {
+        var version: Int64 = 1
+        let takenBack = replaced.takeBack(entity: record.entity, id: record.id, in: entity.table)
+        if let takenBack {
+            // The same object, removed by replace mode: written again under its key, one version on.
+            key = takenBack.key
+            version = takenBack.row.version + 1
+            try useKept(key, in: entity.table)
+        } else if try keepsKeys(in: entity.table, of: schemaEntity), let kept = record.key {
             key = kept
             try useKept(kept, in: entity.table)
         } else if keepIdentity {
@@ -134,7 +149,7 @@ extension StoreWriter {
         let insert = statements.insert
         insert.bind(key, at: 1)
         insert.bind(entity.number, at: 2)
-        insert.bind(Int64(1), at: 3)
+        insert.bind(version, at: 3)
         try bindAttributes(record, declaration, statements, to: insert, from: 4)
         if let failure = try runCatchingConstraint(insert) {
             throw TaskInterchangeError(
@@ -142,7 +157,11 @@ extension StoreWriter {
                 "\(record.entity) \(record.id.uuidString): key \(key) is already taken in \(entity.table) (\(failure))")
         }
         existingEntities[record.entity]?[record.id] = key
-        history?.noteInserted(key, entity: entity.number)
+        if takenBack != nil {
+            noteChanged(key, in: entity.table)
+        } else {
+            history?.noteInserted(key, entity: entity.number)
+        }
         try writeDanglingKeys(of: record, entity, at: key)
         return key
     }

@@ -92,23 +92,11 @@ extension StoreWriter {
         history?.noteDeleted(key, entity: entity, table: table)
     }
 
-    /// Replace mode, before every row of the mapped kinds goes: lists them, and makes sure new keys start above them
-    /// (Core Data never reuses a key, and a delete and an insert of the same key would contradict each other).
-    func noteRemovingAll() throws {
+    /// Replace mode, once every record is written: the removed objects no record took back are the deleted ones.
+    func noteReplacedDeletions() {
+        defer { replaced = ReplacedObjects() }
         guard history != nil else { return }
-        for resolvedKind in resolved.kinds.values.sorted(by: { $0.kind < $1.kind }) {
-            let next = try allocateKey(in: resolvedKind.table, of: resolvedKind.entity)
-            keyAllocator.giveBack(next, in: resolvedKind.table)
-            let select = try database.prepare(
-                """
-                SELECT Z_PK, Z_ENT FROM \(Database.quote(resolvedKind.table)) \
-                WHERE \(resolvedKind.entityFilter) ORDER BY Z_PK
-                """
-            )
-            while try select.step() {
-                noteDeleted(select.int64(at: 0), entity: select.int64(at: 1), table: resolvedKind.table)
-            }
-        }
+        for row in replaced.deleted { noteDeleted(row.key, entity: row.entity, table: row.table) }
     }
 
     /// Before a task's project, category and tags are written: the ones it leaves and the ones it joins change too

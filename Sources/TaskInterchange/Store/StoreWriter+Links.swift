@@ -133,29 +133,6 @@ extension StoreWriter {
         }
     }
 
-    /// Replace mode: drops the join rows that touch rows of the mapped kinds (about to be deleted), so no join row is
-    /// left pointing at a key that a new row may reuse.
-    func removeJoinRows() throws {
-        let kinds = resolved.kinds.values.sorted { $0.kind < $1.kind }
-        func rows(of number: Int64) -> String? {
-            kinds.first {
-                $0.entity.numbersIncludingSubentities.contains(number) || schema.lineage(of: $0.entity).contains(number)
-            }
-            .map { "SELECT Z_PK FROM \(Database.quote($0.table)) WHERE \($0.entityFilter)" }
-        }
-        for direction in schema.joinDirections where direction.namesTable && direction.table != resolved.tagJoin?.table
-        {
-            let conditions = [
-                (direction.ownerColumn, rows(of: direction.ownerNumber)),
-                (direction.memberColumn, rows(of: direction.memberNumber)),
-            ]
-            .compactMap { column, select in select.map { "\(Database.quote(column)) IN (\($0))" } }
-            guard !conditions.isEmpty else { continue }
-            try database.execute(
-                "DELETE FROM \(Database.quote(direction.table)) WHERE \(conditions.joined(separator: " OR "))")
-        }
-    }
-
     /// How the target stores `relationship` of `kind`. With a model cache, only the model's relationship of that name
     /// (ignoring case) whose destination is the destination kind's entity; without one, Core Data's storage names, and
     /// only key columns (INTEGER with their `<TABLE>_<COLUMN>_INDEX`), never an attribute's column. Nil when it has

@@ -84,11 +84,12 @@ final class RowStatements {
     }
 
     /// Inserts a row: binds the fixed columns and the id, lets `bind` fill the field and reference slots, steps.
+    /// `version` is its `Z_OPT`: 1 for a new object.
     /// - Throws: `SQLiteError` (`SQLITE_CONSTRAINT_PRIMARYKEY` when `key` is taken).
-    func insertRow(key: Int64, id: UUID, _ bind: (Statement, Slots) -> Void) throws {
+    func insertRow(key: Int64, id: UUID, version: Int64 = 1, _ bind: (Statement, Slots) -> Void) throws {
         insert.bind(key, at: 1)
         insert.bind(entityNumber, at: 2)
-        insert.bind(Int64(1), at: 3)
+        insert.bind(version, at: 3)
         if idColumn != nil {
             if idIsText {
                 insert.bind(id.uuidString, at: 4)

@@ -67,6 +67,8 @@ final class StoreWriter: ImportDestination {
     var entityNumberStatements: [String: Statement] = [:]
     /// Prepared statements per generic relationship (`Entity.property`).
     var entityLinkStatements: [String: LinkStatements] = [:]
+    /// Replace mode: the objects removed before the archive's records are written (`removeAll`).
+    var replaced = ReplacedObjects()
     /// Generic objects already in the target, by entity then id (derived from the target's store UUID).
     var existingEntities: [String: [UUID: Int64]] = [:]
     /// `Entity.property` → generic values the target had no place for, since the last `lackingProperties()`.
@@ -237,6 +239,7 @@ final class StoreWriter: ImportDestination {
         defer {
             history?.clear()
             tagLinks.removeAll()
+            replaced = ReplacedObjects()
         }
         do {
             let external = isNew ? [] : externalColumns
@@ -247,6 +250,7 @@ final class StoreWriter: ImportDestination {
                 // Triggers never fire on this connection: the fetch indexes they would keep are rebuilt instead.
                 if isNew || database.totalChanges != changesBefore { try rebuildFetchIndexes() }
                 try writeTagLinks()
+                noteReplacedDeletions()
                 try writeHistory()
                 try writeMaxKeys()
                 reportUnplacedExtras()
