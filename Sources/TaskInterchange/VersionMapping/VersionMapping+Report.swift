@@ -62,7 +62,8 @@ extension VersionMapping {
         // A kept relationship whose destination's records the mapping drops: its links to them are dropped too
         // (counted as the import names the link, by the target's names).
         func droppedLinks() -> [ModelChangeReport.Entry] {
-            guard let why = droppedDestination(of: "\(target).\(targetName)") else { return [] }
+            guard let (destination, isLeftOut) = droppedDestination(of: change) else { return [] }
+            let why = isLeftOut ? "\(destination) left out by the mapping" : "the target's version has no \(destination)"
             let count = tally.droppedValues["\(target).\(targetName)"] ?? tally.droppedValues[name] ?? 0
             return [entry(.linksDropped, detail: why, values: count)]
         }
@@ -89,15 +90,25 @@ extension VersionMapping {
         }
     }
 
-    /// Why the records a target relationship (`Entity.property`) links to are dropped: `Folder left out by the
-    /// mapping`; nil when they are not.
-    func droppedDestination(of targetProperty: String) -> String? {
-        let parts = targetProperty.split(separator: ".", maxSplits: 1).map(String.init)
-        guard parts.count == 2, let destination = targetDeclarations[parts[0]]?.relationships[parts[1]]?.destination,
-            let dropped = entities[destination], dropped.target == nil
+    /// The source entity whose records a relationship links to, when the mapping drops them (`isLeftOut`: the
+    /// mapping's `modelChange` leaves it out); nil when they are not dropped.
+    func droppedDestination(of property: PropertyMap) -> (entity: String, isLeftOut: Bool)? {
+        guard property.change.keepsValues, let destination = property.destination, let dropped = entities[destination],
+            dropped.target == nil
         else { return nil }
-        return dropped.isLeftOut
-            ? "\(destination) left out by the mapping" : "the target's version has no \(destination)"
+        return (destination, dropped.isLeftOut)
+    }
+
+    /// `droppedDestination(of:)` for a relationship named as the import counts its links, by the target's names
+    /// (`Memo.folders`).
+    func droppedDestination(ofTarget name: String) -> (entity: String, isLeftOut: Bool)? {
+        for map in entities.values {
+            for property in map.properties.values
+            where map.target.map({ "\($0).\(property.target ?? "")" }) == name {
+                return droppedDestination(of: property)
+            }
+        }
+        return nil
     }
 
     /// What one step of a chain changes, one phrase each: `Entry.text → body (renamed)`, `Entry.mood Integer 16 →
