@@ -63,7 +63,8 @@ extension VersionMapping {
         // (counted as the import names the link, by the target's names).
         func droppedLinks() -> [ModelChangeReport.Entry] {
             guard let (destination, isLeftOut) = droppedDestination(of: change) else { return [] }
-            let why = isLeftOut ? "\(destination) left out by the mapping" : "the target's version has no \(destination)"
+            let why =
+                isLeftOut ? "\(destination) left out by the mapping" : "the target's version has no \(destination)"
             let count = tally.droppedValues["\(target).\(targetName)"] ?? tally.droppedValues[name] ?? 0
             return [entry(.linksDropped, detail: why, values: count)]
         }

@@ -46,7 +46,9 @@ struct ModelChangeReportTests {
             }, "\(report.warnings)")
         // And the plan counts them on Entry's line, and the labels on their own.
         let plan = String(describing: report.plan)
-        #expect(plan.contains("  Entry (generic): 6 inserted; 21 values: 21 arrived, \(links) dropped by the model change\n"))
+        #expect(
+            plan.contains(
+                "  Entry (generic): 6 inserted; 21 values: 21 arrived, \(links) dropped by the model change\n"))
         #expect(plan.contains("  Label (generic): \(records) records dropped by the model change\n"), "\(plan)")
     }
 
