@@ -21,7 +21,7 @@ extension ImportCommand {
 
     /// The text that follows the import summary: one verdict line, and the differences when there are any.
     static func verificationText(_ diff: GraphDiff) -> String {
-        (diff.isEqual ? "" : DiffRenderer.text(diff, limit: 20)) + VerifyCommand.verdict(diff) + "\n"
+        (diff.isEqual ? "" : CommandLineText.rewrite(diff.description)) + diff.verificationVerdict + "\n"
     }
 
     /// What `--json-summary` says about it.

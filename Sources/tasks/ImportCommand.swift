@@ -151,18 +151,13 @@ struct ImportCommand: Command {
             Console.error(Console.json(summary))
             return status
         }
-        // Warnings about the archive (unknown members, say), as `validate` prints them, then those about the target.
-        Console.error(ReportRenderer.text(result.report))
-        for warning in result.warnings { Console.error("warning: \(CommandLineText.rewrite(warning))\n") }
-        let modelChange = result.versionMapping.map { ReportRenderer.modelChange($0, result.plan.modelChange) } ?? ""
+        // Warnings about the archive (unknown members, say), as `validate` prints them, then those about the target;
+        // a dry run's plan is the command's output.
+        Console.error(CommandLineText.rewrite(result.notices))
         if options.dryRun {
-            try Console.output(
-                "Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n"
-                    + ReportRenderer.plan(result.plan, mapping: result.versionMapping) + modelChange
-                    + Self.decisionsText(result.plan))
+            try Console.output(CommandLineText.rewrite(result.summary))
         } else {
-            Console.error(ReportRenderer.headline(result, store: store, seconds: seconds))
-            Console.error(ReportRenderer.plan(result.plan, mapping: result.versionMapping) + modelChange)
+            Console.error(CommandLineText.rewrite(result.summary))
         }
         if let verification { Console.error(Self.verificationText(verification)) }
         return status

@@ -63,6 +63,12 @@ extension StoreImport {
         let values = plan.modelChange.droppedValues.sorted { $0.key < $1.key }.map { property, count in
             let parts = property.split(separator: ".", maxSplits: 1).map(String.init)
             var why = "the target's model version has no such property"
+            if let (destination, isLeftOut) = mapping?.droppedDestination(ofTarget: property) {
+                // A kept relationship into records the model change drops: its links go with them.
+                why =
+                    "links into \(destination), which "
+                    + (isLeftOut ? "the mapping's modelChange leaves out" : "the target's model version does not have")
+            }
             if parts.count == 2, case .dropped(let reason)? = mapping?.entities[parts[0]]?.properties[parts[1]]?.change
             {
                 if reason.hasPrefix("left out") {

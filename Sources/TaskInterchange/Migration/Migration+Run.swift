@@ -51,7 +51,9 @@ extension Migration {
                 guard created else { return }
                 for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
             })
+        report.destination = path
         report.versionMapping = imported?.versionMapping
+        report.modelChange = imported?.modelChange
         report.warnings = imported?.warnings ?? []
         return report
     }

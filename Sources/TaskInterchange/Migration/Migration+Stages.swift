@@ -10,6 +10,7 @@ extension Migration {
         verify: (ArchiveInput) throws -> GraphDiff?,
         undo: () -> Void
     ) throws -> MigrationReport {
+        let started = Date()
         var progress: (@Sendable (ProgressEvent) -> Void)?
         if let events { progress = { event in events(.progress(event)) } }
         var stage = Stage.preparingBackup
@@ -66,9 +67,13 @@ extension Migration {
             progress?(ProgressEvent(phase: .verifying, done: validation.counts.tasks, total: validation.counts.tasks))
             try Cancellation.checkpoint()
             events?(.stage(.completed))
-            return MigrationReport(
+            var report = MigrationReport(
                 backupPath: dryRun ? "" : backup, export: export, validation: validation, plan: plan,
                 verification: verification, dryRun: dryRun)
+            report.legacyStore = legacyStore
+            report.ownModel = ownModel
+            report.seconds = Date().timeIntervalSince(started)
+            return report
         } catch {
             if migrated { undo() }
             events?(.stage(.failed))

@@ -57,6 +57,9 @@ public struct Migration: Sendable {
     /// are carried through every version between `legacyModel` and the template's, step by step (the report's
     /// `versionMapping.steps`), so renames chained across versions are followed; nil maps the two versions directly.
     public var modelVersions: ModelVersionOrder?
+    /// Set when the legacy store is read with its own model (its model cache, `legacyModel` nil) because no version of
+    /// the app's model wrote it: the report says so, as the plan rests on it.
+    public var ownModel: MigrationReport.OwnModel?
     /// How long to wait for another process's lock on a store, in milliseconds.
     public var busyTimeout: Int32 = 5_000
     /// For a store destination: run every stage but keep nothing — the backup is a private copy, the new store is
