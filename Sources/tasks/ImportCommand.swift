@@ -56,8 +56,8 @@ struct ImportCommand: Command {
             ArchiveArgument.positional("The archive to import; '-' or nothing reads stdin (JSON or NDJSON).")
         ],
         options: [
-            store, mode, dryRun, backup, mapping, model, modelFrom, modelVersion, keepIdentity, strict, busyTimeout,
-            SharedOptions.jsonSummary, verify, kinds, entities, match, modifiedProperty,
+            store, mode, dryRun, backup, mapping, model, modelFrom, modelVersion, SharedOptions.versionOrder,
+            keepIdentity, strict, busyTimeout, SharedOptions.jsonSummary, verify, kinds, entities, match, modifiedProperty,
         ])
 
     var store: String
@@ -70,6 +70,7 @@ struct ImportCommand: Command {
     var model: String?
     var modelFrom: String?
     var modelVersion: String?
+    var versionOrder: String?
     var busyTimeout: Int32
     var jsonSummary: Bool
     var verify: Bool
@@ -96,6 +97,7 @@ struct ImportCommand: Command {
         model = try arguments.optional(Self.model)
         modelFrom = try arguments.optional(Self.modelFrom)
         modelVersion = try arguments.optional(Self.modelVersion)
+        versionOrder = try arguments.optional(SharedOptions.versionOrder)
         jsonSummary = arguments.flag(SharedOptions.jsonSummary)
         input = ArchiveArgument(arguments)
     }
@@ -111,6 +113,7 @@ struct ImportCommand: Command {
         if modelVersion != nil && modelFrom == nil && model == nil {
             throw UsageError("--model-version needs --model-from <model>")
         }
+        if versionOrder != nil && model == nil { throw UsageError("--version-order needs --model") }
     }
 
     func run() throws -> Int32 {
@@ -134,6 +137,8 @@ struct ImportCommand: Command {
             } else {
                 options.template = try StoreTemplate(modelFrom: model, version: modelVersion)
             }
+            // An archive of an older version is carried through every version between, as a migration is.
+            options.modelVersions = try SharedOptions.versionOrder(ModelSource(path: model), names: versionOrder)
         }
         let input = try input.open()
         let started = Date()
@@ -143,7 +148,7 @@ struct ImportCommand: Command {
             Console.endProgress()
             ProgressLine.observe(input, label: "verifying")
         }
-        let verification = try verification(input: input, options: options)
+        let verification = try verification(input: input, options: options, mapping: result.versionMapping)
         if Console.showsProgress { Console.endProgress() }
         let status = verification?.isEqual == false ? ExitCode.different : ExitCode.ok
         let seconds = Date().timeIntervalSince(started)

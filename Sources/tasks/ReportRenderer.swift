@@ -141,7 +141,10 @@ enum ReportRenderer {
         }
         for group in mapping.duplicates {
             let kept = group.members.first { $0.id == group.kept }
-            let keeps = kept.map { " → kept key \($0.key.map(String.init) ?? $0.id.uuidString)" } ?? ""
+            let keeps =
+                kept.map {
+                    " → kept \($0.isInTarget ? "the target's " : "")key \($0.key.map(String.init) ?? $0.id.uuidString)"
+                } ?? ""
             lines.append("duplicates under \(group.entity)'s uniqueness constraint: \(group.description)\(keeps)")
         }
         for (entity, count) in tally.mergedRecords.sorted(by: { $0.key < $1.key }) {

@@ -55,8 +55,12 @@ struct VerifyCommand: Command {
             throw TaskInterchangeError(.noInput, "\(store): no such store file")
         }
         let source = try model.map { try ModelSource(path: $0) }
+        // Read through the store's model, the archive may be read twice (duplicates under its constraints first).
+        let file: GraphSource =
+            try input.path.map { .archive(path: $0) }
+            ?? (source == nil ? .standardInput : .input(ArchiveInput.standardInput()))
         let diff = try GraphComparison.verify(
-            input.path.map { .archive(path: $0) } ?? .standardInput,
+            file,
             against: .store(
                 path: store, mapping: mapping, model: try source?.model(forStore: store, version: modelVersion)),
             modelChange: mapping?.modelChange ?? ModelChangeOverrides(),
@@ -90,6 +94,10 @@ struct VerifyCommand: Command {
                 + change.droppedValues.map { ($0.key, $0.value) }).sorted { $0.0 < $1.0 }
                 .map { "\($0.0) \($0.1)" }.joined(separator: ", ")
             extra += "; dropped by the model change, not compared: \(listed)"
+        }
+        if let merged = diff.modelChange?.mergedRecords, !merged.isEmpty {
+            let listed = merged.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            extra += "; merged into the record kept of their group under a uniqueness constraint: \(listed)"
         }
         if diff.comparedNothing {
             return "not verified: none of the \(diff.uncomparedRecords) records of \(diff.nameA) was compared: "
