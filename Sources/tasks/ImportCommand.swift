@@ -57,7 +57,8 @@ struct ImportCommand: Command {
         ],
         options: [
             store, mode, dryRun, backup, mapping, model, modelFrom, modelVersion, SharedOptions.versionOrder,
-            keepIdentity, strict, busyTimeout, SharedOptions.jsonSummary, verify, kinds, entities, match, modifiedProperty,
+            keepIdentity, strict, busyTimeout, SharedOptions.jsonSummary, verify, kinds, entities, match,
+            modifiedProperty,
         ])
 
     var store: String
@@ -163,7 +164,10 @@ struct ImportCommand: Command {
         // Warnings about the archive (unknown members, say), as `validate` prints them, then those about the target.
         Console.error(ReportRenderer.text(result.report))
         for warning in result.warnings { Console.error("warning: \(CommandLineText.rewrite(warning))\n") }
-        let modelChange = result.versionMapping.map { ReportRenderer.modelChange($0, result.plan.modelChange) } ?? ""
+        let modelChange =
+            result.versionMapping.map {
+                ReportRenderer.modelChange($0, result.plan.modelChange) + ReportRenderer.steps($0)
+            } ?? ""
         if options.dryRun {
             try Console.output(
                 "Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n"

@@ -46,7 +46,8 @@ extension VersionMapping {
             var text = "\(entity) (\(shared)): "
             if !archive.isEmpty { text += "key\(archive.count == 1 ? "" : "s") \(keys(archive))" }
             if !target.isEmpty {
-                text += (archive.isEmpty ? "" : "; ") + "the target's key\(target.count == 1 ? "" : "s") \(keys(target))"
+                text +=
+                    (archive.isEmpty ? "" : "; ") + "the target's key\(target.count == 1 ? "" : "s") \(keys(target))"
             }
             return text
         }
@@ -165,9 +166,11 @@ extension VersionMapping {
                 }
             }
         }
-        duplicates = finder.groups.values.filter { $0.members.count > 1 }.sorted {
-            ($0.entity, $0.members[0].key ?? 0) < ($1.entity, $1.members[0].key ?? 0)
-        }
+        // Duplicates the target held before are not this import's to resolve.
+        duplicates = finder.groups.values.filter { $0.members.count > 1 && $0.members.contains { !$0.isInTarget } }
+            .sorted {
+                ($0.entity, $0.members[0].key ?? 0) < ($1.entity, $1.members[0].key ?? 0)
+            }
         guard !duplicates.isEmpty else { return }
         let unresolved = duplicates.filter { overrides.duplicates[$0.entity] == nil }
         guard unresolved.isEmpty || !refusing else {
