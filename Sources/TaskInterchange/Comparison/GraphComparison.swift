@@ -133,9 +133,10 @@ public enum GraphComparison {
             // import's mapping has them already); groups it gives no policy stay apart and differ.
             if options.versionMapping == nil, mapping.matchesAnyEntity, let archive = try a.rereadableArchive() {
                 try mapping.findDuplicates(
-                    in: archive, model: model, overrides: options.modelChange, target: nil, refusing: false)
+                    in: archive, model: model, overrides: options.modelChange, target: nil, matching: [:],
+                    refusing: false)
             }
-            if mapping.matchesAnyEntity && (!mapping.isIdentity || !mapping.duplicates.isEmpty) {
+            if mapping.matchesAnyEntity && (!mapping.isIdentity || mapping.mergesRecords) {
                 cursorA.map(by: mapping)
                 target.identityNames = mapping.identityNames
                 target.carrying = Set(

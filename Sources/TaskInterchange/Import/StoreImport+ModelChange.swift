@@ -39,7 +39,10 @@ extension StoreImport {
         // A uniqueness constraint the records do not meet would fail the import midway: found (and resolved, where
         // the mapping says how) before anything is written.
         do {
-            try mapping.findDuplicates(in: source, model: model, overrides: overrides, target: target, refusing: true)
+            var matching: [String: String] = [:]
+            for entity in model.entities { matching[entity.name] = options.match?.attribute(of: entity.name) }
+            try mapping.findDuplicates(
+                in: source, model: model, overrides: overrides, target: target, matching: matching, refusing: true)
         } catch let error as TaskInterchangeError where error.kind == .usage {
             throw TaskInterchangeError(error.kind, "\(options.mappingSource): \(error.message)")
         }
@@ -49,7 +52,7 @@ extension StoreImport {
             writer.keptOverDuplicates.insert(StoreWriter.KeptRow(entity: kept.entity, key: key))
         }
         // The same version: records pass unchanged, unless duplicates are merged on the way.
-        guard changed || !mapping.duplicates.isEmpty else { return nil }
+        guard changed || mapping.mergesRecords else { return nil }
         writer.modelChanged = changed
         return mapping
     }

@@ -24,7 +24,7 @@ package enum DuplicateCheck {
             from: declarations, to: model, versions: versions, sourceModel: storeModel)
         guard mapping.matchesAnyEntity else { return [] }
         try mapping.findDuplicates(
-            in: archive, model: model, overrides: ModelChangeOverrides(), target: nil, refusing: false)
+            in: archive, model: model, overrides: ModelChangeOverrides(), target: nil, matching: [:], refusing: false)
         return mapping.duplicates
     }
 }

@@ -134,15 +134,17 @@ extension VersionMapping {
     public mutating func findDuplicates(
         in source: some ArchiveSource, model: ObjectModel, overrides: ModelChangeOverrides
     ) throws {
-        try findDuplicates(in: source, model: model, overrides: overrides, target: nil, refusing: true)
+        try findDuplicates(in: source, model: model, overrides: overrides, target: nil, matching: [:], refusing: true)
     }
 
     /// `findDuplicates(in:model:overrides:)`, the groups also holding the rows `target` returns for a concrete
-    /// entity and the properties asked for (those the archive does not replace, by id); without `refusing`, groups
-    /// no policy resolves are kept in `duplicates` unresolved (a check that writes nothing).
+    /// entity and the properties asked for, but those the archive's records replace: the same id, or the same value
+    /// of the attribute `matching` pairs the entity's records by (an import's match rule); without `refusing`,
+    /// groups no policy resolves are kept in `duplicates` unresolved (a check that writes nothing).
     mutating func findDuplicates(
         in source: some ArchiveSource, model: ObjectModel, overrides: ModelChangeOverrides,
-        target: ((_ entity: String, _ properties: [String]) throws -> [TargetRow])?, refusing: Bool
+        target: ((_ entity: String, _ properties: [String]) throws -> [TargetRow])?, matching: [String: String],
+        refusing: Bool
     ) throws {
         try Self.checkPolicies(overrides.duplicates, model: model)
         var constraints: [String: [(owner: String, properties: [String])]] = [:]
@@ -154,13 +156,21 @@ extension VersionMapping {
             }
         }
         guard !constraints.isEmpty else { return }
-        var finder = Finder(mapping: self, constraints: constraints, policies: overrides.duplicates)
+        var finder = Finder(
+            mapping: self, constraints: constraints, policies: overrides.duplicates, matching: matching)
         try source.stream(kinds: [.task], into: &finder)
         if let target {
             for (entity, list) in constraints.sorted(by: { $0.key < $1.key }) {
                 var properties = Set(list.flatMap(\.properties))
                 for (owner, _) in list { if let by = overrides.duplicates[owner]?.by { properties.insert(by) } }
+                let paired = matching[entity]
+                if let paired { properties.insert(paired) }
                 for row in try target(entity, properties.sorted()) where !finder.seen.contains(row.id) {
+                    if let paired, let value = row.values[paired],
+                        finder.matched[entity]?.contains(Finder.bytes(value)) == true
+                    {
+                        continue
+                    }
                     let record = EntityRecord(id: row.id, entity: entity, key: row.key, values: row.values)
                     finder.add(record, isInTarget: true)
                 }
@@ -220,6 +230,9 @@ extension VersionMapping {
             "\(groups.count) group\(groups.count == 1 ? "" : "s") of records share the values of a uniqueness "
                 + "constraint of the target model (\(entities)), \(why):\n\(listed)\(more)")
     }
+
+    /// True when some group's records are merged into one.
+    var mergesRecords: Bool { resolution?.replaced.isEmpty == false }
 
     /// Whether a link to `id` goes to a record the target already holds, kept over the archive's duplicates of it.
     func isKeptInTarget(_ id: UUID) -> Bool {
@@ -289,7 +302,11 @@ extension VersionMapping {
         let mapping: VersionMapping
         let constraints: [String: [(owner: String, properties: [String])]]
         let policies: [String: ModelChangeOverrides.DuplicatePolicy]
+        let matching: [String: String]
         var tally = Tally()
+        /// Entity → the values of its `matching` attribute the archive's records hold: a target row with one of them
+        /// is the record such a record updates.
+        var matched: [String: Set<[UInt8]>] = [:]
         var groups: [Key: DuplicateGroup] = [:]
         /// The archive's ids: a target row with one of them is the record the archive brings again, not another.
         var seen: Set<UUID> = []
@@ -307,6 +324,9 @@ extension VersionMapping {
                 let mapped = try mapping.apply(
                     record, path: JSONPath.member("$.entities", record.entity) + "[\(index)]", tally: &tally)
             else { return }
+            if let paired = matching[mapped.entity], let value = mapped.values[paired], value != .null {
+                matched[mapped.entity, default: []].insert(Self.bytes(value))
+            }
             add(mapped, isInTarget: false)
         }
 
