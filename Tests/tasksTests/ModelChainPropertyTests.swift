@@ -6,10 +6,10 @@ import Testing
 /// (again and again), removed and later added again under the same name, integers widened step by step and narrowed
 /// back; entities renamed (some twice). Every chain has each kind of edit: in its first two steps the first entity is
 /// renamed twice, one of its attributes widened twice (Integer 16 → 32 → 64), another renamed twice, and a third
-/// removed in the first and added again in the second. A store of the first version is filled with random rows by SQL, `tasks migrate --model` carries
-/// it into the last version, and every value is checked by SQL under its final column: each kept value equal, each
-/// re-added attribute holding its new default (not the old value of its name), each removed one named as dropped
-/// with its count. `verify --model` must then pass.
+/// removed in the first and added again in the second. A store of the first version is filled with random rows by
+/// SQL, `tasks migrate --model` carries it into the last version, and every value is checked by SQL under its final
+/// column: each kept value equal, each re-added attribute holding its new default (not the old value of its name),
+/// each removed one named as dropped with its count. `verify --model` must then pass.
 @Suite("migrate --model through random chains of model versions")
 struct ModelChainPropertyTests {
     /// One attribute of one version.
@@ -92,7 +92,9 @@ struct ModelChainPropertyTests {
                         attributes.append(attribute)
                         continue
                     }
-                    let original = attribute.origin.map { first.flatMap(\.attributes)[$0].type }
+                    let original = attribute.origin.flatMap { origin in
+                        first.flatMap(\.attributes).first { $0.origin == origin }?.type
+                    }
                     switch Int.random(in: 0..<6, using: &generator) {
                     case 0:
                         attribute.renamingIdentifier = attribute.name
