@@ -56,7 +56,7 @@ struct ImportCommand: Command {
         ],
         options: [
             store, mode, dryRun, backup, modelOptions.mapping, modelOptions.model, modelFrom, modelOptions.modelVersion,
-            keepIdentity, strict, busyTimeout,
+            modelOptions.versionOrder, keepIdentity, strict, busyTimeout,
             SharedOptions.jsonSummary, verify, kinds, entities, match, modifiedProperty,
         ])
 
@@ -130,6 +130,8 @@ struct ImportCommand: Command {
             } else {
                 options.template = try StoreTemplate(modelFrom: model, version: modelOptions.modelVersion)
             }
+            // An archive of an older version is carried through every version between, as a migration is.
+            options.modelVersions = try modelOptions.versionOrder(of: ModelSource(path: model))
         }
         let input = try input.open()
         let started = Date()
@@ -139,7 +141,7 @@ struct ImportCommand: Command {
             Console.endProgress()
             ProgressLine.observe(input, label: "verifying")
         }
-        let verification = try verification(input: input, options: options)
+        let verification = try verification(input: input, options: options, mapping: result.versionMapping)
         if Console.showsProgress { Console.endProgress() }
         let status = verification?.isEqual == false ? ExitCode.different : ExitCode.ok
         let seconds = Date().timeIntervalSince(started)

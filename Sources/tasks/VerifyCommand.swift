@@ -51,8 +51,12 @@ struct VerifyCommand: Command {
             throw TaskInterchangeError(.noInput, "\(store): no such store file")
         }
         let source = try modelOptions.source()
+        // Read through the store's model, the archive may be read twice (duplicates under its constraints first).
+        let file: GraphSource =
+            try input.path.map { .archive(path: $0) }
+            ?? (source == nil ? .standardInput : .input(ArchiveInput.standardInput()))
         let diff = try GraphComparison.verify(
-            input.path.map { .archive(path: $0) } ?? .standardInput,
+            file,
             against: .store(
                 path: store, mapping: mapping,
                 model: try source?.model(forStore: store, version: modelOptions.modelVersion)),

@@ -84,6 +84,10 @@ extension GraphDiff: CustomStringConvertible {
                 .map { "\($0.0) \($0.1)" }.joined(separator: ", ")
             extra += "; dropped by the model change, not compared: \(listed)"
         }
+        if let merged = modelChange?.mergedRecords, !merged.isEmpty {
+            let listed = merged.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            extra += "; merged into the record kept of their group under a uniqueness constraint: \(listed)"
+        }
         if comparedNothing {
             return "not verified: none of the \(uncomparedRecords) records of \(nameA) was compared: "
                 + "\(nameB) has none of their entities"

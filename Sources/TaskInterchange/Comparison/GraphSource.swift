@@ -97,6 +97,18 @@ public struct GraphSource: Sendable {
         return false
     }
 
+    /// This side as an archive that can be read again, for a pass ahead of the comparison's; nil for a store and
+    /// for stdin (read once).
+    /// - Throws: `TaskInterchangeError` when the archive file cannot be opened.
+    func rereadableArchive() throws -> (any ArchiveSource)? {
+        switch storage {
+        case .archive(let path): return try ArchiveInput(path: path)
+        case .input(let box, _): return box.input
+        case .records(let archive, _): return archive
+        case .standardInput, .store: return nil
+        }
+    }
+
     /// Reads this side into `visitor`: header first, then records in reading order. Runs on the channel's thread,
     /// so the readers (which own a connection or a mapping) are made there.
     func produce(into visitor: inout ChannelVisitor) throws {

@@ -94,6 +94,14 @@ final class StoreWriter: ImportDestination {
     /// Entity → the name its records' ids derive from, for entities a model change renamed: the archive's ids were
     /// derived from the old name (see `VersionMapping.identityNames`).
     var identityNames: [String: String] = [:]
+    /// Rows the store held that an import's duplicates were merged into: the links they gain follow their own.
+    var keptOverDuplicates: Set<KeptRow> = []
+
+    /// A generic entity's row.
+    struct KeptRow: Hashable {
+        var entity: String
+        var key: Int64
+    }
     /// External files this import writes; a new store's wait for the store to be placed (`StoreImport`), an existing
     /// store's are placed just before its transaction commits.
     lazy var externalDataWriter = ExternalDataWriter(store: externalStore ?? path)

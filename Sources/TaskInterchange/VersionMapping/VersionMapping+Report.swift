@@ -32,7 +32,10 @@ extension VersionMapping {
         }
         for group in duplicates {
             let kept = group.members.first { $0.id == group.kept }
-            let keeps = kept.map { " → kept key \($0.key.map(String.init) ?? $0.id.uuidString)" } ?? ""
+            let keeps =
+                kept.map {
+                    " → kept \($0.isInTarget ? "the target's " : "")key \($0.key.map(String.init) ?? $0.id.uuidString)"
+                } ?? ""
             entries.append(
                 ModelChangeReport.Entry(.duplicates, subject: group.entity, detail: group.description + keeps))
         }
