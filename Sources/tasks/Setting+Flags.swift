@@ -64,7 +64,14 @@ enum CommandLineText {
                 ArchiveReader.storeGivenAsArchive,
                 "this is a Core Data store (an SQLite database), not an interchange file; "
                     + "did you mean 'tasks inspect' or 'tasks export --store'?"
-            )
+            ),
+            (
+                ArchiveReader.mappingGivenAsArchive,
+                "it looks like a mapping file, with mappingVersion and kinds, which says how a store's entities map: "
+                    + "give it with --mapping, and the archive as the file to read"
+            ),
+            (ArchiveReader.exportWrites, "an archive is what 'tasks export' writes"),
+            (ArchiveReader.incomplete, ArchiveReader.incomplete + " with 'tasks export'"),
         ]
         for (setting, values) in [(Setting.mode, ["upsert", "skip", "replace"]), (.mode, ["replace"])] {
             phrases.append(

@@ -103,7 +103,9 @@ enum Tasks {
             return ExitCode.code(for: error.kind)
         case let error as ArchiveValidationError:
             Console.error(ReportRenderer.text(error.report))
-            if let existing = ReportRenderer.existingIDs(error.report) {
+            if error.report.issues.contains(where: \.concernsWholeFile) {
+                Console.error("Error: \(CommandLineText.rewrite(error.description))\n")
+            } else if let existing = ReportRenderer.existingIDs(error.report) {
                 Console.error("Error: \(existing.found), so nothing was written; \(existing.advice)\n")
             } else {
                 let count = error.report.errorCount

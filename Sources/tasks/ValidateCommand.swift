@@ -68,6 +68,8 @@ struct ValidateCommand: Command {
                     "\(name): valid (format version \(report.version.map(String.init) ?? "?")): "
                         + ReportRenderer.counts(report.counts)
                         + (report.warningCount > 0 ? ", \(report.warningCount) warning(s)" : "") + "\n")
+            } else if let whole = report.issues.first(where: \.concernsWholeFile) {
+                Console.error("\(name): \(CommandLineText.rewrite(whole.message))\n")
             } else if let existing = ReportRenderer.existingIDs(report) {
                 Console.error("\(name): \(existing.found); \(existing.advice)\n")
             } else {

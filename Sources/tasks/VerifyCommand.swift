@@ -52,7 +52,7 @@ struct VerifyCommand: Command {
     func run() throws -> Int32 {
         let mapping = try mapping.load()
         guard FileManager.default.fileExists(atPath: store) else {
-            throw TaskInterchangeError(.noInput, "\(store): no such store file")
+            throw TaskInterchangeError(.noInput, "\(store): no such store file\(Suggestion.nearPath(to: store))")
         }
         let source = try model.map { try ModelSource(path: $0) }
         let diff = try GraphComparison.verify(

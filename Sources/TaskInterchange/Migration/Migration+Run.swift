@@ -11,7 +11,7 @@ extension Migration {
         var created = false
         var imported: StoreImportResult?
         var report = try perform(
-            events: events,
+            events: events, newStore: path,
             checkDestination: {
                 try checkNewStore(path)
             },
