@@ -1,3 +1,5 @@
+import CSQLite
+
 extension Validator {
     /// A raw table's statement and indexes go through the check an import runs them through, on a database in
     /// memory: a statement an import would refuse is refused here, so validation and import agree.
@@ -31,7 +33,34 @@ extension Validator {
                     ValidationIssue(.refusedStatement, path: "\(path).indexes[\(offset)]", message: Self.reason(error)))
             }
         }
+        if let issue = rowIssue(of: table, in: database, path: path) { issues.append(issue) }
         return issues
+    }
+
+    /// The rows appended as an import appends them: a function the statement's constraints call that fails a row (an
+    /// extension loader, say) fails the import too. A constraint a row breaks is left out: whether that fails the
+    /// import depends on its mode (skip leaves the row out).
+    private static func rowIssue(of table: RawTable, in database: Database, path: String) -> ValidationIssue? {
+        guard !table.rows.isEmpty, !table.isVirtual else { return nil }
+        do {
+            let insert = try database.prepare(table.insertStatement)
+            for (offset, row) in table.rows.enumerated() where row.count == table.columns.count {
+                insert.reset()
+                RawTable.bind(row, to: insert)
+                do {
+                    try insert.run()
+                } catch where error.code & 0xFF == SQLITE_CONSTRAINT {
+                    continue
+                } catch {
+                    return ValidationIssue(
+                        .refusedStatement, path: "\(path).rows[\(offset)]",
+                        message: "an import cannot write this row into the table its statement makes: \(error.message)")
+                }
+            }
+        } catch {
+            return ValidationIssue(.refusedStatement, path: path + ".statement", message: Self.reason(error))
+        }
+        return nil
     }
 
     private static func reason(_ error: any Error) -> String {
