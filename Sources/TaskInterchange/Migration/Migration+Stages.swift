@@ -4,7 +4,8 @@ extension Migration {
     /// The stages in order around the destination-specific steps. `migrate` must leave the destination as it was
     /// when it throws; `undo` takes back what it wrote once it has returned. A failure before `migrate` returned
     /// removes the backup this migration made: nothing was written that it would restore. `newStore` is the path a
-    /// new store is made at, so a failure says nothing was created there rather than that it is as it was.
+    /// new store is made at when nothing is there, so a failure says nothing was created there rather than that it
+    /// is as it was.
     func perform(
         events: (@Sendable (Event) -> Void)?,
         newStore: String? = nil,
@@ -17,7 +18,6 @@ extension Migration {
         if let events { progress = { event in events(.progress(event)) } }
         var stage = Stage.preparingBackup
         var backupPath: String?
-        var checked = false
         var migrated = false
         var failedVerification: GraphDiff?
         func enter(_ next: Stage) throws {
@@ -29,7 +29,6 @@ extension Migration {
             events?(.stage(stage))
             try checkDestination()
             try checkModelChange()
-            checked = true
             let directory = try PrivateDirectory(purpose: .export)
             let backup =
                 dryRun
@@ -88,7 +87,7 @@ extension Migration {
                 stage: stage, backupPath: backupPath, underlying: error,
                 verification: failedVerification)
             failure.backupRemoved = removed
-            failure.newStore = checked ? newStore : nil
+            failure.newStore = newStore
             throw failure
         }
     }
