@@ -158,7 +158,8 @@ struct MigrateCommand: Command {
                     : (error.newStore == nil ? "\(target) is unchanged; " : "\(target) was not created; ")
                         + (error.backupPath.map { "the backup of \(legacy) is \($0)\n" }
                             ?? (error.backupRemoved
-                                ? "the backup made was removed, as nothing was written\n" : "no backup was made\n")))
+                                ? "the backup made was removed, as nothing was written\n" : "no backup was made\n"))
+            )
             return error.verification == nil ? status : ExitCode.different
         }
     }

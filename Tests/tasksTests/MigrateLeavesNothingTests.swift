@@ -82,7 +82,10 @@ struct MigrateLeavesNothingTests {
         try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: false)
         let runs = LiveStoreTests.Results(count: 2)
         let commands = (0..<2).map {
-            ["migrate", "--from", store, "--to", scratch.path("New\($0).sqlite"), "--model", model, "--backup", backups]
+            [
+                "migrate", "--from", store, "--to", scratch.path("New\($0).sqlite"), "--model", model, "--backup",
+                backups,
+            ]
         }
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             runs.set(index, try? TasksBinary.run(commands[index]))

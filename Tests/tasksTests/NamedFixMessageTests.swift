@@ -42,7 +42,9 @@ struct NamedFixMessageTests {
         // The command line adds its flags: a mapping is given with --mapping; an archive is what export writes.
         let mapping = try TasksBinary.run(["validate", scratch.path("mapping.json")])
         #expect(mapping.stderr.contains("give it with --mapping"), "\(mapping.stderr)")
-        let manifest = try TasksBinary.run(["import", "--store", scratch.path("n.sqlite"), scratch.path("package.json")])
+        let manifest = try TasksBinary.run([
+            "import", "--store", scratch.path("n.sqlite"), scratch.path("package.json"),
+        ])
         #expect(
             manifest.stderr.contains("Error: this is not a tasks archive (")
                 && manifest.stderr.contains("an archive is what 'tasks export' writes"), "\(manifest.stderr)")
@@ -58,7 +60,8 @@ struct NamedFixMessageTests {
         #expect(json.status == 0 && ndjson.status == 0, "\(json.stderr)\(ndjson.stderr)")
         let text = try scratch.bytes("a.json")
         let lines = try scratch.bytes("a.ndjson")
-        let titleAt = try #require(text.range(of: Data("\"title\" : \"".utf8)) ?? text.range(of: Data("\"title\":\"".utf8)))
+        let titleAt = try #require(
+            text.range(of: Data("\"title\" : \"".utf8)) ?? text.range(of: Data("\"title\":\"".utf8)))
         let newlines = lines.indices.filter { lines[$0] == 0x0A }
         try #require(newlines.count > 3)
         let secondLine = newlines[0] + 1
@@ -78,7 +81,8 @@ struct NamedFixMessageTests {
                 validate.stderr.contains(
                     "\(scratch.path(name)): the file ends early (")
                     && validate.stderr.contains(
-                        "it is incomplete (cut off while it was written or copied); export it again with 'tasks export'"),
+                        "it is incomplete (cut off while it was written or copied); export it again with 'tasks export'"
+                    ),
                 "\(name): \(validate.stderr)")
             // Where: a JSON path and line:column.
             #expect(validate.stderr.range(of: #"error: \$[^ ]* \(\d+:\d+\): "#, options: .regularExpression) != nil)

@@ -58,8 +58,14 @@ struct RawTableCommandTests {
         "validate refuses what import refuses: AS SELECT, two statements, a CHECK calling load_extension (65, its path)",
         arguments: [
             ("CREATE TABLE APP_NOTES AS SELECT * FROM Z_METADATA", "$.tables.APP_NOTES.statement", "CREATE TABLE"),
-            ("CREATE TABLE APP_NOTES (a, b); CREATE TABLE EXTRA (c)", "$.tables.APP_NOTES.statement", "a second statement"),
-            ("CREATE TABLE APP_NOTES (a CHECK (load_extension('x')), b)", "$.tables.APP_NOTES.rows[0]", "not authorized"),
+            (
+                "CREATE TABLE APP_NOTES (a, b); CREATE TABLE EXTRA (c)", "$.tables.APP_NOTES.statement",
+                "a second statement"
+            ),
+            (
+                "CREATE TABLE APP_NOTES (a CHECK (load_extension('x')), b)", "$.tables.APP_NOTES.rows[0]",
+                "not authorized"
+            ),
         ])
     func validateAgreesWithImport(statement: String, path: String, reason: String) throws {
         let (scratch, store) = try Self.store()
@@ -71,7 +77,9 @@ struct RawTableCommandTests {
         #expect(hostile != text)
         try Data(hostile.utf8).write(to: URL(fileURLWithPath: scratch.path("hostile.json")))
         let validate = try GuardedRun.run(["validate", scratch.path("hostile.json")])
-        let importRun = try GuardedRun.run(["import", "--store", scratch.path("new.sqlite"), scratch.path("hostile.json")])
+        let importRun = try GuardedRun.run([
+            "import", "--store", scratch.path("new.sqlite"), scratch.path("hostile.json"),
+        ])
         let dryRun = try GuardedRun.run([
             "import", "--dry-run", "--store", scratch.path("new.sqlite"), scratch.path("hostile.json"),
         ])

@@ -106,7 +106,7 @@ extension Migration {
             _ = try VersionMapping.inferred(
                 from: source.entityDeclarations, to: target, versions: modelVersions, overrides: overrides,
                 sourceModel: source)
-        } catch where error.kind == .usage {
+        } catch  where error.kind == .usage {
             throw TaskInterchangeError(error.kind, "\(mappingSource): \(error.message)")
         } catch {
             return

@@ -49,7 +49,7 @@ extension Validator {
                 RawTable.bind(row, to: insert)
                 do {
                     try insert.run()
-                } catch where error.code & 0xFF == SQLITE_CONSTRAINT {
+                } catch  where error.code & 0xFF == SQLITE_CONSTRAINT {
                     continue
                 } catch {
                     return ValidationIssue(
