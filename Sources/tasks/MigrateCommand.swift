@@ -124,8 +124,11 @@ struct MigrateCommand: Command {
             Console.error(
                 dryRun
                     ? "dry run: nothing was written and no backup kept\n"
-                    : "nothing of this migration was kept at \(target); "
-                        + (error.backupPath.map { "the backup of \(legacy) is \($0)\n" } ?? "no backup was made\n"))
+                    : (error.newStore == nil ? "\(target) is unchanged; " : "\(target) was not created; ")
+                        + (error.backupPath.map { "the backup of \(legacy) is \($0)\n" }
+                            ?? (error.backupRemoved
+                                ? "the backup made was removed, as nothing was written\n" : "no backup was made\n"))
+            )
             return error.verification == nil ? status : ExitCode.different
         }
     }

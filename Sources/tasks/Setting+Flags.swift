@@ -69,6 +69,13 @@ enum CommandLineText {
                 "this is a Core Data store (an SQLite database), not an interchange file; "
                     + "did you mean 'tasks inspect' or 'tasks export --store'?"
             ),
+            (
+                ArchiveReader.mappingGivenAsArchive,
+                "it looks like a mapping file, with mappingVersion and kinds, which says how a store's entities map: "
+                    + "give it with --mapping, and the archive as the file to read"
+            ),
+            (ArchiveReader.exportWrites, "an archive is what 'tasks export' writes"),
+            (ArchiveReader.incomplete, ArchiveReader.incomplete + " with 'tasks export'"),
         ]
         // Each mode alone too: a plan names the one it ran with.
         let modes = ImportMode.allCases.map { (Setting.mode, [$0.rawValue]) }

@@ -103,7 +103,9 @@ enum Tasks {
             return ExitCode.code(for: error.kind)
         case let error as ArchiveValidationError:
             Console.error(CommandLineText.rewrite(error.report.notices))
-            if error.report.existingRecordCount != nil {
+            if error.report.issues.contains(where: \.concernsWholeFile) {
+                Console.error("Error: \(CommandLineText.rewrite(error.description))\n")
+            } else if error.report.existingRecordCount != nil {
                 Console.error(
                     "Error: \(error.report.verdict), so nothing was written; \(CommandLineText.existingIDsAdvice)\n")
             } else {

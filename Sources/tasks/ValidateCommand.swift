@@ -64,7 +64,7 @@ struct ValidateCommand: Command {
             Console.error(CommandLineText.rewrite(report.notices))
             let advice =
                 report.isValid || report.existingRecordCount == nil ? "" : "; \(CommandLineText.existingIDsAdvice)"
-            Console.error("\(input.path ?? "stdin"): \(report.verdict)\(advice)\n")
+            Console.error("\(input.path ?? "stdin"): \(CommandLineText.rewrite(report.verdict))\(advice)\n")
         }
         return report.isValid ? ExitCode.ok : ExitCode.dataError
     }

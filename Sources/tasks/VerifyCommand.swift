@@ -48,7 +48,7 @@ struct VerifyCommand: Command {
     func run() throws -> Int32 {
         let mapping = try modelOptions.mapping.load()
         guard FileManager.default.fileExists(atPath: store) else {
-            throw TaskInterchangeError(.noInput, "\(store): no such store file")
+            throw TaskInterchangeError(.noInput, "\(store): no such store file\(Suggestion.nearPath(to: store))")
         }
         let source = try modelOptions.source()
         // Read through the store's model, the archive may be read twice (duplicates under its constraints first).

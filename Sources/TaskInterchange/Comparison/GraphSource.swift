@@ -65,7 +65,7 @@ public struct GraphSource: Sendable {
                 .noInput,
                 exists
                     ? "\(path): cannot be opened for reading\(isDirectory.boolValue ? " (a directory)" : "")"
-                    : "\(path): no such file")
+                    : "\(path): no such file\(Suggestion.nearPath(to: path))")
         }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         try? handle.close()

@@ -11,7 +11,7 @@ extension Migration {
         var created = false
         var imported: StoreImportResult?
         var report = try perform(
-            events: events,
+            events: events, newStore: access(path, F_OK) == 0 ? nil : path,
             checkDestination: {
                 try checkNewStore(path)
             },

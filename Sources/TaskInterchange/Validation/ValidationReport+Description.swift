@@ -42,11 +42,15 @@ extension ValidationReport: CustomStringConvertible {
 
     /// The verdict in one line (without its newline): `valid (format version 2): <counts>, 1 warning(s)`;
     /// `invalid: 2 error(s), 0 warning(s)`; for an archive whose only errors are ids the target already holds,
-    /// how many (it is not broken, but meant for a mode that updates or skips them).
+    /// how many (it is not broken, but meant for a mode that updates or skips them); for a file that is not an archive
+    /// at all, or ends early, what is wrong with the whole file.
     public var verdict: String {
         if isValid {
             return "valid (format version \(version.map(String.init) ?? "?")): \(counts)"
                 + (warningCount > 0 ? ", \(warningCount) warning(s)" : "")
+        }
+        if let whole = issues.first(where: \.concernsWholeFile) {
+            return whole.message
         }
         if let existing = existingRecordCount {
             return "\(existing) of the archive's records already exist in the target store (by id)"
