@@ -17,7 +17,7 @@ extension StoreWriter {
         if let statements = entityStatements[entity.name] { return statements }
         let table = Database.quote(entity.table)
         let columns = entity.attributes.map(\.column)
-        let quoted = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).map(Database.quote).joined(separator: ", ")
+        let quoted = (CoreDataNames.rowColumns + columns).map(Database.quote).joined(separator: ", ")
         let insert = try database.prepare(
             "INSERT INTO \(table) (\(quoted)) "
                 + "VALUES (\(Array(repeating: "?", count: columns.count + 3).joined(separator: ", ")))"
