@@ -42,6 +42,20 @@ enum CoreDataNames {
     static let fetchIndexPrefix = "Z_RT_"
     /// The prefix of the triggers that keep derived attributes.
     static let derivedAttributeTriggerPrefix = "Z_DA_"
+    /// The tables persistent history is stored in, with the entity each table's rows belong to and the columns
+    /// written to them (the attributes of Core Data's own history model: `authorTS` is `ZAUTHORTS`).
+    static let historyTables: [(table: String, entity: String, columns: [String])] = [
+        (
+            table(ofRoot: "TRANSACTION", isInternal: true), "TRANSACTION",
+            rowColumns + ["authorTS", "bundleIDTS", "processIDTS", "timestamp"].map(column(of:))
+        ),
+        (
+            table(ofRoot: "CHANGE", isInternal: true), "CHANGE",
+            rowColumns + ["changeType", "entity", "entityPK", "transactionID", "columns"].map(column(of:))
+        ),
+        (table(ofRoot: "TRANSACTIONSTRING", isInternal: true), "TRANSACTIONSTRING", rowColumns + [column(of: "name")]),
+    ]
+
     /// The column of a reflexive many-to-many's join table that marks which side a row was written from.
     static let reflexiveColumn = "REFLEXIVE"
 

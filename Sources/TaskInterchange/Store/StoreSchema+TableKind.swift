@@ -30,7 +30,6 @@ extension StoreSchema {
         }
     }
 
-
     /// The kind of `table`, or nil when the store has no such table.
     func kind(of table: String) -> TableKind? {
         tableKinds[table]
@@ -53,7 +52,9 @@ extension StoreSchema {
         }
         for (table, sql) in virtualTables {
             let module = Self.module(ofVirtualTable: sql)
-            kinds[table] = module == "rtree" && table.hasPrefix(CoreDataNames.fetchIndexPrefix) ? .rtreeIndex : .virtual(module: module)
+            kinds[table] =
+                module == "rtree" && table.hasPrefix(CoreDataNames.fetchIndexPrefix)
+                ? .rtreeIndex : .virtual(module: module)
         }
         for table in tables.keys where kinds[table] == nil {
             if CoreDataNames.systemTables.contains(table) {

@@ -24,7 +24,7 @@ extension StoreWriter {
         )
         let assignments =
             columns.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" } + [
-                "Z_OPT = coalesce(Z_OPT, 0) + 1"
+                CoreDataNames.versionIncrement
             ]
         let update = try database.prepare(
             "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?\(columns.count + 1)")

@@ -81,7 +81,6 @@ extension StoreWriter {
         return result
     }
 
-
     /// JSON's types, read back as the column wants them: dates from lossless ISO text, UUIDs and base64 into blobs.
     func bind(_ value: ExtraValue, declaredType: String, to statement: Statement, at index: Int32 = 1) {
         switch value {

@@ -143,8 +143,8 @@ extension StoreWriter {
             }
             .map { "SELECT Z_PK FROM \(Database.quote($0.table)) WHERE \($0.entityFilter)" }
         }
-        for direction in schema.locator.joinDirections where direction.namesTable && direction.table != resolved.tagJoin?.table
-        {
+        for direction in schema.locator.joinDirections
+        where direction.namesTable && direction.table != resolved.tagJoin?.table {
             let conditions = [
                 (direction.ownerColumn, rows(of: direction.ownerNumber)),
                 (direction.memberColumn, rows(of: direction.memberNumber)),

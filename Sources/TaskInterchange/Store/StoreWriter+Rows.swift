@@ -57,7 +57,7 @@ final class RowStatements {
         )
         let assignments =
             written.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" } + [
-                "Z_OPT = coalesce(Z_OPT, 0) + 1"
+                CoreDataNames.versionIncrement
             ]
         update = try database.prepare(
             "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?\(written.count + 1)")
