@@ -110,15 +110,22 @@ struct StoreLocatorTests {
         "../shared/fixtures/real-stores is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"
     ))
 struct StoreLocatorRealStoreTests {
-    @Test("a shared table's numbered column: found from the model, named by it, spelled only without it")
-    func sharedTableColumn() throws {
-        let directory = try TemporaryDirectory()
+    /// The schema of a copy of Wire's store (one table for the messages' inheritance tree), read by names alone and
+    /// located with the store's own model.
+    static func schemas(in directory: TemporaryDirectory) throws -> (named: StoreSchema, located: StoreSchema) {
         let path = try WholeStoreRestoreTests.copy(EditedStoreAccountingTests.wire, to: directory)
         let snapshot = try StoreSnapshot(path: path)
         let model = try #require(try ObjectModel(modelCacheOf: snapshot))
         let named = try StoreSchema(reading: snapshot.database, path: snapshot.path)
         var located = named
         located.locate(with: model)
+        return (named, located)
+    }
+
+    @Test("a shared table's numbered column: found from the model, named by it, spelled only without it")
+    func sharedTableColumn() throws {
+        let directory = try TemporaryDirectory()
+        let (named, located) = try Self.schemas(in: directory)
         let (key, _) = try #require(located.layout?.attribute(at: "ZTEXT1", in: "ZMESSAGE"))
         #expect(key.property == "text")
         let entity = try #require(located.entity(named: key.entity))
@@ -136,12 +143,7 @@ struct StoreLocatorRealStoreTests {
     @Test("join directions from the model and from the names agree on a store whose join tables follow the rule")
     func joinDirectionsAgree() throws {
         let directory = try TemporaryDirectory()
-        let path = try WholeStoreRestoreTests.copy(EditedStoreAccountingTests.wire, to: directory)
-        let snapshot = try StoreSnapshot(path: path)
-        let model = try #require(try ObjectModel(modelCacheOf: snapshot))
-        let named = try StoreSchema(reading: snapshot.database, path: snapshot.path)
-        var located = named
-        located.locate(with: model)
+        let (named, located) = try Self.schemas(in: directory)
         func pairs(_ schema: StoreSchema) -> Set<[String]> {
             Set(schema.locator.joinDirections.map { [$0.table, $0.ownerColumn, $0.memberColumn] })
         }
