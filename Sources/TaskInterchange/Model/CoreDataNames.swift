@@ -21,16 +21,32 @@ enum CoreDataNames {
     static let maxKeyColumn = "Z_MAX"
     /// `Z_PRIMARYKEY`'s columns in their order.
     static let primaryKeyColumns = [entityNumber, entityNameColumn, superEntityColumn, maxKeyColumn]
+    /// The largest key handed out for the tree whose root is entity number `?`.
+    static let readMaxKey = "SELECT \(maxKeyColumn) FROM \(primaryKeyTable) WHERE \(entityNumber) = ?"
+    /// Raises the largest key of entity number `?2` to `?1`, never lowers it.
+    static let raiseMaxKey =
+        "UPDATE \(primaryKeyTable) SET \(maxKeyColumn) = ?1 WHERE \(entityNumber) = ?2 AND coalesce(\(maxKeyColumn), 0) < ?1"
+    /// Raises the largest key of the root entity named `?2` to `?1`, never lowers it.
+    static let raiseMaxKeyOfRootNamed =
+        "UPDATE \(primaryKeyTable) SET \(maxKeyColumn) = ?1 WHERE \(entityNameColumn) = ?2 AND \(superEntityColumn) = 0 "
+        + "AND coalesce(\(maxKeyColumn), 0) < ?1"
     /// The table of the store's metadata (its UUID and the property list of version hashes).
     static let metadataTable = "Z_METADATA"
     /// `Z_METADATA`'s columns.
     static let metadataVersionColumn = "Z_VERSION"
     static let storeUUIDColumn = "Z_UUID"
     static let metadataPlistColumn = "Z_PLIST"
+    /// The first metadata row's property list.
+    static let readMetadataPlist =
+        "SELECT \(metadataPlistColumn) FROM \(metadataTable) ORDER BY \(metadataVersionColumn) LIMIT 1"
+    /// Gives the store a new UUID.
+    static let writeStoreUUID = "UPDATE \(metadataTable) SET \(storeUUIDColumn) = ?"
     /// The table of the store's compiled model (absent from stores of older frameworks).
     static let modelCacheTable = "Z_MODELCACHE"
     /// `Z_MODELCACHE`'s one column.
     static let modelCacheColumn = "Z_CONTENT"
+    /// The compiled model.
+    static let readModelCache = "SELECT \(modelCacheColumn) FROM \(modelCacheTable) LIMIT 1"
     /// Core Data's own tables, present in every store (the model cache in most).
     static let systemTables: Set<String> = [primaryKeyTable, metadataTable, modelCacheTable]
 
