@@ -17,14 +17,14 @@ extension StoreWriter {
         if let statements = entityStatements[entity.name] { return statements }
         let table = Database.quote(entity.table)
         let columns = entity.attributes.map(\.column)
-        let quoted = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).map(Database.quote).joined(separator: ", ")
+        let quoted = (CoreDataNames.rowColumns + columns).map(Database.quote).joined(separator: ", ")
         let insert = try database.prepare(
             "INSERT INTO \(table) (\(quoted)) "
                 + "VALUES (\(Array(repeating: "?", count: columns.count + 3).joined(separator: ", ")))"
         )
         let assignments =
             columns.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" } + [
-                "Z_OPT = coalesce(Z_OPT, 0) + 1"
+                CoreDataNames.versionIncrement
             ]
         let update = try database.prepare(
             "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?\(columns.count + 1)")

@@ -230,10 +230,10 @@ final class StoreWriter: ImportDestination {
         guard isNew else {
             throw TaskInterchangeError(.usage, "\(path): \(setting: .keepIdentity) restores into a new store only")
         }
-        try database.prepare("UPDATE Z_METADATA SET Z_UUID = ?").execute([.text(uuid)])
+        try database.prepare(CoreDataNames.writeStoreUUID).execute([.text(uuid)])
         schema.storeUUID = uuid
         let raise = try database.prepare(
-            "UPDATE Z_PRIMARYKEY SET Z_MAX = ?1 WHERE Z_NAME = ?2 AND Z_SUPER = 0 AND coalesce(Z_MAX, 0) < ?1")
+            CoreDataNames.raiseMaxKeyOfRootNamed)
         for (entity, maxKey) in maxKeys.sorted(by: { $0.key < $1.key }) {
             try raise.execute([.integer(maxKey), .text(entity)])
         }
