@@ -8,15 +8,17 @@ extension ImportCommand {
         help: "After the commit, check that the store holds what the file holds (as 'tasks verify'); exit "
             + "1 when it does not (the import stays committed).")
 
-    /// The verification of a committed import, nil without `--verify` or with `--dry-run` (nothing was written).
-    func verification(input: ArchiveInput, options: StoreImportOptions) throws -> GraphDiff? {
+    /// The verification of a committed import, nil without `--verify` or with `--dry-run` (nothing was written). The
+    /// file is read through the model change the import wrote through (`mapping`), not one inferred again.
+    func verification(input: ArchiveInput, options: StoreImportOptions, mapping: VersionMapping?) throws -> GraphDiff? {
         guard verify, !dryRun else { return nil }
         // A store made from a model keeps no model cache: it is read with that model.
         return try GraphComparison.verify(
             .input(input),
             against: .store(
                 path: store, mapping: options.mapping, model: options.template?.model ?? options.targetModel),
-            modelChange: options.mapping?.modelChange ?? ModelChangeOverrides())
+            modelChange: options.mapping?.modelChange ?? ModelChangeOverrides(), modelVersions: options.modelVersions,
+            versionMapping: mapping)
     }
 
     /// The text that follows the import summary: one verdict line, and the differences when there are any.

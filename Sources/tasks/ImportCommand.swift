@@ -143,7 +143,7 @@ struct ImportCommand: Command {
             Console.endProgress()
             ProgressLine.observe(input, label: "verifying")
         }
-        let verification = try verification(input: input, options: options)
+        let verification = try verification(input: input, options: options, mapping: result.versionMapping)
         if Console.showsProgress { Console.endProgress() }
         let status = verification?.isEqual == false ? ExitCode.different : ExitCode.ok
         let seconds = Date().timeIntervalSince(started)

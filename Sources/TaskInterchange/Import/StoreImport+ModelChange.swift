@@ -1,13 +1,14 @@
 /// An import into another version of the archive's model: the mapping between the versions, inferred before anything
 /// is written, and the guarantee that every value the target's model has a place for arrives.
 extension StoreImport {
-    /// The mapping from the archive's model (its `source.model`) to the target's, nil when records pass unchanged or
-    /// the target's model has none of the archive's entities (an archive of another app: what the target lacks is
+    /// The run's model change from the archive's model (its `source.model`) to the target's, inferred once here and
+    /// handed to the import, its unchanged-record check and verification; nil when records pass unchanged or the
+    /// target's model has none of the archive's entities (an archive of another app: what the target lacks is
     /// reported as such, not as a model change).
     /// - Throws: `TaskInterchangeError.usage` for a `modelChange` override naming what neither model has, or given
     ///   where there is no model to change.
-    static func versionMapping(_ source: some ArchiveSource, target writer: StoreWriter, options: StoreImportOptions)
-        throws -> VersionMapping?
+    static func modelChange(_ source: some ArchiveSource, target writer: StoreWriter, options: StoreImportOptions)
+        throws -> ModelChange?
     {
         let overrides = options.mapping?.modelChange ?? ModelChangeOverrides()
         guard let model = writer.targetModel, let declarations = try source.header()?.source?.model,
@@ -21,15 +22,15 @@ extension StoreImport {
             }
             return nil
         }
-        var mapping: VersionMapping
+        let inferred: ModelChange?
         do {
-            mapping = try VersionMapping.inferred(
+            inferred = try ModelChange.inferred(
                 from: declarations, to: model, versions: options.modelVersions, overrides: overrides,
                 sourceModel: options.sourceModel)
         } catch {
             throw TaskInterchangeError(error.kind, "\(options.mappingSource): \(error.message)")
         }
-        guard mapping.matchesAnyEntity, !mapping.isIdentity else { return nil }
+        guard var mapping = inferred?.mapping else { return nil }
         // A uniqueness constraint the records do not meet would fail the import midway: found (and resolved, where
         // the mapping says how) before anything is written.
         do {
@@ -39,7 +40,7 @@ extension StoreImport {
         }
         writer.identityNames = mapping.identityNames
         writer.modelChanged = true
-        return mapping
+        return ModelChange(mapping)
     }
 
     /// After a model change every value left has a place in the target's model; one that did not arrive (the store's
