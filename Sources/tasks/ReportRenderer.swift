@@ -156,7 +156,7 @@ enum ReportRenderer {
     /// does not.
     private static func shape(_ change: VersionMapping.Change) -> String? {
         switch change {
-        case .converted(let from, let to): return "\(VersionMapping.typeLabel(from)) → \(VersionMapping.typeLabel(to))"
+        case .converted(let from, let to): return "\(ArchiveType.label(of: from)) → \(ArchiveType.label(of: to))"
         case .toMany: return "to-one → to-many"
         case .toOne: return "to-many → to-one"
         case .reordered(let ordered): return ordered ? "unordered → ordered" : "ordered → unordered"

@@ -79,10 +79,10 @@ extension TargetComparison.Finder {
                 result.entityMatches[record.id] = ids[0]
                 continue
             }
-            var ambiguity = result.ambiguousMatches["\(record.entity).\(attribute)"] ?? ImportPlan.AmbiguousMatch()
+            var ambiguity = result.ambiguousMatches["\(record.entity).\(attribute)"] ?? TargetComparison.Ambiguity()
             ambiguity.records += 1
             let described = "\(Self.describe(value)) (\(ids.count) in the target, \(inArchive) in the archive)"
-            if ambiguity.values.count < ImportPlan.AmbiguousMatch.shown, !ambiguity.values.contains(described) {
+            if ambiguity.values.count < TargetComparison.Ambiguity.shown, !ambiguity.values.contains(described) {
                 ambiguity.values.append(described)
             }
             result.ambiguousMatches["\(record.entity).\(attribute)"] = ambiguity

@@ -18,7 +18,16 @@ struct TargetComparison: Sendable, Hashable {
     /// Generic records (archive ids) the target holds exactly, references followed through the matches.
     var unchangedEntities: Set<UUID> = []
     /// `Entity.attribute` → archive records left unmatched because their value is not unique.
-    var ambiguousMatches: [String: ImportPlan.AmbiguousMatch] = [:]
+    var ambiguousMatches: [String: Ambiguity] = [:]
+
+    /// Archive records a `--match Entity.attribute` key left unmatched, and the first few values that were not unique.
+    struct Ambiguity: Sendable, Hashable {
+        var records = 0
+        /// Each described (`"Inbox" (2 in the target, 1 in the archive)`).
+        var values: [String] = []
+        /// How many values `values` lists at most.
+        static let shown = 5
+    }
 
     init(ids: [StoreMapping.Kind: Set<UUID>] = [:]) {
         self.ids = ids

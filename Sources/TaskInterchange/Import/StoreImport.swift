@@ -254,7 +254,7 @@ public enum StoreImport {
             busyTimeout: options.busyTimeout, model: options.targetModel)
         try checkModifiedProperty(options, declared: declared, source: source, target: writer)
         if let store = options.externalDataStore { writer.externalDataWriter.existing = ExternalData(store: store) }
-        let existing = writer.existingIDs(existingIsError: options.mode == .insert)
+        let existing = Validator.ExistingIDs(existingIsError: options.mode == .insert, contains: writer.existingLookup)
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
         var importer = Importer(options)
         let modelChange = try modelChange(source, target: writer, options: options)
