@@ -16,10 +16,10 @@ struct StoreLocatorTests {
         "TaskInterchange/Model/SchemaLayout+CountTriggers.swift",
         "TaskInterchange/Model/SchemaLayout+FetchIndexes.swift",
         "TaskInterchange/Model/SchemaLayout+Triggers.swift",
-        "TaskInterchange/Store/StoreLocator.swift",
-        "TaskInterchange/Store/StoreLocator+Joins.swift",
-        "TaskInterchange/Store/StoreLayout.swift",
-        "TaskInterchange/Store/StoreSchema+TableKind.swift",
+        "TaskInterchange/Store/Layout/StoreLocator.swift",
+        "TaskInterchange/Store/Layout/StoreLocator+Joins.swift",
+        "TaskInterchange/Store/Layout/StoreLayout.swift",
+        "TaskInterchange/Store/Layout/StoreSchema+TableKind.swift",
     ]
 
     /// Strings that look like a Core Data name and are something else, by file.
