@@ -171,7 +171,7 @@ extension StoreWriter {
                 bindReferences(statement, slots)
             }
         } catch let error as SQLiteError where error.isPrimaryKeyConflict && kept != nil {
-            guard !keepIdentity else {
+            guard !configuration.keepIdentity else {
                 throw TaskInterchangeError(
                     .invalidData,
                     "\(kind.rawValue) \(record.id.uuidString): \(setting: .keepIdentity): "
@@ -197,9 +197,11 @@ extension StoreWriter {
     /// The archive's key for a new row, where it is kept: with `keepIdentity` (required then), or where the target
     /// derives the kind's ids from keys (it has no UUID attribute for them) and the table keeps keys.
     private func keptKey<Record: TypedRecord>(of record: Record, in rows: RowStatements) throws -> Int64? {
-        guard keepIdentity || rows.idColumn == nil, let kind = resolved.kinds[Record.kind] else { return nil }
+        guard configuration.keepIdentity || rows.idColumn == nil, let kind = resolved.kinds[Record.kind] else {
+            return nil
+        }
         guard try keepsKeys(in: kind.table, of: kind.entity), let key = record.key else {
-            if keepIdentity {
+            if configuration.keepIdentity {
                 throw TaskInterchangeError(
                     .invalidData,
                     "\(setting: .keepIdentity): the \(Record.kind.rawValue) record \(record.id.uuidString) has no key; a restore "
@@ -264,7 +266,7 @@ extension StoreWriter {
                 if slot == nil, field.isModificationDate, date != nil,
                     let entity = resolved.kinds[Record.kind]?.entity.name
                 {
-                    unplacedFields["\(entity).\(field.name)", default: 0] += 1
+                    diagnostics.unplacedFields["\(entity).\(field.name)", default: 0] += 1
                 }
                 statement.bind(date, at: slot)
             case .level(let value, _): statement.bind(Int64(record[value]), at: slot)
@@ -277,7 +279,7 @@ extension StoreWriter {
     /// model is unknown: the store then says nothing against it). A restore with `keepIdentity` writes back what the
     /// source held under the same model, NULL included.
     private func isNullable(_ field: String, of kind: RecordKind) -> Bool {
-        guard !keepIdentity, let model = targetModel else { return true }
+        guard !configuration.keepIdentity, let model = targetModel else { return true }
         guard let resolvedKind = resolved.kinds[kind], let property = resolved.mapping[kind]?.property(for: field),
             let entity = model.entity(named: resolvedKind.entity.name)
         else { return false }

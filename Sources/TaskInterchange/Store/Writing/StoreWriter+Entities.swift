@@ -86,7 +86,7 @@ extension StoreWriter {
             } else {
                 // A reference to a file the source lacked has nowhere to go in a column that keeps values inline.
                 if record.external[attribute.property] != nil {
-                    missingFileReferences["\(record.entity).\(attribute.property)", default: 0] += 1
+                    diagnostics.missingFileReferences["\(record.entity).\(attribute.property)", default: 0] += 1
                 }
                 statement.bindNull(at: index)
             }
@@ -94,7 +94,7 @@ extension StoreWriter {
         if placed < record.values.count {
             let known = Set(statements.entity.attributes.map(\.property))
             for property in record.values.keys where !known.contains(property) {
-                lackingEntityValues["\(record.entity).\(property)", default: 0] += 1
+                diagnostics.lackingEntityValues["\(record.entity).\(property)", default: 0] += 1
             }
         }
     }
@@ -114,7 +114,7 @@ extension StoreWriter {
         var keys: [UUID: Int64] = [:]
         let select = try database.prepare("SELECT Z_PK FROM \(Database.quote(laidOut.table)) WHERE Z_ENT = ?")
         select.bind(laidOut.number, at: 1)
-        let named = identityNames[entity] ?? entity
+        let named = archive.identityNames[entity] ?? entity
         while try select.step() {
             let key = select.int64(at: 0)
             keys[UUID.derived(storeUUID: schema.storeUUID ?? "", entity: named, primaryKey: key)] = key
@@ -139,7 +139,7 @@ extension StoreWriter {
         } else if try keepsKeys(in: entity.table, of: schemaEntity), let kept = record.key {
             key = kept
             try useKept(kept, in: entity.table)
-        } else if keepIdentity {
+        } else if configuration.keepIdentity {
             throw TaskInterchangeError(
                 .invalidData,
                 "\(setting: .keepIdentity): the \(record.entity) record \(record.id.uuidString) has no key")
@@ -171,12 +171,12 @@ extension StoreWriter {
     /// out, counted.
     private func writeDanglingKeys(of record: EntityRecord, _ entity: GenericLayout.Entity, at key: Int64) throws {
         for (property, dangling) in record.dangling.sorted(by: { $0.key < $1.key }) {
-            guard keepIdentity,
+            guard configuration.keepIdentity,
                 case .column(let column, let entityColumn, _)? = entity.relationships.first(where: {
                     $0.property == property
                 })?.storage
             else {
-                droppedDanglingKeys["\(record.entity).\(property)", default: 0] += 1
+                diagnostics.droppedDanglingKeys["\(record.entity).\(property)", default: 0] += 1
                 continue
             }
             var sets = [Database.quote(column) + " = ?1"]
@@ -195,28 +195,10 @@ extension StoreWriter {
         }
     }
 
-    /// Warns of the dangling keys an import left out.
-    func reportDroppedDanglingKeys() {
-        for (property, count) in droppedDanglingKeys.sorted(by: { $0.key < $1.key }) {
-            warnings.append(
-                "\(property): \(count) key\(count == 1 ? "" : "s") that named no row in the source (dangling) not "
-                    + "imported; only a restore that keeps identity writes them")
-        }
-        droppedDanglingKeys = [:]
-    }
-
-    /// Notes what the archive declares (as the target's version names it, after a model change), so one-to-one
-    /// pairs are written as it carries them.
-    func noteDeclarations(of source: some ArchiveSource, mapping: VersionMapping?) throws {
-        let header = try source.header()?.source
-        archiveDeclarations = mapping?.targetDeclarations ?? header?.model
-        archiveRelationships = header?.relationships
-    }
-
     /// Whether the archive carries the other side of the one-to-one `relationship` too: then each side's column is
     /// written from that side's records alone.
     func archiveCarriesInverse(of relationship: EntityRelationship) -> Bool {
-        guard let inverse = relationship.inverse, let declarations = archiveDeclarations else { return false }
+        guard let inverse = relationship.inverse, let declarations = archive.declarations else { return false }
         return declarations.contains { name, declaration in
             declaration.relationships[inverse] != nil
                 && EntityDeclaration.isEntity(name, kindOf: relationship.destination, limit: declarations.count) {
@@ -321,15 +303,15 @@ extension StoreWriter {
         guard let entity = genericLayout.entities[name],
             let relationship = entity.relationships.first(where: { $0.property == property })
         else {
-            if modelChanged, try linkThroughInverse(entity: name, key, declaration, to: destinations) { return }
-            lackingEntityValues["\(name).\(property)", default: 0] += 1
+            if archive.modelChanged, try linkThroughInverse(entity: name, key, declaration, to: destinations) { return }
+            diagnostics.lackingEntityValues["\(name).\(property)", default: 0] += 1
             return
         }
         let statements = try linkStatements(entity, relationship)
         let kept = positions.flatMap { StoredPositions.areUsable($0, count: destinations.count) ? $0 : nil }
         // Links added to those a record already has (not replacing them) are numbered after its own.
         var after: Int64 = 0
-        if !replacing, kept == nil, keptOverDuplicates.contains(KeptRow(entity: name, key: key)),
+        if !replacing, kept == nil, archive.keptOverDuplicates.contains(KeptRow(entity: name, key: key)),
             case .destinationColumn(let column, _, let order?) = relationship.storage
         {
             after =
@@ -354,7 +336,7 @@ extension StoreWriter {
         }
         switch relationship.storage {
         case .column(_, let entityColumn, let mirror):
-            if destinations.count > 1 { toOneOverflows["\(name).\(property)", default: 0] += 1 }
+            if destinations.count > 1 { diagnostics.toOneOverflows["\(name).\(property)", default: 0] += 1 }
             let destination = destinations.first
             var values: [SQLValue] = [destination.map(SQLValue.integer) ?? .null]
             if entityColumn != nil {
@@ -409,10 +391,7 @@ extension StoreWriter {
         return true
     }
 
-    public func lackingProperties() -> [String: Int] {
-        defer { lackingEntityValues = [:] }
-        return lackingEntityValues
-    }
+    public func lackingProperties() -> [String: Int] { diagnostics.takeLackingEntityValues() }
 
     /// Runs `statement`; a constraint failure comes back as its message, any other failure is thrown.
     private func runCatchingConstraint(_ statement: Statement) throws(SQLiteError) -> String? {
@@ -460,7 +439,7 @@ extension StoreWriter {
             "SELECT Z_PK\(columns.map { ", " + Database.quote($0.1) }.joined()) FROM "
                 + "\(Database.quote(laidOut.table)) WHERE Z_ENT = ?")
         select.bind(laidOut.number, at: 1)
-        let named = identityNames[entity] ?? entity
+        let named = archive.identityNames[entity] ?? entity
         var rows: [VersionMapping.TargetRow] = []
         while try select.step() {
             let key = select.int64(at: 0)

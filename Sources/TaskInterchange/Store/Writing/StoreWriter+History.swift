@@ -51,7 +51,7 @@ extension StoreWriter {
         guard problems.isEmpty, let change = found["CHANGE"], let transaction = found["TRANSACTION"],
             let string = found["TRANSACTIONSTRING"]
         else {
-            warnings.append(
+            diagnostics.warnings.append(
                 """
                 the target store tracks persistent history, but not in the tables Core Data \
                 writes (\(problems.joined(separator: "; "))); rows written by tasks have no \
@@ -299,7 +299,7 @@ extension StoreWriter {
             .real(max(Date().timeIntervalSinceReferenceDate, latest)),
         ])
         if counts.withoutColumns > 0 {
-            warnings.append(
+            diagnostics.warnings.append(
                 """
                 persistent history: the target has no model cache, so \(counts.withoutColumns) \
                 update entr\(counts.withoutColumns == 1 ? "y does" : "ies do") not say which \
@@ -312,7 +312,7 @@ extension StoreWriter {
                 $0.name.hasPrefix(CoreDataNames.column(of: "tombstone"))
             }) == true
         {
-            warnings.append(
+            diagnostics.warnings.append(
                 """
                 persistent history: the target keeps tombstones of deleted objects; tasks does not fill them, so \
                 \(counts.deletes) delete entr\(counts.deletes == 1 ? "y has" : "ies have") no preserved values

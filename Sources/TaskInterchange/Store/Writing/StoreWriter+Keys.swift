@@ -14,8 +14,8 @@ extension StoreWriter {
         let recorded =
             try database.scalar(CoreDataNames.readMaxKey, [.integer(root.number)])?.int64 ?? 0
         let rows = try database.scalar("SELECT count(*) FROM \(Database.quote(table))")?.int64 ?? 0
-        let empty = !keyAllocator.hasStarted(table) && (keepIdentity || recorded <= 0) && rows == 0
-        if keepIdentity && !empty {
+        let empty = !keyAllocator.hasStarted(table) && (configuration.keepIdentity || recorded <= 0) && rows == 0
+        if configuration.keepIdentity && !empty {
             throw TaskInterchangeError(
                 .invalidData,
                 "\(path): \(setting: .keepIdentity) needs an empty \(table); the target already has rows there")
@@ -48,7 +48,7 @@ extension StoreWriter {
             try database.scalar(CoreDataNames.readMaxKey, [.integer(root.number)])?.int64 ?? 0
         let present = try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0
         if present > recorded {
-            warnings.append(
+            diagnostics.warnings.append(
                 "\(root.name): Z_MAX (\(recorded)) was below the largest key in \(table) (\(present)); new keys start "
                     + "above \(present) and Z_MAX is corrected"
             )
@@ -82,7 +82,9 @@ extension StoreWriter {
                 result[targetRoot] = max(result[targetRoot] ?? 0, key)
                 reached = true
             }
-            if !reached { warnings.append("$.source.maxKeys.\(root): the target has no such root entity; ignored") }
+            if !reached {
+                diagnostics.warnings.append("$.source.maxKeys.\(root): the target has no such root entity; ignored")
+            }
         }
         return result
     }

@@ -31,7 +31,8 @@ extension StoreWriter {
         guard let owner = resolved.kinds[kind], let destination = resolved.kinds[declaration.destination],
             let target = linkTargets[cacheKey] ?? nil
         else {
-            unplacedExtras["\(resolved.kinds[kind]?.entity.name ?? kind.rawValue).\(relationship)", default: 0] += 1
+            diagnostics.unplacedExtras[
+                "\(resolved.kinds[kind]?.entity.name ?? kind.rawValue).\(relationship)", default: 0] += 1
             return
         }
         try noteLink(
@@ -41,7 +42,7 @@ extension StoreWriter {
         switch target {
         case .ownerColumn(let column, let entityColumn, let inverse):
             guard destinations.count <= 1 else {
-                toOneOverflows["\(owner.entity.name).\(relationship)", default: 0] += 1
+                diagnostics.toOneOverflows["\(owner.entity.name).\(relationship)", default: 0] += 1
                 return
             }
             let entity =
@@ -54,7 +55,7 @@ extension StoreWriter {
             try update.run()
             let carriedBoth =
                 declaration.inverse.map {
-                    archiveRelationships?[declaration.destination.rawValue]?[$0] != nil
+                    archive.relationships?[declaration.destination.rawValue]?[$0] != nil
                 } ?? false
             if let inverse, !carriedBoth {
                 // A one-to-one keeps a key on both sides; carried from one side, both are set, and the destination's

@@ -12,9 +12,8 @@ final class StoreWriter: ImportDestination {
 
     /// The target store's schema.
     var schema: StoreSchema
-    /// Things the user should know about the target (history tables it cannot write, repaired `Z_MAX`, ids it cannot
-    /// keep).
-    package internal(set) var warnings: [String] = []
+    /// Warnings and the counts of values with nowhere to go.
+    var diagnostics = WriterDiagnostics()
 
     let database: Database
     let path: String
@@ -30,10 +29,6 @@ final class StoreWriter: ImportDestination {
     var rowStatements: [StoreMapping.Kind: RowStatements] = [:]
     /// `kind.property` → where its extra values go (nil: nowhere in this target).
     var extraTargets: [String: ExtraTarget?] = [:]
-    /// `Entity.property` → extra values that had no column in the target.
-    var unplacedExtras: [String: Int] = [:]
-    /// Interchange fields the target maps no property to, by `Entity.field`: values counted for a warning.
-    var unplacedFields: [String: Int] = [:]
     /// True for a store this writer created: its indexes and WAL mode come at the end of the bulk load.
     private(set) var isNew = false
     /// A new store's indexes (and a template's triggers), created after the bulk load.
@@ -51,16 +46,8 @@ final class StoreWriter: ImportDestination {
     var history: HistoryRecorder?
     /// The target's own model, from its model cache (nil without one, or when it cannot be decoded).
     let targetModel: ObjectModel?
-    /// `Entity.relationship` → owners whose archive value had several ids for a to-one in the target.
-    var toOneOverflows: [String: Int] = [:]
-    /// `Entity.property` → references to external files the source lacked, which a target keeping the attribute in
-    /// its rows has no place for (there is no value to write).
-    var missingFileReferences: [String: Int] = [:]
     /// The target's entities no kind reads: where generic records go.
-    lazy var genericLayout: GenericLayout = {
-        let typed = Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities))
-        return GenericLayout(schema: schema, model: targetModel, excluded: typed)
-    }()
+    let genericLayout: GenericLayout
     /// Prepared row statements per generic entity.
     var entityStatements: [String: EntityStatements] = [:]
     /// `SELECT Z_ENT … WHERE Z_PK = ?` per table, for the entity columns of generic links.
@@ -71,40 +58,18 @@ final class StoreWriter: ImportDestination {
     var replaced = ReplacedObjects()
     /// Generic objects already in the target, by entity then id (derived from the target's store UUID).
     var existingEntities: [String: [UUID: Int64]] = [:]
-    /// `Entity.property` → generic values the target had no place for, since the last `lackingProperties()`.
-    var lackingEntityValues: [String: Int] = [:]
     /// Links written so far to each object through its side of a pair the archive carried from the other side.
     var inverseLinkCounts: [String: Int] = [:]
-    /// The archive is of another version of the target's model (see `VersionMapping`): a pair it carries from the
-    /// side the target does not is written from the other side.
-    var modelChanged = false
-    /// Restore identity: a new store takes the archive's store UUID, and every generic record its key (`Z_PK`).
-    public var keepIdentity = false
-    /// The archive's declarations as the target names them (`source.model`, and the typed kinds' relationships as
-    /// `Kind.property`): a one-to-one whose both sides the archive carries is written side by side, as the source
-    /// held it; one carried from one side only (an older archive, another producer) sets both columns. Nil: unknown,
-    /// both set.
-    var archiveDeclarations: [String: EntityDeclaration]?
-    var archiveRelationships: [String: [String: ExtraRelationship]]?
-    /// `Entity.property` → dangling keys left out (an import that does not keep identity), since the last report.
-    var droppedDanglingKeys: [String: Int] = [:]
-    /// The store whose external data directory takes externally stored values: the store itself, or for a new store
-    /// built in a temporary file, the path it will be placed at.
-    var externalStore: String?
-    /// Entity → the name its records' ids derive from, for entities a model change renamed: the archive's ids were
-    /// derived from the old name (see `VersionMapping.identityNames`).
-    var identityNames: [String: String] = [:]
-    /// Rows the store held that an import's duplicates were merged into: the links they gain follow their own.
-    var keptOverDuplicates: Set<KeptRow> = []
-
-    /// A generic entity's row.
-    struct KeptRow: Hashable {
-        var entity: String
-        var key: Int64
-    }
+    /// Fixed at `init`.
+    let configuration: Configuration
+    /// Settled at most once, before writing (`settle(_:)`).
+    private(set) var archive = ArchiveSettings()
+    private(set) var phase = Phase.opened
+    /// `adoptIdentity` ran: a writer configured to keep identity may write.
+    private var identityAdopted = false
     /// External files this import writes; a new store's wait for the store to be placed (`StoreImport`), an existing
     /// store's are placed just before its transaction commits.
-    lazy var externalDataWriter = ExternalDataWriter(store: externalStore ?? path)
+    let externalDataWriter: ExternalDataWriter
 
     /// Opens an existing store for writing (`create: false`), or creates the task manager's model in a new, empty file.
     /// - Throws: `TaskInterchangeError` (`.busy` when locked, `.invalidData` when not a Core Data store or the mapping
@@ -113,9 +78,13 @@ final class StoreWriter: ImportDestination {
     ///   built-in task manager model's (`TaskManagerModel.template`).
     init(
         path: String, create: Bool, template: StoreTemplate? = nil, mapping: StoreMapping? = nil,
-        mappingSource: String = "mapping", busyTimeout: Int32 = 5_000, model: ObjectModel? = nil
+        mappingSource: String = "mapping", busyTimeout: Int32 = 5_000, model: ObjectModel? = nil,
+        configuration: Configuration = Configuration()
     ) throws(TaskInterchangeError) {
         self.path = path
+        self.configuration = configuration
+        externalDataWriter = ExternalDataWriter(store: configuration.externalStore ?? path)
+        if let store = configuration.existingExternalData { externalDataWriter.existing = ExternalData(store: store) }
         self.busyTimeout = busyTimeout
         do {
             if create {
@@ -158,6 +127,8 @@ final class StoreWriter: ImportDestination {
         schema.locate(with: targetModel)
         resolved = try Self.resolve(
             mapping, schema: schema, model: targetModel, path: path, mappingSource: mappingSource)
+        let typed = Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities))
+        genericLayout = GenericLayout(schema: schema, model: targetModel, excluded: typed)
         try prepare()
     }
 
@@ -174,7 +145,7 @@ final class StoreWriter: ImportDestination {
     /// Checks the target can take tasks, loads its ids, and notes what the user should know.
     private func prepare() throws(TaskInterchangeError) {
         for missing in resolved.missing {
-            warnings.append(
+            diagnostics.warnings.append(
                 "\(missing.entity).\(missing.property): "
                     + missing.message("the target's", "the archive's values for it are not imported"))
         }
@@ -193,17 +164,23 @@ final class StoreWriter: ImportDestination {
         if let entities = historyEntities() { history = HistoryRecorder(entities: entities) }
         // A store with no task entity takes generic records only; typed records fail when they reach it.
         for kind in StoreMapping.Kind.allCases where resolved.kinds[kind] == nil && resolved.kinds[.task] != nil {
-            warnings.append(
+            diagnostics.warnings.append(
                 "the target store has no \(kind.rawValue) entity; \(kind.rawValue) records cannot be imported")
         }
         for (kind, resolvedKind) in resolved.kinds.sorted(by: { $0.key < $1.key })
         where resolvedKind.columns["id"] == nil {
-            warnings.append(
+            diagnostics.warnings.append(
                 "the target's \(resolvedKind.entity.name) has no UUID attribute: \(kind.rawValue) ids derive from its "
                     + "keys, and are kept only where the archive's keys are (a store that never had such rows)"
             )
         }
     }
+
+    /// Things the user should know about the target.
+    package var warnings: [String] { diagnostics.warnings }
+
+    /// What had nowhere to go so far in this transaction, with counts: what a strict import refuses.
+    var unplaced: [String: Int] { diagnostics.unplaced }
 
     /// Whether the store holds a record of a kind with an id, for the validator: looked up in this writer's maps as
     /// they are when this is called, not copied into sets.
@@ -226,10 +203,17 @@ final class StoreWriter: ImportDestination {
     /// them are the source's, and its root entities the keys the source handed out (`maxKeys`, by target root: see
     /// `targetMaxKeys(of:mapping:)`), so none of them, deleted objects' too, is handed out again.
     /// - Throws: `TaskInterchangeError.usage` for an existing store.
+    /// - Throws: `TaskInterchangeError.internal` for a writer not configured to keep identity, or once it adopted one
+    ///   or began writing.
     func adoptIdentity(storeUUID uuid: String, maxKeys: [String: Int64]) throws {
         guard isNew else {
             throw TaskInterchangeError(.usage, "\(path): \(setting: .keepIdentity) restores into a new store only")
         }
+        guard configuration.keepIdentity, !identityAdopted, phase != .writing else {
+            throw TaskInterchangeError(
+                .internal, "\(path): the writer adopts an identity only when configured to, once, before writing")
+        }
+        identityAdopted = true
         try database.prepare(CoreDataNames.writeStoreUUID).execute([.text(uuid)])
         schema.storeUUID = uuid
         let raise = try database.prepare(
@@ -239,11 +223,29 @@ final class StoreWriter: ImportDestination {
         }
     }
 
+    /// Takes the archive's settings for this import.
+    /// - Throws: `TaskInterchangeError.internal` when they were settled already or writing has begun: a setting that
+    ///   changed under the writer would leave what it already worked out from the old one in place.
+    func settle(_ settings: ArchiveSettings) throws(TaskInterchangeError) {
+        guard phase == .opened else {
+            throw TaskInterchangeError(
+                .internal,
+                "\(path): the writer's archive settings are settled "
+                    + (phase == .settled ? "already" : "after writing began"))
+        }
+        archive = settings
+        phase = .settled
+    }
+
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction, records what it changed in the store's persistent history
     /// when the store tracks it, and writes the new `Z_MAX` values before committing; any error rolls everything back.
     /// - Throws: `TaskInterchangeError.busy` when another process holds the store; `body`'s errors.
     func transaction<R>(_ body: () throws -> R) throws -> R {
         // What a rolled-back body recorded must not reach the next transaction's history.
+        if configuration.keepIdentity && !identityAdopted {
+            throw TaskInterchangeError(.internal, "\(path): a writer that keeps identity writes only after adopting it")
+        }
+        phase = .writing
         defer {
             history?.clear()
             tagLinks.removeAll()
@@ -261,8 +263,7 @@ final class StoreWriter: ImportDestination {
                 noteReplacedDeletions()
                 try writeHistory()
                 try writeMaxKeys()
-                reportUnplacedExtras()
-                reportDroppedDanglingKeys()
+                diagnostics.reportCounts()
                 // A template's triggers come last, after the rows: they would not fire on this connection anyway,
                 // and Core Data's call functions only it registers (`NSCoreDataTriggerUpdateAffectedObjectValue`).
                 if isNew { for object in laterStatements { try object.execute(in: database) } }
