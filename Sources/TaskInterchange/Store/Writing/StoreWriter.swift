@@ -15,24 +15,19 @@ final class StoreWriter: ImportDestination {
     /// Warnings and the counts of values with nowhere to go.
     var diagnostics = WriterDiagnostics()
 
-    let database: Database
-    let path: String
+    /// The connection, its transaction and backup.
+    let session: WriterSession
+    var database: Database { session.database }
+    var path: String { session.path }
+    /// True for a store this writer created, until its first commit.
+    var isNew: Bool { session.isNew }
     let resolved: ResolvedMapping
-    let busyTimeout: Int32
-    /// The store's `-wal` was there before this writer opened it (so closing without a checkpoint leaves nothing new).
-    private var hadWAL = false
-    /// Set when a transaction committed; until then, closing leaves the store's files as they were.
-    private var committed = false
     var existing: [StoreMapping.Kind: [UUIDKey: Int64]] = [:]
     /// The keys this import hands out and keeps (`StoreWriter+Keys.swift`).
     var keyAllocator = KeyAllocator()
     var rowStatements: [StoreMapping.Kind: RowStatements] = [:]
     /// `kind.property` → where its extra values go (nil: nowhere in this target).
     var extraTargets: [String: ExtraTarget?] = [:]
-    /// True for a store this writer created: its indexes and WAL mode come at the end of the bulk load.
-    private(set) var isNew = false
-    /// A new store's indexes (and a template's triggers), created after the bulk load.
-    private var laterStatements: [StoreTemplate.SchemaObject] = []
     /// The entity numbers written into `Z<n>_` columns beside references to projects, categories and tasks, worked
     /// out once, not per row.
     var referencedEntities: (project: Int64?, category: Int64?, task: Int64?) = (nil, nil, nil)
@@ -81,49 +76,19 @@ final class StoreWriter: ImportDestination {
         mappingSource: String = "mapping", busyTimeout: Int32 = 5_000, model: ObjectModel? = nil,
         configuration: Configuration = Configuration()
     ) throws(TaskInterchangeError) {
-        self.path = path
         self.configuration = configuration
         externalDataWriter = ExternalDataWriter(store: configuration.externalStore ?? path)
         if let store = configuration.existingExternalData { externalDataWriter.existing = ExternalData(store: store) }
-        self.busyTimeout = busyTimeout
+        session = try WriterSession(path: path, create: create, template: template, busyTimeout: busyTimeout)
         do {
-            if create {
-                let database = try Database(path: path, mode: .create, busyTimeout: busyTimeout)
-                // A new store is a private temporary file until it is complete, and is deleted on any failure: a
-                // journal and fsyncs would only slow the bulk load. `finish()` switches it to WAL, as Core Data has it.
-                try database.execute(
-                    "PRAGMA auto_vacuum = 2; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
-                        + "PRAGMA cache_size = -65536"
-                )
-                let layout = template ?? TaskManagerModel.template
-                try database.inTransaction { try layout.create(in: database) }
-                self.database = database
-                laterStatements = layout.laterStatements
-                isNew = true
-            } else {
-                hadWAL = access(FileIdentity.resolved(path) + "-wal", F_OK) == 0
-                database = try Database(path: path, mode: .readWrite, busyTimeout: busyTimeout)
-                // Locked before anything is read: the schema, ids and keys the import relies on cannot change until
-                // it commits or rolls back (another import waits here, up to the busy timeout).
-                try database.execute("BEGIN IMMEDIATE")
-            }
-            schema = try StoreSchema(reading: database, path: path)
-        } catch let error as TaskInterchangeError {
-            throw error
-        } catch let error as SQLiteError {
-            if create && !error.isBusy {
-                throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: \(error.message)")
-            }
-            // A store that exists but cannot be opened for writing (a read-only mount, say) is an output problem.
-            let failure = TaskInterchangeError.sqlite(error, path: path, doing: "cannot open the store for writing")
-            throw failure.kind == .noInput ? failure.withKind(.cannotCreate) : failure
+            schema = try StoreSchema(reading: session.database, path: path)
         } catch {
-            throw TaskInterchangeError(.internal, "\(path): \(error)")
+            throw WriterSession.openingFailure(error, path: path, create: create)
         }
         // A store made from a model has no model cache; the model itself then names and types its properties.
         targetModel =
             (create ? (template ?? TaskManagerModel.template).model : model)
-            ?? (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil
+            ?? (try? ObjectModel(modelCacheIn: session.database, path: path)) ?? nil
         schema.locate(with: targetModel)
         resolved = try Self.resolve(
             mapping, schema: schema, model: targetModel, path: path, mappingSource: mappingSource)
@@ -264,9 +229,7 @@ final class StoreWriter: ImportDestination {
                 try writeHistory()
                 try writeMaxKeys()
                 diagnostics.reportCounts()
-                // A template's triggers come last, after the rows: they would not fire on this connection anyway,
-                // and Core Data's call functions only it registers (`NSCoreDataTriggerUpdateAffectedObjectValue`).
-                if isNew { for object in laterStatements { try object.execute(in: database) } }
+                try session.createLaterObjects()
                 if !isNew { try externalDataWriter.place() }
                 let released = before.isEmpty ? [] : before.subtracting(try referencedExternalFiles(in: external))
                 // A signal that arrived after the last record's checkpoint still stops the import before it commits.
@@ -277,12 +240,7 @@ final class StoreWriter: ImportDestination {
                 externalDataWriter.keep()
                 externalDataWriter.remove(released)
             }
-            committed = true
-            if isNew {
-                try database.execute("PRAGMA synchronous = FULL")
-                _ = try database.rows("PRAGMA journal_mode = WAL")
-                isNew = false
-            }
+            try session.didCommit()
             return result
         } catch {
             externalDataWriter.discard()
@@ -290,41 +248,16 @@ final class StoreWriter: ImportDestination {
         }
     }
 
-    deinit {
-        // A refused or failed import rolled back; without a checkpoint on close the store's files stay byte for byte
-        // as they were (a checkpoint would move the WAL's committed pages into the main file). A `-wal` this writer
-        // created is empty, and SQLite removes it on close only with the checkpoint.
-        if !committed && hadWAL { database.disableCheckpointOnClose() }
-    }
-
     static func classify(_ error: any Error, path: String, doing action: String) -> any Error {
         if let error = error as? SQLiteError { return TaskInterchangeError.sqlite(error, path: path, doing: action) }
         return error
     }
 
-    /// Copies the store, as it is before this writer changes anything, to a new file at `destination` (through a
-    /// second, read-only connection and SQLite's online backup API) with its external files beside it
-    /// (`ExternalDataBackup`); the file and its files appear only when complete. The files this import replaces stay
-    /// with the backup: they are linked there before anything is removed.
+    /// Copies the store, as it is before this writer changes anything, to a new file at `destination`, with the
+    /// external files the target already has beside it (`WriterSession.backup(to:external:)`).
     /// - Throws: `.cannotCreate` (nothing is left at `destination`), `.cancelled`.
     func backup(to destination: String) throws(TaskInterchangeError) {
-        let temporary = try TemporaryFile(beside: destination)
-        do {
-            try StoreCopy.copyLocked(path, to: temporary.path, busyTimeout: busyTimeout)
-        } catch {
-            let failure = TaskInterchangeError.sqlite(error, path: destination, doing: "cannot write the backup")
-            throw failure.kind == .cancelled ? failure : failure.withKind(.cannotCreate)
-        }
-        try temporary.synchronize(naming: destination)
-        let files = try ExternalDataBackup(of: externalDataWriter.existing, for: destination)
-        try files?.place(for: destination)
-        do {
-            try temporary.place(at: destination, replacing: false)
-        } catch {
-            files?.discard()
-            throw error
-        }
-        files?.keep()
+        try session.backup(to: destination, external: externalDataWriter.existing)
     }
 }
 
