@@ -39,7 +39,7 @@ extension StoreWriter {
             if let root {
                 // Taken only to start the table above its largest key before the rows go, then given back.
                 let next = try allocateKey(in: table, of: root)
-                keyAllocator.giveBack(next, in: table)
+                rowWriting.keys.giveBack(next, in: table)
             }
             try database.execute("DELETE FROM \(Database.quote(table))")
         }
@@ -333,7 +333,7 @@ extension StoreWriter {
 
     private func statements<Record: TypedRecord>(_: Record.Type) throws -> RowStatements {
         let kind = Record.kind
-        if let rows = rowStatements[kind] { return rows }
+        if let rows = rowWriting.kinds[kind] { return rows }
         guard let resolvedKind = resolved.kinds[kind] else {
             throw TaskInterchangeError(
                 .invalidData,
@@ -342,7 +342,7 @@ extension StoreWriter {
         let rows = try RowStatements(
             kind: resolvedKind, fields: Record.fields.map(\.name), references: referenceColumns(for: kind),
             nullable: Record.fields.map { isNullable($0.name, of: kind) }, schema: schema, database: database)
-        rowStatements[kind] = rows
+        rowWriting.kinds[kind] = rows
         return rows
     }
 
@@ -350,22 +350,22 @@ extension StoreWriter {
     /// before then (an update deletes and reads only its own task's, and each task is visited once).
     private func link(task: Int64, tags: [Int64]) {
         guard resolved.tagJoin != nil else { return }
-        tagLinks.add(task: task, tags: tags)
+        linkWriting.tagLinks.add(task: task, tags: tags)
     }
 
     /// Writes the queued join rows in the join table's key order (tag, then task), so its primary-key index grows at
     /// its end instead of at one place per tag, `tagLinksPerStatement` rows to a statement.
     func writeTagLinks() throws {
-        guard let join = resolved.tagJoin, !tagLinks.isEmpty else { return }
+        guard let join = resolved.tagJoin, !linkWriting.tagLinks.isEmpty else { return }
         let columns = "\(Database.quote(join.taskColumn)), \(Database.quote(join.tagColumn))"
         let insert = "INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(columns)) VALUES "
         let single = try prepared(insert + "(?, ?)")
         let batch = try prepared(
             insert + Array(repeating: "(?, ?)", count: Self.tagLinksPerStatement).joined(separator: ", "))
-        let total = tagLinks.count
+        let total = linkWriting.tagLinks.count
         let batched = total - total % Self.tagLinksPerStatement
         var written = 0
-        try tagLinks.drain { task, tag in
+        try linkWriting.tagLinks.drain { task, tag in
             if written < batched {
                 let slot = Int32(written % Self.tagLinksPerStatement) * 2
                 batch.bind(task, at: slot + 1)
@@ -384,9 +384,6 @@ extension StoreWriter {
 
     /// Statements outside the per-kind row statements (join rows, subtask removal), prepared once per writer.
     func prepared(_ sql: String) throws -> Statement {
-        if let statement = preparedStatements[sql] { return statement }
-        let statement = try database.prepare(sql)
-        preparedStatements[sql] = statement
-        return statement
+        try rowWriting.prepared(sql, in: database)
     }
 }

@@ -14,7 +14,7 @@ extension StoreWriter {
     }
 
     private func statements(for entity: GenericLayout.Entity) throws -> EntityStatements {
-        if let statements = entityStatements[entity.name] { return statements }
+        if let statements = rowWriting.entities[entity.name] { return statements }
         let table = Database.quote(entity.table)
         let columns = entity.attributes.map(\.column)
         let quoted = (CoreDataNames.rowColumns + columns).map(Database.quote).joined(separator: ", ")
@@ -33,7 +33,7 @@ extension StoreWriter {
             uniquingKeysWith: { first, _ in first })
         let statements = EntityStatements(
             entity: entity, insert: insert, update: update, declaredTypes: columns.map { declared[$0] ?? "" })
-        entityStatements[entity.name] = statements
+        rowWriting.entities[entity.name] = statements
         return statements
     }
 
@@ -239,7 +239,7 @@ extension StoreWriter {
         -> LinkStatements
     {
         let cacheKey = entity.name + "." + relationship.property
-        if let cached = entityLinkStatements[cacheKey] { return cached }
+        if let cached = linkWriting.entityStatements[cacheKey] { return cached }
         let table = Database.quote(relationship.destinationTable)
         func assignments(_ columns: [String]) -> String {
             columns.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" }.joined(separator: ", ")
@@ -292,7 +292,7 @@ extension StoreWriter {
                 relationship: relationship, clear: try database.prepare(clear), write: try database.prepare(write),
                 mirror: nil, clearKeepsListed: bothOrdered)
         }
-        entityLinkStatements[cacheKey] = statements
+        linkWriting.entityStatements[cacheKey] = statements
         return statements
     }
 
@@ -382,8 +382,7 @@ extension StoreWriter {
         let reverse = EntityRelationship(destination: name, toMany: true, inverse: nil)
         for destination in destinations {
             let counted = "\(declaration.destination).\(inverse).\(destination)"
-            let position = StoredPositions.fresh(at: inverseLinkCounts[counted, default: 0])
-            inverseLinkCounts[counted, default: 0] += 1
+            let position = StoredPositions.fresh(at: linkWriting.nextInverseIndex(of: counted))
             try link(
                 entity: declaration.destination, destination, relationship: inverse, reverse, to: [key],
                 positions: [position], replacing: false)
@@ -403,10 +402,7 @@ extension StoreWriter {
 
     /// `SELECT Z_ENT FROM table WHERE Z_PK = ?`, prepared once per table.
     func entityNumberStatement(in table: String) throws -> Statement {
-        if let cached = entityNumberStatements[table] { return cached }
-        let select = try database.prepare("SELECT Z_ENT FROM \(Database.quote(table)) WHERE Z_PK = ?")
-        entityNumberStatements[table] = select
-        return select
+        try rowWriting.prepared("SELECT Z_ENT FROM \(Database.quote(table)) WHERE Z_PK = ?", in: database)
     }
 
     /// The concrete entity number of row `key` in `table`, for a key's companion entity column.

@@ -234,7 +234,7 @@ extension StoreWriter {
         let entities = log.entities
         let transactionTable = entities.transaction.expectedTable
         let changeTable = entities.change.expectedTable
-        let keptNextKey = keyAllocator.peek(transactionTable)
+        let keptNextKey = rowWriting.keys.peek(transactionTable)
         let transaction = try allocateKey(in: transactionTable, of: entities.transaction)
         let insert = try database.prepare(
             """
@@ -280,7 +280,7 @@ extension StoreWriter {
         }
         guard counts.inserts + counts.updates + counts.deletes > 0 else {
             // A save without changes has no transaction.
-            keyAllocator.giveBack(keptNextKey, in: transactionTable)
+            rowWriting.keys.giveBack(keptNextKey, in: transactionTable)
             return
         }
         let author = try internedString(Self.historyAuthor, entities.string)

@@ -27,9 +27,11 @@ extension StoreWriter {
         to destinations: [Int64], replacing: Bool
     ) throws {
         let cacheKey = "\(kind.rawValue).\(relationship)"
-        if linkTargets[cacheKey] == nil { linkTargets[cacheKey] = .some(linkTarget(kind, relationship, declaration)) }
+        if linkWriting.targets[cacheKey] == nil {
+            linkWriting.targets[cacheKey] = .some(linkTarget(kind, relationship, declaration))
+        }
         guard let owner = resolved.kinds[kind], let destination = resolved.kinds[declaration.destination],
-            let target = linkTargets[cacheKey] ?? nil
+            let target = linkWriting.targets[cacheKey] ?? nil
         else {
             diagnostics.unplacedExtras[
                 "\(resolved.kinds[kind]?.entity.name ?? kind.rawValue).\(relationship)", default: 0] += 1

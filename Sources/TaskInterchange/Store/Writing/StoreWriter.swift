@@ -22,20 +22,16 @@ final class StoreWriter: ImportDestination {
     /// True for a store this writer created, until its first commit.
     var isNew: Bool { session.isNew }
     let resolved: ResolvedMapping
+    /// Row statements and keys.
+    var rowWriting = RowWriting()
+    /// Where links go, and those waiting for the end of the transaction.
+    var linkWriting = LinkWriting()
     var existing: [StoreMapping.Kind: [UUIDKey: Int64]] = [:]
-    /// The keys this import hands out and keeps (`StoreWriter+Keys.swift`).
-    var keyAllocator = KeyAllocator()
-    var rowStatements: [StoreMapping.Kind: RowStatements] = [:]
     /// `kind.property` → where its extra values go (nil: nowhere in this target).
     var extraTargets: [String: ExtraTarget?] = [:]
     /// The entity numbers written into `Z<n>_` columns beside references to projects, categories and tasks, worked
     /// out once, not per row.
     var referencedEntities: (project: Int64?, category: Int64?, task: Int64?) = (nil, nil, nil)
-    var preparedStatements: [String: Statement] = [:]
-    /// The task–tag join rows to write at the end of the import (`writeTagLinks`).
-    var tagLinks = LinkQueue()
-    /// `kind.relationship` → where its links go (nil: nowhere in this target).
-    var linkTargets: [String: LinkTarget?] = [:]
     /// What the import changed, for the persistent history rows written at its end (nil when the target does not
     /// track history).
     var history: HistoryRecorder?
@@ -43,18 +39,10 @@ final class StoreWriter: ImportDestination {
     let targetModel: ObjectModel?
     /// The target's entities no kind reads: where generic records go.
     let genericLayout: GenericLayout
-    /// Prepared row statements per generic entity.
-    var entityStatements: [String: EntityStatements] = [:]
-    /// `SELECT Z_ENT … WHERE Z_PK = ?` per table, for the entity columns of generic links.
-    var entityNumberStatements: [String: Statement] = [:]
-    /// Prepared statements per generic relationship (`Entity.property`).
-    var entityLinkStatements: [String: LinkStatements] = [:]
     /// Replace mode: the objects removed before the archive's records are written (`removeAll`).
     var replaced = ReplacedObjects()
     /// Generic objects already in the target, by entity then id (derived from the target's store UUID).
     var existingEntities: [String: [UUID: Int64]] = [:]
-    /// Links written so far to each object through its side of a pair the archive carried from the other side.
-    var inverseLinkCounts: [String: Int] = [:]
     /// Fixed at `init`.
     let configuration: Configuration
     /// Settled at most once, before writing (`settle(_:)`).
@@ -213,7 +201,7 @@ final class StoreWriter: ImportDestination {
         phase = .writing
         defer {
             history?.clear()
-            tagLinks.removeAll()
+            linkWriting.tagLinks.removeAll()
             replaced = ReplacedObjects()
         }
         do {

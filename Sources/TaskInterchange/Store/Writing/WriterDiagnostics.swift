@@ -33,39 +33,31 @@ struct WriterDiagnostics {
 
     /// Turns the counts of values that had nowhere to go into one warning each, sorted by name, and clears them.
     mutating func reportCounts() {
-        for (property, count) in unplacedExtras.sorted(by: { $0.key < $1.key }) {
-            warnings.append(
-                "\(property): the target has no such property; \(count) extra value\(count == 1 ? "" : "s") not "
-                    + "imported"
-            )
+        Self.report(&unplacedExtras, into: &warnings) { property, count in
+            "\(property): the target has no such property; \(count) extra value\(count == 1 ? "" : "s") not imported"
         }
-        unplacedExtras = [:]
-        for (field, count) in unplacedFields.sorted(by: { $0.key < $1.key }) {
-            warnings.append(
-                "\(field): the target maps no property to this field; \(count) value\(count == 1 ? "" : "s") not "
-                    + "imported"
-            )
+        Self.report(&unplacedFields, into: &warnings) { field, count in
+            "\(field): the target maps no property to this field; \(count) value\(count == 1 ? "" : "s") not imported"
         }
-        unplacedFields = [:]
-        for (relationship, count) in toOneOverflows.sorted(by: { $0.key < $1.key }) {
-            warnings.append(
-                "\(relationship): the target's relationship is to-one; \(count) record\(count == 1 ? "" : "s") with "
-                    + "several ids not linked"
-            )
+        Self.report(&toOneOverflows, into: &warnings) { relationship, count in
+            "\(relationship): the target's relationship is to-one; \(count) record\(count == 1 ? "" : "s") with "
+                + "several ids not linked"
         }
-        toOneOverflows = [:]
-        for (property, count) in missingFileReferences.sorted(by: { $0.key < $1.key }) {
-            warnings.append(
-                "\(property): \(count) value\(count == 1 ? "" : "s") the source kept in external files it lacked; the "
-                    + "target keeps \(property) in its rows (its model does not allow external storage), so there "
-                    + "is nothing to write: not imported")
+        Self.report(&missingFileReferences, into: &warnings) { property, count in
+            "\(property): \(count) value\(count == 1 ? "" : "s") the source kept in external files it lacked; the "
+                + "target keeps \(property) in its rows (its model does not allow external storage), so there "
+                + "is nothing to write: not imported"
         }
-        missingFileReferences = [:]
-        for (property, count) in droppedDanglingKeys.sorted(by: { $0.key < $1.key }) {
-            warnings.append(
-                "\(property): \(count) key\(count == 1 ? "" : "s") that named no row in the source (dangling) not "
-                    + "imported; only a restore that keeps identity writes them")
+        Self.report(&droppedDanglingKeys, into: &warnings) { property, count in
+            "\(property): \(count) key\(count == 1 ? "" : "s") that named no row in the source (dangling) not "
+                + "imported; only a restore that keeps identity writes them"
         }
-        droppedDanglingKeys = [:]
+    }
+
+    private static func report(
+        _ counts: inout [String: Int], into warnings: inout [String], _ message: (String, Int) -> String
+    ) {
+        for (name, count) in counts.sorted(by: { $0.key < $1.key }) { warnings.append(message(name, count)) }
+        counts = [:]
     }
 }
