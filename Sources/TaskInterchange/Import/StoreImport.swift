@@ -120,7 +120,12 @@ public enum StoreImport {
         }
         guard exists else {
             try TemporaryFile.checkNoSidecars(of: path)
-            return try importIntoNew(source, path: path, options: options, declared: declared)
+            var options = options
+            let declaredModel = options.template == nil
+            options.template = try newStoreTemplate(header, options: options)
+            var result = try importIntoNew(source, path: path, options: options, declared: declared)
+            if declaredModel && options.template != nil { result.warnings.insert(contentsOf: declaredModelWarnings(header), at: 0) }
+            return result
         }
         if let refusal = options.newStoreRefusal { throw TaskInterchangeError(.cannotCreate, "\(path): \(refusal)") }
         if options.keepIdentity {
@@ -355,6 +360,7 @@ public enum StoreImport {
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
                 try checkArrived(plan, mapping: mapping)
                 try checkLacking(plan, unplaced: writer.unplaced, options: options)
+                try checkAnythingArrived(plan)
                 return plan
             }
             warnings =
