@@ -27,8 +27,8 @@ extension StoreImport {
         var warnings = [
             "the new store was made from the archive's model declarations (source.model): every record has its place, "
                 + "but an app opening it expects the store its own model makes (version hashes, optionality, defaults "
-                + "and the to-one side of ordered relationships, which the declarations lack); import into a store "
-                + "made from the app's model (\(template)) for that"
+                + "and which relationship sides are to-one, all of which the declarations lack); import into a new "
+                + "store made from the app's model (\(template)) for that"
         ]
         let untyped = ObjectModel.untypedProperties(of: header?.source?.model ?? [:])
         if !untyped.isEmpty {
@@ -42,7 +42,8 @@ extension StoreImport {
     /// A new store nothing arrived in holds none of the archive's records: the wrong target, whatever `strict` says
     /// (there is no user data in it to keep).
     static func checkAnythingArrived(_ plan: ImportPlan) throws(TaskInterchangeError) {
-        let arrived = (plan.kinds.values.map(\.inserted) + plan.entities.values.map(\.inserted)
+        let arrived =
+            (plan.kinds.values.map(\.inserted) + plan.entities.values.map(\.inserted)
             + plan.tables.values.map(\.inserted)).reduce(0, +)
         let missing = plan.lacking.filter { !$0.key.contains(".") || $0.key.hasPrefix("tables.") }
         guard arrived == 0, !missing.isEmpty else { return }

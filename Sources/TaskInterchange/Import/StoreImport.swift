@@ -124,7 +124,9 @@ public enum StoreImport {
             let declaredModel = options.template == nil
             options.template = try newStoreTemplate(header, options: options)
             var result = try importIntoNew(source, path: path, options: options, declared: declared)
-            if declaredModel && options.template != nil { result.warnings.insert(contentsOf: declaredModelWarnings(header), at: 0) }
+            if declaredModel && options.template != nil {
+                result.warnings.insert(contentsOf: declaredModelWarnings(header), at: 0)
+            }
             return result
         }
         if let refusal = options.newStoreRefusal { throw TaskInterchangeError(.cannotCreate, "\(path): \(refusal)") }

@@ -19,7 +19,8 @@ extension ObjectModel {
         var entities: [String: Entity] = [:]
         for entity in base?.entities ?? [] { entities[entity.name] = entity }
         for name in declarations.keys.sorted() where entities[name] != nil {
-            throw Self.refusal(name, nil, "has the name of an entity of the built-in task model the typed kinds go into")
+            throw Self.refusal(
+                name, nil, "has the name of an entity of the built-in task model the typed kinds go into")
         }
         for (name, declaration) in declarations.sorted(by: { $0.key < $1.key }) {
             let inherited = try Self.inherited(name, declarations)
@@ -42,32 +43,29 @@ extension ObjectModel {
                 if declaration.attributes[property] != nil {
                     throw Self.refusal(name, property, "is declared both as an attribute and as a relationship")
                 }
-                if let target = typed[relationship.destination] {
-                    // The typed kind's entity is the built-in model's, which has no such inverse.
-                    entities[name]?.relationships.append(
-                        Relationship(
-                            property, to: target, inverse: nil, toMany: relationship.toMany,
-                            ordered: relationship.ordered))
-                    continue
-                }
-                guard let destination = declarations[relationship.destination] else {
+                // A typed kind's destination is the task model's entity for it.
+                let typedTarget = typed[relationship.destination]
+                let target = typedTarget ?? relationship.destination
+                let carried = typedTarget == nil ? declarations[target] : EntityDeclaration()
+                guard let destination = carried, entities[target] != nil else {
                     throw Self.refusal(
                         name, property,
                         "leads to \(relationship.destination), which the archive does not declare")
                 }
                 entities[name]?.relationships.append(
                     Relationship(
-                        property, to: relationship.destination, inverse: relationship.inverse,
+                        property, to: target, inverse: relationship.inverse,
                         toMany: relationship.toMany, ordered: relationship.toMany && relationship.ordered))
                 guard let inverse = relationship.inverse, destination.relationships[inverse] == nil else { continue }
+                let existing = entities[target]
                 if destination.attributes[inverse] != nil
-                    || entities[relationship.destination]?.relationships.contains(where: { $0.name == inverse }) == true
+                    || existing?.attributes.contains(where: { $0.name == inverse }) == true
+                    || existing?.relationships.contains(where: { $0.name == inverse }) == true
                 {
                     throw Self.refusal(
-                        name, property,
-                        "names the inverse \(relationship.destination).\(inverse), which is already another property")
+                        name, property, "names the inverse \(target).\(inverse), which is already another property")
                 }
-                entities[relationship.destination]?.relationships.append(
+                entities[target]?.relationships.append(
                     Relationship(inverse, to: name, inverse: property, toMany: true))
             }
         }
@@ -82,9 +80,12 @@ extension ObjectModel {
         guard let declaration = declarations[parent] else {
             throw refusal(name, nil, "has the superentity \(parent), which the archive does not declare")
         }
-        if EntityDeclaration.isEntity(parent, kindOf: name, limit: declarations.count, superentity: {
-            declarations[$0]?.superentity
-        }) {
+        if EntityDeclaration.isEntity(
+            parent, kindOf: name, limit: declarations.count,
+            superentity: {
+                declarations[$0]?.superentity
+            })
+        {
             throw refusal(name, nil, "is its own ancestor")
         }
         return declaration
