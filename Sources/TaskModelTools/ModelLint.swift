@@ -197,4 +197,17 @@ package struct ModelLint: Sendable {
         }
         return result
     }
+
+    /// One finding per group of a store's records that a uniqueness constraint of the linted version would refuse
+    /// (`DuplicateCheck`): a migration into it needs the mapping's `modelChange.duplicates` to say which to keep.
+    package static func duplicateFindings(_ groups: [VersionMapping.DuplicateGroup]) -> [Finding] {
+        groups.map { group in
+            Finding(
+                code: "ML016", severity: .warning, entity: group.entity,
+                property: group.properties.joined(separator: ","),
+                message: "\(group.description): the store's records share the values of this uniqueness "
+                    + "constraint; a migration into this version is refused unless the mapping's modelChange.duplicates says "
+                    + "which to keep (newest by a date attribute, or lowestKey)")
+        }
+    }
 }

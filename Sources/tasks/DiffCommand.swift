@@ -72,12 +72,9 @@ struct DiffCommand: Command {
         if json {
             try Console.output(Console.json(diff))
         } else {
-            var text = "A: \(a.name)\nB: \(b.name)\n" + DiffRenderer.text(diff, limit: limit)
-            text +=
-                diff.isEqual
-                ? "\nA and B hold the same graph (\(DiffRenderer.total(diff)) records and their subtasks)\n"
-                : "\nA and B differ: \(diff.differenceCount) record\(diff.differenceCount == 1 ? "" : "s")\n"
-            try Console.output(text)
+            try Console.output(
+                "A: \(a.name)\nB: \(b.name)\n" + CommandLineText.rewrite(diff.description(limit: limit)) + "\n"
+                    + diff.comparisonVerdict + "\n")
         }
         return diff.isEqual ? ExitCode.ok : ExitCode.different
     }

@@ -150,23 +150,7 @@ struct ExportCommand: Command {
             Console.error(Console.json(summary))
             return
         }
-        for finding in summary.findings {
-            Console.error(
-                "\(finding.isWarning ? "warning" : "note"): "
-                    + "\(CommandLineText.rewrite(finding.description))\(finding.count > 1 ? " [\(finding.count)]" : "")\n"
-            )
-        }
-        if wrote {
-            Console.error(
-                "Exported \(ReportRenderer.counts(summary.counts)) from \(summary.store) (format "
-                    + "\(summary.formatVersion)) in \(String(format: "%.2f", summary.seconds)) s\n")
-            Console.error("  \(ReportRenderer.entityPlacement(typed: summary.entities, generic: summary.generic))\n")
-            if let cells = summary.cells {
-                Console.error(
-                    cells.isComplete
-                        ? "  every stored value exported\n"
-                        : "  \(cells.notExported) stored values not exported (see the warnings)\n")
-            }
-        }
+        // An export refused for its findings wrote nothing: the findings alone.
+        Console.error(CommandLineText.rewrite(wrote ? summary.description : summary.notices))
     }
 }

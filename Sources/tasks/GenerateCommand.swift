@@ -30,7 +30,7 @@ struct GenerateCommand: Command {
         let started = Date()
         let result = try SyntheticArchive(tasks: tasks, seed: seed).makeStore(at: output)
         Console.error(
-            "Generated \(ReportRenderer.counts(result.report.counts)) in \(output) in "
+            "Generated \(result.report.counts) in \(output) in "
                 + "\(String(format: "%.2f", Date().timeIntervalSince(started))) s\n")
         return ExitCode.ok
     }

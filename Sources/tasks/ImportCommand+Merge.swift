@@ -40,30 +40,4 @@ extension ImportCommand {
             throw UsageError("--modified-property applies to --mode merge")
         }
     }
-
-    /// The matches and conflicts a plan lists (capped), one line each, for `--dry-run`.
-    static func decisionsText(_ plan: ImportPlan) -> String {
-        guard !plan.decisions.isEmpty else { return "" }
-        var text = "Matches and conflicts:\n"
-        for decision in plan.decisions {
-            switch decision.kind {
-            case .match:
-                text +=
-                    "  match: \(decision.typeName) \(decision.id.uuidString) is the target's "
-                    + "\(decision.targetId.uuidString)\n"
-            case .conflict:
-                let dates =
-                    "archive \(decision.archiveModifiedAt ?? "undated"), target "
-                    + "\(decision.targetModifiedAt ?? "undated")"
-                text +=
-                    "  conflict: \(decision.typeName) \(decision.targetId.uuidString): "
-                    + "\(decision.winner == .archive ? "archive's version wins" : "target's version kept") (\(dates))\n"
-            }
-        }
-        let total =
-            StoreMapping.Kind.allCases.reduce(0) { $0 + plan[$1].matched + plan[$1].conflicts }
-            + plan.entities.values.reduce(0) { $0 + $1.matched + $1.conflicts }
-        if total > plan.decisions.count { text += "  … and \(total - plan.decisions.count) more\n" }
-        return text
-    }
 }

@@ -9,19 +9,21 @@ extension ImportCommand {
             + "1 when it does not (the import stays committed).")
 
     /// The verification of a committed import, nil without `--verify` or with `--dry-run` (nothing was written).
-    func verification(input: ArchiveInput, options: StoreImportOptions) throws -> GraphDiff? {
+    /// `mapping` is the import's own, with the duplicates it merged.
+    func verification(input: ArchiveInput, options: StoreImportOptions, mapping: VersionMapping?) throws -> GraphDiff? {
         guard verify, !dryRun else { return nil }
         // A store made from a model keeps no model cache: it is read with that model.
         return try GraphComparison.verify(
             .input(input),
             against: .store(
                 path: store, mapping: options.mapping, model: options.template?.model ?? options.targetModel),
-            modelChange: options.mapping?.modelChange ?? ModelChangeOverrides())
+            modelChange: options.mapping?.modelChange ?? ModelChangeOverrides(), modelVersions: options.modelVersions,
+            versionMapping: mapping)
     }
 
     /// The text that follows the import summary: one verdict line, and the differences when there are any.
     static func verificationText(_ diff: GraphDiff) -> String {
-        (diff.isEqual ? "" : DiffRenderer.text(diff, limit: 20)) + VerifyCommand.verdict(diff) + "\n"
+        (diff.isEqual ? "" : CommandLineText.rewrite(diff.description)) + diff.verificationVerdict + "\n"
     }
 
     /// What `--json-summary` says about it.

@@ -56,7 +56,7 @@ struct ImportCommand: Command {
         ],
         options: [
             store, mode, dryRun, backup, modelOptions.mapping, modelOptions.model, modelFrom, modelOptions.modelVersion,
-            keepIdentity, strict, busyTimeout,
+            modelOptions.versionOrder, keepIdentity, strict, busyTimeout,
             SharedOptions.jsonSummary, verify, kinds, entities, match, modifiedProperty,
         ])
 
@@ -130,6 +130,8 @@ struct ImportCommand: Command {
             } else {
                 options.template = try StoreTemplate(modelFrom: model, version: modelOptions.modelVersion)
             }
+            // An archive of an older version is carried through every version between, as a migration is.
+            options.modelVersions = try modelOptions.versionOrder(of: ModelSource(path: model))
         }
         let input = try input.open()
         let started = Date()
@@ -139,7 +141,7 @@ struct ImportCommand: Command {
             Console.endProgress()
             ProgressLine.observe(input, label: "verifying")
         }
-        let verification = try verification(input: input, options: options)
+        let verification = try verification(input: input, options: options, mapping: result.versionMapping)
         if Console.showsProgress { Console.endProgress() }
         let status = verification?.isEqual == false ? ExitCode.different : ExitCode.ok
         let seconds = Date().timeIntervalSince(started)
@@ -151,18 +153,13 @@ struct ImportCommand: Command {
             Console.error(Console.json(summary))
             return status
         }
-        // Warnings about the archive (unknown members, say), as `validate` prints them, then those about the target.
-        Console.error(ReportRenderer.text(result.report))
-        for warning in result.warnings { Console.error("warning: \(CommandLineText.rewrite(warning))\n") }
-        let modelChange = result.versionMapping.map { ReportRenderer.modelChange($0, result.plan.modelChange) } ?? ""
+        // Warnings about the archive (unknown members, say), as `validate` prints them, then those about the target;
+        // a dry run's plan is the command's output.
+        Console.error(CommandLineText.rewrite(result.notices))
         if options.dryRun {
-            try Console.output(
-                "Plan for \(store) (--mode \(options.mode.rawValue), nothing written):\n"
-                    + ReportRenderer.plan(result.plan, mapping: result.versionMapping) + modelChange
-                    + Self.decisionsText(result.plan))
+            try Console.output(CommandLineText.rewrite(result.summary))
         } else {
-            Console.error(ReportRenderer.headline(result, store: store, seconds: seconds))
-            Console.error(ReportRenderer.plan(result.plan, mapping: result.versionMapping) + modelChange)
+            Console.error(CommandLineText.rewrite(result.summary))
         }
         if let verification { Console.error(Self.verificationText(verification)) }
         return status

@@ -65,8 +65,6 @@ struct MigrateCommand: Command {
         migration.busyTimeout = busyTimeout
         migration.dryRun = dryRun
         try modelOptions.mapping.load(into: &migration.mapping, source: &migration.mappingSource)
-        // For a store no version of the model wrote that keeps its own model: the closest version's name.
-        var ownModel: String?
         if let model = modelOptions.model, let source = try modelOptions.source() {
             migration.template = StoreTemplate(model: try source.version(named: modelOptions.modelVersion).model)
             // The legacy store is read by the version whose hashes it records. A store no version of the model wrote
@@ -76,7 +74,7 @@ struct MigrateCommand: Command {
             migration.modelVersions = try modelOptions.versionOrder(of: source)
             if identification.version == nil && identification.storeHasModelCache {
                 // The store keeps its own model: read with it, and mapped from it (through the closest version).
-                ownModel = identification.closest ?? ""
+                migration.ownModel = MigrationReport.OwnModel(modelName: model, closest: identification.closest)
             } else if let found = identification.version {
                 migration.legacyModel = try source.version(named: found).model
             } else {
@@ -90,7 +88,6 @@ struct MigrateCommand: Command {
                         + "shows how the closest version differs")
             }
         }
-        let started = Date()
         let showsProgress = Console.showsProgress
         do {
             let report = try migration.run(intoStore: target) { event in
@@ -104,39 +101,18 @@ struct MigrateCommand: Command {
                     break
                 }
             }
-            for finding in report.export.findings {
-                let count = finding.count > 1 ? " [\(finding.count)]" : ""
-                Console.error(
-                    "\(finding.isWarning ? "warning" : "note"): \(CommandLineText.rewrite(finding.description))\(count)\n"
-                )
-            }
-            for warning in report.warnings { Console.error("warning: \(warning)\n") }
-            let plan =
-                ReportRenderer.plan(report.plan, mapping: report.versionMapping)
-                + (report.versionMapping.map {
-                    ReportRenderer.modelChange($0, report.plan.modelChange) + ReportRenderer.steps($0)
-                } ?? "")
-            // Read with the store's own model: said first, as the plan rests on it.
-            let own = ownModel.map { closest in
-                " from the store's own model (its model cache: no version of \(modelOptions.model ?? "") wrote it"
-                    + (closest.isEmpty ? "" : "; the closest is \(closest)") + ")"
-            }
+            // The findings and warnings, then what was done; a dry run's plan is the command's output.
+            Console.error(CommandLineText.rewrite(report.notices))
             if dryRun {
-                try Console.output(
-                    "Plan for migrating \(legacy) into \(target)\(own ?? "") (nothing written, no backup kept):\n"
-                        + plan)
-                return ExitCode.ok
+                try Console.output(CommandLineText.rewrite(report.summary))
+            } else {
+                Console.error(CommandLineText.rewrite(report.summary))
             }
-            Console.error(
-                "Migrated \(ReportRenderer.counts(report.export.counts))\(Self.dropped(report.plan)) from \(legacy)\(own ?? "") "
-                    + "into \(target) in \(String(format: "%.2f", Date().timeIntervalSince(started))) s; verified; "
-                    + "backup: \(report.backupPath)\n")
-            Console.error(
-                "  \(ReportRenderer.entityPlacement(typed: report.export.entities, generic: report.export.generic))\n")
-            Console.error(plan)
             return ExitCode.ok
         } catch let error as MigrationError {
-            if let verification = error.verification { Console.error(DiffRenderer.text(verification, limit: 20)) }
+            if let verification = error.verification {
+                Console.error(CommandLineText.rewrite(verification.description))
+            }
             if error.verification != nil && modelOptions.model == nil {
                 // The built-in task model holds only the task kinds' fields: an app's own attributes need its model.
                 Console.error(
@@ -148,21 +124,13 @@ struct MigrateCommand: Command {
             Console.error(
                 dryRun
                     ? "dry run: nothing was written and no backup kept\n"
-                    : "nothing of this migration was kept at \(target); "
-                        + (error.backupPath.map { "the backup of \(legacy) is \($0)\n" } ?? "no backup was made\n"))
+                    : (error.newStore == nil ? "\(target) is unchanged; " : "\(target) was not created; ")
+                        + (error.backupPath.map { "the backup of \(legacy) is \($0)\n" }
+                            ?? (error.backupRemoved
+                                ? "the backup made was removed, as nothing was written\n" : "no backup was made\n"))
+            )
             return error.verification == nil ? status : ExitCode.different
         }
-    }
-
-    /// What the model change left out, for the summary line: ` (3 records and 2 values dropped by the model change)`.
-    static func dropped(_ plan: ImportPlan) -> String {
-        let records = plan.modelChange.droppedRecords.values.reduce(0, +)
-        let values = plan.modelChange.droppedValues.values.reduce(0, +)
-        guard records + values > 0 else { return "" }
-        let parts =
-            (records > 0 ? ["\(records) record\(records == 1 ? "" : "s")"] : [])
-            + (values > 0 ? ["\(values) value\(values == 1 ? "" : "s")"] : [])
-        return " (\(parts.joined(separator: " and ")) dropped by the model change)"
     }
 
     /// A stage as the command prints it.

@@ -48,6 +48,9 @@ extension TaskInterchangeError.Setting {
 /// The library's plain-text messages (warnings, findings, validation issues) as the command line says them: the
 /// settings they name as flags, and an SQLite file given as an archive pointed at the commands that read stores.
 enum CommandLineText {
+    /// What to do with an archive whose only errors are ids the target already holds.
+    static let existingIDsAdvice = "--mode upsert, merge or skip imports into a store that holds them"
+
     static func rewrite(_ text: String) -> String {
         var text = text
         for (library, flags) in phrases where text.contains(library) {
@@ -60,13 +63,23 @@ enum CommandLineText {
     private static let phrases: [(String, String)] = {
         typealias Setting = TaskInterchangeError.Setting
         var phrases = [
+            (GraphDiff.higherLimit, "(--limit N or --json to see them)"),
             (
                 ArchiveReader.storeGivenAsArchive,
                 "this is a Core Data store (an SQLite database), not an interchange file; "
                     + "did you mean 'tasks inspect' or 'tasks export --store'?"
-            )
+            ),
+            (
+                ArchiveReader.mappingGivenAsArchive,
+                "it looks like a mapping file, with mappingVersion and kinds, which says how a store's entities map: "
+                    + "give it with --mapping, and the archive as the file to read"
+            ),
+            (ArchiveReader.exportWrites, "an archive is what 'tasks export' writes"),
+            (ArchiveReader.incomplete, ArchiveReader.incomplete + " with 'tasks export'"),
         ]
-        for (setting, values) in [(Setting.mode, ["upsert", "skip", "replace"]), (.mode, ["replace"])] {
+        // Each mode alone too: a plan names the one it ran with.
+        let modes = ImportMode.allCases.map { (Setting.mode, [$0.rawValue]) }
+        for (setting, values) in [(Setting.mode, ["upsert", "skip", "replace"])] + modes {
             phrases.append(
                 (
                     TaskInterchangeError.libraryName(of: setting, values: values),

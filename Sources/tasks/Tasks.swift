@@ -102,9 +102,12 @@ enum Tasks {
             Console.error("Error: \(error.commandLineMessage)\n")
             return ExitCode.code(for: error.kind)
         case let error as ArchiveValidationError:
-            Console.error(ReportRenderer.text(error.report))
-            if let existing = ReportRenderer.existingIDs(error.report) {
-                Console.error("Error: \(existing.found), so nothing was written; \(existing.advice)\n")
+            Console.error(CommandLineText.rewrite(error.report.notices))
+            if error.report.issues.contains(where: \.concernsWholeFile) {
+                Console.error("Error: \(CommandLineText.rewrite(error.description))\n")
+            } else if error.report.existingRecordCount != nil {
+                Console.error(
+                    "Error: \(error.report.verdict), so nothing was written; \(CommandLineText.existingIDsAdvice)\n")
             } else {
                 let count = error.report.errorCount
                 Console.error(

@@ -61,19 +61,10 @@ struct ValidateCommand: Command {
         if json {
             try Console.output(Console.json(report))
         } else {
-            Console.error(ReportRenderer.text(report))
-            let name = input.path ?? "stdin"
-            if report.isValid {
-                Console.error(
-                    "\(name): valid (format version \(report.version.map(String.init) ?? "?")): "
-                        + ReportRenderer.counts(report.counts)
-                        + (report.warningCount > 0 ? ", \(report.warningCount) warning(s)" : "") + "\n")
-            } else if let existing = ReportRenderer.existingIDs(report) {
-                Console.error("\(name): \(existing.found); \(existing.advice)\n")
-            } else {
-                Console.error(
-                    "\(name): invalid: \(report.errorCount) error(s), \(report.warningCount) warning(s)\n")
-            }
+            Console.error(CommandLineText.rewrite(report.notices))
+            let advice =
+                report.isValid || report.existingRecordCount == nil ? "" : "; \(CommandLineText.existingIDsAdvice)"
+            Console.error("\(input.path ?? "stdin"): \(CommandLineText.rewrite(report.verdict))\(advice)\n")
         }
         return report.isValid ? ExitCode.ok : ExitCode.dataError
     }

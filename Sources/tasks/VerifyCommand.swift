@@ -48,11 +48,15 @@ struct VerifyCommand: Command {
     func run() throws -> Int32 {
         let mapping = try modelOptions.mapping.load()
         guard FileManager.default.fileExists(atPath: store) else {
-            throw TaskInterchangeError(.noInput, "\(store): no such store file")
+            throw TaskInterchangeError(.noInput, "\(store): no such store file\(Suggestion.nearPath(to: store))")
         }
         let source = try modelOptions.source()
+        // Read through the store's model, the archive may be read twice (duplicates under its constraints first).
+        let file: GraphSource =
+            try input.path.map { .archive(path: $0) }
+            ?? (source == nil ? .standardInput : .input(ArchiveInput.standardInput()))
         let diff = try GraphComparison.verify(
-            input.path.map { .archive(path: $0) } ?? .standardInput,
+            file,
             against: .store(
                 path: store, mapping: mapping,
                 model: try source?.model(forStore: store, version: modelOptions.modelVersion)),
@@ -62,40 +66,10 @@ struct VerifyCommand: Command {
             try Console.output(Console.json(diff))
         } else {
             try Console.output(
-                "File: \(diff.nameA)\nStore: \(store)\n" + DiffRenderer.text(diff, limit: limit) + "\n"
-                    + Self.verdict(diff) + "\n")
+                "File: \(diff.nameA)\nStore: \(store)\n" + CommandLineText.rewrite(diff.description(limit: limit))
+                    + "\n"
+                    + diff.verificationVerdict + "\n")
         }
         return diff.isEqual ? ExitCode.ok : ExitCode.different
-    }
-
-    /// One line: verified, or how many records differ.
-    static func verdict(_ diff: GraphDiff) -> String {
-        let beyond =
-            diff.kinds.filter { $0.kind != .subtask }.reduce(0) { $0 + $1.onlyInB }
-            + diff.entities.reduce(0) { $0 + $1.onlyInB }
-        var extra = beyond > 0 ? "; the store holds \(beyond) more record\(beyond == 1 ? "" : "s")" : ""
-        let uncompared = diff.entities.filter { !$0.compared }
-        if !uncompared.isEmpty {
-            let count = uncompared.reduce(0) { $0 + $1.countA }
-            extra +=
-                "; \(count) record\(count == 1 ? "" : "s") of \(uncompared.count) entit"
-                + "\(uncompared.count == 1 ? "y" : "ies") the store does not have not compared"
-        }
-        if let change = diff.modelChange, !change.droppedNothing {
-            let listed =
-                (change.droppedRecords.map { ("\($0.key) records", $0.value) }
-                + change.droppedValues.map { ($0.key, $0.value) }).sorted { $0.0 < $1.0 }
-                .map { "\($0.0) \($0.1)" }.joined(separator: ", ")
-            extra += "; dropped by the model change, not compared: \(listed)"
-        }
-        if diff.comparedNothing {
-            return "not verified: none of the \(diff.uncomparedRecords) records of \(diff.nameA) was compared: "
-                + "\(diff.nameB) has none of their entities"
-        }
-        return diff.isEqual
-            ? "verified: \(diff.nameB) holds every record of \(diff.nameA) (\(DiffRenderer.total(diff)) records and "
-                + "their subtasks)\(extra)"
-            : "not verified: \(diff.differenceCount) record\(diff.differenceCount == 1 ? "" : "s") of \(diff.nameA) "
-                + "missing or different in \(diff.nameB)\(extra)"
     }
 }

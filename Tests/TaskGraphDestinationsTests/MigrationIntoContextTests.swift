@@ -87,7 +87,9 @@ struct MigrationIntoContextTests {
         #expect(context.saveCalls == 0 && context.savedCount == 0)
     }
 
-    @Test("a failure at validating (a mapping naming no entity of the store): the backup stays, the context untouched")
+    @Test(
+        "a failure at validating (a mapping naming no entity): nothing written, the backup removed, the context untouched"
+    )
     func failsValidating() async throws {
         let scratch = try Scratch()
         let store = try Self.sampleStore(in: scratch)
@@ -100,9 +102,10 @@ struct MigrationIntoContextTests {
         }
         #expect(error?.stage == .validating)
         #expect(events.stages == [.preparingBackup, .validating, .failed])
-        let backup = try #require(error?.backupPath)
-        #expect(FileManager.default.fileExists(atPath: backup))
-        #expect(String(describing: error!).contains(backup))
+        #expect(error?.backupPath == nil && error?.backupRemoved == true)
+        #expect(String(describing: error!).contains("the destination is unchanged; the backup made was removed"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
+        #expect(!files.contains { $0.contains("-backup-") }, "\(files)")
         #expect(context.saveCalls == 0 && context.savedCount == 0)
     }
 

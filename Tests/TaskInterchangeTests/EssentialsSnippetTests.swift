@@ -45,7 +45,11 @@ struct EssentialsSnippetTests {
         #expect(try await essentialsVerify(everything, against: store).isEqual)
         let options = try await essentialsImport(everything, into: store)
         #expect(FileManager.default.fileExists(atPath: store + ".backup"))
-        #expect(try await essentialsOwnDestination(everything).kinds["task"]?.inserted ?? 0 > 0)
+        let plan = try await essentialsOwnDestination(everything)
+        #expect(plan.kinds["task"]?.inserted ?? 0 > 0)
+        // `print(plan)` shows the plan as the command line does, not the struct's members.
+        #expect(String(describing: plan).hasPrefix("  project: \(plan[.project].inserted) inserted"), "\(plan)")
+        #expect(!String(describing: plan).contains("Operations("), "\(plan)")
         let report = try await essentialsMigrate(
             store, to: directory.path("new.sqlite"), backups: directory.path("backups"))
         #expect(FileManager.default.fileExists(atPath: report.backupPath))

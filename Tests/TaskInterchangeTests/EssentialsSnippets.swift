@@ -14,7 +14,7 @@ func exportStore(_ store: String, to file: String) async throws -> ExportSummary
 func essentialsValidate(_ file: String) async throws -> ValidationReport {
     let report = try await Validator.validate(archiveAt: file)
     if !report.isValid {
-        for issue in report.issues { print(issue) }  // "error: $.tasks[3].projectId: …"
+        print(report)  // "error: $.tasks[3].projectId: …", then "invalid: 1 error(s), 0 warning(s)"
     }
     return report
 }
@@ -24,13 +24,14 @@ func essentialsImport(_ file: String, into store: String) async throws -> StoreI
     options.mode = .upsert  // update records the store already has, add the rest
     options.backupPath = store + ".backup"
     let result = try await StoreImport.run(archiveAt: file, into: store, options: options)
-    print(result.plan)
+    print(result.plan)  // "  project: 0 inserted, 5 unchanged", one line per kind and entity
+    print(result)  // as `tasks import` says it: warnings, what was written ("Imported …"), the plan
     return options
 }
 
 func essentialsVerify(_ file: String, against store: String) async throws -> GraphDiff {
     let diff = try await GraphComparison.verify(.archive(path: file), against: .store(path: store))
-    if !diff.isEqual { print(diff.differenceCount, "differences") }
+    if !diff.isEqual { print(diff) }  // per kind "  task  12 ↔ 11  (1 only in A)", then each record
     return diff
 }
 
@@ -39,7 +40,7 @@ func essentialsMigrate(_ legacy: String, to newStore: String, backups: String) a
     let report = try await migration.run(intoStore: newStore) { event in
         if case .stage(let stage) = event { print("migration:", stage.rawValue) }
     }
-    print("backup:", report.backupPath)
+    print(report)  // "Migrated … in 0.41 s; verified; backup: …", the plan, the model change
     return report
 }
 

@@ -123,4 +123,138 @@ struct DuplicateConstraintTests {
         #expect(bad.status == 64, "\(bad.stderr)")
         #expect(bad.stderr.contains("'title' is none (createdAt)"), "\(bad.stderr)")
     }
+
+    /// A mapping file whose `modelChange.duplicates` keeps `label` and `notebook` policies.
+    static func mapping(_ path: String, label: String, notebook: String) throws -> String {
+        try """
+        {"mappingVersion": 1, "kinds": {}, "modelChange": {"duplicates": {"Label": \(label), "Notebook": \(notebook)}}}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("model lint --store --model names each group the target version's constraints would meet; exit 0")
+    func lint() throws {
+        let scratch = try Scratch()
+        let (model, store) = try Self.modelAndStore(in: scratch)
+        let run = try TasksBinary.run(["model", "lint", "--store", store, "--model", model])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("ML016 warning Label.name: Label (name = \"trip\"): keys 1, 3:"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains("ML016 warning Notebook.title: Notebook (title = \"Travel\"): keys 1, 2:"),
+            "\(run.stdout)")
+        #expect(run.stdout.components(separatedBy: "ML016").count == 3, "\(run.stdout)")
+        // Against a version without the constraints (read through the chain into it): none.
+        let earlier = try TasksBinary.run([
+            "model", "lint", "--store", store, "--model", model, "--model-version", "Journal 4",
+        ])
+        #expect(earlier.status == 0, "\(earlier.stderr)")
+        #expect(!earlier.stdout.contains("ML016"), "\(earlier.stdout)")
+        let usage = try TasksBinary.run(["model", "lint", model, "--model", model])
+        #expect(usage.status == 64, "\(usage.stderr)")
+    }
+
+    @Test("verify --model resolves the groups from the mapping file as the migration did: passes, a wrong result fails")
+    func verify() throws {
+        let scratch = try Scratch()
+        let (model, store) = try Self.modelAndStore(in: scratch)
+        let kept = try Self.mapping(
+            scratch.path("kept.json"), label: #"{"keep": "lowestKey"}"#,
+            notebook: #"{"keep": "newest", "by": "createdAt"}"#)
+        let target = scratch.path("new.sqlite")
+        let migrate = try TasksBinary.run([
+            "migrate", "--from", store, "--to", target, "--backup", scratch.path("backups"), "--model", model,
+            "--mapping", kept,
+        ])
+        try #require(migrate.status == 0, "\(migrate.stderr)")
+        let archive = scratch.path("old.json")
+        try #require(try TasksBinary.run(["export", "--store", store, "--model", model, "-o", archive]).status == 0)
+        let verified = try TasksBinary.run(["verify", archive, "--store", target, "--model", model, "--mapping", kept])
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+        #expect(
+            verified.stdout.contains(
+                "merged into the record kept of their group under a uniqueness constraint: "
+                    + "Label 1, Notebook 1"), "\(verified.stdout)")
+        // The other notebook kept: the store is not what this mapping makes; no mapping: the groups stay apart.
+        let other = try Self.mapping(
+            scratch.path("other.json"), label: #"{"keep": "lowestKey"}"#, notebook: #"{"keep": "lowestKey"}"#)
+        for extra in [["--mapping", other], []] {
+            let wrong = try TasksBinary.run(["verify", archive, "--store", target, "--model", model] + extra)
+            #expect(wrong.status == 1, "\(extra): \(wrong.stdout)\(wrong.stderr)")
+            #expect(wrong.stdout.contains("not verified"), "\(wrong.stdout)")
+        }
+    }
+
+    @Test("into a populated store: the target's rows count, named before writing; kept (links added) or refused")
+    func populatedTarget() throws {
+        let scratch = try Scratch()
+        let (model, _) = try Self.modelAndStore(in: scratch)
+        // The target: an empty Journal 5 store, then the sample's records; the archive: the sample again under
+        // another store UUID (other ids), so each label and notebook meets one of the target's.
+        let target = scratch.path("target.sqlite")
+        try #require(try TasksBinary.run(["model", "new-store", model, "-o", target]).status == 0)
+        var archives: [String] = []
+        for (name, uuid) in [("first", nil), ("second", "11111111-2222-3333-4444-555555555555")] {
+            let store = scratch.path("\(name).sqlite")
+            try FileManager.default.copyItem(atPath: TasksBinary.sample("Journal-v1.sqlite"), toPath: store)
+            if let uuid {
+                try Database(path: store, mode: .readWrite).execute("UPDATE Z_METADATA SET Z_UUID = '\(uuid)'")
+            }
+            let archive = scratch.path("\(name).json")
+            try #require(
+                try TasksBinary.run(["export", "--store", store, "--model", model, "-o", archive]).status == 0)
+            archives.append(archive)
+        }
+        let first = try TasksBinary.run(["import", archives[0], "--store", target, "--model", model])
+        try #require(first.status == 0, "\(first.stderr)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: target))
+        let refused = try TasksBinary.run(["import", archives[1], "--store", target, "--model", model])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("5 groups of records share the values"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("  Label (name = \"trip\"): key 1; the target's key 1\n"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
+        // Keeping the newest notebook where the archive's is newer would remove the target's: refused, named.
+        try Database(path: target, mode: .readWrite).execute("UPDATE ZNOTEBOOK SET ZCREATEDAT = ZCREATEDAT - 86400")
+        let newer = try TasksBinary.run([
+            "import", archives[1], "--store", target, "--model", model, "--mapping",
+            try Self.mapping(
+                scratch.path("newest.json"), label: #"{"keep": "lowestKey"}"#,
+                notebook: #"{"keep": "newest", "by": "createdAt"}"#),
+        ])
+        #expect(newer.status == 65, "\(newer.stderr)")
+        #expect(newer.stderr.contains("a record already in the target is not removed"), "\(newer.stderr)")
+        #expect(newer.stderr.contains("  Notebook (title = \"Travel\"): key 1; the target's key 1"), "\(newer.stderr)")
+        // Kept in the target: the archive's records merged into its rows, their links added after its own.
+        let kept = try TasksBinary.run([
+            "import", archives[1], "--store", target, "--model", model, "--mapping",
+            try Self.mapping(
+                scratch.path("lowest.json"), label: #"{"keep": "lowestKey"}"#, notebook: #"{"keep": "lowestKey"}"#),
+        ])
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(
+            kept.stderr.contains(
+                "duplicates under Label's uniqueness constraint: Label (name = \"trip\"): key 1; the target's key 1 "
+                    + "→ kept the target's key 1"), "\(kept.stderr)")
+        #expect(try Self.rows(target, "SELECT Z_PK FROM ZLABEL ORDER BY 1") == [[1], [2], [3]])
+        #expect(try Self.rows(target, "SELECT Z_PK FROM ZNOTEBOOK ORDER BY 1") == [[1], [2]])
+        // The second copy's entries (7–12) link the notebooks and labels their twins (1–6) link, numbered after them.
+        let entries = try Self.rows(target, "SELECT Z_PK, ZNOTEBOOK, Z_FOK_NOTEBOOK FROM ZENTRY ORDER BY 1")
+        #expect(entries.count == 12)
+        for index in 0..<6 {
+            #expect(entries[index + 6][1] == entries[index][1], "\(entries)")
+        }
+        for notebook in Set(entries.compactMap { $0[1] }) {
+            let positions = entries.filter { $0[1] == notebook }.map { $0[2] }
+            #expect(Set(positions).count == positions.count, "\(entries)")
+            #expect(
+                entries.filter { $0[1] == notebook }.sorted { ($0[2] ?? 0) < ($1[2] ?? 0) }.map { $0[0] }
+                    == entries.filter { $0[1] == notebook }.map { $0[0] }, "\(entries)")
+        }
+        let table = try #require(
+            try Database(path: target, mode: .readOnly(immutable: false)).rows(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%LABELS' ESCAPE '\\'"
+            ).first?[0].string)
+        let links = try Self.rows(target, "SELECT * FROM \(table) ORDER BY 1, 2")
+        let own = links.filter { ($0[0] ?? 0) <= 6 }
+        #expect(links.filter { ($0[0] ?? 0) > 6 } == own.map { [($0[0] ?? 0) + 6, $0[1]] })
+    }
 }

@@ -5,10 +5,12 @@ import Testing
 
 /// Random models of 3–6 versions, each version an edit of the one before: attributes renamed by renaming identifier
 /// (again and again), removed and later added again under the same name, integers widened step by step and narrowed
-/// back; entities renamed (some twice). A store of the first version is filled with random rows by SQL, `tasks
-/// migrate --model` carries it into the last version, and every value is checked by SQL under its final column: each
-/// kept value equal, each re-added attribute holding its new default (not the old value of its name), each removed
-/// one named as dropped with its count. `verify --model` must then pass.
+/// back; entities renamed (some twice). Every chain has each kind of edit: in its first two steps the first entity is
+/// renamed twice, one of its attributes widened twice (Integer 16 → 32 → 64), another renamed twice, and a third
+/// removed in the first and added again in the second. A store of the first version is filled with random rows by
+/// SQL, `tasks migrate --model` carries it into the last version, and every value is checked by SQL under its final
+/// column: each kept value equal, each re-added attribute holding its new default (not the old value of its name),
+/// each removed one named as dropped with its count. `verify --model` must then pass.
 @Suite("migrate --model through random chains of model versions", .tags(.slow))
 struct ModelChainPropertyTests {
     /// One attribute of one version.
@@ -18,6 +20,8 @@ struct ModelChainPropertyTests {
         var renamingIdentifier: String?
         /// The first version's attribute it descends from; nil for one added by a later version.
         var origin: Int?
+        /// One of the first entity's attributes whose edits every chain makes (see `forced`), not random ones.
+        var isForced = false
     }
 
     /// One entity of one version.
@@ -53,19 +57,45 @@ struct ModelChainPropertyTests {
             }
             first.append(Entity(name: "E\(index)", attributes: attributes))
         }
+        // Every chain has each kind of edit: the first entity renamed in the first two steps, `w` widened twice,
+        // `r` renamed twice, `g` removed and then added again (each step below).
+        for (name, type) in [("w", "Integer 16"), ("r", "String"), ("g", "String")] {
+            first[0].attributes.append(Attribute(name: name, type: type, origin: origin, isForced: true))
+            origin += 1
+        }
         var versions = [first]
         for step in 1..<Int.random(in: 3...6, using: &generator) {
             var next: [Entity] = []
-            for var entity in versions[step - 1] {
+            for (index, var entity) in versions[step - 1].enumerated() {
+                let forced = index == 0 && step <= 2
                 // Stale renaming identifiers stay, as Xcode leaves them.
-                if Int.random(in: 0..<3, using: &generator) == 0 {
+                if forced || Int.random(in: 0..<3, using: &generator) == 0 {
                     entity.renamingIdentifier = entity.name
                     entity.name = "\(entity.name.prefix(2))v\(step)"
                 }
                 var attributes: [Attribute] = []
                 var removedNow: [String] = []
                 for var attribute in entity.attributes {
-                    let original = attribute.origin.map { first.flatMap(\.attributes)[$0].type }
+                    if attribute.isForced {
+                        guard step <= 2 else {
+                            attributes.append(attribute)
+                            continue
+                        }
+                        switch attribute.name.prefix(1) {
+                        case "w": attribute.type = step == 1 ? "Integer 32" : "Integer 64"
+                        case "r":
+                            attribute.renamingIdentifier = attribute.name
+                            attribute.name = "r\(step)"
+                        default:
+                            removedNow.append(attribute.name)
+                            continue
+                        }
+                        attributes.append(attribute)
+                        continue
+                    }
+                    let original = attribute.origin.flatMap { origin in
+                        first.flatMap(\.attributes).first { $0.origin == origin }?.type
+                    }
                     switch Int.random(in: 0..<6, using: &generator) {
                     case 0:
                         attribute.renamingIdentifier = attribute.name
@@ -86,7 +116,10 @@ struct ModelChainPropertyTests {
                     attributes.append(attribute)
                 }
                 // A name an earlier version removed, added again: a new attribute, whatever the old one held.
-                if let name = entity.removed.first, Bool.random(using: &generator) {
+                if forced && step == 2, let at = entity.removed.firstIndex(of: "g") {
+                    entity.removed.remove(at: at)
+                    attributes.append(Attribute(name: "g", type: "Integer 32", origin: nil))
+                } else if let name = entity.removed.first, Bool.random(using: &generator) {
                     entity.removed.removeFirst()
                     attributes.append(Attribute(name: name, type: "Integer 32", origin: nil))
                 }
@@ -141,7 +174,8 @@ struct ModelChainPropertyTests {
         let numbers = try ModelVersionPropertyTests.entityNumbers(database)
         for entity in versions[0] {
             var written: [Int64: [Int: SQLValue]] = [:]
-            let count = Int.random(in: 0...5, using: &generator)
+            // The entity every chain renames twice has rows to keep.
+            let count = Int.random(in: (entity.name == "E0" ? 1 : 0)...5, using: &generator)
             for key in 1...max(count, 1) where count > 0 {
                 var values: [Int: SQLValue] = [:]
                 for attribute in entity.attributes {

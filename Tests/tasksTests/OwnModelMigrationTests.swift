@@ -72,6 +72,38 @@ struct OwnModelMigrationTests {
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 
+    @Test("a store made by a version since deleted from the model: read by its cache alone, carried through the rest")
+    func deletedVersion() throws {
+        let scratch = try Scratch()
+        let model = scratch.path("Journal.xcdatamodeld")
+        try FileManager.default.copyItem(atPath: TasksBinary.sample("Journal.xcdatamodeld"), toPath: model)
+        // A Journal 1 store with a model cache (made for that version), holding the sample's records.
+        let legacy = scratch.path("legacy.sqlite")
+        try #require(
+            try TasksBinary.run(["model", "new-store", model, "--model-version", "Journal 1", "-o", legacy]).status == 0
+        )
+        let sample = scratch.path("Journal-v1.sqlite")
+        try FileManager.default.copyItem(atPath: TasksBinary.sample("Journal-v1.sqlite"), toPath: sample)
+        let archive = scratch.path("v1.json")
+        try #require(try TasksBinary.run(["export", "--store", sample, "--model", model, "-o", archive]).status == 0)
+        let filled = try TasksBinary.run(["import", archive, "--store", legacy])
+        try #require(filled.status == 0, "\(filled.stderr)")
+        let texts = try Database(path: legacy, mode: .readOnly(immutable: false)).rows(
+            "SELECT Z_PK, ZTEXT FROM ZENTRY ORDER BY 1")
+        #expect(texts.count == 6)
+        try FileManager.default.removeItem(atPath: model + "/Journal 1.xcdatamodel")
+        let target = scratch.path("new.sqlite")
+        let run = try TasksBinary.run([
+            "migrate", "--from", legacy, "--to", target, "--backup", scratch.path("backups"), "--model", model,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("from the store's own model"), "\(run.stderr)")
+        #expect(run.stderr.contains("; verified;"), "\(run.stderr)")
+        let contents = try Database(path: target, mode: .readOnly(immutable: false)).rows(
+            "SELECT Z_PK, ZCONTENT FROM ZENTRY ORDER BY 1")
+        #expect(contents == texts)
+    }
+
     @Test("a store with no model cache that no version wrote: refused (65), the closest version named, nothing made")
     func noCacheNoVersion() throws {
         let scratch = try Scratch()

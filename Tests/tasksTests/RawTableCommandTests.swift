@@ -50,7 +50,44 @@ struct RawTableCommandTests {
             "import", "--store", scratch.path("new.sqlite"), scratch.path("hostile.json"),
         ])
         #expect(restore.status == 65, "\(restore.stderr)")
-        #expect(restore.stderr.contains("$.tables.APP_NOTES: statement: "), "\(restore.stderr)")
+        #expect(restore.stderr.contains("$.tables.APP_NOTES.statement: refused-statement: "), "\(restore.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("new.sqlite")))
+    }
+
+    @Test(
+        "validate refuses what import refuses: AS SELECT, two statements, a CHECK calling load_extension (65, its path)",
+        arguments: [
+            ("CREATE TABLE APP_NOTES AS SELECT * FROM Z_METADATA", "$.tables.APP_NOTES.statement", "CREATE TABLE"),
+            (
+                "CREATE TABLE APP_NOTES (a, b); CREATE TABLE EXTRA (c)", "$.tables.APP_NOTES.statement",
+                "a second statement"
+            ),
+            (
+                "CREATE TABLE APP_NOTES (a CHECK (load_extension('x')), b)", "$.tables.APP_NOTES.rows[0]",
+                "not authorized"
+            ),
+        ])
+    func validateAgreesWithImport(statement: String, path: String, reason: String) throws {
+        let (scratch, store) = try Self.store()
+        let export = try GuardedRun.run(["export", "--store", store, "-o", scratch.path("a.json")])
+        #expect(export.status == 0, "\(export.stderr)")
+        let text = try String(contentsOfFile: scratch.path("a.json"), encoding: .utf8)
+        let hostile = text.replacingOccurrences(
+            of: "\"CREATE TABLE APP_NOTES (a, b)\"", with: "\"\(statement.replacingOccurrences(of: "'", with: "'"))\"")
+        #expect(hostile != text)
+        try Data(hostile.utf8).write(to: URL(fileURLWithPath: scratch.path("hostile.json")))
+        let validate = try GuardedRun.run(["validate", scratch.path("hostile.json")])
+        let importRun = try GuardedRun.run([
+            "import", "--store", scratch.path("new.sqlite"), scratch.path("hostile.json"),
+        ])
+        let dryRun = try GuardedRun.run([
+            "import", "--dry-run", "--store", scratch.path("new.sqlite"), scratch.path("hostile.json"),
+        ])
+        for (name, run) in [("validate", validate), ("import", importRun), ("import --dry-run", dryRun)] {
+            #expect(run.status == 65, "\(name): \(run.stderr)")
+            #expect(run.stderr.contains("\(path): refused-statement: "), "\(name): \(run.stderr)")
+            #expect(run.stderr.contains(reason), "\(name): \(run.stderr)")
+        }
         #expect(!FileManager.default.fileExists(atPath: scratch.path("new.sqlite")))
     }
 

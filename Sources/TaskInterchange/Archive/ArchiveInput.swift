@@ -32,7 +32,7 @@ public final class ArchiveInput {
             let code = errno
             switch code {
             case ENOENT, ENOTDIR:
-                throw TaskInterchangeError(.noInput, "\(path): no such file")
+                throw TaskInterchangeError(.noInput, "\(path): no such file\(Suggestion.nearPath(to: path))")
             case EACCES, EPERM:
                 throw TaskInterchangeError(.noInput, "\(path): permission denied")
             default:

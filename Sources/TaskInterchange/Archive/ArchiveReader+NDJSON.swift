@@ -79,7 +79,9 @@ extension ArchiveReader.Parser {
             try checkCounts(against: countsAtTrailer)
         } else {
             try report(
-                .countsMismatch, "$.counts", "NDJSON: no trailer line with counts: the file may be truncated",
+                .countsMismatch, "$.counts",
+                "\(ArchiveReader.endsEarly) (NDJSON: no trailer line with counts after line \(previousLine)): "
+                    + ArchiveReader.incomplete,
                 at: scanner.location)
         }
         try visitor.visitEnd(header: header, counts: declared)

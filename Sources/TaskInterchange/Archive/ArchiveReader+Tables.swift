@@ -57,16 +57,15 @@ extension ArchiveReader.Parser {
             : MemberSet(TableMember.statement, .columns, .rows)
         try reportMissing(TableMember.self, required: required, seen: tracker.seen, in: path, at: location)
         guard let name, let statement, let columns else { return }
-        let opening = statement.drop { $0.isWhitespace }.prefix(20).uppercased()
-        if !opening.hasPrefix("CREATE TABLE") && opening != "CREATE VIRTUAL TABLE" {
+        let table = RawTable(name: name, statement: statement, indexes: indexes, columns: columns, rows: rows)
+        if !table.startsAsTable {
             try report(
                 .wrongType, path + ".statement",
                 "a table's statement is a CREATE TABLE or CREATE VIRTUAL TABLE statement", at: location)
         }
         let index = tableIndex
         tableIndex += 1
-        try visitor.visitTable(
-            RawTable(name: name, statement: statement, indexes: indexes, columns: columns, rows: rows), index: index)
+        try visitor.visitTable(table, index: index)
     }
 
     private mutating func readStrings(_ path: String) throws -> [String] {

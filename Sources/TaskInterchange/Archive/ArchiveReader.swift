@@ -38,6 +38,13 @@ package struct ArchiveReader: Sendable {
 }
 
 extension ArchiveReader {
+    /// The start of what a file cut off inside a value, or an NDJSON stream without its trailer, is told.
+    package static let endsEarly = "the file ends early"
+
+    /// What a file that ends early needs: its writer stopped, or it was cut off copying.
+    package static let incomplete =
+        "it is incomplete (cut off while it was written or copied); export it again"
+
     /// What an SQLite file given where an archive belongs is told: the likeliest mix-up, with the way out in the
     /// library's terms (a caller with other names for them says it its own way).
     package static let storeGivenAsArchive =
@@ -131,12 +138,20 @@ extension ArchiveReader {
                     type == "header" || type == "trailer" || RecordKind(recordType: type) != nil
                 {
                     try readNDJSON()
+                } else if let members = foreignMembers() {
+                    try readForeignDocument(members: members)
                 } else {
                     try readDocument()
                 }
             } catch let error as JSONScanError {
                 var path = "$"
                 if let context { path = Self.recordPath(context.kind, context.index) }
+                if error.kind == .unexpectedEndOfInput
+                    || (Self.cutKinds.contains(error.kind) && scanner.runsToEnd(error))
+                {
+                    try report(.malformedJSON, path, Self.endsEarly(error), at: scanner.endLocation)
+                    return
+                }
                 try report(
                     .malformedJSON, path, error.message,
                     at: JSONScanner.Location(line: error.line, column: error.column))
@@ -145,6 +160,27 @@ extension ArchiveReader {
 
         /// What an SQLite file given where an archive belongs is told: the likeliest mix-up, with the way out.
         static var storeGivenAsArchive: String { ArchiveReader.storeGivenAsArchive }
+
+        /// What a value cut off by the end of the input is reported as when it is not the end itself: a literal,
+        /// number, escape or UTF-8 sequence that would be whole with the bytes that are missing.
+        static var cutKinds: Set<JSONScanError.Kind> {
+            [.invalidUTF8, .invalidLiteral, .malformedNumber, .invalidEscape, .loneSurrogate]
+        }
+
+        /// A file cut off inside a value: what it stopped in, and that only a new export mends it.
+        static func endsEarly(_ error: JSONScanError) -> String {
+            let inside: String
+            if error.kind != .unexpectedEndOfInput {
+                inside = "cut inside a value: \(error.message) at line \(error.line), column \(error.column)"
+            } else if error.message.contains("inside the string") {
+                inside = "inside the string that starts at line \(error.line), column \(error.column)"
+            } else {
+                let expected = error.message.replacingOccurrences(of: "unexpected end of input", with: "")
+                    .trimmingCharacters(in: CharacterSet(charactersIn: "; "))
+                inside = expected.isEmpty ? "inside a value" : expected
+            }
+            return "\(ArchiveReader.endsEarly) (\(inside)): \(ArchiveReader.incomplete)"
+        }
 
         /// A document whose top level is an array, a string…: reported once, checked for syntax, then ended.
         private mutating func readNonObjectDocument() throws {

@@ -39,6 +39,12 @@ public struct RawTable: Sendable, Hashable {
         self.rows = rows
     }
 
+    /// Whether the statement starts as a table's does (`CREATE TABLE` or `CREATE VIRTUAL TABLE`).
+    var startsAsTable: Bool {
+        let opening = statement.drop { $0.isWhitespace }.prefix(20).uppercased()
+        return opening.hasPrefix("CREATE TABLE") || opening == "CREATE VIRTUAL TABLE"
+    }
+
     /// Whether the statement makes a virtual table (SQLite makes its shadow tables; its rows go through it).
     public var isVirtual: Bool {
         statement.drop { $0.isWhitespace }.prefix(20).uppercased() == "CREATE VIRTUAL TABLE"

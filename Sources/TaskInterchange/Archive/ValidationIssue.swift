@@ -10,8 +10,11 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
 
     /// Machine-readable kinds of problem. The raw values are part of the `--json` contract.
     public enum Code: String, Sendable, Hashable, Codable, CaseIterable {
-        /// The bytes are not well-formed JSON (or NDJSON).
+        /// The bytes are not well-formed JSON (or NDJSON); a file that ends early is one.
         case malformedJSON = "malformed-json"
+        /// Well-formed JSON that is no archive: an object with none of an archive's members (a mapping file, a
+        /// package manifest).
+        case notAnArchive = "not-an-archive"
         /// An object has the same member twice.
         case duplicateKey = "duplicate-key"
         /// No `version` member.
@@ -59,6 +62,9 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
         case valueOutOfRange = "value-out-of-range"
         /// Two generic records of one entity tree (one table in the store) carry the same source `key`.
         case duplicateRecordKey = "duplicate-record-key"
+        /// A raw table's statement or index that SQLite does not read as exactly the one object its place names (a
+        /// second statement, `AS SELECT`, a function with side effects): an import refuses to run it.
+        case refusedStatement = "refused-statement"
     }
 
     /// The kind of problem.
@@ -91,6 +97,11 @@ public struct ValidationIssue: Sendable, Hashable, Codable, CustomStringConverti
         self.line = line
         self.column = column
         self.subject = subject
+    }
+
+    /// True for an issue about the whole file rather than a value in it: it is no archive, or it ends early.
+    package var concernsWholeFile: Bool {
+        code == .notAnArchive || message.hasPrefix(ArchiveReader.endsEarly)
     }
 
     /// `$.tasks[17].projectId (3:14): missing-project: …`

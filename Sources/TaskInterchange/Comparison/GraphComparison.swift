@@ -125,11 +125,18 @@ public enum GraphComparison {
         if !a.isStore, case .store(_, _, let model?) = b.storage, let declarations = cursorA.header.source?.model,
             !declarations.isEmpty
         {
-            let mapping =
+            var mapping =
                 try options.versionMapping
                 ?? VersionMapping.inferred(
                     from: declarations, to: model, versions: options.modelVersions, overrides: options.modelChange)
-            if mapping.matchesAnyEntity && !mapping.isIdentity {
+            // Records a uniqueness constraint of the store's model made one, as the mapping's modelChange says (an
+            // import's mapping has them already); groups it gives no policy stay apart and differ.
+            if options.versionMapping == nil, mapping.matchesAnyEntity, let archive = try a.rereadableArchive() {
+                try mapping.findDuplicates(
+                    in: archive, model: model, overrides: options.modelChange, target: nil, matching: [:],
+                    refusing: false)
+            }
+            if mapping.matchesAnyEntity && (!mapping.isIdentity || mapping.mergesRecords) {
                 cursorA.map(by: mapping)
                 target.identityNames = mapping.identityNames
                 target.carrying = Set(

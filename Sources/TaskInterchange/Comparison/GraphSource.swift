@@ -65,7 +65,7 @@ public struct GraphSource: Sendable {
                 .noInput,
                 exists
                     ? "\(path): cannot be opened for reading\(isDirectory.boolValue ? " (a directory)" : "")"
-                    : "\(path): no such file")
+                    : "\(path): no such file\(Suggestion.nearPath(to: path))")
         }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         try? handle.close()
@@ -95,6 +95,18 @@ public struct GraphSource: Sendable {
     public var isStore: Bool {
         if case .store = storage { return true }
         return false
+    }
+
+    /// This side as an archive that can be read again, for a pass ahead of the comparison's; nil for a store and
+    /// for stdin (read once).
+    /// - Throws: `TaskInterchangeError` when the archive file cannot be opened.
+    func rereadableArchive() throws -> (any ArchiveSource)? {
+        switch storage {
+        case .archive(let path): return try ArchiveInput(path: path)
+        case .input(let box, _): return box.input
+        case .records(let archive, _): return archive
+        case .standardInput, .store: return nil
+        }
     }
 
     /// Reads this side into `visitor`: header first, then records in reading order. Runs on the channel's thread,

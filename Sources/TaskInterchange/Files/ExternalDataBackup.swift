@@ -25,9 +25,10 @@ final class ExternalDataBackup {
     private(set) var copiedCount = 0
 
     /// Gathers the files of the store whose external data is `source` beside `backup`; nil when the store keeps no
-    /// external files.
-    /// - Throws: `.cannotCreate` when the backup's support directory exists already or cannot be made, `.io` when a
-    ///   file cannot be read, `.cancelled`.
+    /// external files. `backup` names the staging directory only: whether a name is free is decided by `place(for:)`,
+    /// so a caller may go on to another name when this one is taken.
+    /// - Throws: `.cannotCreate` when the staging directory cannot be made, `.io` when a file cannot be read,
+    ///   `.cancelled`.
     init?(of source: ExternalData, for backup: String) throws(TaskInterchangeError) {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: source.directory)) ?? []).filter {
             // Core Data names its files by UUID; anything else there (an import's staged file) is no value.
@@ -35,7 +36,6 @@ final class ExternalDataBackup {
         }
         guard !names.isEmpty else { return nil }
         let support = Self.supportDirectory(of: backup)
-        try Self.checkFree(support)
         Self.sweep(beside: support)
         staging =
             URL(fileURLWithPath: support).deletingLastPathComponent().path + "/."
@@ -126,10 +126,12 @@ final class ExternalDataBackup {
         placed = support
     }
 
-    /// Removes a placed support directory again (the backup file could not be placed).
+    /// Moves a placed support directory back to staging (the backup file could not be placed under its name), so
+    /// `place(for:)` can put it under another; removed when it cannot be moved back.
     func discard() {
-        if let placed { try? FileManager.default.removeItem(atPath: placed) }
-        placed = nil
+        guard let placed else { return }
+        if rename(placed, staging) != 0 { try? FileManager.default.removeItem(atPath: placed) }
+        self.placed = nil
     }
 
     /// The backup file is in place: its files stay.

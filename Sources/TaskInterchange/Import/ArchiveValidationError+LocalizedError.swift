@@ -11,6 +11,12 @@ extension ArchiveValidationError: LocalizedError, CustomStringConvertible {
             return "\(existing) of the archive's records already exist in the target store (by id); nothing was written"
         }
         let errors = report.issues.filter { $0.severity == .error }
+        // No archive at all, or one cut off: the rest of its issues follow from that one.
+        if let whole = errors.first(where: \.concernsWholeFile) {
+            var location = whole.path
+            if let line = whole.line, let column = whole.column { location += " (\(line):\(column))" }
+            return "\(whole.message), at \(location); nothing was written"
+        }
         let counts =
             report.codeCounts.isEmpty
             ? Dictionary(grouping: errors, by: \.code).mapValues(\.count) : report.codeCounts

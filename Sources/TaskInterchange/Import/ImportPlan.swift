@@ -43,6 +43,9 @@ public struct ImportPlan: Sendable, Hashable, Codable {
     public var lacking: [String: Int] = [:]
     /// What the change to the target's model version dropped, filled and converted (see `VersionMapping`).
     public var modelChange = VersionMapping.Tally()
+    /// Source entity → the target's entity its records became, for each entity a model change renamed (nil without
+    /// one): the plan counts values the model change dropped under the target's name.
+    public var renamedEntities: [String: String]?
     /// Relationship values under `extra` that skip mode left out: to-one values of objects left as they were, and
     /// links to records it did not import (subtasks of a task left as it was).
     public var unlinked = 0

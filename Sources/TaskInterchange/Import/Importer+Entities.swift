@@ -189,10 +189,26 @@ extension Importer.Pass {
 
     /// Links every generic relationship, now that every record has a key.
     mutating func linkEntities() throws {
+        // A record the target already held, kept over the archive's duplicates of it: their to-many links join its own.
+        for kept in importer.versionMapping?.linksAddedInTarget ?? [] {
+            guard let key = try existingObject(kept.id, of: kept.entity) else { continue }
+            for (property, ids) in kept.links.sorted(by: { $0.key < $1.key }) {
+                guard let relationship = generic.declarations[kept.entity]?.relationships[property] else { continue }
+                generic.pending.append(
+                    PendingEntityLink(
+                        entity: kept.entity, key: key, property: property, declaration: relationship,
+                        ids: ids.compactMap { UUID(uuidString: $0) }, positions: nil,
+                        path: JSONPath.member("$.modelChange.duplicates", kept.entity), replacing: false))
+            }
+        }
         for link in generic.pending {
             var keys: [Destination.ObjectKey] = []
             for id in link.ids {
-                let typed = generic.typed[link.declaration.destination].flatMap { key(of: $0, id: id) }
+                var typed = generic.typed[link.declaration.destination].flatMap { key(of: $0, id: id) }
+                // A record the archive's duplicates were merged into, which the target already held.
+                if typed == nil, importer.versionMapping?.isKeptInTarget(id) == true {
+                    typed = try existingObject(id, of: link.declaration.destination)
+                }
                 guard let key = generic.keys[id] ?? typed else {
                     if plan.lacking[link.declaration.destination] != nil { continue }
                     if generic.dropped.contains(id) {

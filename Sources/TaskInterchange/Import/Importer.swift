@@ -412,6 +412,10 @@ public struct Importer: Sendable {
 
         /// A raw table is written whole once the records are (its rows may be keyed by theirs).
         mutating func visitTable(_ table: RawTable, index: Int) throws {
+            // Checked as validation checks it, so a dry run refuses what the import would.
+            if let issue = Validator.issues(of: table).first {
+                throw TaskInterchangeError(.invalidData, "the archive is invalid: \(issue)")
+            }
             let path = JSONPath.member("$.tables", table.name)
             if importer.dryRun {
                 plan.tables[table.name, default: ImportPlan.Operations()].inserted += table.rows.count

@@ -29,16 +29,31 @@ extension StoreImport {
         } catch {
             throw TaskInterchangeError(error.kind, "\(options.mappingSource): \(error.message)")
         }
-        guard mapping.matchesAnyEntity, !mapping.isIdentity else { return nil }
+        guard mapping.matchesAnyEntity else { return nil }
+        let changed = !mapping.isIdentity
+        if changed { writer.identityNames = mapping.identityNames }
+        // A populated target's rows count too: a record the archive brings may share a constrained value with one.
+        let target: ((String, [String]) throws -> [VersionMapping.TargetRow])? =
+            writer.isNew ? nil : { try writer.constrainedRows(of: $0, properties: $1) }
+        guard changed || target != nil else { return nil }
         // A uniqueness constraint the records do not meet would fail the import midway: found (and resolved, where
         // the mapping says how) before anything is written.
         do {
-            try mapping.findDuplicates(in: source, model: model, overrides: overrides)
+            var matching: [String: String] = [:]
+            for entity in model.entities { matching[entity.name] = options.match?.attribute(of: entity.name) }
+            try mapping.findDuplicates(
+                in: source, model: model, overrides: overrides, target: target, matching: matching, refusing: true)
         } catch let error as TaskInterchangeError where error.kind == .usage {
             throw TaskInterchangeError(error.kind, "\(options.mappingSource): \(error.message)")
         }
-        writer.identityNames = mapping.identityNames
-        writer.modelChanged = true
+        for group in mapping.duplicates {
+            guard let kept = group.members.first(where: { $0.id == group.kept && $0.isInTarget }), let key = kept.key
+            else { continue }
+            writer.keptOverDuplicates.insert(StoreWriter.KeptRow(entity: kept.entity, key: key))
+        }
+        // The same version: records pass unchanged, unless duplicates are merged on the way.
+        guard changed || mapping.mergesRecords else { return nil }
+        writer.modelChanged = changed
         return mapping
     }
 
@@ -63,6 +78,12 @@ extension StoreImport {
         let values = plan.modelChange.droppedValues.sorted { $0.key < $1.key }.map { property, count in
             let parts = property.split(separator: ".", maxSplits: 1).map(String.init)
             var why = "the target's model version has no such property"
+            if let (destination, isLeftOut) = mapping?.droppedDestination(ofTarget: property) {
+                // A kept relationship into records the model change drops: its links go with them.
+                why =
+                    "links into \(destination), which "
+                    + (isLeftOut ? "the mapping's modelChange leaves out" : "the target's model version does not have")
+            }
             if parts.count == 2, case .dropped(let reason)? = mapping?.entities[parts[0]]?.properties[parts[1]]?.change
             {
                 if reason.hasPrefix("left out") {

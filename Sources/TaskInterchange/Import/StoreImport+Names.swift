@@ -54,11 +54,11 @@ extension StoreImport {
         } else {
             for entity in writer.schema.entities {
                 for column in entity.table.flatMap(writer.schema.columns(of:)) ?? []
-                where column.name.hasPrefix("Z") && !column.name.hasPrefix("Z_") {
+                where CoreDataNames.isPropertyColumn(column.name) {
                     let type = column.declaredType == "TIMESTAMP" ? "date" : column.declaredType.lowercased()
                     known.append(
                         KnownProperty(
-                            owner: entity.name, property: String(column.name.dropFirst()).lowercased(), type: type))
+                            owner: entity.name, property: CoreDataNames.property(ofColumn: column.name), type: type))
                 }
             }
         }

@@ -53,8 +53,9 @@ public struct StoreImportOptions: Sendable {
     public init() {}
 }
 
-/// What an import did.
-public struct StoreImportResult: Sendable {
+/// What an import did; its `description` is the import's summary for people, its `Codable` form one for programs
+/// (without `versionMapping`, whose effect `modelChange` reports).
+public struct StoreImportResult: Sendable, Codable {
     /// Operations per kind (a dry run's would-be operations).
     public var plan: ImportPlan
     /// The validation that ran first.
@@ -65,6 +66,20 @@ public struct StoreImportResult: Sendable {
     public var createdStore: Bool
     /// How the archive's records became records of the target's model version, when the versions differ.
     public var versionMapping: VersionMapping?
+    /// What that change of model version did, when the versions differ.
+    public var modelChange: ModelChangeReport?
+    /// The store imported into.
+    public var store = ""
+    /// The import's mode.
+    public var mode = ImportMode.insert
+    /// True for a dry run (``StoreImportOptions/dryRun``): nothing was written.
+    public var dryRun = false
+    /// Wall-clock seconds the import took.
+    public var seconds = 0.0
+
+    private enum CodingKeys: String, CodingKey {
+        case plan, report, warnings, createdStore, modelChange, store, mode, dryRun, seconds
+    }
 }
 
 /// The archive failed validation; nothing was written.
@@ -90,6 +105,26 @@ public enum StoreImport {
     ///   store and file problems (`.busy` when the store is locked, `.usage` when ``StoreImportOptions/backupPath`` or the store names the
     ///   input or the store itself, `.cancelled` when stopped: everything is rolled back).
     public static func run(_ source: some ArchiveSource, into path: String, options: StoreImportOptions) throws
+        -> StoreImportResult
+    {
+        let started = Date()
+        var result = try perform(source, into: path, options: options)
+        result.store = path
+        result.mode = options.mode
+        result.dryRun = options.dryRun
+        if let mapping = result.versionMapping {
+            result.modelChange = mapping.report(result.plan.modelChange)
+            let renamed = mapping.identityNames
+            if !renamed.isEmpty {
+                result.plan.renamedEntities = Dictionary(uniqueKeysWithValues: renamed.map { ($1, $0) })
+            }
+        }
+        result.seconds = Date().timeIntervalSince(started)
+        return result
+    }
+
+    /// The import `run` reports.
+    private static func perform(_ source: some ArchiveSource, into path: String, options: StoreImportOptions) throws
         -> StoreImportResult
     {
         if options.mode == .replace, options.kinds != nil || options.entities != nil {

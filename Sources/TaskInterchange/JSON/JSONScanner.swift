@@ -81,6 +81,31 @@ struct JSONScanner {
     /// True when every byte has been consumed.
     var isAtEnd: Bool { index >= input.count }
 
+    /// True when the token `error` is about runs into the end of the input: a literal, number, escape or UTF-8
+    /// sequence cut off, not one that is wrong where the input goes on.
+    func runsToEnd(_ error: JSONScanError) -> Bool {
+        guard error.line == line else { return false }
+        let start = lineStart + error.column - 1
+        guard start >= 0, start < input.count else { return false }
+        let delimiters: [UInt8] = [0x22, 0x2C, 0x5D, 0x7D, 0x20, 0x09, 0x0A, 0x0D]
+        return !input[start...].contains { delimiters.contains($0) }
+    }
+
+    /// Line and column just past the last byte: where a file that ends early stops.
+    var endLocation: Location {
+        var line = line
+        var start = lineStart
+        var position = max(index, lineStart)
+        while position < input.count {
+            if input[position] == UInt8(ascii: "\n") {
+                line += 1
+                start = position + 1
+            }
+            position += 1
+        }
+        return Location(line: line, column: input.count - start + 1)
+    }
+
     /// An error at `position` (default: the current byte), which must be on the current line.
     func error(_ kind: JSONScanError.Kind, _ message: String, at position: Int? = nil) -> JSONScanError {
         JSONScanError(kind: kind, message: message, line: line, column: (position ?? index) - lineStart + 1)

@@ -11,7 +11,7 @@ extension Migration {
         var created = false
         var imported: StoreImportResult?
         var report = try perform(
-            events: events,
+            events: events, newStore: access(path, F_OK) == 0 ? nil : path,
             checkDestination: {
                 try checkNewStore(path)
             },
@@ -51,7 +51,9 @@ extension Migration {
                 guard created else { return }
                 for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
             })
+        report.destination = path
         report.versionMapping = imported?.versionMapping
+        report.modelChange = imported?.modelChange
         report.warnings = imported?.warnings ?? []
         return report
     }

@@ -2,14 +2,19 @@ import Foundation
 
 extension Migration {
     /// The stages in order around the destination-specific steps. `migrate` must leave the destination as it was
-    /// when it throws; `undo` takes back what it wrote once it has returned.
+    /// when it throws; `undo` takes back what it wrote once it has returned. A failure before `migrate` returned
+    /// removes the backup this migration made: nothing was written that it would restore. `newStore` is the path a
+    /// new store is made at when nothing is there, so a failure says nothing was created there rather than that it
+    /// is as it was.
     func perform(
         events: (@Sendable (Event) -> Void)?,
+        newStore: String? = nil,
         checkDestination: () throws -> Void,
         migrate: (ArchiveInput, ValidationReport, String, (@Sendable (ProgressEvent) -> Void)?) throws -> ImportPlan,
         verify: (ArchiveInput) throws -> GraphDiff?,
         undo: () -> Void
     ) throws -> MigrationReport {
+        let started = Date()
         var progress: (@Sendable (ProgressEvent) -> Void)?
         if let events { progress = { event in events(.progress(event)) } }
         var stage = Stage.preparingBackup
@@ -24,6 +29,7 @@ extension Migration {
         do {
             events?(.stage(stage))
             try checkDestination()
+            try checkModelChange()
             let directory = try PrivateDirectory(purpose: .export)
             let backup =
                 dryRun
@@ -66,16 +72,56 @@ extension Migration {
             progress?(ProgressEvent(phase: .verifying, done: validation.counts.tasks, total: validation.counts.tasks))
             try Cancellation.checkpoint()
             events?(.stage(.completed))
-            return MigrationReport(
+            var report = MigrationReport(
                 backupPath: dryRun ? "" : backup, export: export, validation: validation, plan: plan,
                 verification: verification, dryRun: dryRun)
+            report.legacyStore = legacyStore
+            report.ownModel = ownModel
+            report.seconds = Date().timeIntervalSince(started)
+            return report
         } catch {
             if migrated { undo() }
+            var removed = false
+            if !migrated, !dryRun, let backup = backupPath {
+                Self.removeBackup(backup)
+                backupPath = nil
+                removed = true
+            }
             events?(.stage(.failed))
-            throw MigrationError(
+            var failure = MigrationError(
                 stage: stage, backupPath: backupPath, underlying: error,
                 verification: failedVerification)
+            failure.backupRemoved = removed
+            failure.newStore = newStore
+            throw failure
         }
+    }
+
+    /// The mapping's `modelChange` checked against the legacy model and the template's before anything is made: an
+    /// override naming what neither has fails here, not after the backup. Other refusals come from the records
+    /// themselves, and are the import's to report.
+    func checkModelChange() throws {
+        guard let target = template?.model, let overrides = mapping?.modelChange, !overrides.isEmpty else { return }
+        let source =
+            legacyModel
+            ?? (try? Database(path: legacyStore, mode: .readOnly(immutable: false), busyTimeout: busyTimeout))
+            .flatMap { try? ObjectModel(modelCacheIn: $0, path: legacyStore) }
+        guard let source else { return }
+        do {
+            _ = try VersionMapping.inferred(
+                from: source.entityDeclarations, to: target, versions: modelVersions, overrides: overrides,
+                sourceModel: source)
+        } catch  where error.kind == .usage {
+            throw TaskInterchangeError(error.kind, "\(mappingSource): \(error.message)")
+        } catch {
+            return
+        }
+    }
+
+    /// Removes a backup this migration made, with its sidecars and external files.
+    static func removeBackup(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        try? FileManager.default.removeItem(atPath: ExternalDataBackup.supportDirectory(of: path))
     }
 
     /// Why a migration refuses a target that exists, before it starts or when another process made it meanwhile.

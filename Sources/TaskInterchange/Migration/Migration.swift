@@ -11,9 +11,10 @@
 /// - The backup is one committed state of the legacy store, taken while the app may still write to it (its `-wal`
 ///   included), as one self-contained SQLite file in `backupDirectory`; the legacy store's files are not changed.
 /// - Everything after it reads the backup, so what is migrated is exactly what the backup holds.
-/// - On failure or cancellation the destination is left as it was (a new store is removed; a destination's
-///   `rollback()` undoes what was written), the backup stays, and `MigrationError` says at which stage and where
-///   the backup is.
+/// - The mapping's `modelChange` is checked against both models, and a new store's path, before the backup is made.
+/// - On failure or cancellation the destination is left as it was (a new store is not created; a destination's
+///   `rollback()` undoes what was written), and `MigrationError` says at which stage and where the backup is. The
+///   backup stays when the destination had been written; a failure before that removes it.
 public struct Migration: Sendable {
     /// Where the migration is; `completed` and `failed` end it.
     public enum Stage: String, Sendable, Hashable, Codable, CaseIterable {
@@ -57,6 +58,9 @@ public struct Migration: Sendable {
     /// are carried through every version between `legacyModel` and the template's, step by step (the report's
     /// `versionMapping.steps`), so renames chained across versions are followed; nil maps the two versions directly.
     public var modelVersions: ModelVersionOrder?
+    /// Set when the legacy store is read with its own model (its model cache, `legacyModel` nil) because no version of
+    /// the app's model wrote it: the report says so, as the plan rests on it.
+    public var ownModel: MigrationReport.OwnModel?
     /// How long to wait for another process's lock on a store, in milliseconds.
     public var busyTimeout: Int32 = 5_000
     /// For a store destination: run every stage but keep nothing — the backup is a private copy, the new store is

@@ -47,7 +47,8 @@ package struct ModelSource: Sendable {
         guard manager.fileExists(atPath: trimmed, isDirectory: &isDirectory) else {
             throw TaskInterchangeError(
                 .noInput,
-                "\(trimmed): no such model (expected an .xcdatamodeld or .momd folder, an .xcdatamodel or a .mom)")
+                "\(trimmed): no such model (expected an .xcdatamodeld or .momd folder, an .xcdatamodel or a .mom)"
+                    + Suggestion.nearPath(to: trimmed))
         }
         let url = URL(fileURLWithPath: trimmed)
         switch url.pathExtension {

@@ -16,22 +16,28 @@ extension ObjectModel {
     package func versionMapping(from previous: ObjectModel, order: ModelVersionOrder? = nil)
         throws(TaskInterchangeError) -> VersionMapping
     {
+        let declarations = previous.entityDeclarations
+        if let path = order?.path(from: previous, to: self) {
+            return try VersionMapping(from: declarations, through: path)
+        }
+        return try VersionMapping(from: declarations, to: self, sourceModel: previous)
+    }
+
+    /// Every entity as an archive's `source.model` declares it: what a mapping from this model starts from.
+    package var entityDeclarations: [String: EntityDeclaration] {
         var declarations: [String: EntityDeclaration] = [:]
-        for entity in previous.entities {
+        for entity in entities {
             var declaration = EntityDeclaration(superentity: entity.superentity, isAbstract: entity.isAbstract)
-            for attribute in StoreExtras.attributes(of: entity.name, in: previous) {
+            for attribute in StoreExtras.attributes(of: entity.name, in: self) {
                 declaration.attributes[attribute.name] = GenericLayout.typeName(attribute.type)
             }
-            for (relationship, _) in previous.storedRelationships(of: entity) {
+            for (relationship, _) in storedRelationships(of: entity) {
                 declaration.relationships[relationship.name] = EntityRelationship(
                     destination: relationship.destination, toMany: relationship.isToMany,
                     ordered: relationship.isToMany && relationship.isOrdered, inverse: relationship.inverse)
             }
             declarations[entity.name] = declaration
         }
-        if let path = order?.path(from: previous, to: self) {
-            return try VersionMapping(from: declarations, through: path)
-        }
-        return try VersionMapping(from: declarations, to: self, sourceModel: previous)
+        return declarations
     }
 }

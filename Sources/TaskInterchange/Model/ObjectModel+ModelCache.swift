@@ -45,11 +45,11 @@ extension ObjectModel {
         let content: SQLValue?
         do {
             let tables = try database.scalar(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_MODELCACHE'")
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(CoreDataNames.modelCacheTable)'")
             guard tables?.int64 == 1 else { return nil }
-            content = try database.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
+            content = try database.scalar(CoreDataNames.readModelCache)
         } catch {
-            throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read Z_MODELCACHE")
+            throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read \(CoreDataNames.modelCacheTable)")
         }
         switch content {
         case nil, .null?:
@@ -59,10 +59,11 @@ extension ObjectModel {
             do {
                 try self.init(modelCache: Data(bytes))
             } catch {
-                throw TaskInterchangeError(.invalidData, "\(path): Z_MODELCACHE: \(error)")
+                throw TaskInterchangeError(.invalidData, "\(path): \(CoreDataNames.modelCacheTable): \(error)")
             }
         case let other?:
-            throw TaskInterchangeError(.invalidData, "\(path): Z_MODELCACHE holds \(Self.kind(of: other)), not a blob")
+            throw TaskInterchangeError(
+                .invalidData, "\(path): \(CoreDataNames.modelCacheTable) holds \(Self.kind(of: other)), not a blob")
         }
     }
 

@@ -95,11 +95,11 @@ package struct StoreMetadata: Sendable, Hashable {
         let plist: SQLValue?
         do {
             let tables = try database.scalar(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'")
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '\(CoreDataNames.metadataTable)'")
             guard tables?.int64 == 1 else { return nil }
-            plist = try database.scalar("SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
+            plist = try database.scalar(CoreDataNames.readMetadataPlist)
         } catch {
-            throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read Z_METADATA")
+            throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read \(CoreDataNames.metadataTable)")
         }
         let bytes: [UInt8]
         switch plist {
@@ -107,7 +107,10 @@ package struct StoreMetadata: Sendable, Hashable {
         case .blob(let blob)?: bytes = blob
         case .text(let text)?: bytes = Array(text.utf8)  // an XML plist stored as text by another tool
         case .integer?, .real?:
-            throw TaskInterchangeError(.invalidData, "\(path): Z_METADATA.Z_PLIST is a number, not a property list")
+            throw TaskInterchangeError(
+                .invalidData,
+                "\(path): \(CoreDataNames.metadataTable).\(CoreDataNames.metadataPlistColumn) is a number, not a property list"
+            )
         }
         do {
             try self.init(plist: Data(bytes))

@@ -13,6 +13,8 @@ package final class Database {
         case readWrite
         /// Read-write; the file is created when missing.
         case create
+        /// A private database in memory, gone when closed; the path is only its name in messages.
+        case memory
     }
 
     let handle: OpaquePointer
@@ -34,6 +36,10 @@ package final class Database {
             flags |= SQLITE_OPEN_READWRITE
         case .create:
             flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .memory:
+            flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_MEMORY
+            // SQLite's own name for it: a `file:` URI of the encoded path would name a file.
+            uri = ":memory:"
         }
         var db: OpaquePointer?
         let code = sqlite3_open_v2(uri, &db, flags, nil)

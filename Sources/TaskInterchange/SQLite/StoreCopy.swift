@@ -111,7 +111,9 @@ enum StoreCopy {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             switch errno {
-            case ENOENT, ENOTDIR: throw TaskInterchangeError(.noInput, "\(store): no such store file")
+            case ENOENT, ENOTDIR:
+                throw TaskInterchangeError(
+                    .noInput, "\(store): no such store file\(Suggestion.nearPath(to: store))")
             case EISDIR: throw TaskInterchangeError(.noInput, "\(store): is a directory, not a store file")
             default:
                 throw TaskInterchangeError(

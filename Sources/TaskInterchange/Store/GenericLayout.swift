@@ -26,7 +26,7 @@ struct GenericLayout {
         /// and the positions of an ordered relationship, when the store has them).
         case destinationColumn(key: String, entity: String?, order: String?)
         /// A many-to-many join table.
-        case joinTable(StoreSchema.JoinDirection)
+        case joinTable(StoreLocator.JoinDirection)
     }
 
     /// One carried relationship.
@@ -143,7 +143,7 @@ struct GenericLayout {
         of entity: ObjectModel.Entity, _ stored: StoreSchema.Entity, in model: ObjectModel, schema: StoreSchema
     ) -> [Attribute] {
         StoreExtras.attributes(of: entity.name, in: model).compactMap { attribute in
-            guard let column = schema.column(of: attribute.name, in: stored) else { return nil }
+            guard let column = schema.locator.column(of: attribute.name, in: stored) else { return nil }
             let value = StoreExtras.kind(of: attribute)
             return Attribute(property: attribute.name, column: column, type: typeName(attribute.type), value: value)
         }
@@ -217,14 +217,14 @@ struct GenericLayout {
                         property: relationship.name, declaration: declaration, storage: storage,
                         destinationTable: destinationTable))
             }
-            let placement = schema.placement(of: relationship.name, in: entity)
+            let placement = schema.locator.placement(of: relationship.name, in: entity)
             let isOneToOne = !relationship.isToMany && inverse.map { !$0.isToMany } == true
             if otherPreferred && !preferred && !isOneToOne { continue }
             if !relationship.isToMany {
                 if !preferred, let inverse, inverse.isToMany && inverse.isOrdered && !otherIsTyped { continue }
-                guard let toOne = schema.toOne(relationship.name, in: entity) else { continue }
+                guard let toOne = schema.locator.toOne(relationship.name, in: entity) else { continue }
                 var mirror: (key: String, entity: String?)?
-                if let inverse, !inverse.isToMany, let other = schema.toOne(inverse.name, in: destination) {
+                if let inverse, !inverse.isToMany, let other = schema.locator.toOne(inverse.name, in: destination) {
                     mirror = (other.key, other.entity)
                 }
                 add(.column(key: toOne.key, entity: toOne.entity, mirror: mirror))
@@ -248,7 +248,7 @@ struct GenericLayout {
             } else if inverse == nil, case .hiddenKey(let table, let column)? = placement, table == destinationTable {
                 declaration.ordered = false
                 add(.destinationColumn(key: column, entity: nil, order: nil))
-            } else if let direction = schema.joinDirection(
+            } else if let direction = schema.locator.joinDirection(
                 from: entity, to: destination, relationship: relationship.name)
             {
                 // Both sides of a pair ordered: both travel, each with its own positions.
@@ -277,20 +277,20 @@ struct GenericLayout {
         guard let table = entity.table else { return ([], []) }
         var attributes: [Attribute] = []
         var raw: [String] = []
-        for column in columns where !["Z_PK", "Z_ENT", "Z_OPT"].contains(column.name) {
+        for column in columns where !CoreDataNames.rowColumns.contains(column.name) {
             let name = column.name
-            let isPlumbing = name.hasPrefix("Z_") || (name.dropFirst().first?.isNumber ?? false)
-            let isKey = schema.indexes.contains("\(table)_\(name)_INDEX") && column.declaredType == "INTEGER"
+            let isPlumbing = CoreDataNames.isPlumbing(name)
+            let isKey = schema.locator.isKeyColumn(column, in: table)
             if isPlumbing || isKey {
                 attributes.append(
                     Attribute(
-                        property: isPlumbing ? name : String(name.dropFirst()).lowercased(), column: name,
+                        property: isPlumbing ? name : CoreDataNames.property(ofColumn: name), column: name,
                         type: "untyped", value: .integer))
                 raw.append(name)
             } else {
                 attributes.append(
                     Attribute(
-                        property: String(name.dropFirst()).lowercased(), column: name,
+                        property: CoreDataNames.property(ofColumn: name), column: name,
                         type: Self.typeName(declared: column.declaredType),
                         value: StoreExtras.kind(declared: column.declaredType)))
             }
@@ -309,12 +309,12 @@ struct GenericLayout {
         while let parent = schema.entity(number: current.superNumber), ancestors.insert(parent.number).inserted {
             current = parent
         }
-        for direction in schema.joinDirections where ancestors.contains(direction.ownerNumber) {
+        for direction in schema.locator.joinDirections where ancestors.contains(direction.ownerNumber) {
             guard StoreRelationships.travels(direction, in: schema).0,
                 let member = schema.entity(number: direction.memberNumber),
                 let memberTable = member.table
             else { continue }
-            let inverse = StoreMapping.splitJoinColumn(direction.ownerColumn).map { $0.1.lowercased() }
+            let inverse = direction.inverseRelationship
             relationships.append(
                 Relationship(
                     property: direction.relationship.lowercased(),

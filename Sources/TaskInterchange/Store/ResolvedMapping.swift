@@ -12,7 +12,17 @@ struct ResolvedMapping {
 
         /// `Z_ENT IN (…)` for the entity and its sub-entities (numbers are integers read from the store).
         var entityFilter: String {
-            "Z_ENT IN (\(entity.numbersIncludingSubentities.map(String.init).joined(separator: ", ")))"
+            CoreDataNames.entityFilter(entity.numbersIncludingSubentities)
+        }
+        /// To-one key column → its `Z<n>_` column naming the destination row's entity (when the destination has
+        /// sub-entities), as the locator placed them.
+        var entityColumns: [String: String] = [:]
+        /// Column → the property it holds, for messages (the model's name when the store's model is known).
+        var properties: [String: String] = [:]
+
+        /// The property `column` holds, for messages.
+        func property(ofColumn column: String) -> String {
+            properties[column] ?? CoreDataNames.property(ofColumn: column)
         }
     }
 
@@ -56,6 +66,7 @@ struct ResolvedMapping {
         self.mapping = mapping
         var kinds: [StoreMapping.Kind: ResolvedKind] = [:]
         var missing: [MissingProperty] = []
+        let locator = schema.locator
         func fail(_ path: String, _ message: String) -> TaskInterchangeError {
             TaskInterchangeError(.invalidData, "\(source): \(path): \(message)")
         }
@@ -74,20 +85,23 @@ struct ResolvedMapping {
             guard let table = entity.table, let tableColumns = schema.columns(of: table) else {
                 throw fail(
                     "\(path).entity",
-                    "the entity '\(entity.name)' has no table Z\(entity.name.uppercased()) in the store")
+                    "the entity '\(entity.name)' has no table \(entity.expectedTable) in the store")
             }
             let names = Set(tableColumns.map(\.name))
             var columns: [String: String] = [:]
             for field in kind.fields {
                 guard let property = kindMapping.property(for: field) else { continue }
-                guard let column = schema.column(of: property, in: entity), names.contains(column) else {
+                guard let column = locator.column(of: property, in: entity), names.contains(column) else {
                     missing.append(Self.missing(kind, field, entity, property, "property", table, names))
                     continue
                 }
                 columns[field] = column
             }
             kinds[kind] = ResolvedKind(
-                kind: kind, entity: entity, table: table, columns: columns, usedColumns: Set(columns.values))
+                kind: kind, entity: entity, table: table, columns: columns, usedColumns: Set(columns.values),
+                properties: Dictionary(
+                    columns.values.map { ($0, locator.property(ofColumn: $0, in: table)) },
+                    uniquingKeysWith: { first, _ in first }))
         }
         self.kinds = kinds
 
@@ -100,7 +114,7 @@ struct ResolvedMapping {
                         "$.kinds.task.relationships.\(reference)",
                         "maps to '\(relationship)' but no \(reference) entity is mapped")
                 }
-                guard let toOne = schema.toOne(relationship, in: task.entity), names.contains(toOne.key) else {
+                guard let toOne = locator.toOne(relationship, in: task.entity), names.contains(toOne.key) else {
                     missing.append(
                         Self.missing(
                             .task, reference, task.entity, relationship, "to-one relationship", task.table, names))
@@ -109,26 +123,22 @@ struct ResolvedMapping {
                 if reference == "project" { taskProjectColumn = toOne.key } else { taskCategoryColumn = toOne.key }
                 // The `Z<n>_<NAME>` column names the destination's concrete entity; part of the same relationship.
                 task.usedColumns.formUnion([toOne.key, toOne.entity].compactMap { $0 })
+                task.entityColumns[toOne.key] = toOne.entity
+                task.properties[toOne.key] = locator.property(ofColumn: toOne.key, in: task.table)
             }
             if let relationship = taskMapping.relationship(for: "tags") {
                 guard let tag = kinds[.tag] else {
                     throw fail(
                         "$.kinds.task.relationships.tags", "maps to '\(relationship)' but no tag entity is mapped")
                 }
-                let joins = StoreMapping.joinTables(linking: task.entity, to: tag.entity, in: schema)
-                if schema.layout != nil,
-                    let direction = schema.joinDirection(from: task.entity, to: tag.entity, relationship: relationship)
-                {
+                if let direction = locator.mappedJoin(from: task.entity, to: tag.entity, relationship: relationship) {
                     tagJoin = TagJoin(
                         table: direction.table, taskColumn: direction.ownerColumn, tagColumn: direction.memberColumn)
-                } else if schema.layout == nil,
-                    let join = joins.first(where: { $0.relationship == relationship.lowercased() })
-                {
-                    tagJoin = TagJoin(
-                        table: join.table, taskColumn: join.sourceColumn, tagColumn: join.destinationColumn)
                 } else {
                     let detail = "no many-to-many relationship '\(relationship)' to \(tag.entity.name) (no join table)"
-                    let suggestion = Suggestion.closest(to: relationship.lowercased(), among: joins.map(\.relationship))
+                    let joins = locator.joinDirections(linking: task.entity, to: tag.entity)
+                    let suggestion = Suggestion.closest(
+                        to: relationship.lowercased(), among: joins.map { $0.relationship.lowercased() })
                     missing.append(
                         MissingProperty(
                             kind: .task, field: "tags", entity: task.entity.name,
@@ -144,9 +154,10 @@ struct ResolvedMapping {
                         "$.kinds.subtask.relationships.task", "maps to '\(relationship)' but no task entity is mapped")
                 }
                 let names = Set(schema.columns(of: subtask.table)?.map(\.name) ?? [])
-                if let toOne = schema.toOne(relationship, in: subtask.entity), names.contains(toOne.key) {
+                if let toOne = locator.toOne(relationship, in: subtask.entity), names.contains(toOne.key) {
                     subtaskTaskColumn = toOne.key
                     subtask.usedColumns.formUnion([toOne.key, toOne.entity].compactMap { $0 })
+                    subtask.entityColumns[toOne.key] = toOne.entity
                     if let order = toOne.order, names.contains(order) {
                         subtaskOrderColumn = order
                         subtask.usedColumns.insert(order)
@@ -180,8 +191,8 @@ struct ResolvedMapping {
         _ kind: StoreMapping.Kind, _ field: String, _ entity: StoreSchema.Entity,
         _ property: String, _ what: String, _ table: String, _ columns: Set<String>
     ) -> MissingProperty {
-        let column = "Z" + property.uppercased()
-        let properties = columns.filter { $0.hasPrefix("Z") && !$0.hasPrefix("Z_") }.map { String($0.dropFirst()) }
+        let column = CoreDataNames.column(of: property)
+        let properties = columns.filter(CoreDataNames.isPropertyColumn).map(CoreDataNames.spelledProperty(ofColumn:))
         let suggestion = Suggestion.closest(to: property.uppercased(), among: properties.sorted())
         return MissingProperty(
             kind: kind, field: field, entity: entity.name, property: property,

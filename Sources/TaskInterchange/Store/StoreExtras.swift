@@ -41,18 +41,17 @@ struct StoreExtras {
             } else {
                 for column in schema.columns(of: mapped.table) ?? [] {
                     let name = column.name
-                    guard !["Z_PK", "Z_ENT", "Z_OPT"].contains(name), !mapped.usedColumns.contains(name),
+                    guard !CoreDataNames.rowColumns.contains(name), !mapped.usedColumns.contains(name),
                         !covered.contains(name)
                     else { continue }
-                    let isForeignKey =
-                        schema.indexes.contains("\(mapped.table)_\(name)_INDEX") && column.declaredType == "INTEGER"
-                    let isPlumbing = name.hasPrefix("Z_") || (name.dropFirst().first?.isNumber ?? false)
-                    let attribute = attributes.first { "Z" + $0.name.uppercased() == name }
+                    let isForeignKey = schema.locator.isKeyColumn(column, in: mapped.table)
+                    let isPlumbing = CoreDataNames.isPlumbing(name)
+                    let attribute = attributes.first { CoreDataNames.column(of: $0.name) == name }
                     if isPlumbing || (attribute == nil && (isForeignKey || model != nil)) {
                         relationshipColumns[kind, default: []].append(name)
                         continue
                     }
-                    let property = attribute?.name ?? String(name.dropFirst()).lowercased()
+                    let property = attribute?.name ?? CoreDataNames.property(ofColumn: name)
                     columns[kind, default: []].append(
                         Column(
                             column: name, property: property,

@@ -43,7 +43,7 @@ enum StoreIdentity {
                 + "WHERE \(kind.entityFilter)\(selected)"
         )
         var entries: [Entry] = []
-        let property = idColumn.map { String($0.dropFirst()).lowercased() } ?? "id"
+        let property = idColumn.map(kind.property(ofColumn:)) ?? "id"
         func derived(_ key: Int64) -> Entry {
             Entry(id: UUID.derived(storeUUID: storeUUID, entity: entity.name, primaryKey: key), key: key)
         }

@@ -113,7 +113,7 @@ public struct StoreInspection: Sendable, Codable {
         self.mapping = reader.mapping
         extraRelationships = reader.relationshipDeclarations
         layoutDifferences = schema.layout?.differences ?? []
-        derivedAttributeTriggers = schema.triggers.filter { $0.hasPrefix("Z_DA_") }
+        derivedAttributeTriggers = schema.triggers.filter { $0.hasPrefix(CoreDataNames.derivedAttributeTriggerPrefix) }
         var log = FindingLog()
         // A damaged cache is a finding, not a failure: the schema still describes the store.
         var model = appModel

@@ -42,7 +42,7 @@ extension StoreMapping {
         }
         var kinds: [Kind: KindMapping?] = [:]
         for (kind, entity) in chosen {
-            let properties = Self.ownProperties(of: entity, in: schema)
+            let properties = schema.locator.propertyNames(of: entity)
             let spelled = Self.modelSpelling(of: entity.name, in: model)
             var used: Set<String> = []
             var fields: [String: String?] = [:]
@@ -98,18 +98,6 @@ extension StoreMapping {
         return result
     }
 
-    /// Lowercased property names from the entity's `Z…` columns (system and `Z_FOK_`/`Z<n>_` columns left out).
-    static func ownProperties(of entity: StoreSchema.Entity, in schema: StoreSchema) -> [String] {
-        guard let table = entity.table, let columns = schema.columns(of: table) else { return [] }
-        return columns.compactMap { column in
-            let name = column.name
-            guard name.hasPrefix("Z"), !name.hasPrefix("Z_"), name.count > 1,
-                !(name.dropFirst().first?.isNumber ?? false)
-            else { return nil }
-            return String(name.dropFirst()).lowercased()
-        }
-    }
-
     static func detectRelationship(
         _ reference: String, of entity: StoreSchema.Entity, kind: Kind,
         chosen: [Kind: StoreSchema.Entity], properties: [String],
@@ -125,43 +113,9 @@ extension StoreMapping {
             return names.first { properties.contains($0) }
         case "tags":
             guard let tag = chosen[.tag] else { return nil }
-            return joinTables(linking: entity, to: tag, in: schema).first?.relationship
+            return schema.locator.joinDirections(linking: entity, to: tag).first?.relationship.lowercased()
         default:
             return nil
         }
-    }
-
-    /// Join tables of many-to-many relationships from `source` to `destination`: the column `Z_<dest#><REL>` holds the
-    /// destination's keys and is named after the source's relationship; the other `Z_<source#>…` column holds the
-    /// source's.
-    static func joinTables(
-        linking source: StoreSchema.Entity, to destination: StoreSchema.Entity,
-        in schema: StoreSchema
-    ) -> [(table: String, sourceColumn: String, destinationColumn: String, relationship: String)] {
-        var result: [(String, String, String, String)] = []
-        for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key }) where schema.kind(of: table) == .join {
-            let keyColumns = columns.map(\.name).filter { !$0.hasPrefix("Z_FOK_") }
-            guard keyColumns.count == 2 else { continue }
-            for destinationColumn in keyColumns {
-                let other = keyColumns.first { $0 != destinationColumn }!
-                guard let (destinationNumber, relationship) = splitJoinColumn(destinationColumn),
-                    let (sourceNumber, _) = splitJoinColumn(other),
-                    destination.numbersIncludingSubentities.contains(destinationNumber),
-                    source.numbersIncludingSubentities.contains(sourceNumber),
-                    source.name != destination.name
-                else { continue }
-                result.append((table, other, destinationColumn, relationship.lowercased()))
-            }
-        }
-        return result
-    }
-
-    /// `Z_4TAGS` → (4, "TAGS").
-    static func splitJoinColumn(_ column: String) -> (Int64, String)? {
-        guard column.hasPrefix("Z_") else { return nil }
-        let rest = column.dropFirst(2)
-        let digits = rest.prefix { $0.isNumber }
-        guard !digits.isEmpty, let number = Int64(digits), digits.count < rest.count else { return nil }
-        return (number, String(rest.dropFirst(digits.count)))
     }
 }

@@ -96,7 +96,7 @@ public struct StoreMapping: Sendable, Hashable, Codable {
     /// - Throws: ``TaskInterchangeError`` (`.noInput` when missing, `.invalidData` with a JSON path when malformed).
     public init(contentsOf path: String) throws(TaskInterchangeError) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TaskInterchangeError(.noInput, "\(path): no such mapping file")
+            throw TaskInterchangeError(.noInput, "\(path): no such mapping file\(Suggestion.nearPath(to: path))")
         }
         // An object with a `mapping` member and no `mappingVersion` of its own is an inspection.
         let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]

@@ -18,7 +18,7 @@ extension StoreReader {
             anyRow[table, default: []].formUnion(columns.compactMap { $0?.uppercased() })
         }
 
-        mutating func insert(_ direction: StoreSchema.JoinDirection) {
+        mutating func insert(_ direction: StoreLocator.JoinDirection) {
             insert([direction.ownerColumn, direction.memberColumn, direction.orderColumn], table: direction.table)
         }
 
@@ -43,7 +43,7 @@ extension StoreReader {
         for table in Set(schema.entities.filter { !$0.isInternal }.compactMap(\.table)).sorted() {
             guard
                 let columns = schema.columns(of: table)?.map(\.name).filter({
-                    !["Z_PK", "Z_ENT", "Z_OPT"].contains($0)
+                    !CoreDataNames.rowColumns.contains($0)
                 }),
                 !columns.isEmpty
             else { continue }

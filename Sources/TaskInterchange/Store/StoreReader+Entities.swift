@@ -78,7 +78,7 @@ extension StoreReader {
             }
             try reportOneToOneMismatches(of: entity)
             let select =
-                (["Z_PK"] + columns.map(\.column)).map(Database.quote).joined(separator: ", ")
+                ([CoreDataNames.primaryKey] + columns.map(\.column)).map(Database.quote).joined(separator: ", ")
                 + keyColumns.map { ", " + $0 }.joined()
             let kept = selection?.condition(.entity(name)) ?? ""
             let statement = try database.prepare(

@@ -29,7 +29,7 @@ extension StoreReader {
                 let column = kind.columns[field.name]
                 let entry = Entry(
                     field: field, column: next,
-                    origin: Origin(entity: kind.entity.name, field: field.name, column: column, key: 0))
+                    origin: Origin(kind: kind, field: field.name, column: column, key: 0))
                 if field.isModificationDate { modificationDate = entry } else { plain.append(entry) }
                 columns.append(column.map(Database.quote) ?? "NULL")
                 next += 1

@@ -54,8 +54,8 @@ extension StoreReader {
         let tagLinks = try TagLinks(reader: self, tasks: index, tags: tags)
         var subtaskStream = try SubtaskStream(reader: self, taskRank: rank)
         // Origins (for findings) built once; each row only sets its key.
-        let projectOrigin = Origin(entity: entity, field: "project", column: resolved.taskProjectColumn, key: 0)
-        let categoryOrigin = Origin(entity: entity, field: "category", column: resolved.taskCategoryColumn, key: 0)
+        let projectOrigin = Origin(kind: kind, field: "project", column: resolved.taskProjectColumn, key: 0)
+        let categoryOrigin = Origin(kind: kind, field: "category", column: resolved.taskCategoryColumn, key: 0)
         let extraColumns = extraColumns(.task)
         var position = 0
         while try statement.step() {

@@ -47,7 +47,7 @@ extension StoreReader {
             let carried = Set(extraColumns(kind.kind).map(\.column)).union(
                 relationships.coveredColumns[kind.table] ?? [])
             for column in schema.columns(of: kind.table) ?? []
-            where !["Z_PK", "Z_ENT", "Z_OPT"].contains(column.name)
+            where !CoreDataNames.rowColumns.contains(column.name)
                 && !kind.usedColumns.contains(column.name) && !carried.contains(column.name)
             {
                 let values =
@@ -83,7 +83,7 @@ extension StoreReader {
         where schema.kind(of: table) == .join && table != resolved.tagJoin?.table
             && !relationships.coveredTables.contains(table) && !generic.joinTables.contains(table)
         {
-            let numbers = columns.compactMap { StoreMapping.splitJoinColumn($0.name)?.0 }
+            let numbers = columns.compactMap { CoreDataNames.splitJoinColumn($0.name)?.0 }
             guard numbers.contains(where: mappedNumbers.contains) else { continue }
             let rows = try database.scalar("SELECT count(*) FROM \(Database.quote(table))")?.int64 ?? 0
             if rows > 0 {

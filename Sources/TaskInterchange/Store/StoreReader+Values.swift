@@ -9,10 +9,12 @@ extension StoreReader {
             let entity: String
             let field: String
             let column: String?
-            init(entity: String, field: String, column: String?) {
+            let property: String
+            init(entity: String, field: String, column: String?, property: String) {
                 self.entity = entity
                 self.field = field
                 self.column = column
+                self.property = property
             }
         }
 
@@ -21,11 +23,22 @@ extension StoreReader {
         var entity: String { names.entity }
         var field: String { names.field }
         var column: String? { names.column }
-        var property: String { column.map { String($0.dropFirst()).lowercased() } ?? field }
+        var property: String { names.property }
 
-        init(entity: String, field: String, column: String?, key: Int64) {
-            names = Names(entity: entity, field: field, column: column)
+        /// `property` names what `column` holds in messages: by default the name the column spells, or the field's
+        /// name when the store has no column for it.
+        init(entity: String, field: String, column: String?, property: String? = nil, key: Int64) {
+            names = Names(
+                entity: entity, field: field, column: column,
+                property: property ?? column.map(CoreDataNames.property(ofColumn:)) ?? field)
             self.key = key
+        }
+
+        /// The origin of `field` of `kind`, read from `column`, named as the locator names the column's property.
+        init(kind: ResolvedMapping.ResolvedKind, field: String, column: String?, key: Int64) {
+            self.init(
+                entity: kind.entity.name, field: field, column: column,
+                property: column.map(kind.property(ofColumn:)), key: key)
         }
     }
 

@@ -171,7 +171,7 @@ final class StoreReader {
 
     /// The condition that keeps only the selected rows of `kind` (by `column`, a key of that kind); empty when
     /// everything is exported.
-    func selected(_ kind: StoreMapping.Kind, _ column: String = "Z_PK") -> String {
+    func selected(_ kind: StoreMapping.Kind, _ column: String = CoreDataNames.primaryKey) -> String {
         selection?.condition(kind, column) ?? ""
     }
 

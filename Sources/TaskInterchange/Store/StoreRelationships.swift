@@ -13,7 +13,7 @@ struct StoreRelationships {
         /// A key column on the destination's rows pointing back at the owner, with the positions of an ordered one.
         case destinationColumn(table: String, filter: String, column: String, order: String?)
         /// A many-to-many join table.
-        case joinTable(StoreSchema.JoinDirection)
+        case joinTable(StoreLocator.JoinDirection)
     }
 
     /// One carried relationship.
@@ -46,7 +46,7 @@ struct StoreRelationships {
             return kinds.first { schema.lineage(of: $0.entity).contains(entity.number) }?.kind
         }
         guard let model else {
-            for direction in schema.joinDirections
+            for direction in schema.locator.joinDirections
             where direction.table != resolved.tagJoin?.table && carries(direction, in: schema) {
                 guard
                     let owner = kinds.first(where: {
@@ -56,7 +56,7 @@ struct StoreRelationships {
                         $0.entity.numbersIncludingSubentities.contains(direction.memberNumber)
                     })
                 else { continue }
-                let inverse = StoreMapping.splitJoinColumn(direction.ownerColumn).map { $0.1.lowercased() }
+                let inverse = direction.inverseRelationship
                 add(
                     Carried(
                         kind: owner.kind, property: direction.relationship.lowercased(),
@@ -82,10 +82,10 @@ struct StoreRelationships {
                 let declaration = ExtraRelationship(
                     destination: destinationKind, toMany: relationship.isToMany,
                     ordered: relationship.isToMany && relationship.isOrdered, inverse: inverse?.name)
-                let placement = schema.placement(of: relationship.name, in: ownerKind.entity)
+                let placement = schema.locator.placement(of: relationship.name, in: ownerKind.entity)
                 if !relationship.isToMany {
                     if let inverse, inverse.isToMany && inverse.isOrdered { continue }
-                    guard let toOne = schema.toOne(relationship.name, in: ownerKind.entity) else { continue }
+                    guard let toOne = schema.locator.toOne(relationship.name, in: ownerKind.entity) else { continue }
                     // A one-to-one stores a key on both sides, filled independently: both sides travel.
                     cover(ownerKind.table, [toOne.key, toOne.entity].compactMap { $0 })
                     add(
@@ -114,7 +114,7 @@ struct StoreRelationships {
                                 table: destination.table, filter: destination.entityFilter, column: column,
                                 order: nil)))
                     cover(destination.table, [column])
-                } else if let direction = schema.joinDirection(
+                } else if let direction = schema.locator.joinDirection(
                     from: ownerKind.entity, to: destination.entity, relationship: relationship.name),
                     inverse == nil || carries(direction, in: schema)
                 {
@@ -132,15 +132,15 @@ struct StoreRelationships {
     /// Whether `direction` is the side of its join table that travels: the ordered side (its positions are the
     /// relationship's order), else the side the table is named after. When both sides are ordered, the named side
     /// travels and the other side's positions are reported as left behind.
-    private mutating func carries(_ direction: StoreSchema.JoinDirection, in schema: StoreSchema) -> Bool {
+    private mutating func carries(_ direction: StoreLocator.JoinDirection, in schema: StoreSchema) -> Bool {
         let (travels, lost) = Self.travels(direction, in: schema)
         if let lost { uncarriedOrders.append((direction.table, lost)) }
         return travels
     }
 
     /// The positions column of the other side of `direction`'s join table, when that side is ordered.
-    static func otherOrderColumn(of direction: StoreSchema.JoinDirection, in schema: StoreSchema) -> String? {
-        schema.joinDirections.first {
+    static func otherOrderColumn(of direction: StoreLocator.JoinDirection, in schema: StoreSchema) -> String? {
+        schema.locator.joinDirections.first {
             $0.table == direction.table && $0.ownerColumn == direction.memberColumn
                 && $0.memberColumn == direction.ownerColumn
         }?.orderColumn
@@ -148,7 +148,7 @@ struct StoreRelationships {
 
     /// Whether `direction` is the side of its join table that travels, and, for the travelling side of a table
     /// whose both sides are ordered, the other side's position column (left behind).
-    static func travels(_ direction: StoreSchema.JoinDirection, in schema: StoreSchema) -> (Bool, lost: String?) {
+    static func travels(_ direction: StoreLocator.JoinDirection, in schema: StoreSchema) -> (Bool, lost: String?) {
         switch (direction.orderColumn, otherOrderColumn(of: direction, in: schema)) {
         case (.some, .some(let lost)): return (direction.namesTable, direction.namesTable ? lost : nil)
         case (.some, nil): return (true, nil)

@@ -30,9 +30,6 @@ extension StoreSchema {
         }
     }
 
-    /// Core Data's own tables, present in every store.
-    static let systemTables: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
-
     /// The kind of `table`, or nil when the store has no such table.
     func kind(of table: String) -> TableKind? {
         tableKinds[table]
@@ -55,10 +52,12 @@ extension StoreSchema {
         }
         for (table, sql) in virtualTables {
             let module = Self.module(ofVirtualTable: sql)
-            kinds[table] = module == "rtree" && table.hasPrefix("Z_RT_") ? .rtreeIndex : .virtual(module: module)
+            kinds[table] =
+                module == "rtree" && table.hasPrefix(CoreDataNames.fetchIndexPrefix)
+                ? .rtreeIndex : .virtual(module: module)
         }
         for table in tables.keys where kinds[table] == nil {
-            if systemTables.contains(table) {
+            if CoreDataNames.systemTables.contains(table) {
                 kinds[table] = .system
             } else if let owner = Self.virtualTable(owning: table, virtualTables: virtualTables, shadows: shadowTables)
             {
@@ -106,9 +105,10 @@ extension StoreSchema {
 
     /// A `Z_` table whose every column is a join key (`Z_<n><REL>`), a position (`Z_FOK_…`) or `REFLEXIVE`.
     private static func looksLikeJoinTable(_ table: String, columns: [Column]) -> Bool {
-        guard table.hasPrefix("Z_"), !columns.isEmpty else { return false }
+        guard table.hasPrefix(CoreDataNames.plumbingPrefix), !columns.isEmpty else { return false }
         return columns.allSatisfy {
-            $0.name == "REFLEXIVE" || $0.name.hasPrefix("Z_FOK_") || StoreMapping.splitJoinColumn($0.name) != nil
+            $0.name == CoreDataNames.reflexiveColumn || CoreDataNames.isOrderColumn($0.name)
+                || CoreDataNames.splitJoinColumn($0.name) != nil
         }
     }
 }
@@ -131,14 +131,14 @@ extension StoreSchema {
     /// its columns are not Core Data's pattern (then it travels raw, as a table the app added would).
     func fetchIndexSource(of index: String) -> FetchIndexSource? {
         guard kind(of: index) == .rtreeIndex, let columns = columns(of: index)?.map(\.name), columns.count >= 3,
-            columns[0].uppercased() == "Z_PK"
+            columns[0].uppercased() == CoreDataNames.primaryKey
         else { return nil }
-        let owners = entities.filter { index.hasPrefix("Z_RT_\($0.name)_") && $0.table != nil }
+        let owners = entities.filter { index.hasPrefix(CoreDataNames.fetchIndexPrefix(of: $0.name)) && $0.table != nil }
         guard let owner = owners.max(by: { $0.name.count < $1.name.count }), let table = owner.table else {
             return nil
         }
         let available = Set((self.columns(of: table) ?? []).map { $0.name.uppercased() })
-        var sources = ["Z_PK"]
+        var sources = [CoreDataNames.primaryKey]
         for column in columns.dropFirst() {
             let upper = column.uppercased()
             guard upper.hasSuffix("_MIN") || upper.hasSuffix("_MAX") else { return nil }

@@ -21,7 +21,10 @@ struct StoreSchema: Sendable, Hashable {
         var numbersIncludingSubentities: [Int64]
 
         /// Core Data's own bookkeeping entities (persistent history, CloudKit mirroring), not the app's data.
-        var isInternal: Bool { number > 16_000 }
+        var isInternal: Bool { Self.isInternal(number) }
+
+        /// Whether entity `number` is Core Data's own (persistent history 16001…, CloudKit 17001…).
+        static func isInternal(_ number: Int64) -> Bool { number > 16_000 }
     }
 
     /// One column of a table.
@@ -91,8 +94,9 @@ extension StoreSchema {
                 default: break
                 }
             }
-            guard tableNames.contains("Z_PRIMARYKEY") else {
-                throw TaskInterchangeError(.invalidData, "\(path): not a Core Data store (no Z_PRIMARYKEY table)")
+            let primaryKeyTable = CoreDataNames.primaryKeyTable
+            guard tableNames.contains(primaryKeyTable) else {
+                throw TaskInterchangeError(.invalidData, "\(path): not a Core Data store (no \(primaryKeyTable) table)")
             }
             var tables: [String: [Column]] = [:]
             let tableInfo = try database.prepare("SELECT name, type FROM pragma_table_info(?)")
@@ -114,16 +118,21 @@ extension StoreSchema {
                 }
                 tables[name] = columns
             }
-            let keyColumns = Set((tables["Z_PRIMARYKEY"] ?? []).map(\.name))
-            guard keyColumns.isSuperset(of: ["Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX"]) else {
+            let keyColumns = Set((tables[primaryKeyTable] ?? []).map(\.name))
+            let entityColumns = CoreDataNames.primaryKeyColumns
+            guard keyColumns.isSuperset(of: entityColumns) else {
                 throw TaskInterchangeError(
-                    .invalidData, "\(path): Z_PRIMARYKEY lacks the columns Z_ENT, Z_NAME, Z_SUPER, Z_MAX")
+                    .invalidData,
+                    "\(path): \(primaryKeyTable) lacks the columns \(entityColumns.joined(separator: ", "))")
             }
             var raw: [(number: Int64, name: String, superNumber: Int64, max: Int64)] = []
-            for row in try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
+            for row in try database.rows(
+                "SELECT \(entityColumns.joined(separator: ", ")) FROM \(primaryKeyTable) "
+                    + "ORDER BY \(CoreDataNames.entityNumber)")
+            {
                 guard let number = row[0].int64, let name = row[1].string, !name.isEmpty else {
                     throw TaskInterchangeError(
-                        .invalidData, "\(path): Z_PRIMARYKEY has a row without an entity number or name")
+                        .invalidData, "\(path): \(primaryKeyTable) has a row without an entity number or name")
                 }
                 raw.append((number, name, row[2].int64 ?? 0, row[3].int64 ?? 0))
             }
@@ -152,16 +161,17 @@ extension StoreSchema {
             }
             let entities = raw.map { entry -> Entity in
                 let rootName = byNumber[root(of: entry.number)]?.name ?? entry.name
-                // Core Data's own entities (persistent history 16001…, CloudKit 17001…) use an `A` prefix.
-                let table = (entry.number > 16_000 ? "A" : "Z") + rootName.uppercased()
+                let table = CoreDataNames.table(ofRoot: rootName, isInternal: Entity.isInternal(entry.number))
                 return Entity(
                     name: entry.name, number: entry.number, superNumber: entry.superNumber, maxKey: entry.max,
                     table: tables[table] != nil ? table : nil, expectedTable: table,
                     numbersIncludingSubentities: descendants(of: entry.number))
             }
             var storeUUID: String?
-            if tables["Z_METADATA"] != nil {
-                storeUUID = try database.scalar("SELECT Z_UUID FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")?.string
+            if tables[CoreDataNames.metadataTable] != nil {
+                storeUUID = try database.scalar(
+                    "SELECT \(CoreDataNames.storeUUIDColumn) FROM \(CoreDataNames.metadataTable) "
+                        + "ORDER BY \(CoreDataNames.metadataVersionColumn) LIMIT 1")?.string
             }
             // SQLite names the shadow tables of the virtual-table modules it has (3.37 and later).
             let shadows = Set(

@@ -147,12 +147,12 @@ final class StoreSelection {
     }
 
     /// ` AND <function>(column) IS NOT NULL`: the condition that keeps only selected rows of `kind`.
-    func condition(_ kind: StoreMapping.Kind, _ column: String = "Z_PK") -> String {
+    func condition(_ kind: StoreMapping.Kind, _ column: String = CoreDataNames.primaryKey) -> String {
         condition(.kind(kind), column)
     }
 
     /// ` AND <function>(column) IS NOT NULL`: the condition that keeps only selected rows of `node`.
-    func condition(_ node: Node, _ column: String = "Z_PK") -> String {
+    func condition(_ node: Node, _ column: String = CoreDataNames.primaryKey) -> String {
         guard let function = functions[node] else { return " AND 0" }
         return " AND \(function)(\(Database.quote(column))) IS NOT NULL"
     }

@@ -70,13 +70,18 @@ public struct StoreTemplate: Sendable {
                 guard let number = row[0].int64, let name = row[1].string else { return nil }
                 return (number, name, row[2].int64 ?? 0)
             }
-            let metadataRow = try database.rows("SELECT Z_VERSION, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
-                .first
+            let version = CoreDataNames.metadataVersionColumn
+            let metadataRow = try database.rows(
+                "SELECT \(version), \(CoreDataNames.metadataPlistColumn) FROM \(CoreDataNames.metadataTable) "
+                    + "ORDER BY \(version) LIMIT 1"
+            ).first
             versionIdentifier = metadataRow?[0].int64 ?? 1
             if case .blob(let bytes)? = metadataRow?[1] { metadata = bytes }
-            // Stores from frameworks that kept no model cache have no Z_MODELCACHE table.
-            if objects.contains(where: { $0.type == "table" && $0.sql.contains("Z_MODELCACHE") }),
-                case .blob(let bytes)? = try database.scalar("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
+            // Stores from frameworks that kept no model cache have no model cache table.
+            let cache = CoreDataNames.modelCacheTable
+            if objects.contains(where: { $0.type == "table" && $0.sql.contains(cache) }),
+                case .blob(let bytes)? = try database.scalar(
+                    "SELECT \(CoreDataNames.modelCacheColumn) FROM \(cache) LIMIT 1")
             {
                 modelCache = bytes
             }

@@ -326,8 +326,7 @@ extension StoreWriter {
 
     /// `Z<n>_<NAME>`: present when the relationship's destination entity has sub-entities.
     func entityColumn(for column: String, in kind: StoreMapping.Kind) -> String? {
-        guard let table = resolved.kinds[kind]?.table else { return nil }
-        return schema.entityColumn(of: String(column.dropFirst()), in: table)
+        resolved.kinds[kind]?.entityColumns[column]
     }
 
     private func statements<Record: TypedRecord>(_: Record.Type) throws -> RowStatements {

@@ -17,14 +17,14 @@ extension StoreWriter {
         if let statements = entityStatements[entity.name] { return statements }
         let table = Database.quote(entity.table)
         let columns = entity.attributes.map(\.column)
-        let quoted = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).map(Database.quote).joined(separator: ", ")
+        let quoted = (CoreDataNames.rowColumns + columns).map(Database.quote).joined(separator: ", ")
         let insert = try database.prepare(
             "INSERT INTO \(table) (\(quoted)) "
                 + "VALUES (\(Array(repeating: "?", count: columns.count + 3).joined(separator: ", ")))"
         )
         let assignments =
             columns.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" } + [
-                "Z_OPT = coalesce(Z_OPT, 0) + 1"
+                CoreDataNames.versionIncrement
             ]
         let update = try database.prepare(
             "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?\(columns.count + 1)")
@@ -327,7 +327,20 @@ extension StoreWriter {
         }
         let statements = try linkStatements(entity, relationship)
         let kept = positions.flatMap { StoredPositions.areUsable($0, count: destinations.count) ? $0 : nil }
-        func position(_ offset: Int) -> Int64 { kept?[offset] ?? StoredPositions.fresh(at: offset) }
+        // Links added to those a record already has (not replacing them) are numbered after its own.
+        var after: Int64 = 0
+        if !replacing, kept == nil, keptOverDuplicates.contains(KeptRow(entity: name, key: key)),
+            case .destinationColumn(let column, _, let order?) = relationship.storage
+        {
+            after =
+                try database.rows(
+                    "SELECT coalesce(max(\(Database.quote(order))), 0) FROM "
+                        + "\(Database.quote(relationship.destinationTable)) WHERE \(Database.quote(column)) = ?",
+                    [.integer(key)]
+                ).first?.first?.int64 ?? 0
+            if after > 0 { after -= StoredPositions.fresh(at: -1) }
+        }
+        func position(_ offset: Int) -> Int64 { kept?[offset] ?? after + StoredPositions.fresh(at: offset) }
         // Both sides carried: this side's column alone is this record's to write.
         var mirrors = false
         if case .column(_, _, .some) = relationship.storage {
@@ -431,5 +444,41 @@ extension StoreWriter {
     /// An object that existed before the import and whose row changes.
     private func noteChanged(_ key: Int64, in table: String) {
         history?.noteChanged(key, in: table)
+    }
+}
+
+extension StoreWriter {
+    /// The rows of the generic entity `entity` (its own, not its sub-entities', which are asked for themselves) with
+    /// the values of `properties` as the store holds them, for the duplicates a uniqueness constraint would meet; a
+    /// property without a column, or a NULL, is left out.
+    func constrainedRows(of entity: String, properties: [String]) throws -> [VersionMapping.TargetRow] {
+        guard let laidOut = genericLayout.entities[entity], !laidOut.isAbstract else { return [] }
+        let columns = properties.compactMap { property in
+            laidOut.attributes.first { $0.property == property }.map { (property, $0.column) }
+        }
+        let select = try database.prepare(
+            "SELECT Z_PK\(columns.map { ", " + Database.quote($0.1) }.joined()) FROM "
+                + "\(Database.quote(laidOut.table)) WHERE Z_ENT = ?")
+        select.bind(laidOut.number, at: 1)
+        let named = identityNames[entity] ?? entity
+        var rows: [VersionMapping.TargetRow] = []
+        while try select.step() {
+            let key = select.int64(at: 0)
+            var values: [String: ExtraValue] = [:]
+            for (index, (property, _)) in columns.enumerated() {
+                switch select.value(at: Int32(index + 1)) {
+                case .null: break
+                case .integer(let number): values[property] = .stored(.integer(number))
+                case .real(let number): values[property] = .stored(.real(number))
+                case .text(let text): values[property] = .stored(.text(text))
+                case .blob(let bytes): values[property] = .stored(.blob(bytes))
+                }
+            }
+            rows.append(
+                VersionMapping.TargetRow(
+                    key: key, id: UUID.derived(storeUUID: schema.storeUUID ?? "", entity: named, primaryKey: key),
+                    values: values))
+        }
+        return rows
     }
 }

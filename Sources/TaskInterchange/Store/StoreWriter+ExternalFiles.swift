@@ -16,7 +16,7 @@ extension StoreWriter {
             else { continue }
             for attribute in StoreExtras.attributes(of: modelEntity.name, in: targetModel)
             where StoreExtras.kind(of: attribute) == .external {
-                guard let column = schema.column(of: attribute.name, in: entity),
+                guard let column = schema.locator.column(of: attribute.name, in: entity),
                     columns.contains(where: { $0.name == column }), seen.insert(table + "\u{0}" + column).inserted
                 else { continue }
                 result.append((table, column))

@@ -21,10 +21,10 @@ extension StoreWriter {
             }
             let cacheKey = "\(kind.rawValue).\(property)"
             if extraTargets[cacheKey] == nil {
-                if let column = attributeColumn(property, of: resolvedKind.entity),
+                if let column = schema.locator.attributeColumn(property, of: resolvedKind.entity),
                     let declared = schema.columns(of: resolvedKind.table)?.first(where: { $0.name == column })?
                         .declaredType,
-                    !["Z_PK", "Z_ENT", "Z_OPT"].contains(column), !resolvedKind.usedColumns.contains(column)
+                    !CoreDataNames.rowColumns.contains(column), !resolvedKind.usedColumns.contains(column)
                 {
                     let statement = try database.prepare(
                         "UPDATE \(Database.quote(resolvedKind.table)) SET \(Database.quote(column)) = ? WHERE Z_PK = ?")
@@ -60,7 +60,7 @@ extension StoreWriter {
         var result: [StoreMapping.Kind: [String: String]] = [:]
         for (kind, resolvedKind) in resolved.kinds {
             for attribute in StoreExtras.attributes(of: resolvedKind.entity.name, in: targetModel) {
-                guard let column = attributeColumn(attribute.name, of: resolvedKind.entity),
+                guard let column = schema.locator.attributeColumn(attribute.name, of: resolvedKind.entity),
                     !resolvedKind.usedColumns.contains(column)
                 else { continue }
                 result[kind, default: [:]][attribute.name] = GenericLayout.typeName(attribute.type)
@@ -79,13 +79,6 @@ extension StoreWriter {
         }
         for (kind, resolvedKind) in resolved.kinds { result[kind.rawValue] = result[resolvedKind.entity.name] }
         return result
-    }
-
-    /// The target's column for attribute `property`: the layout's, or without a model `Z` + the name.
-    private func attributeColumn(_ property: String, of entity: StoreSchema.Entity) -> String? {
-        guard schema.layout != nil else { return schema.column(of: property, in: entity) }
-        guard case .attribute(_, let column, _)? = schema.placement(of: property, in: entity) else { return nil }
-        return column
     }
 
     /// JSON's types, read back as the column wants them: dates from lossless ISO text, UUIDs and base64 into blobs.

@@ -23,17 +23,7 @@ extension StoreWriter {
     }
 
     /// The columns written here, per history table, with the entity each table's rows belong to.
-    private static let historyShape: [(table: String, entity: String, columns: [String])] = [
-        (
-            "ATRANSACTION", "TRANSACTION",
-            ["Z_PK", "Z_ENT", "Z_OPT", "ZAUTHORTS", "ZBUNDLEIDTS", "ZPROCESSIDTS", "ZTIMESTAMP"]
-        ),
-        (
-            "ACHANGE", "CHANGE",
-            ["Z_PK", "Z_ENT", "Z_OPT", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"]
-        ),
-        ("ATRANSACTIONSTRING", "TRANSACTIONSTRING", ["Z_PK", "Z_ENT", "Z_OPT", "ZNAME"]),
-    ]
+    private static let historyShape = CoreDataNames.historyTables
 
     /// The author, bundle identifier and process name of the transactions `tasks` writes.
     static let historyAuthor = "tasks"
@@ -318,7 +308,9 @@ extension StoreWriter {
             )
         }
         if counts.deletes > 0,
-            schema.columns(of: changeTable)?.contains(where: { $0.name.hasPrefix("ZTOMBSTONE") }) == true
+            schema.columns(of: changeTable)?.contains(where: {
+                $0.name.hasPrefix(CoreDataNames.column(of: "tombstone"))
+            }) == true
         {
             warnings.append(
                 """

@@ -12,7 +12,7 @@ extension StoreWriter {
         if let known = keyAllocator.keepsKeys[table] { return known }
         let root = rootEntity(of: entity)
         let recorded =
-            try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(root.number)])?.int64 ?? 0
+            try database.scalar(CoreDataNames.readMaxKey, [.integer(root.number)])?.int64 ?? 0
         let rows = try database.scalar("SELECT count(*) FROM \(Database.quote(table))")?.int64 ?? 0
         let empty = !keyAllocator.hasStarted(table) && (keepIdentity || recorded <= 0) && rows == 0
         if keepIdentity && !empty {
@@ -45,7 +45,7 @@ extension StoreWriter {
         if let next = try keyAllocator.take(in: table) { return next }
         let root = rootEntity(of: entity)
         let recorded =
-            try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(root.number)])?.int64 ?? 0
+            try database.scalar(CoreDataNames.readMaxKey, [.integer(root.number)])?.int64 ?? 0
         let present = try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0
         if present > recorded {
             warnings.append(
@@ -101,15 +101,14 @@ extension StoreWriter {
 
     /// Writes each used table's last key back to its root entity's `Z_MAX`, inside the import's transaction.
     func writeMaxKeys() throws {
-        let update = try database.prepare(
-            "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND coalesce(Z_MAX, 0) < ?")
+        let update = try database.prepare(CoreDataNames.raiseMaxKey)
         for (table, last) in keyAllocator.finish() {
             guard
                 let entity = schema.entities.first(where: { $0.table == table && $0.superNumber == 0 })
                     ?? schema.entities.first(where: { $0.table == table })
             else { continue }
             let root = rootEntity(of: entity)
-            try update.execute([.integer(last), .integer(root.number), .integer(last)])
+            try update.execute([.integer(last), .integer(root.number)])
         }
     }
 }

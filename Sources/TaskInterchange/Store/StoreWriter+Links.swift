@@ -143,24 +143,18 @@ extension StoreWriter {
             return nil
         }
         func keyColumn(_ name: String, in kind: ResolvedMapping.ResolvedKind) -> String? {
-            let column = "Z" + name.uppercased()
-            guard !kind.usedColumns.contains(column), schema.indexes.contains("\(kind.table)_\(column)_INDEX"),
-                schema.columns(of: kind.table)?.first(where: { $0.name == column })?.declaredType == "INTEGER"
-            else { return nil }
-            return column
+            schema.locator.keyColumn(of: name, in: kind.table).flatMap { kind.usedColumns.contains($0) ? nil : $0 }
         }
         func destinationColumn(_ column: String?, inverse: String?, ordered: Bool) -> LinkTarget? {
             guard let column else { return nil }
-            let order = inverse.map { "Z_FOK_" + $0.uppercased() }.flatMap { name in
-                schema.columns(of: destination.table)?.contains { $0.name == name } == true ? name : nil
-            }
+            let order = inverse.flatMap { schema.locator.orderColumn(opposite: $0, in: destination.table) }
             return .destinationColumn(
                 column: column,
-                entityColumn: inverse.flatMap { schema.entityColumn(of: $0.uppercased(), in: destination.table) },
+                entityColumn: inverse.flatMap { schema.locator.entityColumn(of: $0, in: destination.table) },
                 orderColumn: ordered ? order : nil)
         }
         func joinTable(_ name: String) -> LinkTarget? {
-            schema.joinDirection(from: owner.entity, to: destination.entity, relationship: name).map {
+            schema.locator.joinDirection(from: owner.entity, to: destination.entity, relationship: name).map {
                 .joinTable(
                     JoinTarget(
                         table: $0.table, ownerColumn: $0.ownerColumn, memberColumn: $0.memberColumn,
@@ -171,7 +165,7 @@ extension StoreWriter {
             if !declaration.toMany {
                 return keyColumn(relationship, in: owner).map {
                     .ownerColumn(
-                        column: $0, entityColumn: schema.entityColumn(of: relationship.uppercased(), in: owner.table),
+                        column: $0, entityColumn: schema.locator.entityColumn(of: relationship, in: owner.table),
                         inverse: nil)
                 }
             }
@@ -189,16 +183,16 @@ extension StoreWriter {
             model.entity(named: found.destination).flatMap { model.relationship(named: name, in: $0)?.relationship }
         }
         if !found.isToMany {
-            guard let toOne = schema.toOne(found.name, in: owner.entity) else { return nil }
+            guard let toOne = schema.locator.toOne(found.name, in: owner.entity) else { return nil }
             let inverseColumn = inverse.flatMap { inverse -> (column: String, entityColumn: String?)? in
-                guard !inverse.isToMany, let other = schema.toOne(inverse.name, in: destination.entity) else {
+                guard !inverse.isToMany, let other = schema.locator.toOne(inverse.name, in: destination.entity) else {
                     return nil
                 }
                 return (other.key, other.entity)
             }
             return .ownerColumn(column: toOne.key, entityColumn: toOne.entity, inverse: inverseColumn)
         }
-        switch schema.placement(of: found.name, in: owner.entity) {
+        switch schema.locator.placement(of: found.name, in: owner.entity) {
         case .inverseKey(let table, let key, let entityColumn, let order)? where table == destination.table:
             return .destinationColumn(
                 column: key, entityColumn: entityColumn, orderColumn: found.isOrdered ? order : nil)

@@ -48,7 +48,7 @@ final class RowStatements {
         entityNumber = kind.entity.number
         let fieldColumns = fields.map { kind.columns[$0] }
         let written = fieldColumns.compactMap { $0 } + references.map(\.1)
-        let leading = ["Z_PK", "Z_ENT", "Z_OPT"] + (idColumn.map { [$0] } ?? [])
+        let leading = CoreDataNames.rowColumns + (idColumn.map { [$0] } ?? [])
         let table = Database.quote(kind.table)
         let insertColumns = (leading + written).map(Database.quote).joined(separator: ", ")
         insert = try database.prepare(
@@ -57,7 +57,7 @@ final class RowStatements {
         )
         let assignments =
             written.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" } + [
-                "Z_OPT = coalesce(Z_OPT, 0) + 1"
+                CoreDataNames.versionIncrement
             ]
         update = try database.prepare(
             "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?\(written.count + 1)")

@@ -51,9 +51,7 @@ extension StoreWriter {
             done.deleted = database.changes
         }
         let columns = table.columns.map(Database.quote)
-        let insert = try database.prepare(
-            "INSERT INTO \(quoted) (\(columns.joined(separator: ", "))) VALUES "
-                + "(\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))")
+        let insert = try database.prepare(table.insertStatement)
         let holdsRows = try database.scalar("SELECT 1 FROM \(quoted) LIMIT 1") != nil
         let find =
             holdsRows
@@ -68,14 +66,14 @@ extension StoreWriter {
             }
             if let find {
                 find.reset()
-                bind(row, to: find)
+                RawTable.bind(row, to: find)
                 if try find.step() {
                     done.unchanged += 1
                     continue
                 }
             }
             insert.reset()
-            bind(row, to: insert)
+            RawTable.bind(row, to: insert)
             if let clash = try Self.run(insert) {
                 guard mode == .skip else {
                     throw TaskInterchangeError(
@@ -129,20 +127,6 @@ extension StoreWriter {
         } catch {
             guard error.code & 0xFF == SQLITE_CONSTRAINT else { throw error }
             return error.message
-        }
-    }
-
-    private func bind(_ row: [RawTable.Cell], to statement: Statement) {
-        for (offset, cell) in row.enumerated() {
-            let index = Int32(offset + 1)
-            switch cell {
-            case .null: statement.bindNull(at: index)
-            case .integer(let value): statement.bind(value, at: index)
-            case .real(let value): statement.bind(value, at: index)
-            case .text(let text): statement.bind(text, at: index)
-            case .textBytes(let bytes): bytes.withUnsafeBytes { statement.bind(textBytes: $0, at: index) }
-            case .blob(let bytes): bytes.withUnsafeBytes { statement.bind(blob: $0, at: index) }
-            }
         }
     }
 

@@ -94,6 +94,14 @@ final class StoreWriter: ImportDestination {
     /// Entity → the name its records' ids derive from, for entities a model change renamed: the archive's ids were
     /// derived from the old name (see `VersionMapping.identityNames`).
     var identityNames: [String: String] = [:]
+    /// Rows the store held that an import's duplicates were merged into: the links they gain follow their own.
+    var keptOverDuplicates: Set<KeptRow> = []
+
+    /// A generic entity's row.
+    struct KeptRow: Hashable {
+        var entity: String
+        var key: Int64
+    }
     /// External files this import writes; a new store's wait for the store to be placed (`StoreImport`), an existing
     /// store's are placed just before its transaction commits.
     lazy var externalDataWriter = ExternalDataWriter(store: externalStore ?? path)
@@ -222,10 +230,10 @@ final class StoreWriter: ImportDestination {
         guard isNew else {
             throw TaskInterchangeError(.usage, "\(path): \(setting: .keepIdentity) restores into a new store only")
         }
-        try database.prepare("UPDATE Z_METADATA SET Z_UUID = ?").execute([.text(uuid)])
+        try database.prepare(CoreDataNames.writeStoreUUID).execute([.text(uuid)])
         schema.storeUUID = uuid
         let raise = try database.prepare(
-            "UPDATE Z_PRIMARYKEY SET Z_MAX = ?1 WHERE Z_NAME = ?2 AND Z_SUPER = 0 AND coalesce(Z_MAX, 0) < ?1")
+            CoreDataNames.raiseMaxKeyOfRootNamed)
         for (entity, maxKey) in maxKeys.sorted(by: { $0.key < $1.key }) {
             try raise.execute([.integer(maxKey), .text(entity)])
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// "Did you mean" for near misses: the known name closest to what was typed, when it is close enough to be a typo or
 /// an unambiguous beginning. Used for option, command, entity and property names.
 package enum Suggestion {
@@ -13,6 +15,29 @@ package enum Suggestion {
     /// " Did you mean 'x'?" or nothing, to append to an error message.
     package static func phrase(for typed: String, among candidates: [String]) -> String {
         closest(to: typed, among: candidates).map { ". Did you mean '\($0)'?" } ?? ""
+    }
+
+    /// "; did you mean 'dir/Name'?" for a path that does not exist, naming the entry of its directory whose name is
+    /// the same but for case, or the closest typo; nothing when none is. SQLite's sidecars and hidden entries (unless
+    /// the name typed is hidden) are never offered.
+    package static func nearPath(to path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let typed = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard !typed.isEmpty,
+            let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)
+        else { return "" }
+        let candidates = entries.filter { name in
+            name != typed && (typed.hasPrefix(".") || !name.hasPrefix("."))
+                && !["-wal", "-shm", "-journal"].contains { name.hasSuffix($0) }
+        }
+        let lowered = typed.lowercased()
+        let near =
+            candidates.first { $0.lowercased() == lowered }
+            ?? closest(to: lowered, among: candidates.map { $0.lowercased() }).flatMap { match in
+                candidates.first { $0.lowercased() == match }
+            }
+        return near.map { "; did you mean '\(directory)\($0)'?" } ?? ""
     }
 
     /// Levenshtein distance over characters, with a transposition counted as one edit.

@@ -252,7 +252,10 @@ extension VersionMapping {
             else {
                 return PropertyMap(target: nil, change: .dropped("removed in \(step.to)"))
             }
-            if index == 0 { result.sourceType = propertyMap.sourceType }
+            if index == 0 {
+                result.sourceType = propertyMap.sourceType
+                result.destination = propertyMap.destination
+            }
             switch propertyMap.change {
             case .dropped(let reason):
                 let why = reason.hasPrefix("left out") ? reason : "removed in \(step.to)"

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Records that a uniqueness constraint of the target version makes duplicates (Core Data's error 133021; SQLite's
-/// "UNIQUE constraint failed" mid-import): found in one pass over the archive before anything is written, named group
-/// by group, and, where the mapping's `modelChange.duplicates` says which record to keep, made one record each the way
-/// Core Data's merge policies would.
+/// "UNIQUE constraint failed" mid-import): found in one pass over the archive, and among the rows a populated target
+/// already holds, before anything is written; named group by group, and, where the mapping's `modelChange.duplicates`
+/// says which record to keep, made one record each the way Core Data's merge policies would.
 extension VersionMapping {
     /// Records sharing the values of one uniqueness constraint.
     public struct DuplicateGroup: Sendable, Hashable {
@@ -11,8 +11,10 @@ extension VersionMapping {
         public struct Member: Sendable, Hashable {
             /// Its id in the archive.
             public var id: UUID
-            /// Its key in the source store.
+            /// Its key in the source store (in the target store for a row already there).
             public var key: Int64?
+            /// True for a row the target store already holds.
+            public var isInTarget = false
             /// Its entity in the target model (a sub-entity of the constraint's, maybe).
             public var entity: String
             /// The value of the policy's date attribute, for `newest`.
@@ -32,12 +34,22 @@ extension VersionMapping {
         /// The record kept, once resolved.
         public internal(set) var kept: UUID?
 
-        /// The group for a message: `Label (name = "Home"): keys 1, 4`.
+        /// The group for a message: `Label (name = "Home"): keys 1, 4`, with `; the target's key 7` for rows the
+        /// target already holds.
         public var description: String {
             let shared = zip(properties, values).map { "\($0) = \(VersionMapping.describe($1))" }.joined(
                 separator: ", ")
-            let keys = members.map { $0.key.map(String.init) ?? $0.id.uuidString }.joined(separator: ", ")
-            return "\(entity) (\(shared)): keys \(keys)"
+            func keys(_ members: [Member]) -> String {
+                members.map { $0.key.map(String.init) ?? $0.id.uuidString }.joined(separator: ", ")
+            }
+            let archive = members.filter { !$0.isInTarget }, target = members.filter(\.isInTarget)
+            var text = "\(entity) (\(shared)): "
+            if !archive.isEmpty { text += "key\(archive.count == 1 ? "" : "s") \(keys(archive))" }
+            if !target.isEmpty {
+                text +=
+                    (archive.isEmpty ? "" : "; ") + "the target's key\(target.count == 1 ? "" : "s") \(keys(target))"
+            }
+            return text
         }
     }
 
@@ -47,6 +59,9 @@ extension VersionMapping {
         var replaced: [String: String]
         /// A kept record's id → its added to-many links by property.
         var added: [String: [String: [String]]]
+        /// Kept records the target store already holds (uppercase UUID strings → entity): links to them find their
+        /// rows there, and the merged records' to-many links are added to those rows.
+        var keptInTarget: [String: String] = [:]
 
         /// `record` with links to merged records pointed at the kept ones and the merged ones' links added; nil for
         /// a merged record (counted).
@@ -99,6 +114,16 @@ extension VersionMapping {
         }
     }
 
+    /// A row a populated target store already holds, of an entity under a uniqueness constraint.
+    struct TargetRow: Sendable, Hashable {
+        /// Its key in the target store.
+        var key: Int64
+        /// Its id, as the target's records are named.
+        var id: UUID
+        /// The constrained properties' values (and the date a policy orders by) as the store holds them.
+        var values: [String: ExtraValue]
+    }
+
     /// Reads the archive's generic records through the mapping and groups those that share the values of a
     /// uniqueness constraint of the target model (NULLs never conflict, as in SQLite); keeps the groups of two or
     /// more records in `duplicates`. With a policy for every such group's entity in `overrides.duplicates`, the
@@ -109,9 +134,21 @@ extension VersionMapping {
     public mutating func findDuplicates(
         in source: some ArchiveSource, model: ObjectModel, overrides: ModelChangeOverrides
     ) throws {
+        try findDuplicates(in: source, model: model, overrides: overrides, target: nil, matching: [:], refusing: true)
+    }
+
+    /// `findDuplicates(in:model:overrides:)`, the groups also holding the rows `target` returns for a concrete
+    /// entity and the properties asked for, but those the archive's records replace: the same id, or the same value
+    /// of the attribute `matching` pairs the entity's records by (an import's match rule); without `refusing`,
+    /// groups no policy resolves are kept in `duplicates` unresolved (a check that writes nothing).
+    mutating func findDuplicates(
+        in source: some ArchiveSource, model: ObjectModel, overrides: ModelChangeOverrides,
+        target: ((_ entity: String, _ properties: [String]) throws -> [TargetRow])?, matching: [String: String],
+        refusing: Bool
+    ) throws {
         try Self.checkPolicies(overrides.duplicates, model: model)
         var constraints: [String: [(owner: String, properties: [String])]] = [:]
-        for entity in model.entities where targetDeclarations[entity.name] != nil {
+        for entity in model.entities where targetDeclarations[entity.name] != nil || target != nil {
             for owner in model.ancestry(of: entity) {
                 for constraint in owner.uniquenessConstraints where !constraint.isEmpty {
                     constraints[entity.name, default: []].append((owner.name, constraint))
@@ -119,31 +156,53 @@ extension VersionMapping {
             }
         }
         guard !constraints.isEmpty else { return }
-        var finder = Finder(mapping: self, constraints: constraints, policies: overrides.duplicates)
+        var finder = Finder(
+            mapping: self, constraints: constraints, policies: overrides.duplicates, matching: matching)
         try source.stream(kinds: [.task], into: &finder)
-        duplicates = finder.groups.values.filter { $0.members.count > 1 }.sorted {
-            ($0.entity, $0.members[0].key ?? 0) < ($1.entity, $1.members[0].key ?? 0)
+        if let target {
+            for (entity, list) in constraints.sorted(by: { $0.key < $1.key }) {
+                var properties = Set(list.flatMap(\.properties))
+                for (owner, _) in list { if let by = overrides.duplicates[owner]?.by { properties.insert(by) } }
+                let paired = matching[entity]
+                if let paired { properties.insert(paired) }
+                for row in try target(entity, properties.sorted()) where !finder.seen.contains(row.id) {
+                    if let paired, let value = row.values[paired],
+                        finder.matched[entity]?.contains(Finder.bytes(value)) == true
+                    {
+                        continue
+                    }
+                    let record = EntityRecord(id: row.id, entity: entity, key: row.key, values: row.values)
+                    finder.add(record, isInTarget: true)
+                }
+            }
         }
+        // Duplicates the target held before are not this import's to resolve.
+        duplicates = finder.groups.values.filter { $0.members.count > 1 && $0.members.contains { !$0.isInTarget } }
+            .sorted {
+                ($0.entity, $0.members[0].key ?? 0) < ($1.entity, $1.members[0].key ?? 0)
+            }
         guard !duplicates.isEmpty else { return }
         let unresolved = duplicates.filter { overrides.duplicates[$0.entity] == nil }
-        guard unresolved.isEmpty else {
-            let listed = unresolved.prefix(20).map { "  " + $0.description }.joined(separator: "\n")
-            let more = unresolved.count > 20 ? "\n  … and \(unresolved.count - 20) more groups" : ""
-            let entities = Set(unresolved.map(\.entity)).sorted().joined(separator: ", ")
-            throw TaskInterchangeError(
-                .invalidData,
-                "\(unresolved.count) group\(unresolved.count == 1 ? "" : "s") of records share the values of a "
-                    + "uniqueness constraint of the target model (\(entities)), which it would refuse; nothing was "
-                    + "written; name which record of each group to keep in the mapping's modelChange.duplicates "
-                    + "(newest by a date attribute, or lowestKey):\n\(listed)\(more)")
+        guard unresolved.isEmpty || !refusing else {
+            throw Self.refusal(
+                unresolved,
+                "which it would refuse; nothing was written; name which record of each group to keep in the "
+                    + "mapping's modelChange.duplicates (newest by a date attribute, or lowestKey)")
         }
         var resolution = Resolution(replaced: [:], added: [:])
+        var unmergeable: [DuplicateGroup] = []
         for index in duplicates.indices {
             let group = duplicates[index]
             guard let policy = overrides.duplicates[group.entity] else { continue }
             let kept = Self.kept(group.members, policy: policy)
+            // A row the target holds is never removed: it can only absorb the archive's records.
+            if group.members.contains(where: { $0.isInTarget && $0.id != kept.id }) {
+                unmergeable.append(group)
+                continue
+            }
             duplicates[index].kept = kept.id
             let keptID = kept.id.uuidString
+            if kept.isInTarget { resolution.keptInTarget[keptID] = kept.entity }
             for member in group.members where member.id != kept.id {
                 resolution.replaced[member.id.uuidString] = keptID
                 for (property, links) in member.links {
@@ -151,14 +210,53 @@ extension VersionMapping {
                 }
             }
         }
+        guard unmergeable.isEmpty || !refusing else {
+            throw Self.refusal(
+                unmergeable,
+                "where the record to keep is the archive's but the target already holds another of the group; "
+                    + "nothing was written; a record already in the target is not removed (keep lowestKey keeps "
+                    + "the target's)")
+        }
         self.resolution = resolution
     }
 
-    /// The record a group keeps under `policy`.
+    /// The refusal naming `groups` (the first 20).
+    private static func refusal(_ groups: [DuplicateGroup], _ why: String) -> TaskInterchangeError {
+        let listed = groups.prefix(20).map { "  " + $0.description }.joined(separator: "\n")
+        let more = groups.count > 20 ? "\n  … and \(groups.count - 20) more groups" : ""
+        let entities = Set(groups.map(\.entity)).sorted().joined(separator: ", ")
+        return TaskInterchangeError(
+            .invalidData,
+            "\(groups.count) group\(groups.count == 1 ? "" : "s") of records share the values of a uniqueness "
+                + "constraint of the target model (\(entities)), \(why):\n\(listed)\(more)")
+    }
+
+    /// True when some group's records are merged into one.
+    var mergesRecords: Bool { resolution?.replaced.isEmpty == false }
+
+    /// Whether a link to `id` goes to a record the target already holds, kept over the archive's duplicates of it.
+    func isKeptInTarget(_ id: UUID) -> Bool {
+        resolution?.keptInTarget[id.uuidString] != nil
+    }
+
+    /// The to-many links of merged records that the target's rows kept over them gain: (id, entity, links by
+    /// property), in id order.
+    var linksAddedInTarget: [(id: UUID, entity: String, links: [String: [String]])] {
+        guard let resolution else { return [] }
+        return resolution.keptInTarget.sorted { $0.key < $1.key }.compactMap { id, entity in
+            guard let uuid = UUID(uuidString: id), let links = resolution.added[id] else { return nil }
+            return (uuid, entity, links)
+        }
+    }
+
+    /// The record a group keeps under `policy`: the target's row before the archive's where the policy does not tell
+    /// them apart (keys of different stores do not compare).
     private static func kept(_ members: [DuplicateGroup.Member], policy: ModelChangeOverrides.DuplicatePolicy)
         -> DuplicateGroup.Member
     {
-        let byKey = members.sorted { ($0.key ?? .max) < ($1.key ?? .max) }
+        let byKey = members.sorted {
+            ($0.isInTarget ? 0 : 1, $0.key ?? .max) < ($1.isInTarget ? 0 : 1, $1.key ?? .max)
+        }
         switch policy.keep {
         case .lowestKey:
             return byKey[0]
@@ -167,7 +265,6 @@ extension VersionMapping {
             return byKey.max { ($0.date ?? .distantPast) < ($1.date ?? .distantPast) } ?? byKey[0]
         }
     }
-
     /// A policy must name an entity of the target and, for `newest`, a date attribute of it.
     private static func checkPolicies(
         _ policies: [String: ModelChangeOverrides.DuplicatePolicy], model: ObjectModel
@@ -205,8 +302,14 @@ extension VersionMapping {
         let mapping: VersionMapping
         let constraints: [String: [(owner: String, properties: [String])]]
         let policies: [String: ModelChangeOverrides.DuplicatePolicy]
+        let matching: [String: String]
         var tally = Tally()
+        /// Entity → the values of its `matching` attribute the archive's records hold: a target row with one of them
+        /// is the record such a record updates.
+        var matched: [String: Set<[UInt8]>] = [:]
         var groups: [Key: DuplicateGroup] = [:]
+        /// The archive's ids: a target row with one of them is the record the archive brings again, not another.
+        var seen: Set<UUID> = []
 
         mutating func visitProject(_ project: ProjectRecord, index: Int) {}
         mutating func visitCategory(_ category: CategoryRecord, index: Int) {}
@@ -216,26 +319,40 @@ extension VersionMapping {
         mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {}
 
         mutating func visitEntity(_ record: EntityRecord, index: Int) throws {
+            seen.insert(record.id)
             guard
                 let mapped = try mapping.apply(
-                    record, path: JSONPath.member("$.entities", record.entity) + "[\(index)]", tally: &tally),
-                let list = constraints[mapped.entity]
+                    record, path: JSONPath.member("$.entities", record.entity) + "[\(index)]", tally: &tally)
             else { return }
+            if let paired = matching[mapped.entity], let value = mapped.values[paired], value != .null {
+                matched[mapped.entity, default: []].insert(Self.bytes(value))
+            }
+            add(mapped, isInTarget: false)
+        }
+
+        /// `record` (of the target's model) in the group of each constraint it has values for.
+        mutating func add(_ record: EntityRecord, isInTarget: Bool) {
+            guard let list = constraints[record.entity] else { return }
             for (owner, properties) in list {
-                let values = properties.map { mapped.values[$0] ?? .null }
+                let values = properties.map { record.values[$0] ?? .null }
                 // NULLs are distinct in a unique index: a record without a value conflicts with none.
                 guard !values.contains(.null) else { continue }
                 let key = Key(owner: owner, values: values.map(Self.bytes))
                 var date: Date?
-                if let by = policies[owner]?.by, case .string(let text)? = mapped.values[by] {
-                    date = try? LosslessDate.date(from: text)
+                switch policies[owner]?.by.flatMap({ record.values[$0] }) {
+                case .string(let text)?: date = try? LosslessDate.date(from: text)
+                // A date as the target's store holds it: seconds since 2001.
+                case .stored(.real(let seconds))?: date = Date(timeIntervalSinceReferenceDate: seconds)
+                case .stored(.integer(let seconds))?: date = Date(timeIntervalSinceReferenceDate: Double(seconds))
+                default: break
                 }
                 var links: [String: [String]] = [:]
-                for (property, value) in mapped.values {
+                for (property, value) in record.values {
                     if case .array(let ids) = value, !ids.isEmpty { links[property] = ids }
                 }
                 let member = DuplicateGroup.Member(
-                    id: mapped.id, key: mapped.key, entity: mapped.entity, date: date, links: links)
+                    id: record.id, key: record.key, isInTarget: isInTarget, entity: record.entity, date: date,
+                    links: links)
                 groups[key, default: DuplicateGroup(entity: owner, properties: properties, values: values, members: [])]
                     .members.append(member)
             }

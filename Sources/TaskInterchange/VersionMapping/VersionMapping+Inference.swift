@@ -225,6 +225,7 @@ extension VersionMapping {
                 change = .kept
             }
             var map = PropertyMap(target: targetName, change: change)
+            map.destination = relationship.destination
             // The archive carries a to-one side only while its other side is not an ordered to-many: when the target's
             // is, the pair now travels from the other side (written and read from there).
             if !found.isToMany, let inverse = found.inverse,

@@ -38,6 +38,8 @@ public struct VersionMapping: Sendable, Hashable {
         var targetType: String?
         /// The source's type for an attribute, nil for a relationship.
         var sourceType: String?
+        /// The source's destination entity for a relationship, nil for an attribute.
+        var destination: String?
         /// For a to-one whose inverse is to-one in the target (`Entity.inverse`): each destination may be linked by one
         /// record only.
         var uniqueInverse: String?

@@ -73,7 +73,12 @@ struct MigrationTests {
             #expect(String(describing: error!).contains(backup))
         } else {
             #expect(error?.backupPath == nil)
+            let backups = (try? FileManager.default.contentsOfDirectory(atPath: migration.backupDirectory)) ?? []
+            #expect(!backups.contains { $0.contains("-backup-") }, "a backup was left: \(backups)")
         }
+        // The new store never existed: the message says it was not created, never that it is as it was.
+        #expect(String(describing: error!).contains("no store was created at \(target)"), "\(error!)")
+        #expect(!String(describing: error!).contains("unchanged"), "\(error!)")
         return error
     }
 
@@ -94,6 +99,41 @@ struct MigrationTests {
         #expect(second != first && !taken.contains(second))
         #expect(try await GraphComparison.compare(.store(path: legacy), .store(path: second)).isEqual)
         for path in taken { #expect(FileManager.default.contents(atPath: path) == Data("earlier".utf8)) }
+    }
+
+    @Test(
+        "two backups of a store with external files in one second, its first name and files taken: each its own name and files"
+    )
+    func backupsWithFilesOfOneSecond() throws {
+        let directory = try TemporaryDirectory()
+        let legacy = try Self.sampleStore(in: directory)
+        let external = ExternalData(store: legacy).directory
+        try FileManager.default.createDirectory(atPath: external, withIntermediateDirectories: true)
+        let names = (0..<3).map { _ in UUID().uuidString }
+        for (offset, name) in names.enumerated() {
+            try Data(repeating: UInt8(offset), count: 100).write(to: URL(fileURLWithPath: external + "/" + name))
+        }
+        let backups = directory.path("backups")
+        try FileManager.default.createDirectory(atPath: backups, withIntermediateDirectories: true)
+        // The first names of the next seconds are taken with their files, as by a backup made just before.
+        let now = Date()
+        for second in 0..<30 {
+            let taken = backups + "/" + Migration.backupName(for: legacy, at: now + Double(second))
+            #expect(FileManager.default.createFile(atPath: taken, contents: Data("earlier".utf8)))
+            try FileManager.default.createDirectory(
+                atPath: ExternalDataBackup.supportDirectory(of: taken), withIntermediateDirectories: false)
+        }
+        let migration = Migration(legacyStore: legacy, backupDirectory: backups)
+        let first = try migration.makeBackup(in: try PrivateDirectory(purpose: .export), progress: nil)
+        let second = try migration.makeBackup(in: try PrivateDirectory(purpose: .export), progress: nil)
+        #expect(first != second && first.hasSuffix("-2.sqlite"), "\(first), \(second)")
+        for backup in [first, second] {
+            let files = try FileManager.default.contentsOfDirectory(atPath: ExternalData(store: backup).directory)
+            #expect(Set(files) == Set(names), "\(backup)")
+        }
+        // Nothing staged is left beside them.
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: backups).filter { $0.contains(".tasks-") }
+        #expect(hidden.isEmpty, "\(hidden)")
     }
 
     @Test("failed at preparing backup (the backup directory's parent is missing): no backup, no store")
@@ -118,20 +158,23 @@ struct MigrationTests {
             _ = try await Migration(legacyStore: legacy, backupDirectory: directory.url.path).run(intoStore: target)
         }
         #expect(error?.stage == .preparingBackup && error?.backupPath == nil)
+        #expect(error.map { String(describing: $0) }?.contains("the destination is unchanged") == true)
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data("mine".utf8))
     }
 
-    @Test("failed at validating (the mapping names no entity of the store): the backup stays")
+    @Test("failed at validating (the mapping names no entity of the store): nothing was written, the backup is removed")
     func failsValidating() async throws {
         let directory = try TemporaryDirectory()
         var migration = Migration(legacyStore: try Self.sampleStore(in: directory), backupDirectory: directory.url.path)
         migration.mapping = StoreMapping(kinds: [.task: StoreMapping.KindMapping(entity: "NoSuchEntity", fields: [:])])
-        _ = try await expectFailure(
+        let error = try await expectFailure(
             at: .validating, migration: migration, target: directory.path("new.sqlite"),
-            events: Events(), directory: directory, backup: true)
+            events: Events(), directory: directory, backup: false)
+        #expect(error?.backupRemoved == true)
+        #expect(String(describing: error!).contains("the backup made was removed, as nothing was written"))
     }
 
-    @Test("stopped while migrating or verifying: .cancelled, no new store, the backup stays")
+    @Test("stopped while migrating: the backup is removed; stopped while verifying (written, then undone): it stays")
     func stoppedWhileMigratingOrVerifying() async throws {
         for stage in [Migration.Stage.migrating, .verifying] {
             let directory = try TemporaryDirectory()
@@ -139,8 +182,9 @@ struct MigrationTests {
             let migration = Migration(legacyStore: legacy, backupDirectory: directory.url.path)
             let error = try await expectFailure(
                 at: stage, migration: migration, target: directory.path("new.sqlite"),
-                events: Events(stopAt: stage), directory: directory, backup: true)
+                events: Events(stopAt: stage), directory: directory, backup: stage == .verifying)
             #expect((error?.underlying as? TaskInterchangeError)?.kind == .cancelled, "\(stage)")
+            #expect(error?.backupRemoved == (stage == .migrating), "\(stage)")
         }
     }
 }

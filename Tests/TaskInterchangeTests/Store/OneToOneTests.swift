@@ -39,7 +39,7 @@ struct OneToOneTests {
         schema.locate(with: model)
         func number(_ name: String) -> Int64 { schema.entity(named: name)!.number }
         func key(_ property: String, of entity: String) -> String {
-            schema.toOne(property, in: schema.entity(named: entity)!)!.key
+            schema.locator.toOne(property, in: schema.entity(named: entity)!)!.key
         }
         let (itemBadge, badgeItem) = (key("badge", of: "Item"), key("item", of: "Badge"))
         let (assetExtended, extendedAsset) = (

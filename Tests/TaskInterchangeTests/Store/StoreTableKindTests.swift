@@ -50,7 +50,7 @@ struct StoreTableKindTests {
         // A `Z_` table with a column no join table has, and a name that only looks like a shadow's, are the app's.
         #expect(schema.tables(of: .app) == ["ZSEARCH_extra", "Z_APPNOTES"])
         // Without a model only join tables whose columns name both sides are read; never an index or a shadow.
-        #expect(Set(schema.joinDirections.map(\.table)) == ["Z_1PEOPLE"])
+        #expect(Set(schema.locator.joinDirections.map(\.table)) == ["Z_1PEOPLE"])
     }
 
     @Test("what holds data and what is derived or Core Data's own")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TaskInterchange
 
@@ -24,5 +25,19 @@ struct SuggestionTests {
         #expect(Suggestion.closest(to: "xyz", among: ["task"]) == nil)
         #expect(Suggestion.phrase(for: "--stor", among: options) == ". Did you mean '--store'?")
         #expect(Suggestion.phrase(for: "--zzz", among: options) == "")
+    }
+
+    @Test("a missing path: the entry of its directory that differs by case or a typo, never a sidecar or hidden file")
+    func nearPath() throws {
+        let directory = try TemporaryDirectory()
+        for name in ["Tasks.sqlite", "Tasks.sqlite-wal", ".Tasks_SUPPORT", "Other.json"] {
+            #expect(FileManager.default.createFile(atPath: directory.path(name), contents: Data()))
+        }
+        let base = directory.url.path + "/"
+        #expect(Suggestion.nearPath(to: base + "tasks.sqlite") == "; did you mean '\(base)Tasks.sqlite'?")
+        #expect(Suggestion.nearPath(to: base + "Taks.sqlite") == "; did you mean '\(base)Tasks.sqlite'?")
+        #expect(Suggestion.nearPath(to: base + "Tasks_SUPPORT").isEmpty)
+        #expect(Suggestion.nearPath(to: base + "Nothing.db").isEmpty)
+        #expect(Suggestion.nearPath(to: base + "missing/Tasks.sqlite").isEmpty)
     }
 }

@@ -1,8 +1,7 @@
-/// Where relationships live in a store, read from Core Data's storage names alone. Many-to-many join tables:
-/// `Z_<n><REL>(Z_<n><INVERSE>, Z_<m><REL>[, Z_FOK_<m><REL>])`. The column named after a relationship holds that
-/// relationship's destinations (its members); the other column holds the objects that own them; the table bears the
-/// name of one of the pair's relationships.
-extension StoreSchema {
+/// Where many-to-many relationships live. Join tables: `Z_<n><REL>(Z_<n><INVERSE>, Z_<m><REL>[, Z_FOK_<m><REL>])`.
+/// The column named after a relationship holds that relationship's destinations (its members); the other column holds
+/// the objects that own them; the table bears the name of one of the pair's relationships.
+extension StoreLocator {
     /// One reading direction of a join table.
     struct JoinDirection: Sendable, Hashable {
         var table: String
@@ -20,6 +19,11 @@ extension StoreSchema {
         var orderColumn: String?
         /// True when the table is named after this direction's relationship (so this side carries the pair).
         var namesTable: Bool
+
+        /// The inverse relationship's name as its owner column spells it, lowercased (`Z_2TASKS` → `tasks`).
+        var inverseRelationship: String? {
+            CoreDataNames.splitJoinColumn(ownerColumn).map { $0.1.lowercased() }
+        }
     }
 
     /// Both directions of every join table: from the layout when the store's model is known, else of every
@@ -33,70 +37,70 @@ extension StoreSchema {
                 }
         }
         var result: [JoinDirection] = []
-        for (table, columns) in tables.sorted(by: { $0.key < $1.key }) where kind(of: table) == .join {
+        for (table, columns) in schema.tables.sorted(by: { $0.key < $1.key }) where schema.kind(of: table) == .join {
             let names = columns.map(\.name)
-            let keys = names.filter { !$0.hasPrefix("Z_FOK_") }
+            let keys = names.filter { !CoreDataNames.isOrderColumn($0) }
             guard keys.count == 2 else { continue }
             for (owner, member) in [(keys[0], keys[1]), (keys[1], keys[0])] {
-                guard let (ownerNumber, _) = StoreMapping.splitJoinColumn(owner),
-                    let (memberNumber, relationship) = StoreMapping.splitJoinColumn(member)
+                guard let (ownerNumber, _) = CoreDataNames.splitJoinColumn(owner),
+                    let (memberNumber, relationship) = CoreDataNames.splitJoinColumn(member)
                 else { continue }
-                let order = "Z_FOK_" + member.dropFirst(2)
+                let order = CoreDataNames.orderColumn(ofJoinColumn: member)
                 result.append(
                     JoinDirection(
                         table: table, ownerColumn: owner, memberColumn: member, ownerNumber: ownerNumber,
                         memberNumber: memberNumber, relationship: relationship,
                         orderColumn: names.contains(order) ? order : nil,
-                        namesTable: table == "Z_\(ownerNumber)\(relationship)"))
+                        namesTable: table == CoreDataNames.joinName(number: ownerNumber, relationship: relationship)))
             }
         }
         return result
     }
 
     /// The join table of `relationship` from `owner` to `member` entities (matched through their inheritance chains).
-    func joinDirection(from owner: Entity, to member: Entity, relationship: String) -> JoinDirection? {
+    func joinDirection(from owner: StoreSchema.Entity, to member: StoreSchema.Entity, relationship: String)
+        -> JoinDirection?
+    {
         if layout != nil {
             guard case .join(let direction)? = placement(of: relationship, in: owner),
                 let found = joinDirection(direction, relationship: relationship),
-                Set(lineage(of: member)).contains(found.memberNumber)
+                Set(schema.lineage(of: member)).contains(found.memberNumber)
             else { return nil }
             return found
         }
-        let ownerNumbers = Set(lineage(of: owner))
-        let memberNumbers = Set(lineage(of: member))
+        let ownerNumbers = Set(schema.lineage(of: owner))
+        let memberNumbers = Set(schema.lineage(of: member))
         return joinDirections.first {
             $0.relationship == relationship.uppercased() && ownerNumbers.contains($0.ownerNumber)
                 && memberNumbers.contains($0.memberNumber)
         }
     }
 
-    /// The numbers an entity's rows may be known by in storage names: its own, its ancestors' and its sub-entities'.
-    func lineage(of entity: Entity) -> [Int64] {
-        var numbers = entity.numbersIncludingSubentities
-        var current = entity
-        while current.superNumber != 0, let parent = self.entity(number: current.superNumber),
-            !numbers.contains(parent.number)
-        {
-            numbers.append(parent.number)
-            current = parent
+    /// Every join direction from rows of `source` (or its sub-entities) to rows of another entity, `destination` (or
+    /// its sub-entities): the many-to-many relationships a mapping may name between them.
+    func joinDirections(linking source: StoreSchema.Entity, to destination: StoreSchema.Entity) -> [JoinDirection] {
+        guard source.name != destination.name else { return [] }
+        return joinDirections.filter {
+            destination.numbersIncludingSubentities.contains($0.memberNumber)
+                && source.numbersIncludingSubentities.contains($0.ownerNumber)
         }
-        return numbers
     }
 
-    /// `Z<n>_<NAME>` in `table`: the concrete entity number of the row a to-one `NAME` points at (present when the
-    /// destination has sub-entities).
-    func entityColumn(of name: String, in table: String) -> String? {
-        columns(of: table)?.map(\.name).first { column in
-            guard column.hasPrefix("Z"), column.hasSuffix("_" + name) else { return false }
-            let digits = column.dropFirst().dropLast(name.count + 1)
-            return !digits.isEmpty && digits.allSatisfy(\.isNumber)
+    /// The join table a mapping's many-to-many `relationship` from `source` to `destination` names: the model's
+    /// relationship when the store's model is known, else the join table whose column spells the name.
+    func mappedJoin(from source: StoreSchema.Entity, to destination: StoreSchema.Entity, relationship: String)
+        -> JoinDirection?
+    {
+        if layout != nil { return joinDirection(from: source, to: destination, relationship: relationship) }
+        return joinDirections(linking: source, to: destination).first {
+            $0.relationship.lowercased() == relationship.lowercased()
         }
     }
 
     /// A layout's join direction with the entity numbers its key columns carry (`Z_<n>…`).
     private func joinDirection(_ direction: SchemaLayout.JoinDirection, relationship: String) -> JoinDirection? {
-        guard let (ownerNumber, _) = StoreMapping.splitJoinColumn(direction.ownerColumn) else { return nil }
-        let memberNumber = StoreMapping.splitJoinColumn(direction.memberColumn)?.0 ?? ownerNumber
+        guard let (ownerNumber, _) = CoreDataNames.splitJoinColumn(direction.ownerColumn) else { return nil }
+        let memberNumber = CoreDataNames.splitJoinColumn(direction.memberColumn)?.0 ?? ownerNumber
         return JoinDirection(
             table: direction.table, ownerColumn: direction.ownerColumn, memberColumn: direction.memberColumn,
             ownerNumber: ownerNumber, memberNumber: memberNumber, relationship: relationship.uppercased(),
