@@ -220,7 +220,7 @@ struct OwnExportImportTests {
         #expect(try database.scalar("SELECT count(*) FROM ZLABEL")?.int64 == 2)
         #expect(try database.scalar("SELECT count(*) FROM ZNOTEBOOK")?.int64 == 2)
         let schema = try StoreSchema(reading: database, path: store)
-        let joins = schema.joinDirections.filter(\.namesTable)
+        let joins = schema.locator.joinDirections.filter(\.namesTable)
         try #require(!joins.isEmpty)
         for join in joins {
             let owner = try #require(schema.entity(number: join.ownerNumber)?.table)
