@@ -8,8 +8,9 @@ extension ImportCommand {
         help: "After the commit, check that the store holds what the file holds (as 'tasks verify'); exit "
             + "1 when it does not (the import stays committed).")
 
-    /// The verification of a committed import, nil without `--verify` or with `--dry-run` (nothing was written).
-    /// `mapping` is the import's own, with the duplicates it merged.
+    /// The verification of a committed import, nil without `--verify` or with `--dry-run` (nothing was written). The
+    /// file is read through the model change the import wrote through (`mapping`, with the duplicates it merged), not
+    /// one inferred again.
     func verification(input: ArchiveInput, options: StoreImportOptions, mapping: VersionMapping?) throws -> GraphDiff? {
         guard verify, !dryRun else { return nil }
         // A store made from a model keeps no model cache: it is read with that model.

@@ -17,11 +17,7 @@ public struct EntityDeclaration: Sendable, Hashable, Codable {
     public var externalStorage: Set<String>
 
     /// The type names `attributes` may use.
-    public static let attributeTypes: Set<String> = [
-        "string", "integer16", "integer32", "integer64", "decimal", "double", "float", "boolean", "date", "binary",
-        "uuid",
-        "uri", "transformable", "objectID", "untyped",
-    ]
+    public static let attributeTypes = Set(ArchiveType.allCases.map(\.name))
 
     /// Creates a declaration.
     public init(

@@ -116,16 +116,16 @@ extension DiffBuilder {
     /// export writes, a decimal as `1e2` or `100.0`, a UUID in lowercase (a hand-edited file, say).
     private static func sameValue(_ a: ExtraValue, _ b: ExtraValue, type: String) -> Bool {
         guard case .string(let x) = a, case .string(let y) = b else { return false }
-        switch type {
-        case "date":
+        switch ArchiveType(rawValue: type) {
+        case .date?:
             guard let first = try? LosslessDate.date(from: x), let second = try? LosslessDate.date(from: y) else {
                 return false
             }
             return first.timeIntervalSinceReferenceDate.bitPattern == second.timeIntervalSinceReferenceDate.bitPattern
-        case "decimal":
+        case .decimal?:
             guard let first = DecimalText(x) else { return false }
             return first == DecimalText(y)
-        case "uuid":
+        case .uuid?:
             guard let first = UUID(uuidString: x) else { return false }
             return first == UUID(uuidString: y)
         default:

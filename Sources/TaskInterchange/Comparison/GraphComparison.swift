@@ -28,6 +28,8 @@ public enum GraphComparison {
         /// The mapping an import into B used (`StoreImportResult.versionMapping`, with the duplicates it resolved),
         /// read A through instead of inferring one.
         public var versionMapping: VersionMapping?
+        /// A's model version, when known apart from its `source.model` (see `VersionMapping.inferred`).
+        public var sourceModel: ObjectModel?
 
         /// Creates options: up to `detailLimit` records listed; `bMayHoldMore` as for `verify`; `modelChange` as the
         /// mapping's; `modelVersions` the app's versions in order.
@@ -125,24 +127,26 @@ public enum GraphComparison {
         if !a.isStore, case .store(_, _, let model?) = b.storage, let declarations = cursorA.header.source?.model,
             !declarations.isEmpty
         {
-            var mapping =
-                try options.versionMapping
-                ?? VersionMapping.inferred(
-                    from: declarations, to: model, versions: options.modelVersions, overrides: options.modelChange)
-            // Records a uniqueness constraint of the store's model made one, as the mapping's modelChange says (an
-            // import's mapping has them already); groups it gives no policy stay apart and differ.
-            if options.versionMapping == nil, mapping.matchesAnyEntity, let archive = try a.rereadableArchive() {
-                try mapping.findDuplicates(
-                    in: archive, model: model, overrides: options.modelChange, target: nil, matching: [:],
-                    refusing: false)
+            // An import's own change when given (the one it wrote through), inferred as an import infers it otherwise.
+            let change: ModelChange?
+            if let given = options.versionMapping {
+                change = ModelChange(given)
+            } else {
+                var mapping = try VersionMapping.inferred(
+                    from: declarations, to: model, versions: options.modelVersions, overrides: options.modelChange,
+                    sourceModel: options.sourceModel)
+                // Records a uniqueness constraint of the store's model made one, as the mapping's modelChange says;
+                // groups it gives no policy stay apart and differ.
+                if mapping.matchesAnyEntity, let archive = try a.rereadableArchive() {
+                    try mapping.findDuplicates(
+                        in: archive, model: model, overrides: options.modelChange, target: nil, matching: [:],
+                        refusing: false)
+                }
+                change = ModelChange(mapping)
             }
-            if mapping.matchesAnyEntity && (!mapping.isIdentity || mapping.mergesRecords) {
-                cursorA.map(by: mapping)
-                target.identityNames = mapping.identityNames
-                target.carrying = Set(
-                    mapping.targetDeclarations.flatMap { entity, declaration in
-                        declaration.relationships.keys.map { "\(entity).\($0)" }
-                    })
+            if let change {
+                cursorA.map(by: change)
+                target = target.reading(through: change)
             }
         }
         var cursorB = Cursor(source: target, side: 1)
@@ -165,7 +169,7 @@ public enum GraphComparison {
             switch (cursorA.current, cursorB.current) {
             case (nil, nil):
                 var result = builder.result
-                result.modelChange = cursorA.mapping.map { _ in cursorA.tally }
+                result.modelChange = cursorA.change.map { _ in cursorA.tally }
                 return result
             case (let left?, nil):
                 builder.onlyInA(left)
@@ -235,7 +239,7 @@ public enum GraphComparison {
         /// Entity → the name its ids derive from (a store read after a model change renamed the entity).
         var identityNames: [String: String] = [:]
         /// The model change A's generic records are read through (see `map(by:)`).
-        private(set) var mapping: VersionMapping?
+        private(set) var change: ModelChange?
         /// What the model change dropped, filled and converted so far.
         private(set) var tally = VersionMapping.Tally()
 
@@ -270,17 +274,15 @@ public enum GraphComparison {
 
         /// Reads this side's generic records as the mapping's target version holds them; its header then declares
         /// them so.
-        mutating func map(by mapping: VersionMapping) {
-            self.mapping = mapping
-            header.source?.model = mapping.targetDeclarations
+        mutating func map(by change: ModelChange) {
+            self.change = change
+            header.source?.model = change.mapping.targetDeclarations
         }
 
-        /// A record through the mapping (nil when its entity was dropped).
+        /// A record through the model change (nil when its entity was dropped).
         private mutating func mapped(_ record: EntityRecord) throws -> EntityRecord? {
-            guard let mapping else { return record }
-            return try mapping.apply(
-                record, path: JSONPath.member("$.entities", record.entity) + "[id \(record.id.uuidString)]",
-                tally: &tally)
+            guard let change else { return record }
+            return try change.apply(record, tally: &tally)
         }
 
         /// The next item, generic records of one entity in id order (or, `keyedBy`, in key order).
@@ -344,8 +346,8 @@ public enum GraphComparison {
                     let type = next.entity ?? next.kind.rawValue
                     var unsorted = NotSorted(
                         side: side, message: "\(name): $.\(section): \(type) \(item.id.uuidString) \(what)")
-                    if let mapping {
-                        for (source, map) in mapping.entities { unsorted.entityOrder[source] = map.target }
+                    if let change {
+                        for (source, map) in change.mapping.entities { unsorted.entityOrder[source] = map.target }
                     }
                     throw unsorted
                 }

@@ -36,6 +36,15 @@ public struct GraphSource: Sendable {
         if isStore { source.identity = storeUUID }
         return source
     }
+    /// This side, a store, read to be compared with an archive through `change`: its renamed entities' ids derived
+    /// from their old names, its relationships read from the sides the archive carries.
+    func reading(through change: ModelChange) -> GraphSource {
+        var source = self
+        source.identityNames = change.mapping.identityNames
+        source.carrying = change.carriedRelationships
+        return source
+    }
+
     /// An archive on standard input (read once: it cannot be re-read if it turns out not to be sorted by id).
     public static var standardInput: GraphSource { GraphSource(storage: .standardInput) }
     /// An archive already opened (a file or stdin), e.g. the one an import just read.

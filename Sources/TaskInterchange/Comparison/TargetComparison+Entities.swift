@@ -5,7 +5,10 @@ import Foundation
 /// records are held (an import holds every generic record's key anyway) and paired once the target's are read.
 extension TargetComparison.Finder {
     mutating func visitEntity(_ record: EntityRecord, index: Int) throws {
-        entities.append(record)
+        guard let modelChange else { return entities.append(record) }
+        // An entity the change drops has nothing to compare; a record it cannot map fails the import's own pass.
+        guard let mapped = try? modelChange.apply(record, tally: &tally) else { return }
+        entities.append(mapped)
     }
 
     /// Reads the target's generic records (after its typed ones), pairs the archive's by id or by `--match` key, and
@@ -38,6 +41,10 @@ extension TargetComparison.Finder {
             guard let targetId, let other = targetRecords[targetId] else { continue }
             var mapped = record
             mapped.id = targetId
+            // What the change added keeps the target's values on an update (`VersionMapping.addedAttributes`).
+            for name in modelChange?.mapping.addedAttributes(of: record.entity) ?? [] {
+                mapped.values[name] = other.values[name]
+            }
             if !followed.isEmpty {
                 for name in relationships[record.entity] ?? [] {
                     mapped.values[name] = mapped.values[name].map { Self.follow($0, through: followed) }
@@ -72,10 +79,10 @@ extension TargetComparison.Finder {
                 result.entityMatches[record.id] = ids[0]
                 continue
             }
-            var ambiguity = result.ambiguousMatches["\(record.entity).\(attribute)"] ?? ImportPlan.AmbiguousMatch()
+            var ambiguity = result.ambiguousMatches["\(record.entity).\(attribute)"] ?? TargetComparison.Ambiguity()
             ambiguity.records += 1
             let described = "\(Self.describe(value)) (\(ids.count) in the target, \(inArchive) in the archive)"
-            if ambiguity.values.count < ImportPlan.AmbiguousMatch.shown, !ambiguity.values.contains(described) {
+            if ambiguity.values.count < TargetComparison.Ambiguity.shown, !ambiguity.values.contains(described) {
                 ambiguity.values.append(described)
             }
             result.ambiguousMatches["\(record.entity).\(attribute)"] = ambiguity

@@ -18,7 +18,16 @@ struct TargetComparison: Sendable, Hashable {
     /// Generic records (archive ids) the target holds exactly, references followed through the matches.
     var unchangedEntities: Set<UUID> = []
     /// `Entity.attribute` → archive records left unmatched because their value is not unique.
-    var ambiguousMatches: [String: ImportPlan.AmbiguousMatch] = [:]
+    var ambiguousMatches: [String: Ambiguity] = [:]
+
+    /// Archive records a `--match Entity.attribute` key left unmatched, and the first few values that were not unique.
+    struct Ambiguity: Sendable, Hashable {
+        var records = 0
+        /// Each described (`"Inbox" (2 in the target, 1 in the archive)`).
+        var values: [String] = []
+        /// How many values `values` lists at most.
+        static let shown = 5
+    }
 
     init(ids: [StoreMapping.Kind: Set<UUID>] = [:]) {
         self.ids = ids
@@ -35,15 +44,18 @@ struct TargetComparison: Sendable, Hashable {
     }
 
     /// Compares `source` with `target` record by record: the archive is read here, the target on its own thread, and
-    /// the two are joined in id order.
+    /// the two are joined in id order. With `modelChange` (the run's, which the import writes through), the archive's
+    /// generic records are compared as the target's model version holds them.
     /// - Returns: nil when the archive's records are not in id order (then nothing is known: every existing record is
     ///   rewritten, as before, and nothing is matched).
     /// - Throws: what reading either side throws.
     static func find(
-        _ source: some ArchiveSource, in target: GraphSource, match: MatchRule? = nil,
+        _ source: some ArchiveSource, in target: GraphSource, modelChange: ModelChange? = nil, match: MatchRule? = nil,
         dates: ModificationDates = ModificationDates()
     ) throws -> TargetComparison? {
+        let target = modelChange.map { target.reading(through: $0) } ?? target
         var finder = Finder(target: GraphComparison.Cursor(source: target, side: 1), match: match, dates: dates)
+        finder.modelChange = modelChange
         defer { finder.target.channel.cancel() }
         do {
             try finder.target.advance()
@@ -70,6 +82,10 @@ struct TargetComparison: Sendable, Hashable {
         var unmatched: [StoreMapping.Kind: [GraphItem]] = [:]
         /// The archive's generic records, held until the target's have been read (see `finishEntities`).
         var entities: [EntityRecord] = []
+        /// The run's model change, which the archive's generic records are compared through.
+        var modelChange: ModelChange?
+        /// What the model change dropped and filled here (the import counts it again as it writes).
+        var tally = VersionMapping.Tally()
 
         init(target: GraphComparison.Cursor, match: MatchRule?, dates: ModificationDates) {
             self.target = target
@@ -78,6 +94,8 @@ struct TargetComparison: Sendable, Hashable {
         }
 
         mutating func visitHeader(_ header: ArchiveHeader) {
+            var header = header
+            if let modelChange { header.source?.model = modelChange.mapping.targetDeclarations }
             builder = DiffBuilder(
                 nameA: "archive", nameB: "target", options: GraphComparison.Options(detailLimit: 0),
                 headerA: header, headerB: target.header)

@@ -62,9 +62,15 @@ public struct ImportPlan: Sendable, Hashable, Codable {
         /// The first few such values, described (`"Inbox" (2 in the target, 1 in the archive)`).
         public var values: [String] = []
         /// How many values `values` lists at most.
-        public static let shown = 5
+        public static let shown = TargetComparison.Ambiguity.shown
         /// Creates an empty count.
         public init() {}
+
+        /// What the comparison with the target found.
+        init(_ ambiguity: TargetComparison.Ambiguity) {
+            records = ambiguity.records
+            values = ambiguity.values
+        }
     }
 
     /// `Entity.attribute` → the archive records ``StoreImportOptions/match`` left unmatched there (see

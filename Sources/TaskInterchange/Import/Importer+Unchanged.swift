@@ -3,11 +3,14 @@ import Foundation
 extension Importer {
     /// This importer, told what the store at `path` already holds: unchanged records (upsert and merge leave them
     /// unwritten), `--match` pairs and the target's modification dates (merge). Called inside the import's write
-    /// transaction, so no other writer can change the store between this comparison and the writes it decides.
+    /// transaction, so no other writer can change the store between this comparison and the writes it decides. The
+    /// archive's generic records are compared as `modelChange` (the run's, the one the import writes through) makes
+    /// them.
     /// - Throws: `TaskInterchangeError.invalidData` when merge or `--match` needs the comparison and the archive's
     ///   records are not in id order.
-    func leavingUnchanged(_ source: some ArchiveSource, in path: String, options: StoreImportOptions) throws -> Importer
-    {
+    func leavingUnchanged(
+        _ source: some ArchiveSource, in path: String, options: StoreImportOptions, modelChange: ModelChange?
+    ) throws -> Importer {
         var copy = self
         copy.match = options.match
         copy.modificationDates = options.modificationDates
@@ -15,8 +18,7 @@ extension Importer {
         var target = GraphSource.store(path: path, mapping: options.mapping, model: options.targetModel)
         target.externalStore = options.externalDataStore
         copy.baseline = try TargetComparison.find(
-            source, in: target,
-            match: options.match, dates: options.modificationDates)
+            source, in: target, modelChange: modelChange, match: options.match, dates: options.modificationDates)
         if copy.baseline == nil && (mode == .merge || options.match != nil) {
             throw TaskInterchangeError(
                 .invalidData,

@@ -71,7 +71,7 @@ public struct Importer: Sendable {
         validator: inout Validator?
     ) throws -> ImportPlan {
         var plan = ImportPlan()
-        plan.ambiguousMatches = baseline?.ambiguousMatches ?? [:]
+        plan.ambiguousMatches = baseline?.ambiguousMatches.mapValues(ImportPlan.AmbiguousMatch.init) ?? [:]
         if mode == .replace {
             for kind in StoreMapping.Kind.allCases { plan[kind].deleted = try destination.count(of: kind) }
             for (entity, count) in try destination.countOfEntities() where count > 0 {

@@ -1,13 +1,14 @@
 /// An import into another version of the archive's model: the mapping between the versions, inferred before anything
 /// is written, and the guarantee that every value the target's model has a place for arrives.
 extension StoreImport {
-    /// The mapping from the archive's model (its `source.model`) to the target's, nil when records pass unchanged or
-    /// the target's model has none of the archive's entities (an archive of another app: what the target lacks is
+    /// The run's model change from the archive's model (its `source.model`) to the target's, inferred once here and
+    /// handed to the import, its unchanged-record check and verification; nil when records pass unchanged or the
+    /// target's model has none of the archive's entities (an archive of another app: what the target lacks is
     /// reported as such, not as a model change).
     /// - Throws: `TaskInterchangeError.usage` for a `modelChange` override naming what neither model has, or given
     ///   where there is no model to change.
-    static func versionMapping(_ source: some ArchiveSource, target writer: StoreWriter, options: StoreImportOptions)
-        throws -> VersionMapping?
+    static func modelChange(_ source: some ArchiveSource, target writer: StoreWriter, options: StoreImportOptions)
+        throws -> ModelChange?
     {
         let overrides = options.mapping?.modelChange ?? ModelChangeOverrides()
         guard let model = writer.targetModel, let declarations = try source.header()?.source?.model,
@@ -54,7 +55,7 @@ extension StoreImport {
         // The same version: records pass unchanged, unless duplicates are merged on the way.
         guard changed || mapping.mergesRecords else { return nil }
         writer.modelChanged = changed
-        return mapping
+        return ModelChange(mapping)
     }
 
     /// After a model change every value left has a place in the target's model; one that did not arrive (the store's

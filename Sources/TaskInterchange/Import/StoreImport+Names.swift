@@ -48,7 +48,7 @@ extension StoreImport {
         if let model = writer.targetModel {
             for entity in model.entities {
                 known += entity.attributes.map {
-                    KnownProperty(owner: entity.name, property: $0.name, type: GenericLayout.typeName($0.type))
+                    KnownProperty(owner: entity.name, property: $0.name, type: $0.type.archiveType.name)
                 }
             }
         } else {

@@ -296,10 +296,11 @@ public enum StoreImport {
             busyTimeout: options.busyTimeout, model: options.targetModel)
         try checkModifiedProperty(options, declared: declared, source: source, target: writer)
         if let store = options.externalDataStore { writer.externalDataWriter.existing = ExternalData(store: store) }
-        let existing = writer.existingIDs(existingIsError: options.mode == .insert)
+        let existing = Validator.ExistingIDs(existingIsError: options.mode == .insert, contains: writer.existingLookup)
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
         var importer = Importer(options)
-        importer.versionMapping = try versionMapping(source, target: writer, options: options)
+        let modelChange = try modelChange(source, target: writer, options: options)
+        importer.versionMapping = modelChange?.mapping
         try writer.noteDeclarations(of: source, mapping: importer.versionMapping)
         var validator = Validator(maxIssues: options.maxIssues, existing: existing)
         validator.extraTypes = writer.extraAttributeTypes
@@ -314,8 +315,8 @@ public enum StoreImport {
                     [StoreMapping.Kind.project, .task].compactMap {
                         writer.resolved.mapping[$0]?.property(for: "modifiedAt")?.lowercased()
                     })
-                let plan = try importer.leavingUnchanged(source, in: path, options: options).run(
-                    source, into: &destination, validatingWith: &validator)
+                let plan = try importer.leavingUnchanged(source, in: path, options: options, modelChange: modelChange)
+                    .run(source, into: &destination, validatingWith: &validator)
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
                 try checkArrived(plan, mapping: importer.versionMapping)
                 try checkLacking(plan, unplaced: writer.unplaced, options: options)
@@ -373,7 +374,7 @@ public enum StoreImport {
             writer.externalStore = path
             external = writer.externalDataWriter
             try checkModifiedProperty(options, declared: declared, source: source, target: writer)
-            importer.versionMapping = try versionMapping(source, target: writer, options: options)
+            importer.versionMapping = try modelChange(source, target: writer, options: options)?.mapping
             try writer.noteDeclarations(of: source, mapping: importer.versionMapping)
             if options.keepIdentity {
                 guard let source = try source.header()?.source, let uuid = source.storeUUID,

@@ -1,5 +1,5 @@
-/// What a picture of a model needs from the library: where a new store keeps each many-to-many, and how two versions
-/// of a model map onto each other.
+/// What a picture of a model needs from the library: where a new store keeps each many-to-many (how two versions of a
+/// model map onto each other is `versionMapping(from:order:)`).
 extension ObjectModel {
     /// The join table of every many-to-many relationship (`Entity.relationship` → table), as a new store names it.
     package var joinTableNames: [String: String] {
@@ -8,36 +8,5 @@ extension ObjectModel {
             if case .join(let direction) = placement { result["\(key.entity).\(key.property)"] = direction.table }
         }
         return result
-    }
-
-    /// The mapping Core Data's lightweight migration would infer from `previous` to this model: through the versions
-    /// between them in `order` (each step's renaming identifiers followed) when `order` has some, else directly.
-    /// - Throws: `TaskInterchangeError` when the inference refuses the models.
-    package func versionMapping(from previous: ObjectModel, order: ModelVersionOrder? = nil)
-        throws(TaskInterchangeError) -> VersionMapping
-    {
-        let declarations = previous.entityDeclarations
-        if let path = order?.path(from: previous, to: self) {
-            return try VersionMapping(from: declarations, through: path)
-        }
-        return try VersionMapping(from: declarations, to: self, sourceModel: previous)
-    }
-
-    /// Every entity as an archive's `source.model` declares it: what a mapping from this model starts from.
-    package var entityDeclarations: [String: EntityDeclaration] {
-        var declarations: [String: EntityDeclaration] = [:]
-        for entity in entities {
-            var declaration = EntityDeclaration(superentity: entity.superentity, isAbstract: entity.isAbstract)
-            for attribute in StoreExtras.attributes(of: entity.name, in: self) {
-                declaration.attributes[attribute.name] = GenericLayout.typeName(attribute.type)
-            }
-            for (relationship, _) in storedRelationships(of: entity) {
-                declaration.relationships[relationship.name] = EntityRelationship(
-                    destination: relationship.destination, toMany: relationship.isToMany,
-                    ordered: relationship.isToMany && relationship.isOrdered, inverse: relationship.inverse)
-            }
-            declarations[entity.name] = declaration
-        }
-        return declarations
     }
 }

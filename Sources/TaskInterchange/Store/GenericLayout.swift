@@ -145,28 +145,8 @@ struct GenericLayout {
         StoreExtras.attributes(of: entity.name, in: model).compactMap { attribute in
             guard let column = schema.locator.column(of: attribute.name, in: stored) else { return nil }
             let value = StoreExtras.kind(of: attribute)
-            return Attribute(property: attribute.name, column: column, type: typeName(attribute.type), value: value)
-        }
-    }
-
-    /// The name `source.model` gives a model type.
-    static func typeName(_ type: ObjectModel.AttributeType) -> String {
-        switch type {
-        case .integer16: return "integer16"
-        case .integer32: return "integer32"
-        case .integer64: return "integer64"
-        case .decimal: return "decimal"
-        case .double: return "double"
-        case .float: return "float"
-        case .string: return "string"
-        case .boolean: return "boolean"
-        case .date: return "date"
-        case .binaryData: return "binary"
-        case .uuid: return "uuid"
-        case .uri: return "uri"
-        case .transformable: return "transformable"
-        case .objectID: return "objectID"
-        case .undefined, .composite: return "untyped"
+            return Attribute(
+                property: attribute.name, column: column, type: attribute.type.archiveType.name, value: value)
         }
     }
 
@@ -291,7 +271,7 @@ struct GenericLayout {
                 attributes.append(
                     Attribute(
                         property: CoreDataNames.property(ofColumn: name), column: name,
-                        type: Self.typeName(declared: column.declaredType),
+                        type: ArchiveType(declaredColumnType: column.declaredType).name,
                         value: StoreExtras.kind(declared: column.declaredType)))
             }
         }
@@ -324,17 +304,5 @@ struct GenericLayout {
                     storage: .joinTable(direction), destinationTable: memberTable))
         }
         return (attributes, relationships)
-    }
-
-    private static func typeName(declared: String) -> String {
-        switch declared {
-        case "INTEGER": return "integer64"
-        case "FLOAT": return "double"
-        case "TIMESTAMP": return "date"
-        case "BLOB": return "binary"
-        case "VARCHAR": return "string"
-        case "DECIMAL": return "decimal"
-        default: return "untyped"
-        }
     }
 }

@@ -193,14 +193,12 @@ extension StoreReader {
                 values[column.property] = .bool(statement.int64(at: index) != 0)
             case (.bool, .integer): values[column.property] = misfit("integer other than 0 or 1 in a Boolean attribute")
             case (.integer16, .integer), (.integer32, .integer):
-                let type = column.kind == .integer16 ? "integer16" : "integer32"
-                let range = IntegerAttribute.range(of: type)!
+                let type: ArchiveType = column.kind == .integer16 ? .integer16 : .integer32
+                let range = type.integerRange!
                 values[column.property] =
                     range.contains(statement.int64(at: index))
                     ? .integer(statement.int64(at: index))
-                    : misfit(
-                        "integer outside the \(VersionMapping.typeLabel(type)) range \(range.lowerBound)…"
-                            + "\(range.upperBound)")
+                    : misfit("integer outside the \(type.label) range \(range.lowerBound)…\(range.upperBound)")
             case (.integer, .integer), (.double, .integer), (.float, .integer):
                 values[column.property] = .integer(statement.int64(at: index))
             case (.double, .real) where statement.double(at: index).isFinite:

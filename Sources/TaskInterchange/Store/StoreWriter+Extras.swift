@@ -63,7 +63,7 @@ extension StoreWriter {
                 guard let column = schema.locator.attributeColumn(attribute.name, of: resolvedKind.entity),
                     !resolvedKind.usedColumns.contains(column)
                 else { continue }
-                result[kind, default: [:]][attribute.name] = GenericLayout.typeName(attribute.type)
+                result[kind, default: [:]][attribute.name] = attribute.type.archiveType.name
             }
         }
         return result

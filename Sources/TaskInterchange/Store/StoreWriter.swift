@@ -205,11 +205,11 @@ final class StoreWriter: ImportDestination {
         }
     }
 
-    /// The ids already in the store, per kind, for the validator (looked up in this writer's maps as they are when
-    /// this is called, not copied into sets).
-    func existingIDs(existingIsError: Bool) -> Validator.ExistingIDs {
+    /// Whether the store holds a record of a kind with an id, for the validator: looked up in this writer's maps as
+    /// they are when this is called, not copied into sets.
+    var existingLookup: @Sendable (RecordKind, UUID) -> Bool {
         let maps = existing
-        return Validator.ExistingIDs(existingIsError: existingIsError) { maps[$0]?[UUIDKey($1)] != nil }
+        return { maps[$0]?[UUIDKey($1)] != nil }
     }
 
     private func loadExistingIDs() throws {

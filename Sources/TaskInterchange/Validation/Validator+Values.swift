@@ -8,40 +8,40 @@ import Foundation
 extension Validator {
     /// Checks a value of model type `type`, in the encoding `extra` uses, at `path`.
     mutating func checkAttribute(_ value: ExtraValue, type: String, path: String) {
-        switch (type, value) {
+        switch (ArchiveType(rawValue: type), value) {
         case (_, .array):
             error(.wrongType, path, "an array belongs to a relationship; \(type) attributes hold one value")
-        case (_, .null), (_, .stored), ("untyped", _), ("integer64", .integer), ("boolean", .bool), ("string", _),
-            ("uri", _),
-            ("double", .double), ("double", .integer), ("float", .integer):
+        case (_, .null), (_, .stored), (.untyped?, _), (.integer64?, .integer), (.boolean?, .bool), (.string?, _),
+            (.uri?, _),
+            (.double?, .double), (.double?, .integer), (.float?, .integer):
             return
-        case ("decimal", .integer), ("decimal", .double):
+        case (.decimal?, .integer), (.decimal?, .double):
             // A typed record's number (the generic section keeps a decimal's digits as text): a store keeps it as is.
             return
-        case ("integer16", .integer(let number)), ("integer32", .integer(let number)):
-            guard let range = IntegerAttribute.range(of: type), !range.contains(number) else { return }
+        case (let integer?, .integer(let number)) where integer == .integer16 || integer == .integer32:
+            guard let range = integer.integerRange, !range.contains(number) else { return }
             error(
                 .valueOutOfRange, path,
-                "\(number) is outside the \(VersionMapping.typeLabel(type)) range \(range.lowerBound)…\(range.upperBound); "
+                "\(number) is outside the \(integer.label) range \(range.lowerBound)…\(range.upperBound); "
                     + "the app would read a truncated value")
-        case ("boolean", .integer(let number)):
+        case (.boolean?, .integer(let number)):
             if number != 0 && number != 1 {
                 error(
                     .valueOutOfRange, path, "\(number) is not a boolean; a Boolean attribute holds true, false, 0 or 1")
             }
-        case ("float", .double(let number)):
+        case (.float?, .double(let number)):
             if number.magnitude > Double(Float.greatestFiniteMagnitude) {
                 error(.valueOutOfRange, path, "\(number) is beyond the Float range (±\(Float.greatestFiniteMagnitude))")
             }
-        case ("decimal", .string(let text)):
+        case (.decimal?, .string(let text)):
             checkDecimal(text, path: path)
-        case ("uuid", .string(let text)):
+        case (.uuid?, .string(let text)):
             checkUUID(text, path: path)
-        case ("date", .string(let text)):
+        case (.date?, .string(let text)):
             if (try? LosslessDate.date(from: text)) == nil { wrongType(type, path) }
-        case ("binary", .string(let text)), ("transformable", .string(let text)), ("objectID", .string(let text)):
+        case (.binary?, .string(let text)), (.transformable?, .string(let text)), (.objectID?, .string(let text)):
             if Data(base64Encoded: text) == nil { wrongType(type, path) }
-        case ("binary", _), ("transformable", _):
+        case (.binary?, _), (.transformable?, _):
             // SQLite lets a column hold another storage class than its type says; it travels as what it holds.
             return
         default:

@@ -140,7 +140,7 @@ public struct ModelVersionOrder: Sendable, Hashable {
             var declaration = EntityDeclaration(isAbstract: entity.isAbstract)
             for attribute in ancestry.flatMap(\.attributes) where !attribute.isTransient && attribute.derivation == nil
             {
-                declaration.attributes[attribute.name] = GenericLayout.typeName(attribute.type)
+                declaration.attributes[attribute.name] = attribute.type.archiveType.name
             }
             let carried = archive[entity.name].map { Set($0.relationships.keys) }
             for relationship in ancestry.flatMap(\.relationships) where !relationship.isTransient {
@@ -162,7 +162,7 @@ public struct ModelVersionOrder: Sendable, Hashable {
             let ancestry = version.model.ancestry(of: entity)
             let attributes = ancestry.flatMap(\.attributes).filter { !$0.isTransient && $0.derivation == nil }
             let types = Dictionary(
-                attributes.map { ($0.name, GenericLayout.typeName($0.type)) }, uniquingKeysWith: { a, _ in a })
+                attributes.map { ($0.name, $0.type.archiveType.name) }, uniquingKeysWith: { a, _ in a })
             guard declaration.attributes == types else { return false }
             let relationships = Set(ancestry.flatMap(\.relationships).filter { !$0.isTransient }.map(\.name))
             return declaration.relationships.keys.allSatisfy { relationships.contains($0) }

@@ -183,7 +183,7 @@ extension VersionMapping {
                     sourceType: type)
                 continue
             }
-            let targetType = GenericLayout.typeName(attribute.type)
+            let targetType = attribute.type.archiveType.name
             properties[property] = PropertyMap(
                 target: targetName,
                 change: change(from: type, to: targetType, property: "\(target.name).\(targetName)"),
@@ -275,7 +275,7 @@ extension VersionMapping {
         var fills: [Fill] = []
         for attribute in attributes where attribute.derivation == nil {
             let isAdded = !claimed.contains(attribute.name)
-            let type = GenericLayout.typeName(attribute.type)
+            let type = attribute.type.archiveType.name
             let value =
                 overrides.fill[target.name + "." + attribute.name].flatMap { converted($0, to: type) }
                 ?? attribute.defaultValue.flatMap { defaultValue($0, type: type) }
@@ -315,7 +315,7 @@ extension VersionMapping {
                 if let attribute = model.ancestry(of: entity).flatMap(\.attributes).first(where: {
                     $0.name == fill.property
                 }) {
-                    mapped.attributes[fill.property] = GenericLayout.typeName(attribute.type)
+                    mapped.attributes[fill.property] = attribute.type.archiveType.name
                 }
             }
             for (property, relationship) in declaration.relationships {
@@ -385,12 +385,12 @@ extension VersionMapping {
             let attributes = model.ancestry(of: entity).flatMap(\.attributes)
             let names = attributes.map(\.name)
             if let attribute = attributes.first(where: { $0.name == parts[1] }), let value = overrides.fill[key] {
-                let type = GenericLayout.typeName(attribute.type)
+                let type = attribute.type.archiveType.name
                 if converted(value, to: type) == nil || value == .null {
                     throw TaskInterchangeError(
                         .usage,
                         "\(JSONPath.member("$.modelChange.fill", key)): \(value == .null ? "null" : "this value") is not "
-                            + "a \(typeLabel(type)) value for \(key)"
+                            + "a \(ArchiveType.label(of: type)) value for \(key)"
                             + (value == .null
                                 ? " (to leave values out, name the property null in modelChange.properties)" : ""))
                 }

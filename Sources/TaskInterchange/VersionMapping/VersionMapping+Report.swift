@@ -148,7 +148,7 @@ extension VersionMapping {
     /// does not.
     static func shape(_ change: Change) -> String? {
         switch change {
-        case .converted(let from, let to): return "\(typeLabel(from)) → \(typeLabel(to))"
+        case .converted(let from, let to): return "\(ArchiveType.label(of: from)) → \(ArchiveType.label(of: to))"
         case .toMany: return "to-one → to-many"
         case .toOne: return "to-many → to-one"
         case .reordered(let ordered): return ordered ? "unordered → ordered" : "ordered → unordered"

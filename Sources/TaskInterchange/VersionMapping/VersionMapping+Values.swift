@@ -3,29 +3,15 @@ import Foundation
 /// Type changes between versions: which the mapping converts (every value unchanged, or each value checked to fit)
 /// and which it refuses, and default values as the archive spells values.
 extension VersionMapping {
-    /// Type pairs whose values convert: every value unchanged (widening), or each checked where the target is narrower.
-    private static let convertible: Set<String> = [
-        "integer16>integer32", "integer16>integer64", "integer32>integer64",
-        "integer64>integer32", "integer64>integer16", "integer32>integer16",
-        "integer16>double", "integer32>double", "integer64>double",
-        "integer16>float", "integer32>float", "integer64>float",
-        "integer16>decimal", "integer32>decimal", "integer64>decimal",
-        "float>double", "double>float",
-        "boolean>integer16", "boolean>integer32", "boolean>integer64",
-        "integer16>boolean", "integer32>boolean", "integer64>boolean",
-        "integer16>string", "integer32>string", "integer64>string",
-        "uuid>string", "uri>string", "string>uri",
-        "binary>transformable", "transformable>binary",
-        // A store without a model cache declares a UUID's column as a BLOB: its 16 bytes are the UUID.
-        "binary>uuid",
-    ]
-
     /// How values of `from` become values of `to`.
     static func change(from: String, to: String, property: String) -> Change {
         if from == to { return .kept }
-        if from == "untyped" || convertible.contains(from + ">" + to) { return .converted(from: from, to: to) }
+        if let source = ArchiveType(rawValue: from), let target = ArchiveType(rawValue: to), source.converts(to: target)
+        {
+            return .converted(from: from, to: to)
+        }
         return .refused(
-            "\(property) is \(typeLabel(to)) in the target model and \(typeLabel(from)) in the archive: no conversion "
+            "\(property) is \(ArchiveType.label(of: to)) in the target model and \(ArchiveType.label(of: from)) in the archive: no conversion "
                 + "keeps every value; name another target property (or none) in the mapping's modelChange.properties")
     }
 
@@ -37,8 +23,8 @@ extension VersionMapping {
         if let converted = converted(value, to: to) { return converted }
         throw TaskInterchangeError(
             .invalidData,
-            "\(path): \(describe(value)) cannot be held unchanged by \(property), \(typeLabel(to)) in the target "
-                + "model (\(typeLabel(from)) in the archive)")
+            "\(path): \(describe(value)) cannot be held unchanged by \(property), \(ArchiveType.label(of: to)) in the target "
+                + "model (\(ArchiveType.label(of: from)) in the archive)")
     }
 
     static func converted(_ value: ExtraValue, to type: String) -> ExtraValue? {
@@ -53,7 +39,7 @@ extension VersionMapping {
             case .text, .blob: return value
             }
         case ("integer16", _), ("integer32", _), ("integer64", _):
-            guard let range = IntegerAttribute.range(of: type) else { return nil }
+            guard let range = ArchiveType(rawValue: type)?.integerRange else { return nil }
             switch value {
             case .integer(let number): return range.contains(number) ? value : nil
             case .bool(let flag): return .integer(flag ? 1 : 0)
@@ -120,27 +106,6 @@ extension VersionMapping {
             return .string(text)
         default:
             return nil
-        }
-    }
-
-    /// A type as Xcode's model editor names it.
-    package static func typeLabel(_ type: String) -> String {
-        switch type {
-        case "integer16": return "Integer 16"
-        case "integer32": return "Integer 32"
-        case "integer64": return "Integer 64"
-        case "decimal": return "Decimal"
-        case "double": return "Double"
-        case "float": return "Float"
-        case "string": return "String"
-        case "boolean": return "Boolean"
-        case "date": return "Date"
-        case "binary": return "Binary Data"
-        case "uuid": return "UUID"
-        case "uri": return "URI"
-        case "transformable": return "Transformable"
-        case "objectID": return "Object ID"
-        default: return "untyped"
         }
     }
 

@@ -74,4 +74,64 @@ struct QuietUpsertTests {
         let found = try TargetComparison.find(archive, in: .store(path: directory.path("s.sqlite")))
         #expect(found?.ids[.task]?.count == archive.tasks.count)
     }
+
+    @Test(
+        "an old-version archive upserted into a later version's store (model cache) leaves every Z_OPT; verify maps alike"
+    )
+    func oldVersionArchive() throws {
+        let directory = try TemporaryDirectory()
+        let versions = try VersionChainTests.versions()
+        // An export of the Journal 1 store: its records' ids derive from its store UUID and their keys.
+        let archive = directory.path("journal-v1.json")
+        var export = ExportOptions()
+        export.model = versions[0].model
+        _ = try Exporter.export(
+            store: SampleStores.copy("Journal-v1.sqlite", to: directory), toFile: archive, options: export)
+        let order = ModelVersionOrder(inferring: versions)
+        let store = directory.path("v4.sqlite")
+        var options = StoreImportOptions()
+        options.template = StoreTemplate(model: versions[3].model)
+        options.keepIdentity = true
+        options.modelVersions = order
+        let first = try StoreImport.run(ArchiveInput(path: archive), into: store, options: options)
+        #expect(first.versionMapping?.steps.count == 3)
+        let database = try Database(path: store, mode: .readOnly(immutable: false))
+        #expect(try database.rows("SELECT count(*) FROM Z_MODELCACHE").first?[0].int64 == 1)
+        let tables = ["ZENTRY", "ZLABEL", "ZNOTEBOOK"]
+        let before = try tables.map { try Self.opt(store, $0) }
+        #expect(before.map(\.count) == [6, 3, 2])
+
+        // The app's Journal 4 for a store of it: the archive is mapped as the first import mapped it.
+        var upsert = StoreImportOptions()
+        upsert.mode = .upsert
+        upsert.targetModel = versions[3].model
+        upsert.modelVersions = order
+        let second = try StoreImport.run(ArchiveInput(path: archive), into: store, options: upsert)
+        #expect(try tables.map { try Self.opt(store, $0) } == before)
+        #expect(second.plan.entities["Entry"]?.unchanged == 6)
+        #expect(second.plan.entities["Entry"]?.updated == 0)
+        #expect(second.versionMapping == first.versionMapping)
+
+        // A changed entry is the one rewritten.
+        let text = try String(contentsOfFile: archive, encoding: .utf8)
+        let changed = directory.path("changed.json")
+        let edited = text.replacingOccurrences(
+            of: #""mood":2"#, with: #""mood":-2"#)
+        #expect(edited != text)
+        try edited.write(toFile: changed, atomically: true, encoding: .utf8)
+        let third = try StoreImport.run(ArchiveInput(path: changed), into: store, options: upsert)
+        #expect(third.plan.entities["Entry"]?.updated == 1)
+        #expect(try Self.opt(store, "ZENTRY").filter { $0 > 1 } == [2])
+
+        // Verification reads the file through the import's change, and infers the same one itself.
+        let given = try GraphComparison.verify(
+            .archive(path: changed), against: .store(path: store, mapping: nil, model: versions[3].model),
+            modelVersions: order, versionMapping: third.versionMapping)
+        let inferred = try GraphComparison.verify(
+            .archive(path: changed), against: .store(path: store, mapping: nil, model: versions[3].model),
+            modelVersions: order)
+        #expect(given.isEqual && inferred.isEqual)
+        #expect(given.modelChange == third.plan.modelChange)
+        #expect(inferred.modelChange == given.modelChange)
+    }
 }
