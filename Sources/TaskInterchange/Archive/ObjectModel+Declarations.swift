@@ -94,34 +94,21 @@ extension ObjectModel {
     private static func attributeType(_ name: String, _ entity: String, _ property: String)
         throws(TaskInterchangeError) -> AttributeType
     {
-        switch name {
-        case "string": return .string
-        case "integer16": return .integer16
-        case "integer32": return .integer32
-        case "integer64": return .integer64
-        case "decimal": return .decimal
-        case "double": return .double
-        case "float": return .float
-        case "boolean": return .boolean
-        case "date": return .date
-        case "binary": return .binaryData
-        case "uuid": return .uuid
-        case "uri": return .uri
-        case "transformable": return .transformable
         // Raw columns of a store read without its model (keys and positions whose relationship was not known) keep
         // their numbers in an integer column: every value arrives, and `untypedProperties` says what they are.
-        case "untyped": return .integer64
-        default:
-            // An object ID has no column in a store.
+        if name == ArchiveType.untyped.name { return .integer64 }
+        // An object ID has no column in a store.
+        guard let type = AttributeType.allCases.first(where: { $0.archiveType.name == name && $0 != .objectID }) else {
             throw refusal(entity, property, "is of type \(name), which a store keeps no column for")
         }
+        return type
     }
 
     /// The `untyped` attributes of `declarations` (`Entity.property`, sorted): raw numbers of a store read without
     /// its model, which a new store keeps as integers that mean nothing to it.
     package static func untypedProperties(of declarations: [String: EntityDeclaration]) -> [String] {
         declarations.flatMap { name, declaration in
-            declaration.attributes.filter { $0.value == "untyped" }.map { "\(name).\($0.key)" }
+            declaration.attributes.filter { $0.value == ArchiveType.untyped.name }.map { "\(name).\($0.key)" }
         }.sorted()
     }
 
