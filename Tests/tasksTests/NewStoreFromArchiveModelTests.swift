@@ -93,9 +93,7 @@ struct NewStoreFromArchiveModelTests {
     @Test("a new store none of the archive's records has a place in is refused, whatever --strict says")
     func nothingArrives() throws {
         let scratch = try Scratch()
-        let archive = scratch.path("journal.json")
-        let export = try TasksBinary.run(["export", "--store", TasksBinary.sample("Journal-v1.sqlite"), "-o", archive])
-        #expect(export.status == 0)
+        let archive = try journalExport(in: scratch)
         let load = try TasksBinary.run([
             "import", "--store", scratch.path("new.sqlite"), "--model-from", TasksBinary.sample("TaskManager.sqlite"),
             archive,
@@ -111,9 +109,7 @@ struct NewStoreFromArchiveModelTests {
     @Test("declarations that cannot make a store: exit 65 naming the property, nothing left behind")
     func refused() throws {
         let scratch = try Scratch()
-        let archive = scratch.path("journal.json")
-        let export = try TasksBinary.run(["export", "--store", TasksBinary.sample("Journal-v1.sqlite"), "-o", archive])
-        #expect(export.status == 0)
+        let archive = try journalExport(in: scratch)
         let text = try String(contentsOfFile: archive, encoding: .utf8)
             .replacingOccurrences(of: "\"color\":\"string\"", with: "\"color\":\"objectID\"")
         #expect(text.contains("\"color\":\"objectID\""))
@@ -127,6 +123,14 @@ struct NewStoreFromArchiveModelTests {
             #expect(load.stderr.contains("give the app's model (--model-from); nothing was written"))
             #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == ["journal.json"])
         }
+    }
+
+    /// The Journal v1 sample's export, as `journal.json` in `scratch`.
+    func journalExport(in scratch: Scratch) throws -> String {
+        let archive = scratch.path("journal.json")
+        let export = try TasksBinary.run(["export", "--store", TasksBinary.sample("Journal-v1.sqlite"), "-o", archive])
+        #expect(export.status == 0, "\(export.stderr)")
+        return archive
     }
 
     /// The `source` line's `model` member.
