@@ -2,13 +2,12 @@
 /// carries generic entities: the built-in task model alone has no place for them. Typed kinds still go into the
 /// task model's entities, which join the declared ones when the archive read typed kinds.
 extension StoreImport {
-    /// The template a new store gets: the one given, else one made from `source.model` when it declares entities
-    /// (nil: the built-in task model).
+    /// The template a new store given none gets: one made from `source.model` when it declares entities (nil: the
+    /// built-in task model).
     /// - Throws: `.invalidData` when the declarations cannot make a store (see `ObjectModel(declarations:)`).
-    static func newStoreTemplate(_ header: ArchiveHeader?, options: StoreImportOptions) throws(TaskInterchangeError)
+    static func newStoreTemplate(_ header: ArchiveHeader?) throws(TaskInterchangeError)
         -> StoreTemplate?
     {
-        if let template = options.template { return template }
         guard let source = header?.source, !source.model.isEmpty else { return nil }
         let kindEntities = [
             "project": "Project", "category": "Category", "tag": "Tag", "task": "Task", "subtask": "Subtask",
