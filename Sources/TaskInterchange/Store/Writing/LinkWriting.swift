@@ -4,9 +4,9 @@ struct LinkWriting {
     /// The task–tag join rows to write at the end of the import (`writeTagLinks`).
     var tagLinks = LinkQueue()
     /// `kind.relationship` → where its links go (nil: nowhere in this target).
-    var targets: [String: LinkTarget?] = [:]
+    var targets: [String: StoreWriter.LinkTarget?] = [:]
     /// Prepared statements per generic relationship (`Entity.property`).
-    var entityStatements: [String: LinkStatements] = [:]
+    var entityStatements: [String: StoreWriter.LinkStatements] = [:]
     /// Links written so far to each object through its side of a pair the archive carried from the other side.
     private var inverseCounts: [String: Int] = [:]
 

@@ -6,7 +6,7 @@ struct RowWriting {
     /// Row statements per typed kind.
     var kinds: [StoreMapping.Kind: RowStatements] = [:]
     /// Row statements per generic entity.
-    var entities: [String: EntityStatements] = [:]
+    var entities: [String: StoreWriter.EntityStatements] = [:]
     /// Other statements (join rows, subtask removal, entity numbers), by their SQL.
     private var prepared: [String: Statement] = [:]
 
