@@ -17,9 +17,9 @@ struct ObjectModelLoadingTests {
         let folder = ModelFixtures.path("CoreDataPlus-SampleModel/SampleModel.xcdatamodeld")
         let source = try ModelSource(path: folder)
         #expect(try ObjectModel(contentsOf: folder) == source.version(named: nil).model)
-        let first = try ObjectModel(contentsOf: folder, version: "SampleModel")
-        #expect(first == (try source.version(named: "SampleModel").model))
-        #expect(first != (try ObjectModel(contentsOf: folder)))
+        let second = try ObjectModel(contentsOf: folder, version: "SampleModel2")
+        #expect(second == (try source.version(named: "SampleModel2").model))
+        #expect(second != (try ObjectModel(contentsOf: folder)))
         let compiled = try ObjectModel(contentsOf: ModelFixtures.path("CoreDataPlus-SampleModel3/SampleModel3.momd"))
         #expect(
             compiled.versionHashes
