@@ -3,9 +3,9 @@ import Foundation
 extension ObjectModel {
     /// A fetch index of an entity (`NSFetchIndexDescription`): Core Data creates it as
     /// `Z_<Entity>_<name>` on the entity's table.
-    public struct FetchIndex: Sendable, Hashable, Codable {
+    package struct FetchIndex: Sendable, Hashable, Codable {
         /// How an element is indexed.
-        public enum Kind: Int, Sendable, Hashable, Codable {
+        package enum Kind: Int, Sendable, Hashable, Codable {
             /// An ordinary B-tree index.
             case binary = 0
             /// An R-tree index (for ranges, such as locations).
@@ -13,17 +13,17 @@ extension ObjectModel {
         }
 
         /// One indexed property.
-        public struct Element: Sendable, Hashable, Codable {
+        package struct Element: Sendable, Hashable, Codable {
             /// The property's name.
-            public package(set) var property: String
+            package var property: String
             /// Ascending or descending order.
-            public package(set) var ascending = true
+            package var ascending = true
             /// The index kind.
-            public package(set) var kind: Kind = .binary
+            package var kind: Kind = .binary
             /// The format of the indexed expression, for an element that indexes an expression rather than a
             /// property (`property` is then the expression description's generated name, such as `expression1`).
             /// Core Data indexes `SELF` as the row's key (`Z_PK`) and the key path `entity` as its entity number.
-            public package(set) var expression: String?
+            package var expression: String?
 
             /// Creates an element.
             package init(_ property: String, ascending: Bool = true, kind: Kind = .binary, expression: String? = nil) {
@@ -42,11 +42,11 @@ extension ObjectModel {
         }
 
         /// The index name.
-        public package(set) var name: String
+        package var name: String
         /// The indexed properties, in index order.
-        public package(set) var elements: [Element]
+        package var elements: [Element]
         /// The partial-index predicate's format, for an index on some rows only.
-        public package(set) var partialIndexPredicate: String?
+        package var partialIndexPredicate: String?
 
         /// Creates a fetch index.
         package init(_ name: String, elements: [Element], partialIndexPredicate: String? = nil) {

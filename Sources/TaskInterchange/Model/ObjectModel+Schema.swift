@@ -6,7 +6,7 @@
 extension ObjectModel {
     /// Entity name → its `Z_ENT`: roots in byte-wise name order, each followed depth-first by its sub-entities in
     /// name order, numbered from 1.
-    public var entityNumbers: [String: Int64] {
+    package var entityNumbers: [String: Int64] {
         SchemaLayout(model: self).entityNumbers
     }
 
@@ -20,7 +20,7 @@ extension ObjectModel {
 
     /// What `schemaStatements()` could not reproduce with confidence for this model, one sentence each; empty for
     /// every model of the real stores we hold except where a many-to-many pair lies on one entity.
-    public var schemaCaveats: [String] {
+    package var schemaCaveats: [String] {
         SchemaLayout(model: self).caveats
     }
 

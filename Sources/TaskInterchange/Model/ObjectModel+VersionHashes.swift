@@ -9,7 +9,7 @@ import Foundation
 /// the inverse name, and a composite attribute is hashed from its leaf elements alone.
 extension ObjectModel {
     /// Entity name → 32-byte SHA-256 version hash.
-    public var versionHashes: [String: [UInt8]] {
+    package var versionHashes: [String: [UInt8]] {
         var memo: [String: [UInt8]] = [:]
         let byName = entitiesByName
         for entity in entities {
@@ -20,12 +20,12 @@ extension ObjectModel {
     }
 
     /// `NSStoreModelVersionChecksumKey`: base64 of SHA-256 over the entity hashes in name order.
-    public var versionChecksum: String {
+    package var versionChecksum: String {
         Self.checksum(of: versionHashes)
     }
 
     /// `NSStoreModelVersionHashesDigest`: base64 of SHA-512 over each entity name followed by its hash, in name order.
-    public var versionHashesDigest: String {
+    package var versionHashesDigest: String {
         Self.digest(of: versionHashes)
     }
 

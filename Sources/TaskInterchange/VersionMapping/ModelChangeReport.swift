@@ -1,7 +1,7 @@
 /// What a change of model version did to an import's records, one entry per decision that changes something, for
 /// people (its `description` is the plan's "Model change:" list) and for programs (`Codable`).
 ///
-/// Made by ``VersionMapping/report(_:)`` from the mapping and the counts the import made with it.
+/// Made by the version mapping from the mapping and the counts the import made with it.
 public struct ModelChangeReport: Sendable, Hashable, Codable {
     /// One decision of the mapping, with what it did.
     public struct Entry: Sendable, Hashable, Codable {

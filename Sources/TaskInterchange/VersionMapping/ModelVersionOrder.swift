@@ -95,7 +95,7 @@ public struct ModelVersionOrder: Sendable, Hashable {
 
     /// The versions a store of `source` passes through on its way to `target`, both included, when the target comes
     /// after the source with at least one version between them; nil otherwise (one step is the direct mapping).
-    public func path(from source: ObjectModel, to target: ObjectModel) -> [Version]? {
+    package func path(from source: ObjectModel, to target: ObjectModel) -> [Version]? {
         guard let first = versions.firstIndex(where: { $0.model == source }),
             let last = versions.lastIndex(where: { $0.model == target }), last > first + 1
         else { return nil }
@@ -112,7 +112,7 @@ public struct ModelVersionOrder: Sendable, Hashable {
 
     /// The version closest to the archive's declarations (a store's own model no version has): the most entities
     /// declared exactly, then the most `Entity.property` names with their types in common, then the latest.
-    public func closest(to declarations: [String: EntityDeclaration]) -> Version? {
+    package func closest(to declarations: [String: EntityDeclaration]) -> Version? {
         func properties(_ declarations: [String: EntityDeclaration]) -> Set<String> {
             Set(
                 declarations.flatMap { entity, declaration in
@@ -172,7 +172,7 @@ public struct ModelVersionOrder: Sendable, Hashable {
     /// The version that declares exactly the archive's entities (their attributes with their types and their
     /// carried relationships); of several equal ones the earliest, since an archive does not say which version wrote
     /// it (where that is known, `VersionMapping.inferred` is given it as `sourceModel`); nil when none does.
-    public func version(declaring declarations: [String: EntityDeclaration]) -> Version? {
+    package func version(declaring declarations: [String: EntityDeclaration]) -> Version? {
         versions.first { declares(declarations, $0) }
     }
 

@@ -3,13 +3,13 @@
 /// record passes every step's mapping in turn, so each step's renaming identifiers, defaults and type checks apply.
 extension VersionMapping {
     /// One step of a chain: the mapping from one version to the next.
-    public struct Step: Sendable, Hashable {
+    package struct Step: Sendable, Hashable {
         /// The version the step starts from.
-        public var from: String
+        package var from: String
         /// The version it leads to.
-        public var to: String
+        package var to: String
         /// The mapping between the two.
-        public var mapping: VersionMapping
+        package var mapping: VersionMapping
     }
 
     /// How counts made by the steps are named: drops by the source's names, fills and conversions by the target's,
@@ -35,7 +35,7 @@ extension VersionMapping {
     ///     own model), with that model when known (a store's model cache).
     /// - Throws: `TaskInterchangeError.usage` for an override naming what neither model has, or an element the
     ///   versions in between have already removed.
-    public init(
+    package init(
         from source: [String: EntityDeclaration], through versions: [ModelVersionOrder.Version],
         overrides: ModelChangeOverrides = ModelChangeOverrides(), ownModel: (name: String, model: ObjectModel?)? = nil
     ) throws(TaskInterchangeError) {
@@ -119,7 +119,7 @@ extension VersionMapping {
     /// holds the archive's version (`sourceModel`, else the one declaring exactly the archive's entities) and the
     /// target's with others between; direct otherwise.
     /// - Throws: `TaskInterchangeError.usage` for an override naming what neither model has.
-    public static func inferred(
+    package static func inferred(
         from source: [String: EntityDeclaration], to model: ObjectModel, versions: ModelVersionOrder?,
         overrides: ModelChangeOverrides = ModelChangeOverrides(), sourceModel: ObjectModel? = nil
     ) throws(TaskInterchangeError) -> VersionMapping {
@@ -149,7 +149,7 @@ extension VersionMapping {
     }
 
     /// How a chain names the first step's source when no version wrote the store.
-    public static let ownModelName = "the store's own model"
+    package static let ownModelName = "the store's own model"
 
     /// The archive's entities and properties (target names → archive names) after `mapping`.
     private static func forward(

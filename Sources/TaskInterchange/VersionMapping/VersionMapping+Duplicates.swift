@@ -6,17 +6,17 @@ import Foundation
 /// says which record to keep, made one record each the way Core Data's merge policies would.
 extension VersionMapping {
     /// Records sharing the values of one uniqueness constraint.
-    public struct DuplicateGroup: Sendable, Hashable {
+    package struct DuplicateGroup: Sendable, Hashable {
         /// One record of the group.
-        public struct Member: Sendable, Hashable {
+        package struct Member: Sendable, Hashable {
             /// Its id in the archive.
-            public var id: UUID
+            package var id: UUID
             /// Its key in the source store (in the target store for a row already there).
-            public var key: Int64?
+            package var key: Int64?
             /// True for a row the target store already holds.
-            public var isInTarget = false
+            package var isInTarget = false
             /// Its entity in the target model (a sub-entity of the constraint's, maybe).
-            public var entity: String
+            package var entity: String
             /// The value of the policy's date attribute, for `newest`.
             var date: Date?
             /// Its to-many links (target names), added to the kept record when it is merged.
@@ -24,19 +24,19 @@ extension VersionMapping {
         }
 
         /// The target entity that declares the constraint.
-        public var entity: String
+        package var entity: String
         /// The constraint's properties.
-        public var properties: [String]
+        package var properties: [String]
         /// The values the records share, in `properties` order.
-        public var values: [ExtraValue]
+        package var values: [ExtraValue]
         /// The records, in archive order.
-        public var members: [Member]
+        package var members: [Member]
         /// The record kept, once resolved.
-        public internal(set) var kept: UUID?
+        package internal(set) var kept: UUID?
 
         /// The group for a message: `Label (name = "Home"): keys 1, 4`, with `; the target's key 7` for rows the
         /// target already holds.
-        public var description: String {
+        package var description: String {
             let shared = zip(properties, values).map { "\($0) = \(VersionMapping.describe($1))" }.joined(
                 separator: ", ")
             func keys(_ members: [Member]) -> String {
@@ -131,7 +131,7 @@ extension VersionMapping {
     /// - Throws: `TaskInterchangeError.invalidData` naming every group when some entity has no policy; `.usage` for a
     ///   policy naming an entity the target lacks or a `by` that is not a date attribute of it; what reading the
     ///   archive or mapping its records throws.
-    public mutating func findDuplicates(
+    package mutating func findDuplicates(
         in source: some ArchiveSource, model: ObjectModel, overrides: ModelChangeOverrides
     ) throws {
         try findDuplicates(in: source, model: model, overrides: overrides, target: nil, matching: [:], refusing: true)

@@ -12,7 +12,7 @@ extension VersionMapping {
     ///     archive's mistake, which validation reports).
     /// - Throws: `TaskInterchangeError.usage` when an override names an entity or property neither model has (with the
     ///   closest names).
-    public init(
+    package init(
         from source: [String: EntityDeclaration], to model: ObjectModel,
         overrides: ModelChangeOverrides = ModelChangeOverrides(), sourceModel: ObjectModel? = nil
     ) throws(TaskInterchangeError) {

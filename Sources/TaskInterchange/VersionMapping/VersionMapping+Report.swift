@@ -3,7 +3,7 @@ import Foundation
 extension VersionMapping {
     /// What the mapping did, given the counts an import made with it (``ImportPlan/modelChange``): one entry per
     /// decision that changes something, and each step of a chain.
-    public func report(_ tally: Tally) -> ModelChangeReport {
+    package func report(_ tally: Tally) -> ModelChangeReport {
         var entries: [ModelChangeReport.Entry] = []
         for (source, map) in entities.sorted(by: { $0.key < $1.key }) {
             guard let target = map.target else {

@@ -7,9 +7,13 @@
 /// The mapping works on generic records (the archive's `entities` section), before they are written and before an
 /// archive is compared with a store of the target version. Ids stay the archive's: a store read for comparison
 /// derives the ids of a renamed entity's records from its source name (`identityNames`).
+///
+/// To an app it is a handle: an import returns the one it used (`StoreImportResult/versionMapping`), which a
+/// comparison reads its archive through (`GraphComparison/Options/versionMapping`); what it did is in the
+/// `ModelChangeReport` and the plan's `VersionMapping/Tally`.
 public struct VersionMapping: Sendable, Hashable {
     /// What happens to one source property.
-    public enum Change: Sendable, Hashable {
+    package enum Change: Sendable, Hashable {
         /// Carried under the same type (and, for a relationship, the same cardinality).
         case kept
         /// Converted without changing any value (Integer 16 → Integer 32, Float → Double, Boolean → Integer, …), or
@@ -29,11 +33,11 @@ public struct VersionMapping: Sendable, Hashable {
     }
 
     /// One source property's fate.
-    public struct PropertyMap: Sendable, Hashable {
+    package struct PropertyMap: Sendable, Hashable {
         /// The target property's name (nil when dropped).
-        public var target: String?
+        package var target: String?
         /// How its values change.
-        public var change: Change
+        package var change: Change
         /// The target's type for an attribute (`source.model` type names), nil for a relationship.
         var targetType: String?
         /// The source's type for an attribute, nil for a relationship.
@@ -44,36 +48,36 @@ public struct VersionMapping: Sendable, Hashable {
         /// record only.
         var uniqueInverse: String?
         /// How the pair this relationship belongs to changed on its other side, for the plan.
-        public internal(set) var pairChange: String?
+        package internal(set) var pairChange: String?
     }
 
     /// A target attribute no source property fills (added by the new version), or a required one: what records
     /// without a value get.
-    public struct Fill: Sendable, Hashable {
+    package struct Fill: Sendable, Hashable {
         /// The target attribute.
-        public var property: String
+        package var property: String
         /// The value written: the mapping file's, else the model's default; nil when there is none.
-        public var value: ExtraValue?
+        package var value: ExtraValue?
         /// The target requires a value: a record without one, with no `value` to write, is refused.
-        public var isRequired: Bool
+        package var isRequired: Bool
         /// No source property maps to it (an added attribute): every record gets `value`.
-        public var isAdded: Bool
+        package var isAdded: Bool
         /// In the last step of a chain: a version before added it without a value, so records lack it as if this step
         /// added it.
         var wasAddedEarlier = false
     }
 
     /// One source entity's fate.
-    public struct EntityMap: Sendable, Hashable {
+    package struct EntityMap: Sendable, Hashable {
         /// The target entity (nil when the target model has none, or the mapping leaves it out: its records are
         /// dropped by the model change).
-        public var target: String?
+        package var target: String?
         /// True when the mapping's `modelChange` left the entity out on purpose.
-        public var isLeftOut = false
+        package var isLeftOut = false
         /// Source property → its fate, attributes and relationships alike.
-        public var properties: [String: PropertyMap]
+        package var properties: [String: PropertyMap]
         /// The target's attributes that records may lack, by name.
-        public var fills: [Fill]
+        package var fills: [Fill]
         /// True when records pass unchanged: same name, every property kept, nothing to fill.
         var isIdentity: Bool
         /// True when the versions agree on this entity (same name and properties, nothing added): at most the NULLs of
@@ -82,24 +86,24 @@ public struct VersionMapping: Sendable, Hashable {
     }
 
     /// Source entity → its fate, for every entity the archive declares.
-    public var entities: [String: EntityMap]
+    package var entities: [String: EntityMap]
     /// Target entity → the attributes the source version did not have (see `addedAttributes(of:)`).
     var added: [String: Set<String>]
     /// The archive's declarations as the target model has them (keyed by target entity name): what an import passes
     /// to its destination and a comparison reads the archive's records by.
-    public var targetDeclarations: [String: EntityDeclaration]
+    package var targetDeclarations: [String: EntityDeclaration]
     /// For a mapping composed through the versions between the source's and the target's (see
     /// `init(from:through:overrides:)`): each step in order; empty for a direct mapping.
-    public internal(set) var steps: [Step] = []
+    package internal(set) var steps: [Step] = []
     /// Groups of records that share the values of a uniqueness constraint the target has (see `findDuplicates`).
-    public internal(set) var duplicates: [DuplicateGroup] = []
+    package internal(set) var duplicates: [DuplicateGroup] = []
     /// How `duplicates` are made one record each, when the mapping's `modelChange` says which to keep.
     var resolution: Resolution?
     /// For a chain from a store no version of the model wrote: the version its own model (its model cache) was
     /// mapped onto first, the closest.
-    public internal(set) var fromOwnModel: String?
+    package internal(set) var fromOwnModel: String?
     /// For a chain: the model's version order its steps follow, as a plan states it.
-    public internal(set) var order: String?
+    package internal(set) var order: String?
     /// How a chain's records are counted under the source's and the target's names.
     var chainNames: ChainNames?
     /// True for a step of a chain before its last: a required attribute it adds without a value is left for the
@@ -107,14 +111,14 @@ public struct VersionMapping: Sendable, Hashable {
     var isIntermediate = false
     /// True when the two versions agree on every entity: an import of the same version (a restore, say), which keeps
     /// every record exactly as it is, NULLs of required attributes included.
-    public var isIdentity: Bool {
+    package var isIdentity: Bool {
         steps.isEmpty ? entities.values.allSatisfy(\.addsNothing) : steps.allSatisfy(\.mapping.isIdentity)
     }
     /// True when the target model has at least one of the source's entities (otherwise the archive belongs to
     /// another app, and nothing is a model change).
-    public var matchesAnyEntity: Bool { entities.values.contains { $0.target != nil } }
+    package var matchesAnyEntity: Bool { entities.values.contains { $0.target != nil } }
     /// Target entity → the source name its records' ids were derived from, for each renamed entity.
-    public var identityNames: [String: String] {
+    package var identityNames: [String: String] {
         var names: [String: String] = [:]
         for (source, map) in entities {
             if let target = map.target, target != source { names[target] = source }
@@ -124,7 +128,7 @@ public struct VersionMapping: Sendable, Hashable {
 
     /// The attributes of target entity `entity` that the source version did not have (added by the model change): an
     /// update of an existing record leaves them as the target has them.
-    public func addedAttributes(of entity: String) -> Set<String> {
+    package func addedAttributes(of entity: String) -> Set<String> {
         added[entity] ?? []
     }
 
@@ -132,22 +136,22 @@ public struct VersionMapping: Sendable, Hashable {
     /// with the source's names for drops and the target's for fills.
     public struct Tally: Sendable, Hashable, Codable {
         /// Records of entities the target model does not have.
-        public var droppedRecords: [String: Int] = [:]
+        public package(set) var droppedRecords: [String: Int] = [:]
         /// Values of properties the target model does not have.
-        public var droppedValues: [String: Int] = [:]
+        public package(set) var droppedValues: [String: Int] = [:]
         /// Values the model's default (or the mapping file) supplied.
-        public var filledValues: [String: Int] = [:]
+        public package(set) var filledValues: [String: Int] = [:]
         /// Values converted to the target's type.
-        public var convertedValues: [String: Int] = [:]
+        public package(set) var convertedValues: [String: Int] = [:]
         /// Every value filled so far (the sum of `filledValues`).
-        public var filledCount = 0
+        public package(set) var filledCount = 0
         /// Records left with NULL in an attribute the target requires and gives no default (the source held NULL there).
-        public var requiredNulls: [String: Int] = [:]
+        public package(set) var requiredNulls: [String: Int] = [:]
         /// Records merged into another that shares the values of a new uniqueness constraint, by target entity:
         /// their to-many links carried to it, their own values dropped.
-        public var mergedRecords: [String: Int] = [:]
+        public package(set) var mergedRecords: [String: Int] = [:]
         /// The values of the merged records (not carried).
-        public var mergedValues: [String: Int] = [:]
+        public package(set) var mergedValues: [String: Int] = [:]
         /// The destinations linked so far through each relationship whose inverse became to-one (not reported).
         var linkedOnce: [String: Set<String>] = [:]
         /// A chain's `linkedOnce`, one per step.
@@ -158,7 +162,7 @@ public struct VersionMapping: Sendable, Hashable {
             case mergedRecords, mergedValues
         }
         /// Creates empty counts.
-        public init() {}
+        package init() {}
 
         /// True when nothing was dropped.
         public var droppedNothing: Bool { droppedRecords.isEmpty && droppedValues.isEmpty }
@@ -173,7 +177,7 @@ public struct VersionMapping: Sendable, Hashable {
     ///   - tally: what was dropped, filled and converted, added to.
     /// - Throws: `TaskInterchangeError.invalidData` for a value the target cannot hold unchanged, a required value
     ///   with nothing to fill it, or a to-one relationship given several links.
-    public func apply(_ record: EntityRecord, path: @autoclosure () -> String, tally: inout Tally)
+    package func apply(_ record: EntityRecord, path: @autoclosure () -> String, tally: inout Tally)
         throws(TaskInterchangeError) -> EntityRecord?
     {
         guard let resolution else { return try applyMapping(record, path: path(), tally: &tally) }
