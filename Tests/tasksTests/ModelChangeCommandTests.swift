@@ -259,6 +259,10 @@ struct ModelChangeCommandTests {
         let (model, store) = try Self.modelAndStore(in: scratch)
         let archive = scratch.path("app.json")
         #expect(try TasksBinary.run(["export", "--store", store, "--model", model, "-o", archive]).status == 0)
+        let made = try TasksBinary.run([
+            "import", "--store", scratch.path("Tasks.sqlite"), TasksBinary.sample("v2-example.json"),
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
         let run = try TasksBinary.run(["import", "--store", scratch.path("Tasks.sqlite"), archive])
         #expect(run.stderr.contains("Nothing written to "), "\(run.stderr)")
         #expect(run.stderr.contains("(the archive holds 3 entity records)"), "\(run.stderr)")

@@ -20,7 +20,7 @@ extension ImportDestination {
     /// Every property fits.
     public mutating func lackingProperties() -> [String: Int] { [:] }
     /// No place for raw tables: nil.
-    public mutating func insert(_ table: RawTable, path: String, mode: ImportMode) throws -> ImportPlan.Operations? {
+    public mutating func insert(_ table: RawTable, path: String, mode: ImportMode) throws -> ImportOperations? {
         nil
     }
 }

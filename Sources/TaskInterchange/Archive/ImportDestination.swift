@@ -99,7 +99,7 @@ public protocol ImportDestination {
     /// `mode` says (``ImportMode/replace`` empties it first); returns what was done with the rows (`inserted`,
     /// `unchanged`: identical rows already there, `skipped`, `deleted`), or nil when the destination has no place
     /// for raw tables. `path` is the table's place in the archive, for errors.
-    mutating func insert(_ table: RawTable, path: String, mode: ImportMode) throws -> ImportPlan.Operations?
+    mutating func insert(_ table: RawTable, path: String, mode: ImportMode) throws -> ImportOperations?
 }
 
 /// A task's links, already resolved to destination keys.

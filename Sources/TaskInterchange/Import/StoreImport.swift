@@ -48,6 +48,10 @@ public struct StoreImportOptions: Sendable {
     var externalDataStore: String?
     /// Refuse a store that exists: a migration's target must be new, and another process may make it meanwhile.
     var newStoreRefusal: String?
+    /// A new store without a template is made from the archive's model declarations, and refused when none of the
+    /// archive's records would reach it. A migration turns this off: its target is the built-in model (or its
+    /// template), and its own stage names a destination without the archive's entities.
+    var newStoreFromDeclarations = true
 
     /// Default options: insert mode, no backup, detected mapping.
     public init() {}
@@ -155,7 +159,14 @@ public enum StoreImport {
         }
         guard exists else {
             try TemporaryFile.checkNoSidecars(of: path)
-            return try importIntoNew(source, path: path, options: options, declared: declared)
+            var options = options
+            let declaredModel = options.template == nil && options.newStoreFromDeclarations
+            if declaredModel { options.template = try newStoreTemplate(header) }
+            var result = try importIntoNew(source, path: path, options: options, declared: declared)
+            if declaredModel && options.template != nil {
+                result.warnings.insert(contentsOf: declaredModelWarnings(header), at: 0)
+            }
+            return result
         }
         if let refusal = options.newStoreRefusal { throw TaskInterchangeError(.cannotCreate, "\(path): \(refusal)") }
         if options.keepIdentity {
@@ -391,6 +402,7 @@ public enum StoreImport {
                 guard validator.report.isValid else { throw ArchiveValidationError(report: validator.report) }
                 try checkArrived(plan, mapping: mapping)
                 try checkLacking(plan, unplaced: writer.unplaced, options: options)
+                if options.newStoreFromDeclarations { try checkAnythingArrived(plan) }
                 return plan
             }
             warnings =

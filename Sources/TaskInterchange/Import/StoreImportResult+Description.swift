@@ -13,7 +13,7 @@ extension StoreImportResult: CustomStringConvertible {
     /// What the import did: its headline, then the plan and the model change; for a dry run, what it would do (with
     /// the matches and conflicts it found).
     public var summary: String {
-        let details = "\(plan)\(modelChange?.changesDescription ?? "")"
+        let details = "\(plan)\(modelChange.map(String.init(describing:)) ?? "")"
         guard !dryRun else {
             let mode = TaskInterchangeError.libraryName(of: .mode, values: [mode.rawValue])
             return "Plan for \(store) (\(mode), nothing written):\n" + details + plan.decisionsDescription

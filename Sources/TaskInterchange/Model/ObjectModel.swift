@@ -3,7 +3,7 @@
 /// carry for the app to open it.
 public struct ObjectModel: Sendable, Hashable, Codable {
     /// `NSAttributeType` raw values.
-    public enum AttributeType: Int, Sendable, Hashable, Codable {
+    public enum AttributeType: Int, Sendable, Hashable, Codable, CaseIterable {
         case undefined = 0, integer16 = 100, integer32 = 200, integer64 = 300, decimal = 400, double = 500, float = 600
         case string = 700, boolean = 800, date = 900, binaryData = 1000, uuid = 1100, uri = 1200, transformable = 1800
         case objectID = 2000, composite = 2100

@@ -1,15 +1,12 @@
 extension ModelChangeReport: CustomStringConvertible {
     /// `Model change:` with one line per entry, then the steps (`Through 2 steps, …`); empty when there is neither.
-    public var description: String { changesDescription + stepsDescription }
-
-    /// The entries alone: `Model change:` and one indented line each; empty when there are none.
-    public var changesDescription: String {
-        entries.isEmpty ? "" : "Model change:\n" + entries.map { "  \($0)\n" }.joined()
+    public var description: String {
+        (entries.isEmpty ? "" : "Model change:\n" + entries.map { "  \($0)\n" }.joined()) + stepsDescription
     }
 
     /// The steps alone, one line each with what the step changes: `Journal 1 → Journal 2: Entry.text → body
     /// (renamed); …`; empty for a direct mapping.
-    public var stepsDescription: String {
+    private var stepsDescription: String {
         guard !steps.isEmpty else { return "" }
         var text = "Through \(steps.count) steps, in the model's version order \(order ?? ""):\n"
         for step in steps {

@@ -68,7 +68,7 @@ struct StoreLocatorTests {
     func scanFindsSpellings() throws {
         let directory = try TemporaryDirectory()
         let sources = URL(fileURLWithPath: directory.path("Sources"))
-        let folder = sources.appendingPathComponent("TaskInterchange/Store")
+        let folder = sources.appendingPathComponent("TaskInterchange/Store/Layout")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try """
         let key = "Z_PK"
@@ -80,8 +80,8 @@ struct StoreLocatorTests {
             to: folder.appendingPathComponent("StoreLocator.swift"), atomically: true, encoding: .utf8)
         #expect(
             try Self.spelledNames(under: sources) == [
-                "TaskInterchange/Store/Spelling.swift:1: \"Z_PK\"",
-                "TaskInterchange/Store/Spelling.swift:3: \"Z\"",
+                "TaskInterchange/Store/Layout/Spelling.swift:1: \"Z_PK\"",
+                "TaskInterchange/Store/Layout/Spelling.swift:3: \"Z\"",
             ])
     }
 

@@ -11,7 +11,7 @@ import Foundation
 /// `CREATE VIRTUAL TABLE` of that name (SQLite makes a virtual table's shadow tables), and its indexes from theirs.
 /// A table the target keeps for Core Data (an entity's, a join table, a derived index) is never written this way.
 extension StoreWriter {
-    func insert(_ table: RawTable, path: String, mode: ImportMode) throws -> ImportPlan.Operations? {
+    func insert(_ table: RawTable, path: String, mode: ImportMode) throws -> ImportOperations? {
         do {
             return try write(table, path: path, mode: mode)
         } catch let error as SchemaStatementError {
@@ -22,7 +22,7 @@ extension StoreWriter {
         }
     }
 
-    private func write(_ table: RawTable, path: String, mode: ImportMode) throws -> ImportPlan.Operations {
+    private func write(_ table: RawTable, path: String, mode: ImportMode) throws -> ImportOperations {
         guard !table.name.lowercased().hasPrefix("sqlite_") else {
             throw SchemaStatementError(message: "\(table.name) is a name SQLite keeps for itself")
         }
@@ -45,7 +45,7 @@ extension StoreWriter {
                 message: "the archive's columns (\(table.columns.joined(separator: ", "))) are not the target "
                     + "table's (\(stored.joined(separator: ", ")))")
         }
-        var done = ImportPlan.Operations()
+        var done = ImportOperations()
         if mode == .replace && existing != nil {
             try database.execute("DELETE FROM \(quoted)")
             done.deleted = database.changes
