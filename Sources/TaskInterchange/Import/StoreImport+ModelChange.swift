@@ -5,11 +5,13 @@ extension StoreImport {
     /// handed to the import, its unchanged-record check and verification; nil when records pass unchanged or the
     /// target's model has none of the archive's entities (an archive of another app: what the target lacks is
     /// reported as such, not as a model change).
+    /// What the writer needs of it goes into `settings`.
     /// - Throws: `TaskInterchangeError.usage` for a `modelChange` override naming what neither model has, or given
     ///   where there is no model to change.
-    static func modelChange(_ source: some ArchiveSource, target writer: StoreWriter, options: StoreImportOptions)
-        throws -> ModelChange?
-    {
+    static func modelChange(
+        _ source: some ArchiveSource, target writer: StoreWriter, options: StoreImportOptions,
+        settling settings: inout StoreWriter.ArchiveSettings
+    ) throws -> ModelChange? {
         let overrides = options.mapping?.modelChange ?? ModelChangeOverrides()
         guard let model = writer.targetModel, let declarations = try source.header()?.source?.model,
             !declarations.isEmpty
@@ -32,7 +34,7 @@ extension StoreImport {
         }
         guard mapping.matchesAnyEntity else { return nil }
         let changed = !mapping.isIdentity
-        if changed { writer.identityNames = mapping.identityNames }
+        if changed { settings.identityNames = mapping.identityNames }
         // A populated target's rows count too: a record the archive brings may share a constrained value with one.
         let target: ((String, [String]) throws -> [VersionMapping.TargetRow])? =
             writer.isNew ? nil : { try writer.constrainedRows(of: $0, properties: $1) }
@@ -50,11 +52,11 @@ extension StoreImport {
         for group in mapping.duplicates {
             guard let kept = group.members.first(where: { $0.id == group.kept && $0.isInTarget }), let key = kept.key
             else { continue }
-            writer.keptOverDuplicates.insert(StoreWriter.KeptRow(entity: kept.entity, key: key))
+            settings.keptOverDuplicates.insert(StoreWriter.KeptRow(entity: kept.entity, key: key))
         }
         // The same version: records pass unchanged, unless duplicates are merged on the way.
         guard changed || mapping.mergesRecords else { return nil }
-        writer.modelChanged = changed
+        settings.modelChanged = changed
         return ModelChange(mapping)
     }
 

@@ -297,15 +297,17 @@ public enum StoreImport {
         // against the state the transaction writes over.
         let writer = try StoreWriter(
             path: path, create: false, mapping: options.mapping, mappingSource: options.mappingSource,
-            busyTimeout: options.busyTimeout, model: options.targetModel)
+            busyTimeout: options.busyTimeout, model: options.targetModel,
+            configuration: .init(existingExternalData: options.externalDataStore))
         try checkModifiedProperty(options, declared: declared, source: source, target: writer)
-        if let store = options.externalDataStore { writer.externalDataWriter.existing = ExternalData(store: store) }
         let existing = Validator.ExistingIDs(existingIsError: options.mode == .insert, contains: writer.existingLookup)
         if let backupPath = options.backupPath { try writer.backup(to: backupPath) }
         var importer = Importer(options)
-        let modelChange = try modelChange(source, target: writer, options: options)
+        var settings = StoreWriter.ArchiveSettings()
+        let modelChange = try modelChange(source, target: writer, options: options, settling: &settings)
         importer.versionMapping = modelChange?.mapping
-        try writer.noteDeclarations(of: source, mapping: importer.versionMapping)
+        try settings.noteDeclarations(of: source, mapping: importer.versionMapping)
+        try writer.settle(settings)
         var validator = Validator(maxIssues: options.maxIssues, existing: existing)
         validator.extraTypes = writer.extraAttributeTypes
         // After a model change the archive's inverses are the old version's names: the mapping follows them.
@@ -374,12 +376,15 @@ public enum StoreImport {
             // place, so an archive found invalid half-way leaves nothing behind.
             let writer = try StoreWriter(
                 path: temporary.path, create: true, template: options.template, mapping: options.mapping,
-                mappingSource: options.mappingSource, busyTimeout: options.busyTimeout)
-            writer.externalStore = path
+                mappingSource: options.mappingSource, busyTimeout: options.busyTimeout,
+                configuration: .init(externalStore: path, keepIdentity: options.keepIdentity))
             external = writer.externalDataWriter
             try checkModifiedProperty(options, declared: declared, source: source, target: writer)
-            importer.versionMapping = try modelChange(source, target: writer, options: options)?.mapping
-            try writer.noteDeclarations(of: source, mapping: importer.versionMapping)
+            var settings = StoreWriter.ArchiveSettings()
+            importer.versionMapping = try modelChange(source, target: writer, options: options, settling: &settings)?
+                .mapping
+            try settings.noteDeclarations(of: source, mapping: importer.versionMapping)
+            try writer.settle(settings)
             if options.keepIdentity {
                 guard let source = try source.header()?.source, let uuid = source.storeUUID,
                     UUID(uuidString: uuid) != nil
@@ -391,7 +396,6 @@ public enum StoreImport {
                 }
                 try writer.adoptIdentity(
                     storeUUID: uuid, maxKeys: writer.targetMaxKeys(of: source, mapping: importer.versionMapping))
-                writer.keepIdentity = true
             }
             validator.extraTypes = writer.extraAttributeTypes
             if importer.versionMapping == nil { validator.targetRelationships = writer.relationshipNames }

@@ -39,7 +39,7 @@ extension StoreWriter {
             if let root {
                 // Taken only to start the table above its largest key before the rows go, then given back.
                 let next = try allocateKey(in: table, of: root)
-                keyAllocator.giveBack(next, in: table)
+                rowWriting.keys.giveBack(next, in: table)
             }
             try database.execute("DELETE FROM \(Database.quote(table))")
         }
@@ -171,7 +171,7 @@ extension StoreWriter {
                 bindReferences(statement, slots)
             }
         } catch let error as SQLiteError where error.isPrimaryKeyConflict && kept != nil {
-            guard !keepIdentity else {
+            guard !configuration.keepIdentity else {
                 throw TaskInterchangeError(
                     .invalidData,
                     "\(kind.rawValue) \(record.id.uuidString): \(setting: .keepIdentity): "
@@ -197,9 +197,11 @@ extension StoreWriter {
     /// The archive's key for a new row, where it is kept: with `keepIdentity` (required then), or where the target
     /// derives the kind's ids from keys (it has no UUID attribute for them) and the table keeps keys.
     private func keptKey<Record: TypedRecord>(of record: Record, in rows: RowStatements) throws -> Int64? {
-        guard keepIdentity || rows.idColumn == nil, let kind = resolved.kinds[Record.kind] else { return nil }
+        guard configuration.keepIdentity || rows.idColumn == nil, let kind = resolved.kinds[Record.kind] else {
+            return nil
+        }
         guard try keepsKeys(in: kind.table, of: kind.entity), let key = record.key else {
-            if keepIdentity {
+            if configuration.keepIdentity {
                 throw TaskInterchangeError(
                     .invalidData,
                     "\(setting: .keepIdentity): the \(Record.kind.rawValue) record \(record.id.uuidString) has no key; a restore "
@@ -264,7 +266,7 @@ extension StoreWriter {
                 if slot == nil, field.isModificationDate, date != nil,
                     let entity = resolved.kinds[Record.kind]?.entity.name
                 {
-                    unplacedFields["\(entity).\(field.name)", default: 0] += 1
+                    diagnostics.unplacedFields["\(entity).\(field.name)", default: 0] += 1
                 }
                 statement.bind(date, at: slot)
             case .level(let value, _): statement.bind(Int64(record[value]), at: slot)
@@ -277,7 +279,7 @@ extension StoreWriter {
     /// model is unknown: the store then says nothing against it). A restore with `keepIdentity` writes back what the
     /// source held under the same model, NULL included.
     private func isNullable(_ field: String, of kind: RecordKind) -> Bool {
-        guard !keepIdentity, let model = targetModel else { return true }
+        guard !configuration.keepIdentity, let model = targetModel else { return true }
         guard let resolvedKind = resolved.kinds[kind], let property = resolved.mapping[kind]?.property(for: field),
             let entity = model.entity(named: resolvedKind.entity.name)
         else { return false }
@@ -331,7 +333,7 @@ extension StoreWriter {
 
     private func statements<Record: TypedRecord>(_: Record.Type) throws -> RowStatements {
         let kind = Record.kind
-        if let rows = rowStatements[kind] { return rows }
+        if let rows = rowWriting.kinds[kind] { return rows }
         guard let resolvedKind = resolved.kinds[kind] else {
             throw TaskInterchangeError(
                 .invalidData,
@@ -340,7 +342,7 @@ extension StoreWriter {
         let rows = try RowStatements(
             kind: resolvedKind, fields: Record.fields.map(\.name), references: referenceColumns(for: kind),
             nullable: Record.fields.map { isNullable($0.name, of: kind) }, schema: schema, database: database)
-        rowStatements[kind] = rows
+        rowWriting.kinds[kind] = rows
         return rows
     }
 
@@ -348,22 +350,22 @@ extension StoreWriter {
     /// before then (an update deletes and reads only its own task's, and each task is visited once).
     private func link(task: Int64, tags: [Int64]) {
         guard resolved.tagJoin != nil else { return }
-        tagLinks.add(task: task, tags: tags)
+        linkWriting.tagLinks.add(task: task, tags: tags)
     }
 
     /// Writes the queued join rows in the join table's key order (tag, then task), so its primary-key index grows at
     /// its end instead of at one place per tag, `tagLinksPerStatement` rows to a statement.
     func writeTagLinks() throws {
-        guard let join = resolved.tagJoin, !tagLinks.isEmpty else { return }
+        guard let join = resolved.tagJoin, !linkWriting.tagLinks.isEmpty else { return }
         let columns = "\(Database.quote(join.taskColumn)), \(Database.quote(join.tagColumn))"
         let insert = "INSERT OR IGNORE INTO \(Database.quote(join.table)) (\(columns)) VALUES "
         let single = try prepared(insert + "(?, ?)")
         let batch = try prepared(
             insert + Array(repeating: "(?, ?)", count: Self.tagLinksPerStatement).joined(separator: ", "))
-        let total = tagLinks.count
+        let total = linkWriting.tagLinks.count
         let batched = total - total % Self.tagLinksPerStatement
         var written = 0
-        try tagLinks.drain { task, tag in
+        try linkWriting.tagLinks.drain { task, tag in
             if written < batched {
                 let slot = Int32(written % Self.tagLinksPerStatement) * 2
                 batch.bind(task, at: slot + 1)
@@ -382,9 +384,6 @@ extension StoreWriter {
 
     /// Statements outside the per-kind row statements (join rows, subtask removal), prepared once per writer.
     func prepared(_ sql: String) throws -> Statement {
-        if let statement = preparedStatements[sql] { return statement }
-        let statement = try database.prepare(sql)
-        preparedStatements[sql] = statement
-        return statement
+        try rowWriting.prepared(sql, in: database)
     }
 }

@@ -14,7 +14,7 @@ extension StoreWriter {
     }
 
     private func statements(for entity: GenericLayout.Entity) throws -> EntityStatements {
-        if let statements = entityStatements[entity.name] { return statements }
+        if let statements = rowWriting.entities[entity.name] { return statements }
         let table = Database.quote(entity.table)
         let columns = entity.attributes.map(\.column)
         let quoted = (CoreDataNames.rowColumns + columns).map(Database.quote).joined(separator: ", ")
@@ -33,7 +33,7 @@ extension StoreWriter {
             uniquingKeysWith: { first, _ in first })
         let statements = EntityStatements(
             entity: entity, insert: insert, update: update, declaredTypes: columns.map { declared[$0] ?? "" })
-        entityStatements[entity.name] = statements
+        rowWriting.entities[entity.name] = statements
         return statements
     }
 
@@ -86,7 +86,7 @@ extension StoreWriter {
             } else {
                 // A reference to a file the source lacked has nowhere to go in a column that keeps values inline.
                 if record.external[attribute.property] != nil {
-                    missingFileReferences["\(record.entity).\(attribute.property)", default: 0] += 1
+                    diagnostics.missingFileReferences["\(record.entity).\(attribute.property)", default: 0] += 1
                 }
                 statement.bindNull(at: index)
             }
@@ -94,7 +94,7 @@ extension StoreWriter {
         if placed < record.values.count {
             let known = Set(statements.entity.attributes.map(\.property))
             for property in record.values.keys where !known.contains(property) {
-                lackingEntityValues["\(record.entity).\(property)", default: 0] += 1
+                diagnostics.lackingEntityValues["\(record.entity).\(property)", default: 0] += 1
             }
         }
     }
@@ -114,7 +114,7 @@ extension StoreWriter {
         var keys: [UUID: Int64] = [:]
         let select = try database.prepare("SELECT Z_PK FROM \(Database.quote(laidOut.table)) WHERE Z_ENT = ?")
         select.bind(laidOut.number, at: 1)
-        let named = identityNames[entity] ?? entity
+        let named = archive.identityNames[entity] ?? entity
         while try select.step() {
             let key = select.int64(at: 0)
             keys[UUID.derived(storeUUID: schema.storeUUID ?? "", entity: named, primaryKey: key)] = key
@@ -139,7 +139,7 @@ extension StoreWriter {
         } else if try keepsKeys(in: entity.table, of: schemaEntity), let kept = record.key {
             key = kept
             try useKept(kept, in: entity.table)
-        } else if keepIdentity {
+        } else if configuration.keepIdentity {
             throw TaskInterchangeError(
                 .invalidData,
                 "\(setting: .keepIdentity): the \(record.entity) record \(record.id.uuidString) has no key")
@@ -171,12 +171,12 @@ extension StoreWriter {
     /// out, counted.
     private func writeDanglingKeys(of record: EntityRecord, _ entity: GenericLayout.Entity, at key: Int64) throws {
         for (property, dangling) in record.dangling.sorted(by: { $0.key < $1.key }) {
-            guard keepIdentity,
+            guard configuration.keepIdentity,
                 case .column(let column, let entityColumn, _)? = entity.relationships.first(where: {
                     $0.property == property
                 })?.storage
             else {
-                droppedDanglingKeys["\(record.entity).\(property)", default: 0] += 1
+                diagnostics.droppedDanglingKeys["\(record.entity).\(property)", default: 0] += 1
                 continue
             }
             var sets = [Database.quote(column) + " = ?1"]
@@ -195,28 +195,10 @@ extension StoreWriter {
         }
     }
 
-    /// Warns of the dangling keys an import left out.
-    func reportDroppedDanglingKeys() {
-        for (property, count) in droppedDanglingKeys.sorted(by: { $0.key < $1.key }) {
-            warnings.append(
-                "\(property): \(count) key\(count == 1 ? "" : "s") that named no row in the source (dangling) not "
-                    + "imported; only a restore that keeps identity writes them")
-        }
-        droppedDanglingKeys = [:]
-    }
-
-    /// Notes what the archive declares (as the target's version names it, after a model change), so one-to-one
-    /// pairs are written as it carries them.
-    func noteDeclarations(of source: some ArchiveSource, mapping: VersionMapping?) throws {
-        let header = try source.header()?.source
-        archiveDeclarations = mapping?.targetDeclarations ?? header?.model
-        archiveRelationships = header?.relationships
-    }
-
     /// Whether the archive carries the other side of the one-to-one `relationship` too: then each side's column is
     /// written from that side's records alone.
     func archiveCarriesInverse(of relationship: EntityRelationship) -> Bool {
-        guard let inverse = relationship.inverse, let declarations = archiveDeclarations else { return false }
+        guard let inverse = relationship.inverse, let declarations = archive.declarations else { return false }
         return declarations.contains { name, declaration in
             declaration.relationships[inverse] != nil
                 && EntityDeclaration.isEntity(name, kindOf: relationship.destination, limit: declarations.count) {
@@ -257,7 +239,7 @@ extension StoreWriter {
         -> LinkStatements
     {
         let cacheKey = entity.name + "." + relationship.property
-        if let cached = entityLinkStatements[cacheKey] { return cached }
+        if let cached = linkWriting.entityStatements[cacheKey] { return cached }
         let table = Database.quote(relationship.destinationTable)
         func assignments(_ columns: [String]) -> String {
             columns.enumerated().map { "\(Database.quote($0.element)) = ?\($0.offset + 1)" }.joined(separator: ", ")
@@ -310,7 +292,7 @@ extension StoreWriter {
                 relationship: relationship, clear: try database.prepare(clear), write: try database.prepare(write),
                 mirror: nil, clearKeepsListed: bothOrdered)
         }
-        entityLinkStatements[cacheKey] = statements
+        linkWriting.entityStatements[cacheKey] = statements
         return statements
     }
 
@@ -321,15 +303,15 @@ extension StoreWriter {
         guard let entity = genericLayout.entities[name],
             let relationship = entity.relationships.first(where: { $0.property == property })
         else {
-            if modelChanged, try linkThroughInverse(entity: name, key, declaration, to: destinations) { return }
-            lackingEntityValues["\(name).\(property)", default: 0] += 1
+            if archive.modelChanged, try linkThroughInverse(entity: name, key, declaration, to: destinations) { return }
+            diagnostics.lackingEntityValues["\(name).\(property)", default: 0] += 1
             return
         }
         let statements = try linkStatements(entity, relationship)
         let kept = positions.flatMap { StoredPositions.areUsable($0, count: destinations.count) ? $0 : nil }
         // Links added to those a record already has (not replacing them) are numbered after its own.
         var after: Int64 = 0
-        if !replacing, kept == nil, keptOverDuplicates.contains(KeptRow(entity: name, key: key)),
+        if !replacing, kept == nil, archive.keptOverDuplicates.contains(KeptRow(entity: name, key: key)),
             case .destinationColumn(let column, _, let order?) = relationship.storage
         {
             after =
@@ -354,7 +336,7 @@ extension StoreWriter {
         }
         switch relationship.storage {
         case .column(_, let entityColumn, let mirror):
-            if destinations.count > 1 { toOneOverflows["\(name).\(property)", default: 0] += 1 }
+            if destinations.count > 1 { diagnostics.toOneOverflows["\(name).\(property)", default: 0] += 1 }
             let destination = destinations.first
             var values: [SQLValue] = [destination.map(SQLValue.integer) ?? .null]
             if entityColumn != nil {
@@ -400,8 +382,7 @@ extension StoreWriter {
         let reverse = EntityRelationship(destination: name, toMany: true, inverse: nil)
         for destination in destinations {
             let counted = "\(declaration.destination).\(inverse).\(destination)"
-            let position = StoredPositions.fresh(at: inverseLinkCounts[counted, default: 0])
-            inverseLinkCounts[counted, default: 0] += 1
+            let position = StoredPositions.fresh(at: linkWriting.nextInverseIndex(of: counted))
             try link(
                 entity: declaration.destination, destination, relationship: inverse, reverse, to: [key],
                 positions: [position], replacing: false)
@@ -409,10 +390,7 @@ extension StoreWriter {
         return true
     }
 
-    public func lackingProperties() -> [String: Int] {
-        defer { lackingEntityValues = [:] }
-        return lackingEntityValues
-    }
+    public func lackingProperties() -> [String: Int] { diagnostics.takeLackingEntityValues() }
 
     /// Runs `statement`; a constraint failure comes back as its message, any other failure is thrown.
     private func runCatchingConstraint(_ statement: Statement) throws(SQLiteError) -> String? {
@@ -424,10 +402,7 @@ extension StoreWriter {
 
     /// `SELECT Z_ENT FROM table WHERE Z_PK = ?`, prepared once per table.
     func entityNumberStatement(in table: String) throws -> Statement {
-        if let cached = entityNumberStatements[table] { return cached }
-        let select = try database.prepare("SELECT Z_ENT FROM \(Database.quote(table)) WHERE Z_PK = ?")
-        entityNumberStatements[table] = select
-        return select
+        try rowWriting.prepared("SELECT Z_ENT FROM \(Database.quote(table)) WHERE Z_PK = ?", in: database)
     }
 
     /// The concrete entity number of row `key` in `table`, for a key's companion entity column.
@@ -460,7 +435,7 @@ extension StoreWriter {
             "SELECT Z_PK\(columns.map { ", " + Database.quote($0.1) }.joined()) FROM "
                 + "\(Database.quote(laidOut.table)) WHERE Z_ENT = ?")
         select.bind(laidOut.number, at: 1)
-        let named = identityNames[entity] ?? entity
+        let named = archive.identityNames[entity] ?? entity
         var rows: [VersionMapping.TargetRow] = []
         while try select.step() {
             let key = select.int64(at: 0)

@@ -16,7 +16,7 @@ extension StoreWriter {
         for (property, value) in extra {
             // Relationship ids are linked by the importer, and only when the archive declares them.
             if case .array = value {
-                unplacedExtras["\(resolvedKind.entity.name).\(property)", default: 0] += 1
+                diagnostics.unplacedExtras["\(resolvedKind.entity.name).\(property)", default: 0] += 1
                 continue
             }
             let cacheKey = "\(kind.rawValue).\(property)"
@@ -40,7 +40,7 @@ extension StoreWriter {
                 }
             }
             guard let target = extraTargets[cacheKey] ?? nil else {
-                unplacedExtras["\(resolvedKind.entity.name).\(property)", default: 0] += 1
+                diagnostics.unplacedExtras["\(resolvedKind.entity.name).\(property)", default: 0] += 1
                 continue
             }
             if target.isExternal, case .string(let text) = value, let data = Data(base64Encoded: text) {
@@ -131,44 +131,5 @@ extension StoreWriter {
         case .array:
             preconditionFailure("arrays are filtered out by writeExtras")
         }
-    }
-
-    /// What had nowhere to go so far in this transaction (extra properties, mapped fields, several ids for a to-one),
-    /// with counts: what `--strict` refuses.
-    var unplaced: [String: Int] {
-        unplacedExtras.merging(unplacedFields, uniquingKeysWith: +).merging(toOneOverflows, uniquingKeysWith: +)
-            .merging(missingFileReferences, uniquingKeysWith: +)
-    }
-
-    /// One warning per extra property that had nowhere to go.
-    func reportUnplacedExtras() {
-        for (property, count) in unplacedExtras.sorted(by: { $0.key < $1.key }) {
-            warnings.append(
-                "\(property): the target has no such property; \(count) extra value\(count == 1 ? "" : "s") not "
-                    + "imported"
-            )
-        }
-        unplacedExtras = [:]
-        for (field, count) in unplacedFields.sorted(by: { $0.key < $1.key }) {
-            warnings.append(
-                "\(field): the target maps no property to this field; \(count) value\(count == 1 ? "" : "s") not "
-                    + "imported"
-            )
-        }
-        unplacedFields = [:]
-        for (relationship, count) in toOneOverflows.sorted(by: { $0.key < $1.key }) {
-            warnings.append(
-                "\(relationship): the target's relationship is to-one; \(count) record\(count == 1 ? "" : "s") with "
-                    + "several ids not linked"
-            )
-        }
-        toOneOverflows = [:]
-        for (property, count) in missingFileReferences.sorted(by: { $0.key < $1.key }) {
-            warnings.append(
-                "\(property): \(count) value\(count == 1 ? "" : "s") the source kept in external files it lacked; the "
-                    + "target keeps \(property) in its rows (its model does not allow external storage), so there "
-                    + "is nothing to write: not imported")
-        }
-        missingFileReferences = [:]
     }
 }

@@ -51,7 +51,7 @@ extension StoreWriter {
         guard problems.isEmpty, let change = found["CHANGE"], let transaction = found["TRANSACTION"],
             let string = found["TRANSACTIONSTRING"]
         else {
-            warnings.append(
+            diagnostics.warnings.append(
                 """
                 the target store tracks persistent history, but not in the tables Core Data \
                 writes (\(problems.joined(separator: "; "))); rows written by tasks have no \
@@ -234,7 +234,7 @@ extension StoreWriter {
         let entities = log.entities
         let transactionTable = entities.transaction.expectedTable
         let changeTable = entities.change.expectedTable
-        let keptNextKey = keyAllocator.peek(transactionTable)
+        let keptNextKey = rowWriting.keys.peek(transactionTable)
         let transaction = try allocateKey(in: transactionTable, of: entities.transaction)
         let insert = try database.prepare(
             """
@@ -280,7 +280,7 @@ extension StoreWriter {
         }
         guard counts.inserts + counts.updates + counts.deletes > 0 else {
             // A save without changes has no transaction.
-            keyAllocator.giveBack(keptNextKey, in: transactionTable)
+            rowWriting.keys.giveBack(keptNextKey, in: transactionTable)
             return
         }
         let author = try internedString(Self.historyAuthor, entities.string)
@@ -299,7 +299,7 @@ extension StoreWriter {
             .real(max(Date().timeIntervalSinceReferenceDate, latest)),
         ])
         if counts.withoutColumns > 0 {
-            warnings.append(
+            diagnostics.warnings.append(
                 """
                 persistent history: the target has no model cache, so \(counts.withoutColumns) \
                 update entr\(counts.withoutColumns == 1 ? "y does" : "ies do") not say which \
@@ -312,7 +312,7 @@ extension StoreWriter {
                 $0.name.hasPrefix(CoreDataNames.column(of: "tombstone"))
             }) == true
         {
-            warnings.append(
+            diagnostics.warnings.append(
                 """
                 persistent history: the target keeps tombstones of deleted objects; tasks does not fill them, so \
                 \(counts.deletes) delete entr\(counts.deletes == 1 ? "y has" : "ies have") no preserved values

@@ -9,18 +9,18 @@ extension StoreWriter {
     /// restore (a new store, its `Z_MAX` already the source's) keeps them all. Decided at the table's first insert.
     /// - Throws: `TaskInterchangeError.invalidData` with `keepIdentity` when the table cannot keep them.
     func keepsKeys(in table: String, of entity: StoreSchema.Entity) throws -> Bool {
-        if let known = keyAllocator.keepsKeys[table] { return known }
+        if let known = rowWriting.keys.keepsKeys[table] { return known }
         let root = rootEntity(of: entity)
         let recorded =
             try database.scalar(CoreDataNames.readMaxKey, [.integer(root.number)])?.int64 ?? 0
         let rows = try database.scalar("SELECT count(*) FROM \(Database.quote(table))")?.int64 ?? 0
-        let empty = !keyAllocator.hasStarted(table) && (keepIdentity || recorded <= 0) && rows == 0
-        if keepIdentity && !empty {
+        let empty = !rowWriting.keys.hasStarted(table) && (configuration.keepIdentity || recorded <= 0) && rows == 0
+        if configuration.keepIdentity && !empty {
             throw TaskInterchangeError(
                 .invalidData,
                 "\(path): \(setting: .keepIdentity) needs an empty \(table); the target already has rows there")
         }
-        keyAllocator.keepsKeys[table] = empty
+        rowWriting.keys.keepsKeys[table] = empty
         // Every key this import writes there is new, whatever order the keys come in.
         if empty, history != nil { history?.noteAllNew(in: table) }
         return empty
@@ -29,7 +29,7 @@ extension StoreWriter {
     /// Notes a key kept from the archive: keys handed out later go above it.
     /// - Throws: `TaskInterchangeError.invalidData` for SQLite's largest key, which leaves none above it.
     func useKept(_ key: Int64, in table: String) throws {
-        try keyAllocator.useKept(key, in: table)
+        try rowWriting.keys.useKept(key, in: table)
     }
 
     /// The next key of the entity's table: above both the root's `Z_MAX` and the largest key present (stores edited by
@@ -42,18 +42,18 @@ extension StoreWriter {
     /// The next key of `table`, whose rows are `entity`'s (or its root's): the same rule for Core Data's own entities
     /// (persistent history) as for the mapped ones.
     func allocateKey(in table: String, of entity: StoreSchema.Entity) throws -> Int64 {
-        if let next = try keyAllocator.take(in: table) { return next }
+        if let next = try rowWriting.keys.take(in: table) { return next }
         let root = rootEntity(of: entity)
         let recorded =
             try database.scalar(CoreDataNames.readMaxKey, [.integer(root.number)])?.int64 ?? 0
         let present = try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0
         if present > recorded {
-            warnings.append(
+            diagnostics.warnings.append(
                 "\(root.name): Z_MAX (\(recorded)) was below the largest key in \(table) (\(present)); new keys start "
                     + "above \(present) and Z_MAX is corrected"
             )
         }
-        return try keyAllocator.start(table, after: max(recorded, present))
+        return try rowWriting.keys.start(table, after: max(recorded, present))
     }
 
     /// The archive's `maxKeys` (per source root entity) as the target's roots must have them: every target root that
@@ -82,7 +82,9 @@ extension StoreWriter {
                 result[targetRoot] = max(result[targetRoot] ?? 0, key)
                 reached = true
             }
-            if !reached { warnings.append("$.source.maxKeys.\(root): the target has no such root entity; ignored") }
+            if !reached {
+                diagnostics.warnings.append("$.source.maxKeys.\(root): the target has no such root entity; ignored")
+            }
         }
         return result
     }
@@ -102,7 +104,7 @@ extension StoreWriter {
     /// Writes each used table's last key back to its root entity's `Z_MAX`, inside the import's transaction.
     func writeMaxKeys() throws {
         let update = try database.prepare(CoreDataNames.raiseMaxKey)
-        for (table, last) in keyAllocator.finish() {
+        for (table, last) in rowWriting.keys.finish() {
             guard
                 let entity = schema.entities.first(where: { $0.table == table && $0.superNumber == 0 })
                     ?? schema.entities.first(where: { $0.table == table })

@@ -27,11 +27,14 @@ extension StoreWriter {
         to destinations: [Int64], replacing: Bool
     ) throws {
         let cacheKey = "\(kind.rawValue).\(relationship)"
-        if linkTargets[cacheKey] == nil { linkTargets[cacheKey] = .some(linkTarget(kind, relationship, declaration)) }
+        if linkWriting.targets[cacheKey] == nil {
+            linkWriting.targets[cacheKey] = .some(linkTarget(kind, relationship, declaration))
+        }
         guard let owner = resolved.kinds[kind], let destination = resolved.kinds[declaration.destination],
-            let target = linkTargets[cacheKey] ?? nil
+            let target = linkWriting.targets[cacheKey] ?? nil
         else {
-            unplacedExtras["\(resolved.kinds[kind]?.entity.name ?? kind.rawValue).\(relationship)", default: 0] += 1
+            diagnostics.unplacedExtras[
+                "\(resolved.kinds[kind]?.entity.name ?? kind.rawValue).\(relationship)", default: 0] += 1
             return
         }
         try noteLink(
@@ -41,7 +44,7 @@ extension StoreWriter {
         switch target {
         case .ownerColumn(let column, let entityColumn, let inverse):
             guard destinations.count <= 1 else {
-                toOneOverflows["\(owner.entity.name).\(relationship)", default: 0] += 1
+                diagnostics.toOneOverflows["\(owner.entity.name).\(relationship)", default: 0] += 1
                 return
             }
             let entity =
@@ -54,7 +57,7 @@ extension StoreWriter {
             try update.run()
             let carriedBoth =
                 declaration.inverse.map {
-                    archiveRelationships?[declaration.destination.rawValue]?[$0] != nil
+                    archive.relationships?[declaration.destination.rawValue]?[$0] != nil
                 } ?? false
             if let inverse, !carriedBoth {
                 // A one-to-one keeps a key on both sides; carried from one side, both are set, and the destination's

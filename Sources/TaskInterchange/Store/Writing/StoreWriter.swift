@@ -12,99 +12,47 @@ final class StoreWriter: ImportDestination {
 
     /// The target store's schema.
     var schema: StoreSchema
-    /// Things the user should know about the target (history tables it cannot write, repaired `Z_MAX`, ids it cannot
-    /// keep).
-    package internal(set) var warnings: [String] = []
+    /// Warnings and the counts of values with nowhere to go.
+    var diagnostics = WriterDiagnostics()
 
-    let database: Database
-    let path: String
+    /// The connection, its transaction and backup.
+    let session: WriterSession
+    var database: Database { session.database }
+    var path: String { session.path }
+    /// True for a store this writer created, until its first commit.
+    var isNew: Bool { session.isNew }
     let resolved: ResolvedMapping
-    let busyTimeout: Int32
-    /// The store's `-wal` was there before this writer opened it (so closing without a checkpoint leaves nothing new).
-    private var hadWAL = false
-    /// Set when a transaction committed; until then, closing leaves the store's files as they were.
-    private var committed = false
+    /// Row statements and keys.
+    var rowWriting = RowWriting()
+    /// Where links go, and those waiting for the end of the transaction.
+    var linkWriting = LinkWriting()
     var existing: [StoreMapping.Kind: [UUIDKey: Int64]] = [:]
-    /// The keys this import hands out and keeps (`StoreWriter+Keys.swift`).
-    var keyAllocator = KeyAllocator()
-    var rowStatements: [StoreMapping.Kind: RowStatements] = [:]
     /// `kind.property` → where its extra values go (nil: nowhere in this target).
     var extraTargets: [String: ExtraTarget?] = [:]
-    /// `Entity.property` → extra values that had no column in the target.
-    var unplacedExtras: [String: Int] = [:]
-    /// Interchange fields the target maps no property to, by `Entity.field`: values counted for a warning.
-    var unplacedFields: [String: Int] = [:]
-    /// True for a store this writer created: its indexes and WAL mode come at the end of the bulk load.
-    private(set) var isNew = false
-    /// A new store's indexes (and a template's triggers), created after the bulk load.
-    private var laterStatements: [StoreTemplate.SchemaObject] = []
     /// The entity numbers written into `Z<n>_` columns beside references to projects, categories and tasks, worked
     /// out once, not per row.
     var referencedEntities: (project: Int64?, category: Int64?, task: Int64?) = (nil, nil, nil)
-    var preparedStatements: [String: Statement] = [:]
-    /// The task–tag join rows to write at the end of the import (`writeTagLinks`).
-    var tagLinks = LinkQueue()
-    /// `kind.relationship` → where its links go (nil: nowhere in this target).
-    var linkTargets: [String: LinkTarget?] = [:]
     /// What the import changed, for the persistent history rows written at its end (nil when the target does not
     /// track history).
     var history: HistoryRecorder?
     /// The target's own model, from its model cache (nil without one, or when it cannot be decoded).
     let targetModel: ObjectModel?
-    /// `Entity.relationship` → owners whose archive value had several ids for a to-one in the target.
-    var toOneOverflows: [String: Int] = [:]
-    /// `Entity.property` → references to external files the source lacked, which a target keeping the attribute in
-    /// its rows has no place for (there is no value to write).
-    var missingFileReferences: [String: Int] = [:]
     /// The target's entities no kind reads: where generic records go.
-    lazy var genericLayout: GenericLayout = {
-        let typed = Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities))
-        return GenericLayout(schema: schema, model: targetModel, excluded: typed)
-    }()
-    /// Prepared row statements per generic entity.
-    var entityStatements: [String: EntityStatements] = [:]
-    /// `SELECT Z_ENT … WHERE Z_PK = ?` per table, for the entity columns of generic links.
-    var entityNumberStatements: [String: Statement] = [:]
-    /// Prepared statements per generic relationship (`Entity.property`).
-    var entityLinkStatements: [String: LinkStatements] = [:]
+    let genericLayout: GenericLayout
     /// Replace mode: the objects removed before the archive's records are written (`removeAll`).
     var replaced = ReplacedObjects()
     /// Generic objects already in the target, by entity then id (derived from the target's store UUID).
     var existingEntities: [String: [UUID: Int64]] = [:]
-    /// `Entity.property` → generic values the target had no place for, since the last `lackingProperties()`.
-    var lackingEntityValues: [String: Int] = [:]
-    /// Links written so far to each object through its side of a pair the archive carried from the other side.
-    var inverseLinkCounts: [String: Int] = [:]
-    /// The archive is of another version of the target's model (see `VersionMapping`): a pair it carries from the
-    /// side the target does not is written from the other side.
-    var modelChanged = false
-    /// Restore identity: a new store takes the archive's store UUID, and every generic record its key (`Z_PK`).
-    public var keepIdentity = false
-    /// The archive's declarations as the target names them (`source.model`, and the typed kinds' relationships as
-    /// `Kind.property`): a one-to-one whose both sides the archive carries is written side by side, as the source
-    /// held it; one carried from one side only (an older archive, another producer) sets both columns. Nil: unknown,
-    /// both set.
-    var archiveDeclarations: [String: EntityDeclaration]?
-    var archiveRelationships: [String: [String: ExtraRelationship]]?
-    /// `Entity.property` → dangling keys left out (an import that does not keep identity), since the last report.
-    var droppedDanglingKeys: [String: Int] = [:]
-    /// The store whose external data directory takes externally stored values: the store itself, or for a new store
-    /// built in a temporary file, the path it will be placed at.
-    var externalStore: String?
-    /// Entity → the name its records' ids derive from, for entities a model change renamed: the archive's ids were
-    /// derived from the old name (see `VersionMapping.identityNames`).
-    var identityNames: [String: String] = [:]
-    /// Rows the store held that an import's duplicates were merged into: the links they gain follow their own.
-    var keptOverDuplicates: Set<KeptRow> = []
-
-    /// A generic entity's row.
-    struct KeptRow: Hashable {
-        var entity: String
-        var key: Int64
-    }
+    /// Fixed at `init`.
+    let configuration: Configuration
+    /// Settled at most once, before writing (`settle(_:)`).
+    private(set) var archive = ArchiveSettings()
+    private(set) var phase = Phase.opened
+    /// `adoptIdentity` ran: a writer configured to keep identity may write.
+    private var identityAdopted = false
     /// External files this import writes; a new store's wait for the store to be placed (`StoreImport`), an existing
     /// store's are placed just before its transaction commits.
-    lazy var externalDataWriter = ExternalDataWriter(store: externalStore ?? path)
+    let externalDataWriter: ExternalDataWriter
 
     /// Opens an existing store for writing (`create: false`), or creates the task manager's model in a new, empty file.
     /// - Throws: `TaskInterchangeError` (`.busy` when locked, `.invalidData` when not a Core Data store or the mapping
@@ -113,51 +61,27 @@ final class StoreWriter: ImportDestination {
     ///   built-in task manager model's (`TaskManagerModel.template`).
     init(
         path: String, create: Bool, template: StoreTemplate? = nil, mapping: StoreMapping? = nil,
-        mappingSource: String = "mapping", busyTimeout: Int32 = 5_000, model: ObjectModel? = nil
+        mappingSource: String = "mapping", busyTimeout: Int32 = 5_000, model: ObjectModel? = nil,
+        configuration: Configuration = Configuration()
     ) throws(TaskInterchangeError) {
-        self.path = path
-        self.busyTimeout = busyTimeout
+        self.configuration = configuration
+        externalDataWriter = ExternalDataWriter(store: configuration.externalStore ?? path)
+        if let store = configuration.existingExternalData { externalDataWriter.existing = ExternalData(store: store) }
+        session = try WriterSession(path: path, create: create, template: template, busyTimeout: busyTimeout)
         do {
-            if create {
-                let database = try Database(path: path, mode: .create, busyTimeout: busyTimeout)
-                // A new store is a private temporary file until it is complete, and is deleted on any failure: a
-                // journal and fsyncs would only slow the bulk load. `finish()` switches it to WAL, as Core Data has it.
-                try database.execute(
-                    "PRAGMA auto_vacuum = 2; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
-                        + "PRAGMA cache_size = -65536"
-                )
-                let layout = template ?? TaskManagerModel.template
-                try database.inTransaction { try layout.create(in: database) }
-                self.database = database
-                laterStatements = layout.laterStatements
-                isNew = true
-            } else {
-                hadWAL = access(FileIdentity.resolved(path) + "-wal", F_OK) == 0
-                database = try Database(path: path, mode: .readWrite, busyTimeout: busyTimeout)
-                // Locked before anything is read: the schema, ids and keys the import relies on cannot change until
-                // it commits or rolls back (another import waits here, up to the busy timeout).
-                try database.execute("BEGIN IMMEDIATE")
-            }
-            schema = try StoreSchema(reading: database, path: path)
-        } catch let error as TaskInterchangeError {
-            throw error
-        } catch let error as SQLiteError {
-            if create && !error.isBusy {
-                throw TaskInterchangeError(.cannotCreate, "\(path): cannot create the store: \(error.message)")
-            }
-            // A store that exists but cannot be opened for writing (a read-only mount, say) is an output problem.
-            let failure = TaskInterchangeError.sqlite(error, path: path, doing: "cannot open the store for writing")
-            throw failure.kind == .noInput ? failure.withKind(.cannotCreate) : failure
+            schema = try StoreSchema(reading: session.database, path: path)
         } catch {
-            throw TaskInterchangeError(.internal, "\(path): \(error)")
+            throw WriterSession.openingFailure(error, path: path, create: create)
         }
         // A store made from a model has no model cache; the model itself then names and types its properties.
         targetModel =
             (create ? (template ?? TaskManagerModel.template).model : model)
-            ?? (try? ObjectModel(modelCacheIn: database, path: path)) ?? nil
+            ?? (try? ObjectModel(modelCacheIn: session.database, path: path)) ?? nil
         schema.locate(with: targetModel)
         resolved = try Self.resolve(
             mapping, schema: schema, model: targetModel, path: path, mappingSource: mappingSource)
+        let typed = Set(resolved.kinds.values.flatMap(\.entity.numbersIncludingSubentities))
+        genericLayout = GenericLayout(schema: schema, model: targetModel, excluded: typed)
         try prepare()
     }
 
@@ -174,7 +98,7 @@ final class StoreWriter: ImportDestination {
     /// Checks the target can take tasks, loads its ids, and notes what the user should know.
     private func prepare() throws(TaskInterchangeError) {
         for missing in resolved.missing {
-            warnings.append(
+            diagnostics.warnings.append(
                 "\(missing.entity).\(missing.property): "
                     + missing.message("the target's", "the archive's values for it are not imported"))
         }
@@ -193,17 +117,23 @@ final class StoreWriter: ImportDestination {
         if let entities = historyEntities() { history = HistoryRecorder(entities: entities) }
         // A store with no task entity takes generic records only; typed records fail when they reach it.
         for kind in StoreMapping.Kind.allCases where resolved.kinds[kind] == nil && resolved.kinds[.task] != nil {
-            warnings.append(
+            diagnostics.warnings.append(
                 "the target store has no \(kind.rawValue) entity; \(kind.rawValue) records cannot be imported")
         }
         for (kind, resolvedKind) in resolved.kinds.sorted(by: { $0.key < $1.key })
         where resolvedKind.columns["id"] == nil {
-            warnings.append(
+            diagnostics.warnings.append(
                 "the target's \(resolvedKind.entity.name) has no UUID attribute: \(kind.rawValue) ids derive from its "
                     + "keys, and are kept only where the archive's keys are (a store that never had such rows)"
             )
         }
     }
+
+    /// Things the user should know about the target.
+    package var warnings: [String] { diagnostics.warnings }
+
+    /// What had nowhere to go so far in this transaction, with counts: what a strict import refuses.
+    var unplaced: [String: Int] { diagnostics.unplaced }
 
     /// Whether the store holds a record of a kind with an id, for the validator: looked up in this writer's maps as
     /// they are when this is called, not copied into sets.
@@ -226,10 +156,17 @@ final class StoreWriter: ImportDestination {
     /// them are the source's, and its root entities the keys the source handed out (`maxKeys`, by target root: see
     /// `targetMaxKeys(of:mapping:)`), so none of them, deleted objects' too, is handed out again.
     /// - Throws: `TaskInterchangeError.usage` for an existing store.
+    /// - Throws: `TaskInterchangeError.internal` for a writer not configured to keep identity, or once it adopted one
+    ///   or began writing.
     func adoptIdentity(storeUUID uuid: String, maxKeys: [String: Int64]) throws {
         guard isNew else {
             throw TaskInterchangeError(.usage, "\(path): \(setting: .keepIdentity) restores into a new store only")
         }
+        guard configuration.keepIdentity, !identityAdopted, phase != .writing else {
+            throw TaskInterchangeError(
+                .internal, "\(path): the writer adopts an identity only when configured to, once, before writing")
+        }
+        identityAdopted = true
         try database.prepare(CoreDataNames.writeStoreUUID).execute([.text(uuid)])
         schema.storeUUID = uuid
         let raise = try database.prepare(
@@ -239,14 +176,32 @@ final class StoreWriter: ImportDestination {
         }
     }
 
+    /// Takes the archive's settings for this import.
+    /// - Throws: `TaskInterchangeError.internal` when they were settled already or writing has begun: a setting that
+    ///   changed under the writer would leave what it already worked out from the old one in place.
+    func settle(_ settings: ArchiveSettings) throws(TaskInterchangeError) {
+        guard phase == .opened else {
+            throw TaskInterchangeError(
+                .internal,
+                "\(path): the writer's archive settings are settled "
+                    + (phase == .settled ? "already" : "after writing began"))
+        }
+        archive = settings
+        phase = .settled
+    }
+
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction, records what it changed in the store's persistent history
     /// when the store tracks it, and writes the new `Z_MAX` values before committing; any error rolls everything back.
     /// - Throws: `TaskInterchangeError.busy` when another process holds the store; `body`'s errors.
     func transaction<R>(_ body: () throws -> R) throws -> R {
         // What a rolled-back body recorded must not reach the next transaction's history.
+        if configuration.keepIdentity && !identityAdopted {
+            throw TaskInterchangeError(.internal, "\(path): a writer that keeps identity writes only after adopting it")
+        }
+        phase = .writing
         defer {
             history?.clear()
-            tagLinks.removeAll()
+            linkWriting.tagLinks.removeAll()
             replaced = ReplacedObjects()
         }
         do {
@@ -261,11 +216,8 @@ final class StoreWriter: ImportDestination {
                 noteReplacedDeletions()
                 try writeHistory()
                 try writeMaxKeys()
-                reportUnplacedExtras()
-                reportDroppedDanglingKeys()
-                // A template's triggers come last, after the rows: they would not fire on this connection anyway,
-                // and Core Data's call functions only it registers (`NSCoreDataTriggerUpdateAffectedObjectValue`).
-                if isNew { for object in laterStatements { try object.execute(in: database) } }
+                diagnostics.reportCounts()
+                try session.createLaterObjects()
                 if !isNew { try externalDataWriter.place() }
                 let released = before.isEmpty ? [] : before.subtracting(try referencedExternalFiles(in: external))
                 // A signal that arrived after the last record's checkpoint still stops the import before it commits.
@@ -276,12 +228,7 @@ final class StoreWriter: ImportDestination {
                 externalDataWriter.keep()
                 externalDataWriter.remove(released)
             }
-            committed = true
-            if isNew {
-                try database.execute("PRAGMA synchronous = FULL")
-                _ = try database.rows("PRAGMA journal_mode = WAL")
-                isNew = false
-            }
+            try session.didCommit()
             return result
         } catch {
             externalDataWriter.discard()
@@ -289,41 +236,16 @@ final class StoreWriter: ImportDestination {
         }
     }
 
-    deinit {
-        // A refused or failed import rolled back; without a checkpoint on close the store's files stay byte for byte
-        // as they were (a checkpoint would move the WAL's committed pages into the main file). A `-wal` this writer
-        // created is empty, and SQLite removes it on close only with the checkpoint.
-        if !committed && hadWAL { database.disableCheckpointOnClose() }
-    }
-
     static func classify(_ error: any Error, path: String, doing action: String) -> any Error {
         if let error = error as? SQLiteError { return TaskInterchangeError.sqlite(error, path: path, doing: action) }
         return error
     }
 
-    /// Copies the store, as it is before this writer changes anything, to a new file at `destination` (through a
-    /// second, read-only connection and SQLite's online backup API) with its external files beside it
-    /// (`ExternalDataBackup`); the file and its files appear only when complete. The files this import replaces stay
-    /// with the backup: they are linked there before anything is removed.
+    /// Copies the store, as it is before this writer changes anything, to a new file at `destination`, with the
+    /// external files the target already has beside it (`WriterSession.backup(to:external:)`).
     /// - Throws: `.cannotCreate` (nothing is left at `destination`), `.cancelled`.
     func backup(to destination: String) throws(TaskInterchangeError) {
-        let temporary = try TemporaryFile(beside: destination)
-        do {
-            try StoreCopy.copyLocked(path, to: temporary.path, busyTimeout: busyTimeout)
-        } catch {
-            let failure = TaskInterchangeError.sqlite(error, path: destination, doing: "cannot write the backup")
-            throw failure.kind == .cancelled ? failure : failure.withKind(.cannotCreate)
-        }
-        try temporary.synchronize(naming: destination)
-        let files = try ExternalDataBackup(of: externalDataWriter.existing, for: destination)
-        try files?.place(for: destination)
-        do {
-            try temporary.place(at: destination, replacing: false)
-        } catch {
-            files?.discard()
-            throw error
-        }
-        files?.keep()
+        try session.backup(to: destination, external: externalDataWriter.existing)
     }
 }
 
