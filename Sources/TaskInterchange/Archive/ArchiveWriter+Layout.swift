@@ -112,40 +112,11 @@ extension ArchiveWriter {
     mutating func appendUUID(_ id: UUID) {
         let storage = output.storage
         storage.reserve(38)
-        let (first, second, third, fourth) = withUnsafeBytes(of: id.uuid) { bytes in
-            func digits(_ offset: Int) -> UInt64 {
-                Self.hexDigits(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-            }
-            return (digits(0), digits(4), digits(8), digits(12))
-        }
-        // `"` 8 `-` 4 `-` 4 `-` 4 `-` 4+8 `"`: the 32 digits come from four words of eight.
         let text = UnsafeMutableRawPointer(storage.base + storage.count)
         text.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
-        text.storeBytes(of: first.littleEndian, toByteOffset: 1, as: UInt64.self)
-        text.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 9, as: UInt8.self)
-        text.storeBytes(of: UInt32(truncatingIfNeeded: second).littleEndian, toByteOffset: 10, as: UInt32.self)
-        text.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 14, as: UInt8.self)
-        text.storeBytes(of: UInt32(truncatingIfNeeded: second >> 32).littleEndian, toByteOffset: 15, as: UInt32.self)
-        text.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 19, as: UInt8.self)
-        text.storeBytes(of: UInt32(truncatingIfNeeded: third).littleEndian, toByteOffset: 20, as: UInt32.self)
-        text.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 24, as: UInt8.self)
-        text.storeBytes(of: UInt32(truncatingIfNeeded: third >> 32).littleEndian, toByteOffset: 25, as: UInt32.self)
-        text.storeBytes(of: fourth.littleEndian, toByteOffset: 29, as: UInt64.self)
+        CanonicalUUID.spell(id, at: text + 1)
         text.storeBytes(of: UInt8(ascii: "\""), toByteOffset: 37, as: UInt8.self)
         storage.count += 38
-    }
-
-    /// Four bytes (first byte lowest) as eight uppercase hex digits (first digit lowest), all at once (SWAR).
-    @inline(__always)
-    static func hexDigits(_ bytes: UInt32) -> UInt64 {
-        // Byte i to byte 2i, then its high nibble stays there and its low nibble goes to byte 2i + 1.
-        var spread = UInt64(bytes)
-        spread = (spread | spread << 16) & 0x0000_FFFF_0000_FFFF
-        spread = (spread | spread << 8) & 0x00FF_00FF_00FF_00FF
-        let nibbles = ((spread >> 4) & 0x000F_000F_000F_000F) | ((spread & 0x000F_000F_000F_000F) << 8)
-        // 0…9 → '0'…'9'; 10…15 → 'A'…'F' ('9' + 1 + 7 = 'A'): the carry of nibble + 6 says which.
-        let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
-        return nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 7
     }
 
     /// Writes a date as quoted `LosslessDate` text; the caller has checked that it is representable.

@@ -38,6 +38,50 @@ enum CanonicalUUID {
         return UUID(uuid: uuid)
     }
 
+    /// The canonical spelling of `id`, as `uuidString` spells it, without going through Foundation's formatter: a
+    /// generic export spells one per link.
+    static func string(_ id: UUID) -> String {
+        String(unsafeUninitializedCapacity: 36) { text in
+            spell(id, at: UnsafeMutableRawPointer(text.baseAddress!))
+            return 36
+        }
+    }
+
+    /// Writes the 36 characters of `id`'s canonical spelling at `text`.
+    @inline(__always)
+    static func spell(_ id: UUID, at text: UnsafeMutableRawPointer) {
+        let (first, second, third, fourth) = withUnsafeBytes(of: id.uuid) { bytes in
+            func digits(_ offset: Int) -> UInt64 {
+                hexDigits(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+            }
+            return (digits(0), digits(4), digits(8), digits(12))
+        }
+        // 8 `-` 4 `-` 4 `-` 4 `-` 4+8: the 32 digits come from four words of eight.
+        text.storeBytes(of: first.littleEndian, as: UInt64.self)
+        text.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 8, as: UInt8.self)
+        text.storeBytes(of: UInt32(truncatingIfNeeded: second).littleEndian, toByteOffset: 9, as: UInt32.self)
+        text.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 13, as: UInt8.self)
+        text.storeBytes(of: UInt32(truncatingIfNeeded: second >> 32).littleEndian, toByteOffset: 14, as: UInt32.self)
+        text.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 18, as: UInt8.self)
+        text.storeBytes(of: UInt32(truncatingIfNeeded: third).littleEndian, toByteOffset: 19, as: UInt32.self)
+        text.storeBytes(of: UInt8(ascii: "-"), toByteOffset: 23, as: UInt8.self)
+        text.storeBytes(of: UInt32(truncatingIfNeeded: third >> 32).littleEndian, toByteOffset: 24, as: UInt32.self)
+        text.storeBytes(of: fourth.littleEndian, toByteOffset: 28, as: UInt64.self)
+    }
+
+    /// Four bytes (first byte lowest) as eight uppercase hex digits (first digit lowest), all at once (SWAR).
+    @inline(__always)
+    static func hexDigits(_ bytes: UInt32) -> UInt64 {
+        // Byte i to byte 2i, then its high nibble stays there and its low nibble goes to byte 2i + 1.
+        var spread = UInt64(bytes)
+        spread = (spread | spread << 16) & 0x0000_FFFF_0000_FFFF
+        spread = (spread | spread << 8) & 0x00FF_00FF_00FF_00FF
+        let nibbles = ((spread >> 4) & 0x000F_000F_000F_000F) | ((spread & 0x000F_000F_000F_000F) << 8)
+        // 0…9 → '0'…'9'; 10…15 → 'A'…'F' ('9' + 1 + 7 = 'A'): the carry of nibble + 6 says which.
+        let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        return nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 7
+    }
+
     /// Eight ASCII hex digits (`0-9`, `A-F`; first digit in the lowest byte) as four bytes (first byte lowest), or
     /// nil when any byte is something else. Works on all eight bytes at once (SWAR).
     @inline(__always)

@@ -11,7 +11,7 @@ extension Migration {
         var created = false
         var imported: StoreImportResult?
         var report = try perform(
-            events: events, newStore: access(path, F_OK) == 0 ? nil : path,
+            events: events, newStore: access(path, F_OK) == 0 ? nil : path, validatesWhileMigrating: true,
             checkDestination: {
                 try checkNewStore(path)
             },
@@ -39,7 +39,7 @@ extension Migration {
                 let result = try StoreImport.reporting(input, into: path, options: options, progress: progress)
                 created = result.createdStore
                 imported = result
-                return result.plan
+                return (result.plan, result.report)
             },
             verify: { input in
                 try GraphComparison.verify(
@@ -93,10 +93,10 @@ extension Migration {
             events: events, checkDestination: {},
             migrate: { input, report, _, progress in
                 let plan = try Importer().run(
-                    input, into: &destination, total: report.counts.tasks,
+                    input, into: &destination, total: report?.counts.tasks ?? 0,
                     bytes: Int64(input.count), progress: progress)
                 written = true
-                return plan
+                return (plan, nil)
             },
             verify: { input in
                 guard let contents = try destination.contents() else { return nil }

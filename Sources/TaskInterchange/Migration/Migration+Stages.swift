@@ -5,12 +5,16 @@ extension Migration {
     /// when it throws; `undo` takes back what it wrote once it has returned. A failure before `migrate` returned
     /// removes the backup this migration made: nothing was written that it would restore. `newStore` is the path a
     /// new store is made at when nothing is there, so a failure says nothing was created there rather than that it
-    /// is as it was.
+    /// is as it was. With `validatesWhileMigrating`, `migrate` validates the archive in its own passes (a store import
+    /// does, into a private file) and returns that report: the archive is not read once more just to validate it.
     func perform(
         events: (@Sendable (Event) -> Void)?,
         newStore: String? = nil,
+        validatesWhileMigrating: Bool = false,
         checkDestination: () throws -> Void,
-        migrate: (ArchiveInput, ValidationReport, String, (@Sendable (ProgressEvent) -> Void)?) throws -> ImportPlan,
+        migrate: (ArchiveInput, ValidationReport?, String, (@Sendable (ProgressEvent) -> Void)?) throws -> (
+            plan: ImportPlan, validation: ValidationReport?
+        ),
         verify: (ArchiveInput) throws -> GraphDiff?,
         undo: () -> Void
     ) throws -> MigrationReport {
@@ -50,12 +54,17 @@ extension Migration {
             let export = try Exporter.exportReporting(
                 store: backup, toFile: archivePath, options: exportOptions,
                 progress: progress)
-            let validation = try Validator.validate(archiveAt: archivePath, progress: progress)
-            guard validation.isValid else { throw ArchiveValidationError(report: validation) }
+            let validated =
+                validatesWhileMigrating ? nil : try Validator.validate(archiveAt: archivePath, progress: progress)
+            if let validated, !validated.isValid { throw ArchiveValidationError(report: validated) }
             let input = try ArchiveInput(path: archivePath)
             try enter(.migrating)
-            let plan = try migrate(input, validation, backup, progress)
+            let (plan, validatedWhileMigrating) = try migrate(input, validated, backup, progress)
             migrated = true
+            guard let validation = validated ?? validatedWhileMigrating else {
+                throw TaskInterchangeError(
+                    .internal, "the migration wrote its destination without validating the archive")
+            }
             try enter(.verifying)
             progress?(ProgressEvent(phase: .verifying, done: 0, total: validation.counts.tasks))
             let verification = dryRun ? nil : try verify(input)

@@ -106,7 +106,7 @@ extension StoreReader {
                         table: relationship.destinationTable, key: destination, from: name, relationship.property,
                         owner: key)
                     {
-                        values[relationship.property] = .string(id.uuidString)
+                        values[relationship.property] = .string(CanonicalUUID.string(id))
                     }
                 }
                 for cursor in cursors {
@@ -121,7 +121,7 @@ extension StoreReader {
                                 table: cursor.relationship.destinationTable, key: link.key, from: name, property,
                                 owner: key)
                         else { continue }
-                        ids.append(id.uuidString)
+                        ids.append(CanonicalUUID.string(id))
                         if let position = link.position { kept.append(position) }
                     }
                     if !cursor.relationship.declaration.ordered { ids.sort() }
