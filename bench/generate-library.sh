@@ -32,24 +32,9 @@ make_empty() {
         exit 70
     fi
 }
-if [ "$N" = --empty ]; then
-    make_empty "$OUT"
-    exit 0
-fi
-tmp="" made=0
-trap 'rc=$?; [ $rc = 0 ] || [ $made = 0 ] || rm -f "$OUT" "$OUT-wal" "$OUT-shm"; [ -z "$tmp" ] || rm -rf "$tmp"' EXIT
-empty=${EMPTY_LIBRARY:-}
-if [ -z "$empty" ]; then
-    tmp=$(mktemp -d "${TMPDIR:-/tmp}/generate-library.XXXXXX")
-    empty=$tmp/empty.sqlite
-    make_empty "$empty"
-fi
-[ -f "$empty" ] && [ ! -e "$empty-wal" ] || { echo "generate-library.sh: $empty is not a closed store" >&2; exit 66; }
-made=1
-cp "$empty" "$OUT"
-
-# shellcheck source=bench/uuid.sh
-. "$BENCH/uuid.sh"
+# shellcheck source=bench/generator.sh
+. "$(dirname "${BASH_SOURCE[0]}")/generator.sh"
+prepare_store generate-library.sh "${EMPTY_LIBRARY:-}"
 
 sqlite3 "$OUT" <<SQL
 .bail on
