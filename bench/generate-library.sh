@@ -37,12 +37,7 @@ make_empty() {
 prepare_store generate-library.sh "${EMPTY_LIBRARY:-}"
 
 sqlite3 "$OUT" <<SQL
-.bail on
-PRAGMA synchronous = OFF;
-PRAGMA cache_size = -262144;
-BEGIN;
-$UUID_TABLES
-CREATE TEMP TABLE ent AS SELECT Z_NAME AS name, Z_ENT AS ent FROM Z_PRIMARYKEY;
+$SCRIPT_START
 
 INSERT INTO ZSHELF (Z_PK, Z_ENT, Z_OPT, ZNAME)
   WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i < 99)

@@ -37,3 +37,12 @@ INSERT INTO v8 VALUES ${v8%,};"
 uuid="CAST(randomblob(6) || (SELECT b FROM v4 WHERE n = (random() & 15) + 0 * ROW)
       || randomblob(1) || (SELECT b FROM v8 WHERE n = (random() & 63) + 0 * ROW) || randomblob(7) AS BLOB)"
 id() { printf '%s' "${uuid//ROW/$1}"; }
+
+# How a generator's sqlite3 script starts: stop at the first error, no fsync, a large page cache, one transaction,
+# the UUID lookups and each entity's number by name (`ent`).
+SCRIPT_START=".bail on
+PRAGMA synchronous = OFF;
+PRAGMA cache_size = -262144;
+BEGIN;
+$UUID_TABLES
+CREATE TEMP TABLE ent AS SELECT Z_NAME AS name, Z_ENT AS ent FROM Z_PRIMARYKEY;"
