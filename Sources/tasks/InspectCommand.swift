@@ -54,8 +54,8 @@ struct InspectCommand: Command {
             var line = "  \(entity.name) (\(CoreDataNames.entityNumber) \(entity.entityNumber)"
             if let superentity = entity.superentity { line += ", sub-entity of \(superentity)" }
             line +=
-                ", table \(entity.table ?? "missing"), \(entity.count) row\(entity.count == 1 ? "" : "s"), \(CoreDataNames.maxKeyColumn) "
-                + "\(entity.maxKey))"
+                ", table \(entity.table ?? "missing"), \(entity.count) row\(entity.count == 1 ? "" : "s"), "
+                + "\(CoreDataNames.maxKeyColumn) \(entity.maxKey))"
             if let computed = entity.versionHash, let stored = entity.storedVersionHash {
                 line +=
                     computed == stored

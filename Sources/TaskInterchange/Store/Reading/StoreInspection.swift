@@ -165,8 +165,9 @@ public struct StoreInspection: Sendable, Codable {
                     .versionHashMismatch, entity: entity.name,
                     message:
                         """
-                        the version hash computed from the model cache differs from the one in \(CoreDataNames.metadataTable) \
-                        (the cache and the store disagree, or the hash rules miss a model feature)
+                        the version hash computed from the model cache differs from the one in \
+                        \(CoreDataNames.metadataTable) (the cache and the store disagree, or the hash rules miss a \
+                        model feature)
                         """
                 )
             }

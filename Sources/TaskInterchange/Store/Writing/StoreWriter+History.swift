@@ -181,9 +181,7 @@ extension StoreWriter {
             if replacing {
                 let kept = Set(destinations)
                 let owned = "SELECT \(CoreDataNames.primaryKey) FROM \(table) WHERE \(Database.quote(column)) = ?"
-                moved += try keys(owned, key).filter {
-                    !kept.contains($0)
-                }
+                moved += try keys(owned, key).filter { !kept.contains($0) }
             }
             if !moved.isEmpty || orderColumn != nil { noteChanged(kind, key) }
             if hasInverse { for member in moved { noteChanged(declaration.destination, member) } }
