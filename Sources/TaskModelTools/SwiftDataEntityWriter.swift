@@ -120,7 +120,7 @@ struct SwiftDataEntityWriter {
             body.append(
                 """
                 // NOTE: SwiftData names its indexes itself; Core Data's were \
-                \(indexable.map { "Z_\(entity.name)_\($0.name)" }.joined(separator: ", ")).
+                \(indexable.map { CoreDataNames.fetchIndexName($0.name, of: entity.name) }.joined(separator: ", ")).
                 """
             )
             body.append(
@@ -395,7 +395,7 @@ struct SwiftDataEntityWriter {
             lines.append(
                 """
                 // NOTE: ordered in Core Data; SwiftData arrays keep no order (the store's \
-                Z_FOK_ order is not read): add a position attribute and sort by it.
+                \(CoreDataNames.orderPrefix) order is not read): add a position attribute and sort by it.
                 """
             )
         }

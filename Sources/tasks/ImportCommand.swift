@@ -16,7 +16,8 @@ struct ImportCommand: Command {
     static let keepIdentity = Flag(
         "--keep-identity",
         help: "New stores only: take the archive's store UUID, every "
-            + "record's key (Z_PK), stored NULLs and positions and each entity's Z_MAX, so object URIs and derived ids "
+            + "record's key (\(CoreDataNames.primaryKey)), stored NULLs and positions and each entity's "
+            + "\(CoreDataNames.maxKeyColumn), so object URIs and derived ids "
             + "survive (a backup that restores to the same store).")
     static let strict = Flag(
         "--strict",

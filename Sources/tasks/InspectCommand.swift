@@ -51,11 +51,11 @@ struct InspectCommand: Command {
             "Model: \(inspection.modelSource)", "", "Entities:",
         ]
         for entity in inspection.entities {
-            var line = "  \(entity.name) (Z_ENT \(entity.entityNumber)"
+            var line = "  \(entity.name) (\(CoreDataNames.entityNumber) \(entity.entityNumber)"
             if let superentity = entity.superentity { line += ", sub-entity of \(superentity)" }
             line +=
-                ", table \(entity.table ?? "missing"), \(entity.count) row\(entity.count == 1 ? "" : "s"), Z_MAX "
-                + "\(entity.maxKey))"
+                ", table \(entity.table ?? "missing"), \(entity.count) row\(entity.count == 1 ? "" : "s"), "
+                + "\(CoreDataNames.maxKeyColumn) \(entity.maxKey))"
             if let computed = entity.versionHash, let stored = entity.storedVersionHash {
                 line +=
                     computed == stored

@@ -10,7 +10,7 @@ struct ModelHashesCommand: Command {
     static let description = CommandDescription(
         name: "model hashes",
         abstract: "Print each model version's entity version hashes (NSStoreModelVersionHashes), checksum and digest.",
-        discussion: "Hashes are base64, as a store's Z_METADATA keeps them.",
+        discussion: "Hashes are base64, as a store's \(CoreDataNames.metadataTable) keeps them.",
         positionals: [ModelCommand.modelArgument],
         options: [modelVersion, json])
 

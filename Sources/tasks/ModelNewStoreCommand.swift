@@ -11,8 +11,8 @@ struct ModelNewStoreCommand: Command {
 
     static let description = CommandDescription(
         name: "model new-store",
-        abstract: "Create an empty store with the layout and Z_METADATA Core Data writes for a model version, so the "
-            + "app opens it without a migration.",
+        abstract: "Create an empty store with the layout and \(CoreDataNames.metadataTable) Core Data writes for a "
+            + "model version, so the app opens it without a migration.",
         discussion: "The store appears at the path only when complete; an existing file is never replaced.",
         positionals: [ModelCommand.modelArgument],
         options: [modelVersion, frameworkVersion, output])

@@ -136,7 +136,8 @@ package struct ModelIdentification: Sendable, Encodable {
         let snapshot = try StoreSnapshot(path: storePath)
         guard let metadata = try StoreMetadata(of: snapshot) else {
             throw TaskInterchangeError(
-                .invalidData, "\(storePath): has no Z_METADATA, so no model version hashes to compare")
+                .invalidData,
+                "\(storePath): has no \(CoreDataNames.metadataTable), so no model version hashes to compare")
         }
         // A cache that cannot be decoded only costs the property-level reasons.
         let storeModel = (try? ObjectModel(modelCacheOf: snapshot)) ?? nil

@@ -10,7 +10,8 @@ extension ModelSource {
         guard let model = try ObjectModel(modelCacheOf: snapshot) else {
             throw TaskInterchangeError(
                 .invalidData,
-                "\(storePath): the store keeps no model cache (Z_MODELCACHE); pass the app's model instead")
+                "\(storePath): the store keeps no model cache (\(CoreDataNames.modelCacheTable)); "
+                    + "pass the app's model instead")
         }
         path = storePath
         kind = .store

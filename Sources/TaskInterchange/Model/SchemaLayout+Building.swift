@@ -268,7 +268,8 @@ extension SchemaLayout {
                 }
                 tables[t].indexes.append(
                     Index(
-                        name: "Z_\(name)_\(fetchIndex.name)", table: tables[t].name, terms: terms,
+                        name: CoreDataNames.fetchIndexName(fetchIndex.name, of: name), table: tables[t].name,
+                        terms: terms,
                         condition: condition ?? nil))
             }
             for (index, properties) in entity.rTreeIndexes {

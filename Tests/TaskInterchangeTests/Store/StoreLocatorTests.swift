@@ -8,7 +8,7 @@ import Testing
 @Suite("Store locator")
 struct StoreLocatorTests {
     /// The locator's files, and the layout engine and table classification it wraps: the only ones that may spell a
-    /// Core Data storage name as a string of its own.
+    /// Core Data storage name in a string literal (whole, or inside SQL and messages).
     static let locatorFiles: Set<String> = [
         "TaskInterchange/Model/CoreDataNames.swift",
         "TaskInterchange/Model/SchemaLayout.swift",
@@ -22,36 +22,176 @@ struct StoreLocatorTests {
         "TaskInterchange/Store/Layout/StoreSchema+TableKind.swift",
     ]
 
-    /// Strings that look like a Core Data name and are something else, by file.
-    static let notStorageNames: [String: Set<String>] = [
+    /// Names inside string literals outside the locator that are allowed, by file, each for its reason. Any other
+    /// `Z…` word in a literal outside the locator is a spelled storage name.
+    static let allowedNames: [String: Set<String>] = [
         // ISO 8601's UTC designator.
-        "TaskInterchange/Records/LosslessDate.swift": ["\"Z\""]
+        "TaskInterchange/Records/LosslessDate.swift": ["Z"],
+        "TaskInterchange/Records/LosslessDate+Parsing.swift": ["Z"],
     ]
 
-    /// Every string literal outside the locator whose whole text is a Core Data storage name or the start of one
-    /// (`"Z_PK"`, `"Z_FOK_"`, `"Z"` before a name, `"ZTIMESTAMP"`), as `file:line: literal`; comments are skipped.
-    static func spelledNames(under sources: URL) throws -> [String] {
-        let pattern = try Regex(#""Z[A-Z0-9_]*""#)
-        var found: [String] = []
+    /// A `Z…` word inside a string literal: a Core Data storage name, the start of one (`Z_FOK_`, `Z` before a
+    /// name) or something that looks like one.
+    struct Spelling: Equatable, Comparable, CustomStringConvertible {
+        var file: String
+        var line: Int
+        var name: String
+
+        var description: String { "\(file):\(line): \(name)" }
+
+        static func < (lhs: Self, rhs: Self) -> Bool {
+            (lhs.file, lhs.line, lhs.name) < (rhs.file, rhs.line, rhs.name)
+        }
+    }
+
+    /// Every `Z…` word in the text of a string literal (whole, between interpolations, multi-line, raw) of a file
+    /// outside the locator, with its line; comments and code are skipped, and so is a letter compared as a byte
+    /// (`UInt8(ascii: "Z")`).
+    static func spellings(under sources: URL) throws -> [Spelling] {
+        var found: [Spelling] = []
         let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
         while let file = files?.nextObject() as? URL {
             guard file.pathExtension == "swift" else { continue }
             let relative = String(file.standardizedFileURL.path.dropFirst(sources.standardizedFileURL.path.count + 1))
             guard !locatorFiles.contains(relative) else { continue }
-            let text = try String(contentsOf: file, encoding: .utf8)
-            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let code = line.trimmingCharacters(in: .whitespaces)
-                guard !code.hasPrefix("//") else { continue }
-                for match in line.matches(of: pattern) {
-                    let literal = String(line[match.range])
-                    // A byte compared with a letter (`UInt8(ascii: "Z")`) is no name.
-                    if line[..<match.range.lowerBound].hasSuffix("ascii: ") { continue }
-                    if notStorageNames[relative]?.contains(literal) == true { continue }
-                    found.append("\(relative):\(number + 1): \(literal)")
+            var scanner = LiteralScanner(try String(contentsOf: file, encoding: .utf8))
+            scanner.scanCode()
+            for piece in scanner.pieces where !piece.isByte {
+                for (line, word) in piece.words where isStorageName(word) {
+                    found.append(Spelling(file: relative, line: line, name: word))
                 }
             }
         }
         return found.sorted()
+    }
+
+    /// Whether `word` is spelled as Core Data spells its storage names: `Z`, then capitals, digits and underscores.
+    static func isStorageName(_ word: String) -> Bool {
+        word.first == "Z" && word.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber || $0 == "_") }
+    }
+
+    /// The spellings no exception allows, as `file:line: name`.
+    static func spelledNames(under sources: URL) throws -> [String] {
+        try spellings(under: sources).filter { allowedNames[$0.file]?.contains($0.name) != true }.map(\.description)
+    }
+
+    /// Reads Swift source and collects the text of its string literals, piece by piece between interpolations.
+    struct LiteralScanner {
+        struct Piece {
+            /// The line the piece starts on.
+            var line: Int
+            var text: String
+            /// The literal is the argument of `ascii:`: a byte, not a name.
+            var isByte: Bool
+
+            /// Its words (runs of letters, digits and underscores), each with its line.
+            var words: [(line: Int, word: String)] {
+                var (result, line, word) = ([(line: Int, word: String)](), self.line, "")
+                for character in text + " " {
+                    if character.isLetter || character.isNumber || character == "_" {
+                        word.append(character)
+                        continue
+                    }
+                    if !word.isEmpty { result.append((line, word)) }
+                    word = ""
+                    if character == "\n" { line += 1 }
+                }
+                return result
+            }
+        }
+
+        let characters: [Character]
+        var index = 0
+        var line = 1
+        var pieces: [Piece] = []
+
+        init(_ source: String) { characters = Array(source) }
+
+        func at(_ offset: Int) -> Character? {
+            index + offset < characters.count ? characters[index + offset] : nil
+        }
+
+        func starts(with text: String, at offset: Int = 0) -> Bool {
+            text.enumerated().allSatisfy { at(offset + $0.offset) == $0.element }
+        }
+
+        /// Code up to the end, or up to the parenthesis that closes an interpolation.
+        mutating func scanCode(closingInterpolation: Bool = false) {
+            var depth = 0
+            while let character = at(0) {
+                if starts(with: "//") {
+                    while let next = at(0), next != "\n" { index += 1 }
+                } else if starts(with: "/*") {
+                    skipBlockComment()
+                } else if character == "#" || character == "\"" {
+                    var hashes = 0
+                    while at(hashes) == "#" { hashes += 1 }
+                    if at(hashes) == "\"" { scanString(hashes: hashes) } else { index += max(hashes, 1) }
+                } else {
+                    if character == "\n" { line += 1 }
+                    if closingInterpolation && character == "(" { depth += 1 }
+                    if closingInterpolation && character == ")" {
+                        index += 1
+                        if depth == 0 { return }
+                        depth -= 1
+                        continue
+                    }
+                    index += 1
+                }
+            }
+        }
+
+        /// A block comment, nested ones included.
+        mutating func skipBlockComment() {
+            var depth = 0
+            repeat {
+                if starts(with: "/*") {
+                    depth += 1
+                    index += 2
+                } else if starts(with: "*/") {
+                    depth -= 1
+                    index += 2
+                } else {
+                    if at(0) == "\n" { line += 1 }
+                    index += 1
+                }
+            } while depth > 0 && at(0) != nil
+        }
+
+        /// A string literal opened at `index` with `hashes` `#`s before its quotes.
+        mutating func scanString(hashes: Int) {
+            let isByte = index >= 7 && String(characters[(index - 7)..<index]) == "ascii: "
+            let delimiter = starts(with: "\"\"\"", at: hashes) ? "\"\"\"" : "\""
+            let closing = delimiter + String(repeating: "#", count: hashes)
+            let escape = "\\" + String(repeating: "#", count: hashes)
+            index += hashes + delimiter.count
+            var piece = Piece(line: line, text: "", isByte: isByte)
+            while let character = at(0) {
+                if starts(with: closing) {
+                    index += closing.count
+                    break
+                } else if starts(with: escape) {
+                    index += escape.count
+                    if at(0) == "(" {
+                        index += 1
+                        pieces.append(piece)
+                        scanCode(closingInterpolation: true)
+                        piece = Piece(line: line, text: "", isByte: isByte)
+                    } else {
+                        // An escaped character separates words; `\u{…}` is skipped whole.
+                        if at(0) == "u" { while let next = at(0), next != "}" { index += 1 } }
+                        if at(0) == "\n" { line += 1 }
+                        piece.text.append(at(0) == "\n" ? "\n" : " ")
+                        index += 1
+                    }
+                } else {
+                    if character == "\n" { line += 1 }
+                    piece.text.append(character)
+                    index += 1
+                }
+            }
+            pieces.append(piece)
+        }
     }
 
     static var sources: URL {
@@ -61,27 +201,48 @@ struct StoreLocatorTests {
 
     @Test("no code outside the locator spells a Core Data storage name")
     func noSpelledNames() throws {
-        #expect(try Self.spelledNames(under: Self.sources) == [])
+        let spelled = try Self.spelledNames(under: Self.sources)
+        #expect(spelled == [])
     }
 
-    @Test("the scan finds a name spelled, a prefix built, and skips comments and letters compared as bytes")
+    @Test("every allowed name is still spelled where it is allowed")
+    func allowedNamesAreUsed() throws {
+        let spelled = Set(try Self.spellings(under: Self.sources).map { "\($0.file): \($0.name)" })
+        let allowed = Self.allowedNames.flatMap { file, names in names.map { "\(file): \($0)" } }
+        #expect(allowed.filter { !spelled.contains($0) } == [])
+    }
+
+    @Test("the scan finds a name anywhere in a literal, a prefix built, and skips comments, code and bytes")
     func scanFindsSpellings() throws {
         let directory = try TemporaryDirectory()
         let sources = URL(fileURLWithPath: directory.path("Sources"))
         let folder = sources.appendingPathComponent("TaskInterchange/Store/Layout")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try """
+        try ##"""
         let key = "Z_PK"
-        // "Z_ENT" in a comment
+        // "Z_ENT" in a comment, and SELECT Z_OPT FROM ZTASK
         let column = "Z" + name.uppercased()
         let isZ = byte == UInt8(ascii: "Z")
-        """.write(to: folder.appendingPathComponent("Spelling.swift"), atomically: true, encoding: .utf8)
+        let sql = "SELECT \(Database.quote(column)), Z_ENT FROM \(table(of: "ZTAG")) WHERE d.Z_PK = ?\(n)"
+        /* "Z_MAX" in a block comment */ let ZCODE = 1
+        let text = """
+            UPDATE \(table) SET \(CoreDataNames.version) = 1
+            WHERE Z12_PROJECT = ?
+            """
+        let raw = #"max(ZTIMESTAMP) and \#(key) "\(Z_NOT)""#
+        """##.write(to: folder.appendingPathComponent("Spelling.swift"), atomically: true, encoding: .utf8)
         try "let key = \"Z_PK\"\n".write(
             to: folder.appendingPathComponent("StoreLocator.swift"), atomically: true, encoding: .utf8)
         #expect(
             try Self.spelledNames(under: sources) == [
-                "TaskInterchange/Store/Layout/Spelling.swift:1: \"Z_PK\"",
-                "TaskInterchange/Store/Layout/Spelling.swift:3: \"Z\"",
+                "TaskInterchange/Store/Layout/Spelling.swift:1: Z_PK",
+                "TaskInterchange/Store/Layout/Spelling.swift:3: Z",
+                "TaskInterchange/Store/Layout/Spelling.swift:5: ZTAG",
+                "TaskInterchange/Store/Layout/Spelling.swift:5: Z_ENT",
+                "TaskInterchange/Store/Layout/Spelling.swift:5: Z_PK",
+                "TaskInterchange/Store/Layout/Spelling.swift:9: Z12_PROJECT",
+                "TaskInterchange/Store/Layout/Spelling.swift:11: ZTIMESTAMP",
+                "TaskInterchange/Store/Layout/Spelling.swift:11: Z_NOT",
             ])
     }
 

@@ -39,7 +39,8 @@ enum StoreIdentity {
         let entity = kind.entity
         let idColumn = kind.columns["id"]
         let statement = try database.prepare(
-            "SELECT Z_PK, \(idColumn.map(Database.quote) ?? "NULL") FROM \(Database.quote(kind.table)) "
+            "SELECT \(CoreDataNames.primaryKey), \(idColumn.map(Database.quote) ?? "NULL") "
+                + "FROM \(Database.quote(kind.table)) "
                 + "WHERE \(kind.entityFilter)\(selected)"
         )
         var entries: [Entry] = []

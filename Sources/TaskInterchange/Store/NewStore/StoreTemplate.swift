@@ -65,7 +65,7 @@ public struct StoreTemplate: Sendable {
                 if case .shadow? = schema.kind(of: name) { return nil }
                 return SchemaObject(type: type, sql: sql, name: name)
             }
-            entities = try database.rows("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT").compactMap {
+            entities = try database.rows(CoreDataNames.readEntities).compactMap {
                 row in
                 guard let number = row[0].int64, let name = row[1].string else { return nil }
                 return (number, name, row[2].int64 ?? 0)
@@ -105,15 +105,14 @@ public struct StoreTemplate: Sendable {
 
     /// Writes the entities into `Z_PRIMARYKEY`, the `Z_METADATA` row and the model cache.
     func fill(_ database: Database) throws(SQLiteError) {
-        let insert = try database.prepare(
-            "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
+        let insert = try database.prepare(CoreDataNames.insertEntity)
         for entity in entities {
             try insert.execute([.integer(entity.number), .text(entity.name), .integer(entity.superNumber)])
         }
-        try database.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (?, ?, ?)")
+        try database.prepare(CoreDataNames.insertMetadata)
             .execute([.integer(versionIdentifier), .text(UUID().uuidString), metadata.map(SQLValue.blob) ?? .null])
         if let modelCache {
-            try database.prepare("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)").execute([.blob(modelCache)])
+            try database.prepare(CoreDataNames.insertModelCache).execute([.blob(modelCache)])
         }
     }
 

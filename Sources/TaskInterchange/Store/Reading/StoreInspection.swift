@@ -131,7 +131,8 @@ public struct StoreInspection: Sendable, Codable {
             : damaged
                 ? "model cache present but damaged; entities and columns read from the schema"
                 : model == nil
-                    ? "no model cache; entities and columns read from the schema" : "decoded from Z_MODELCACHE"
+                    ? "no model cache; entities and columns read from the schema"
+                    : "decoded from \(CoreDataNames.modelCacheTable)"
         let computed = model?.versionHashes ?? [:]
         let stored = (try? StoreMetadata(of: snapshot))??.versionHashes ?? [:]
         func base64(_ bytes: [UInt8]?) -> String? { bytes.map { Data($0).base64EncodedString() } }
@@ -142,8 +143,8 @@ public struct StoreInspection: Sendable, Codable {
                     count = Int(
                         try database.scalar(
                             """
-                            SELECT count(*) FROM \(Database.quote(table)) WHERE Z_ENT IN \
-                            (\(entity.numbersIncludingSubentities.map(String.init).joined(separator: ", ")))
+                            SELECT count(*) FROM \(Database.quote(table)) WHERE \
+                            \(CoreDataNames.entityFilter(entity.numbersIncludingSubentities))
                             """
                         )?.int64 ?? 0)
                 }
@@ -164,8 +165,9 @@ public struct StoreInspection: Sendable, Codable {
                     .versionHashMismatch, entity: entity.name,
                     message:
                         """
-                        the version hash computed from the model cache differs from the one in Z_METADATA \
-                        (the cache and the store disagree, or the hash rules miss a model feature)
+                        the version hash computed from the model cache differs from the one in \
+                        \(CoreDataNames.metadataTable) (the cache and the store disagree, or the hash rules miss a \
+                        model feature)
                         """
                 )
             }
@@ -176,23 +178,26 @@ public struct StoreInspection: Sendable, Codable {
             }
             for entity in schema.entities where entity.superNumber == 0 {
                 guard let table = entity.table else { continue }
-                let largest = try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0
+                let largest = try database.scalar(CoreDataNames.largestKey(in: table))?.int64 ?? 0
                 if largest > entity.maxKey {
                     log.add(
                         .maxKeyBelowKeys, entity: entity.name,
                         message:
                             """
-                            Z_MAX is \(entity.maxKey) but \(table) holds key \(largest); \
+                            \(CoreDataNames.maxKeyColumn) is \(entity.maxKey) but \(table) holds key \(largest); \
                             the app's next insert would collide (an import into the store corrects it)
                             """
                     )
                 }
                 guard !entity.isInternal else { continue }
                 let nullVersions =
-                    try database.scalar("SELECT count(*) FROM \(Database.quote(table)) WHERE Z_OPT IS NULL")?.int64 ?? 0
+                    try database.scalar(
+                        "SELECT count(*) FROM \(Database.quote(table)) WHERE \(CoreDataNames.version) IS NULL")?.int64
+                    ?? 0
                 if nullVersions > 0 {
                     log.add(
-                        .nullVersion, entity: entity.name, message: "rows with a NULL Z_OPT", count: Int(nullVersions))
+                        .nullVersion, entity: entity.name, message: "rows with a NULL \(CoreDataNames.version)",
+                        count: Int(nullVersions))
                 }
             }
             if schema.tables["ATRANSACTION"] != nil || schema.tables["ACHANGE"] != nil {

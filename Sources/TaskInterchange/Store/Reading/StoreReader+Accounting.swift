@@ -53,7 +53,9 @@ extension StoreReader {
             }
             guard !unread.isEmpty else { continue }
             let counts = unread.map { "count(\(Database.quote($0)))" }.joined(separator: ", ")
-            let statement = try database.prepare("SELECT Z_ENT, \(counts) FROM \(Database.quote(table)) GROUP BY Z_ENT")
+            let statement = try database.prepare(
+                "SELECT \(CoreDataNames.entityNumber), \(counts) FROM \(Database.quote(table)) "
+                    + "GROUP BY \(CoreDataNames.entityNumber)")
             while try statement.step() {
                 guard !statement.isNull(at: 0), let entity = schema.entity(number: statement.int64(at: 0)),
                     entity.table == table
@@ -128,12 +130,12 @@ extension StoreReader {
         }
         for (column, owner) in owners.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             let (table, key) = (column[0], column[1])
-            let numbers = owner.numbers.map(String.init).joined(separator: ", ")
             let count = Int(
                 try database.scalar(
                     "SELECT count(*) FROM \(Database.quote(table)) d WHERE d.\(Database.quote(key)) IS NOT NULL "
                         + "AND NOT EXISTS (SELECT 1 FROM \(Database.quote(owner.table)) o "
-                        + "WHERE o.Z_PK = d.\(Database.quote(key)) AND o.Z_ENT IN (\(numbers)))")?.int64 ?? 0)
+                        + "WHERE o.\(CoreDataNames.primaryKey) = d.\(Database.quote(key)) "
+                        + "AND o.\(CoreDataNames.entityFilter(owner.numbers)))")?.int64 ?? 0)
             guard count > 0 else { continue }
             account.checked += count
             account.notExported += count

@@ -16,7 +16,8 @@ extension StoreReader {
                 let key = Database.quote(key)
                 let position = order.map(Database.quote) ?? "NULL"
                 sql =
-                    "SELECT \(key), Z_PK, \(position) FROM \(Database.quote(relationship.destinationTable)) "
+                    "SELECT \(key), \(CoreDataNames.primaryKey), \(position) "
+                    + "FROM \(Database.quote(relationship.destinationTable)) "
                     + "WHERE \(key) IN (\(owners)) ORDER BY 1, 3, 2"
             case .joinTable(let direction):
                 let position = direction.orderColumn.map(Database.quote) ?? "NULL"
@@ -61,7 +62,7 @@ extension StoreReader {
             let toOne = entity.relationships.filter {
                 if case .column = $0.storage { return true } else { return false }
             }
-            let owners = "SELECT Z_PK FROM \(Database.quote(entity.table)) WHERE Z_ENT = \(entity.number)"
+            let owners = CoreDataNames.selectKeys(from: Database.quote(entity.table), ofEntity: "\(entity.number)")
             let cursors = try entity.relationships.filter {
                 if case .column = $0.storage { return false } else { return true }
             }
@@ -83,7 +84,8 @@ extension StoreReader {
             let kept = selection?.condition(.entity(name)) ?? ""
             let statement = try database.prepare(
                 "SELECT \(select) FROM \(Database.quote(entity.table)) "
-                    + "WHERE Z_ENT = \(entity.number)\(kept) ORDER BY Z_PK"
+                    + "WHERE \(CoreDataNames.entityNumber) = \(entity.number)\(kept) "
+                    + "ORDER BY \(CoreDataNames.primaryKey)"
             )
             var index = 0
             while try statement.step() {
@@ -176,10 +178,11 @@ extension StoreReader {
                 let inverse = relationship.declaration.inverse
             else { continue }
             let (owner, other) = (Database.quote(key), Database.quote(mirror.key))
+            let primaryKey = CoreDataNames.primaryKey
             let row = try database.rows(
-                "SELECT count(*) - count(d.\(other)), count(CASE WHEN d.\(other) <> o.Z_PK THEN 1 END) "
+                "SELECT count(*) - count(d.\(other)), count(CASE WHEN d.\(other) <> o.\(primaryKey) THEN 1 END) "
                     + "FROM \(Database.quote(entity.table)) o JOIN \(Database.quote(relationship.destinationTable)) d "
-                    + "ON d.Z_PK = o.\(owner) WHERE o.Z_ENT = \(entity.number)"
+                    + "ON d.\(primaryKey) = o.\(owner) WHERE o.\(CoreDataNames.entityNumber) = \(entity.number)"
             ).first
             let side = "\(relationship.declaration.destination).\(inverse)"
             for (offset, what) in ["holds no key", "holds another key"].enumerated() {
@@ -203,7 +206,7 @@ extension StoreReader {
             var largest = root.maxKey
             if let table = root.table, schema.columns(of: table) != nil {
                 largest = max(
-                    largest, try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0)
+                    largest, try database.scalar(CoreDataNames.largestKey(in: table))?.int64 ?? 0)
             }
             if largest > 0 { result[root.name] = largest }
         }
@@ -216,7 +219,8 @@ extension StoreReader {
         let tables = Set(generic.entities.values.flatMap { $0.relationships.map(\.destinationTable) })
         for table in tables.sorted() {
             var numbers: [Int64: Int64] = [:]
-            let statement = try database.prepare("SELECT Z_PK, Z_ENT FROM \(Database.quote(table))")
+            let statement = try database.prepare(
+                "SELECT \(CoreDataNames.keyAndEntityList) FROM \(Database.quote(table))")
             while try statement.step() { numbers[statement.int64(at: 0)] = statement.int64(at: 1) }
             entityNumbers[table] = numbers
         }

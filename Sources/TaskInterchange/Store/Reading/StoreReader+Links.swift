@@ -30,9 +30,10 @@ extension StoreReader {
                 case .destinationColumn(let table, let filter, let column, let order):
                     let owner = Database.quote(column)
                     sql =
-                        "SELECT \(owner), Z_PK FROM \(Database.quote(table)) "
+                        "SELECT \(owner), \(CoreDataNames.primaryKey) FROM \(Database.quote(table)) "
                         + "WHERE \(filter) AND \(owner) IS NOT NULL\(selected(kind, column)) "
-                        + "ORDER BY \(owner), \(order.map { "\(Database.quote($0)), " } ?? "")Z_PK"
+                        + "ORDER BY \(owner), \(order.map { "\(Database.quote($0)), " } ?? "")"
+                        + CoreDataNames.primaryKey
                 case .joinTable(let direction):
                     let owner = Database.quote(direction.ownerColumn)
                     let member = Database.quote(direction.memberColumn)

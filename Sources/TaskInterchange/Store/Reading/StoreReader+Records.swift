@@ -12,8 +12,9 @@ extension StoreReader {
         let rank = try rankFunction("tasks_rank_" + kind.rawValue, index)
         let fields = FieldColumns<Record>(resolvedKind, from: 1)
         let statement = try database.prepare(
-            "SELECT Z_PK, \(selectList(fields.selectList, kind)) FROM \(Database.quote(resolvedKind.table)) "
-                + "WHERE \(resolvedKind.entityFilter)\(selected(kind)) ORDER BY \(rank)(Z_PK)"
+            "SELECT \(CoreDataNames.primaryKey), \(selectList(fields.selectList, kind)) "
+                + "FROM \(Database.quote(resolvedKind.table)) "
+                + "WHERE \(resolvedKind.entityFilter)\(selected(kind)) ORDER BY \(rank)(\(CoreDataNames.primaryKey))"
         )
         let extraColumns = extraColumns(kind)
         var position = 0
@@ -47,9 +48,10 @@ extension StoreReader {
         let categoryColumn = resolved.taskCategoryColumn.map(Database.quote) ?? "NULL"
         let fields = FieldColumns<TaskRecord>(kind, from: 3)
         let statement = try database.prepare(
-            "SELECT Z_PK, \(projectColumn), \(categoryColumn), \(selectList(fields.selectList, .task)) "
+            "SELECT \(CoreDataNames.primaryKey), \(projectColumn), \(categoryColumn), "
+                + "\(selectList(fields.selectList, .task)) "
                 + "FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected(.task)) "
-                + "ORDER BY \(rank)(Z_PK)"
+                + "ORDER BY \(rank)(\(CoreDataNames.primaryKey))"
         )
         let tagLinks = try TagLinks(reader: self, tasks: index, tags: tags)
         var subtaskStream = try SubtaskStream(reader: self, taskRank: rank)

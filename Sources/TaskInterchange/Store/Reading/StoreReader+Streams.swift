@@ -109,9 +109,11 @@ extension StoreReader {
             let subtaskRank = try reader.rankFunction("tasks_rank_subtask", index)
             let taskColumn = reader.resolved.subtaskTaskColumn.map(Database.quote) ?? "NULL"
             let orderColumn = reader.resolved.subtaskOrderColumn.map(Database.quote)
-            let order = orderColumn.map { "\($0), Z_PK" } ?? "\(subtaskRank)(Z_PK)"
+            let keyColumn = CoreDataNames.primaryKey
+            let order = orderColumn.map { "\($0), \(keyColumn)" } ?? "\(subtaskRank)(\(keyColumn))"
             statement = try reader.database.prepare(
-                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, Z_PK, \(taskColumn), \(orderColumn ?? "NULL"), "
+                "SELECT \(taskRank)(\(taskColumn)) AS task_rank, \(keyColumn), \(taskColumn), "
+                    + "\(orderColumn ?? "NULL"), "
                     + "\(reader.selectList(fields.selectList, .subtask)) FROM \(Database.quote(kind.table)) "
                     + "WHERE \(kind.entityFilter)\(reader.selected(.subtask)) ORDER BY task_rank, \(order)"
             )

@@ -19,7 +19,8 @@ extension StoreReader {
             }
             let rows =
                 try database.scalar(
-                    "SELECT count(*) FROM \(Database.quote(table)) WHERE Z_ENT = ?", [.integer(entity.number)])?.int64
+                    "SELECT count(*) FROM \(Database.quote(table)) WHERE \(CoreDataNames.entityNumber) = ?",
+                    [.integer(entity.number)])?.int64
                 ?? 0
             if rows > 0 {
                 log.add(
@@ -29,17 +30,20 @@ extension StoreReader {
         }
         for table in Set(schema.entities.filter { !$0.isInternal }.compactMap(\.table)).sorted() {
             let numbers = schema.entities.filter { $0.table == table }.map(\.number)
+            let entityNumber = CoreDataNames.entityNumber
             let stray =
                 try database.scalar(
                     """
                     SELECT count(*) FROM \(Database.quote(table)) \
-                    WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(numbers.map(String.init).joined(separator: ", ")))
+                    WHERE \(entityNumber) IS NULL OR \(entityNumber) NOT IN \
+                    (\(numbers.map(String.init).joined(separator: ", ")))
                     """
                 )?.int64 ?? 0
             if stray > 0 {
                 log.add(
                     .strayRows, entity: table,
-                    message: "rows with a NULL or unknown Z_ENT are invisible to the app; not exported",
+                    message: "rows with a NULL or unknown \(CoreDataNames.entityNumber) are invisible to the app; "
+                        + "not exported",
                     count: Int(stray))
             }
         }

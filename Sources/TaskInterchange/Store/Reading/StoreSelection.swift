@@ -77,7 +77,7 @@ final class StoreSelection {
             guard isRoot else { continue }
             roots[.kind(kind)] = try Self.keys(
                 database,
-                "SELECT Z_PK FROM \(Database.quote(resolvedKind.table)) WHERE "
+                CoreDataNames.selectKeys(from: Database.quote(resolvedKind.table)) + " WHERE "
                     + resolvedKind.entityFilter + keptFilter)
         }
         for name in reader.generic.names {
@@ -86,8 +86,7 @@ final class StoreSelection {
             else { continue }
             roots[.entity(name)] = try Self.keys(
                 database,
-                "SELECT Z_PK FROM \(Database.quote(entity.table)) "
-                    + "WHERE Z_ENT = \(entity.number)")
+                CoreDataNames.selectKeys(from: Database.quote(entity.table), ofEntity: "\(entity.number)"))
         }
         if selection.hasTaskFilter {
             guard let task = resolved.kinds[.task], roots[.kind(.task)] != nil else {
@@ -137,7 +136,7 @@ final class StoreSelection {
             }
             roots[.kind(.task)] = try Self.keys(
                 database,
-                "SELECT Z_PK FROM \(Database.quote(task.table)) WHERE "
+                CoreDataNames.selectKeys(from: Database.quote(task.table)) + " WHERE "
                     + "\(task.entityFilter)\(keptFilter) AND "
                     + conditions.joined(separator: " AND "), arguments)
         }
@@ -170,7 +169,9 @@ final class StoreSelection {
     /// ` AND Z_ENT NOT IN (…)` for the excluded entities stored in a table (empty when none is).
     private var keptFilter: String {
         excludedNumbers.isEmpty
-            ? "" : " AND Z_ENT NOT IN (\(excludedNumbers.sorted().map(String.init).joined(separator: ", ")))"
+            ? ""
+            : " AND \(CoreDataNames.entityNumber) NOT IN "
+                + "(\(excludedNumbers.sorted().map(String.init).joined(separator: ", ")))"
     }
 
     /// Follows every edge from the kept rows until nothing new is reached; each reached row joins the node of its
@@ -181,8 +182,8 @@ final class StoreSelection {
             changed = false
             for edge in edges where !(keys[edge.from]?.isEmpty ?? true) {
                 let statement = try database.prepare(
-                    "SELECT Z_PK, Z_ENT FROM \(Database.quote(edge.table)) "
-                        + "WHERE Z_PK IN (\(edge.sql))")
+                    "SELECT \(CoreDataNames.keyAndEntityList) FROM \(Database.quote(edge.table)) "
+                        + "WHERE \(CoreDataNames.primaryKey) IN (\(edge.sql))")
                 while try statement.step() {
                     guard let node = nodeOfNumber[statement.int64(at: 1)] else { continue }
                     if keys[node, default: []].insert(statement.int64(at: 0)).inserted { changed = true }
@@ -221,8 +222,8 @@ final class StoreSelection {
             edges.append(
                 Edge(
                     from: .kind(.task), table: subtask.table,
-                    sql: "SELECT Z_PK FROM "
-                        + "\(Database.quote(subtask.table)) WHERE \(subtask.entityFilter)\(condition(.task, column))"))
+                    sql: CoreDataNames.selectKeys(from: Database.quote(subtask.table))
+                        + " WHERE \(subtask.entityFilter)\(condition(.task, column))"))
         }
         for (kind, list) in reader.relationships.carried {
             for relationship in list {
@@ -235,8 +236,8 @@ final class StoreSelection {
                     edges.append(
                         Edge(
                             from: .kind(kind), table: table,
-                            sql: "SELECT Z_PK FROM \(Database.quote(table)) "
-                                + "WHERE \(filter)\(condition(kind, column))"))
+                            sql: CoreDataNames.selectKeys(from: Database.quote(table))
+                                + " WHERE \(filter)\(condition(kind, column))"))
                 case .joinTable(let direction):
                     edges.append(
                         Edge(
@@ -257,9 +258,9 @@ final class StoreSelection {
                 case .column(let key, _, _):
                     sql =
                         "SELECT \(Database.quote(key)) FROM \(Database.quote(entity.table)) "
-                        + "WHERE Z_ENT = \(entity.number)\(condition(node))"
+                        + "WHERE \(CoreDataNames.entityNumber) = \(entity.number)\(condition(node))"
                 case .destinationColumn(let key, _, _):
-                    sql = "SELECT Z_PK FROM \(destination) WHERE 1\(condition(node, key))"
+                    sql = CoreDataNames.selectKeys(from: destination) + " WHERE 1\(condition(node, key))"
                 case .joinTable(let direction):
                     sql =
                         "SELECT \(Database.quote(direction.memberColumn)) FROM \(Database.quote(direction.table)) "
@@ -300,7 +301,7 @@ final class StoreSelection {
             throw TaskInterchangeError(.usage, "\(setting: .project): no project has the id \(text)")
         }
         let statement = try reader.database.prepare(
-            "SELECT Z_PK FROM \(Database.quote(project.table)) WHERE "
+            CoreDataNames.selectKeys(from: Database.quote(project.table)) + " WHERE "
                 + "\(project.entityFilter) AND \(Database.quote(column)) = ?")
         try statement.bind([.text(text)])
         var found: Set<Int64> = []

@@ -28,7 +28,9 @@ extension StoreWriter {
         let joins = Set(schema.tables(of: .join) + (resolved.tagJoin.map { [$0.table] } ?? []))
         for table in joins.sorted() { try database.execute("DELETE FROM \(Database.quote(table))") }
         for table in schema.tables(of: .entity) {
-            let select = try database.prepare("SELECT Z_PK, Z_ENT, Z_OPT FROM \(Database.quote(table)) ORDER BY Z_PK")
+            let select = try database.prepare(
+                "SELECT \(CoreDataNames.rowColumns.joined(separator: ", ")) FROM \(Database.quote(table)) "
+                    + "ORDER BY \(CoreDataNames.primaryKey)")
             var root: StoreSchema.Entity?
             while try select.step() {
                 let entity = select.int64(at: 1)
@@ -103,7 +105,7 @@ extension StoreWriter {
     func removeSubtasks(of task: Int64, keeping: Set<Int64>) throws -> Int {
         guard let kind = resolved.kinds[.subtask], let column = resolved.subtaskTaskColumn else { return 0 }
         let select = try prepared(
-            "SELECT Z_PK, Z_ENT FROM \(Database.quote(kind.table)) "
+            "SELECT \(CoreDataNames.keyAndEntityList) FROM \(Database.quote(kind.table)) "
                 + "WHERE \(Database.quote(column)) = ? AND \(kind.entityFilter)"
         )
         select.reset()
@@ -115,7 +117,7 @@ extension StoreWriter {
         }
         select.reset()
         guard !doomed.isEmpty else { return 0 }
-        let delete = try prepared("DELETE FROM \(Database.quote(kind.table)) WHERE Z_PK = ?")
+        let delete = try prepared("DELETE FROM \(Database.quote(kind.table)) WHERE \(CoreDataNames.primaryKey) = ?")
         for (key, entity) in doomed {
             noteDeleted(key, entity: entity, table: kind.table)
             try delete.execute([.integer(key)])

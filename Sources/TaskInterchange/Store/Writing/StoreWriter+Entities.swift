@@ -27,7 +27,7 @@ extension StoreWriter {
                 CoreDataNames.versionIncrement
             ]
         let update = try database.prepare(
-            "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?\(columns.count + 1)")
+            CoreDataNames.update(table, set: assignments.joined(separator: ", "), byKey: "?\(columns.count + 1)"))
         let declared = Dictionary(
             schema.columns(of: entity.table)?.map { ($0.name, $0.declaredType) } ?? [],
             uniquingKeysWith: { first, _ in first })
@@ -112,7 +112,7 @@ extension StoreWriter {
         guard let laidOut = genericLayout.entities[entity] else { return [:] }
         if let known = existingEntities[entity] { return known }
         var keys: [UUID: Int64] = [:]
-        let select = try database.prepare("SELECT Z_PK FROM \(Database.quote(laidOut.table)) WHERE Z_ENT = ?")
+        let select = try database.prepare(CoreDataNames.selectKeys(from: Database.quote(laidOut.table), ofEntity: "?"))
         select.bind(laidOut.number, at: 1)
         let named = archive.identityNames[entity] ?? entity
         while try select.step() {
@@ -190,7 +190,7 @@ extension StoreWriter {
                 values.append(number.map(SQLValue.integer) ?? .null)
             }
             try database.prepare(
-                "UPDATE \(Database.quote(entity.table)) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?2"
+                CoreDataNames.update(Database.quote(entity.table), set: sets.joined(separator: ", "), byKey: "?2")
             ).execute(values)
         }
     }
@@ -256,18 +256,20 @@ extension StoreWriter {
                         "UPDATE \(table) SET \(Database.quote($0.key)) = NULL WHERE \(Database.quote($0.key)) = ?")
                 },
                 write: try database.prepare(
-                    "UPDATE \(Database.quote(entity.table)) SET \(assignments(sets)) WHERE Z_PK = ?\(sets.count + 1)"),
+                    CoreDataNames.update(
+                        Database.quote(entity.table), set: assignments(sets), byKey: "?\(sets.count + 1)")),
                 mirror: mirror == nil
                     ? nil
                     : try database.prepare(
-                        "UPDATE \(table) SET \(assignments(mirrorSets)) WHERE Z_PK = ?\(mirrorSets.count + 1)"))
+                        CoreDataNames.update(table, set: assignments(mirrorSets), byKey: "?\(mirrorSets.count + 1)")))
         case .destinationColumn(let column, let entityColumn, let order):
             let sets = [column, entityColumn, order].compactMap { $0 }
             let clear = sets.map { "\(Database.quote($0)) = NULL" }.joined(separator: ", ")
             statements = LinkStatements(
                 relationship: relationship,
                 clear: try database.prepare("UPDATE \(table) SET \(clear) WHERE \(Database.quote(column)) = ?"),
-                write: try database.prepare("UPDATE \(table) SET \(assignments(sets)) WHERE Z_PK = ?\(sets.count + 1)"),
+                write: try database.prepare(
+                    CoreDataNames.update(table, set: assignments(sets), byKey: "?\(sets.count + 1)")),
                 mirror: nil)
         case .joinTable(let direction):
             let join = Database.quote(direction.table)
@@ -400,9 +402,10 @@ extension StoreWriter {
         throw error
     }
 
-    /// `SELECT Z_ENT FROM table WHERE Z_PK = ?`, prepared once per table.
+    /// The entity number of the row of key `?` in `table`, prepared once per table.
     func entityNumberStatement(in table: String) throws -> Statement {
-        try rowWriting.prepared("SELECT Z_ENT FROM \(Database.quote(table)) WHERE Z_PK = ?", in: database)
+        try rowWriting.prepared(
+            CoreDataNames.select(CoreDataNames.entityNumber, from: Database.quote(table)), in: database)
     }
 
     /// The concrete entity number of row `key` in `table`, for a key's companion entity column.
@@ -432,8 +435,8 @@ extension StoreWriter {
             laidOut.attributes.first { $0.property == property }.map { (property, $0.column) }
         }
         let select = try database.prepare(
-            "SELECT Z_PK\(columns.map { ", " + Database.quote($0.1) }.joined()) FROM "
-                + "\(Database.quote(laidOut.table)) WHERE Z_ENT = ?")
+            "SELECT \(CoreDataNames.primaryKey)\(columns.map { ", " + Database.quote($0.1) }.joined()) FROM "
+                + "\(Database.quote(laidOut.table)) WHERE \(CoreDataNames.entityNumber) = ?")
         select.bind(laidOut.number, at: 1)
         let named = archive.identityNames[entity] ?? entity
         var rows: [VersionMapping.TargetRow] = []

@@ -27,7 +27,8 @@ extension StoreWriter {
                     !CoreDataNames.rowColumns.contains(column), !resolvedKind.usedColumns.contains(column)
                 {
                     let statement = try database.prepare(
-                        "UPDATE \(Database.quote(resolvedKind.table)) SET \(Database.quote(column)) = ? WHERE Z_PK = ?")
+                        CoreDataNames.update(
+                            Database.quote(resolvedKind.table), set: "\(Database.quote(column)) = ?"))
                     let attribute = StoreExtras.attributes(of: resolvedKind.entity.name, in: targetModel).first {
                         $0.name == property
                     }

@@ -25,6 +25,14 @@ extension StoreWriter {
     /// The columns written here, per history table, with the entity each table's rows belong to.
     private static let historyShape = CoreDataNames.historyTables
 
+    /// Inserts a row into history table `table`: every column `historyShape` names for it, the version NULL.
+    private static func insertHistoryRow(into table: String) -> String {
+        let columns = historyShape.first { $0.table == table }?.columns ?? []
+        let values = columns.map { $0 == CoreDataNames.version ? "NULL" : "?" }
+        return "INSERT INTO \(Database.quote(table)) (\(columns.joined(separator: ", "))) "
+            + "VALUES (\(values.joined(separator: ", ")))"
+    }
+
     /// The author, bundle identifier and process name of the transactions `tasks` writes.
     static let historyAuthor = "tasks"
 
@@ -43,7 +51,7 @@ extension StoreWriter {
             if !missing.isEmpty { problems.append("\(table) has no \(missing.joined(separator: ", "))") }
             guard let entity = schema.entities.first(where: { $0.name == name && $0.isInternal && $0.table == table })
             else {
-                problems.append("Z_PRIMARYKEY has no \(name) entity")
+                problems.append("\(CoreDataNames.primaryKeyTable) has no \(name) entity")
                 continue
             }
             found[name] = entity
@@ -101,7 +109,7 @@ extension StoreWriter {
             let old =
                 try task.map {
                     try keys(
-                        "SELECT \(Database.quote(column)) FROM \(Database.quote(taskKind.table)) WHERE Z_PK = ?", $0
+                        CoreDataNames.select(Database.quote(column), from: Database.quote(taskKind.table)), $0
                     ).first
                 } ?? nil
             if old != new {
@@ -131,7 +139,7 @@ extension StoreWriter {
         }
         if let subtask {
             for old in try keys(
-                "SELECT \(Database.quote(column)) FROM \(Database.quote(subtaskKind.table)) WHERE Z_PK = ?", subtask)
+                CoreDataNames.select(Database.quote(column), from: Database.quote(subtaskKind.table)), subtask)
             where old != task {
                 noteChanged(.task, old)
             }
@@ -153,7 +161,7 @@ extension StoreWriter {
         case .ownerColumn(let column, _, _):
             guard destinations.count <= 1 else { return }
             let old = try keys(
-                "SELECT \(Database.quote(column)) FROM \(Database.quote(owner.table)) WHERE Z_PK = ?", key
+                CoreDataNames.select(Database.quote(column), from: Database.quote(owner.table)), key
             ).first
             guard old != destinations.first else { return }
             noteChanged(kind, key)
@@ -165,16 +173,15 @@ extension StoreWriter {
             let table = Database.quote(destination.table)
             var moved: [Int64] = []
             for member in destinations {
-                let previous = try keys("SELECT \(Database.quote(column)) FROM \(table) WHERE Z_PK = ?", member).first
+                let previous = try keys(CoreDataNames.select(Database.quote(column), from: table), member).first
                 guard previous != key else { continue }
                 moved.append(member)
                 noteChanged(kind, previous)
             }
             if replacing {
                 let kept = Set(destinations)
-                moved += try keys("SELECT Z_PK FROM \(table) WHERE \(Database.quote(column)) = ?", key).filter {
-                    !kept.contains($0)
-                }
+                let owned = "SELECT \(CoreDataNames.primaryKey) FROM \(table) WHERE \(Database.quote(column)) = ?"
+                moved += try keys(owned, key).filter { !kept.contains($0) }
             }
             if !moved.isEmpty || orderColumn != nil { noteChanged(kind, key) }
             if hasInverse { for member in moved { noteChanged(declaration.destination, member) } }
@@ -236,12 +243,7 @@ extension StoreWriter {
         let changeTable = entities.change.expectedTable
         let keptNextKey = rowWriting.keys.peek(transactionTable)
         let transaction = try allocateKey(in: transactionTable, of: entities.transaction)
-        let insert = try database.prepare(
-            """
-            INSERT INTO \(Database.quote(changeTable)) (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, \
-            ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) VALUES (?, ?, NULL, ?, ?, ?, ?, ?)
-            """
-        )
+        let insert = try database.prepare(Self.insertHistoryRow(into: changeTable))
         var counts = (inserts: 0, updates: 0, deletes: 0, withoutColumns: 0)
         var bitmaps: [Int64: [UInt8]?] = [:]
         // An updated object's concrete entity, read now: a row the import deleted after changing it has its delete
@@ -286,24 +288,21 @@ extension StoreWriter {
         let author = try internedString(Self.historyAuthor, entities.string)
         // Not before the latest transaction, so that date-based history fetches see this one after it.
         let latest =
-            try database.scalar("SELECT max(ZTIMESTAMP) FROM \(Database.quote(transactionTable))")?.double ?? -.infinity
-        try database.prepare(
-            """
-            INSERT INTO \(Database.quote(transactionTable)) (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, \
-            ZBUNDLEIDTS, ZPROCESSIDTS, ZTIMESTAMP) VALUES (?, ?, NULL, ?, ?, ?, ?)
-            """
-        )
-        .execute([
-            .integer(transaction), .integer(entities.transaction.number), .integer(author), .integer(author),
-            .integer(author),
-            .real(max(Date().timeIntervalSinceReferenceDate, latest)),
-        ])
+            try database.scalar(
+                "SELECT max(\(CoreDataNames.transactionTimestampColumn)) FROM \(Database.quote(transactionTable))"
+            )?.double ?? -.infinity
+        try database.prepare(Self.insertHistoryRow(into: transactionTable))
+            .execute([
+                .integer(transaction), .integer(entities.transaction.number), .integer(author), .integer(author),
+                .integer(author),
+                .real(max(Date().timeIntervalSinceReferenceDate, latest)),
+            ])
         if counts.withoutColumns > 0 {
             diagnostics.warnings.append(
                 """
                 persistent history: the target has no model cache, so \(counts.withoutColumns) \
                 update entr\(counts.withoutColumns == 1 ? "y does" : "ies do") not say which \
-                properties changed (ZCOLUMNS NULL)
+                properties changed (\(CoreDataNames.changeColumnsColumn) NULL)
                 """
             )
         }
@@ -324,13 +323,14 @@ extension StoreWriter {
     /// The key of `name` in `ATRANSACTIONSTRING`, inserting it when the store does not have it yet.
     private func internedString(_ name: String, _ entity: StoreSchema.Entity) throws -> Int64 {
         let table = Database.quote(entity.expectedTable)
+        let (keyColumn, nameColumn) = (CoreDataNames.primaryKey, CoreDataNames.stringNameColumn)
         if let key = try database.scalar(
-            "SELECT Z_PK FROM \(table) WHERE ZNAME = ? ORDER BY Z_PK LIMIT 1", [.text(name)])?.int64
-        {
+            "SELECT \(keyColumn) FROM \(table) WHERE \(nameColumn) = ? ORDER BY \(keyColumn) LIMIT 1", [.text(name)]
+        )?.int64 {
             return key
         }
         let key = try allocateKey(in: entity.expectedTable, of: entity)
-        try database.prepare("INSERT INTO \(table) (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, NULL, ?)")
+        try database.prepare(Self.insertHistoryRow(into: entity.expectedTable))
             .execute([.integer(key), .integer(entity.number), .text(name)])
         return key
     }

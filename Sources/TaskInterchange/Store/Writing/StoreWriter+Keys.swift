@@ -46,11 +46,11 @@ extension StoreWriter {
         let root = rootEntity(of: entity)
         let recorded =
             try database.scalar(CoreDataNames.readMaxKey, [.integer(root.number)])?.int64 ?? 0
-        let present = try database.scalar("SELECT max(Z_PK) FROM \(Database.quote(table))")?.int64 ?? 0
+        let present = try database.scalar(CoreDataNames.largestKey(in: table))?.int64 ?? 0
         if present > recorded {
             diagnostics.warnings.append(
-                "\(root.name): Z_MAX (\(recorded)) was below the largest key in \(table) (\(present)); new keys start "
-                    + "above \(present) and Z_MAX is corrected"
+                "\(root.name): \(CoreDataNames.maxKeyColumn) (\(recorded)) was below the largest key in \(table) "
+                    + "(\(present)); new keys start above \(present) and \(CoreDataNames.maxKeyColumn) is corrected"
             )
         }
         return try rowWriting.keys.start(table, after: max(recorded, present))

@@ -47,11 +47,9 @@ extension StoreWriter {
                 diagnostics.toOneOverflows["\(owner.entity.name).\(relationship)", default: 0] += 1
                 return
             }
-            let entity =
-                entityColumn.map { ", \(Database.quote($0)) = (SELECT Z_ENT FROM \(destinationTable) WHERE Z_PK = ?2)" }
-                ?? ""
+            let entity = entityAssignment(entityColumn, from: destinationTable, byKey: "?2")
             let update = try prepared(
-                "UPDATE \(ownerTable) SET \(Database.quote(column)) = ?2\(entity) WHERE Z_PK = ?1")
+                CoreDataNames.update(ownerTable, set: "\(Database.quote(column)) = ?2\(entity)", byKey: "?1"))
             update.bind(key, at: 1)
             update.bind(destinations.first, at: 2)
             try update.run()
@@ -73,19 +71,15 @@ extension StoreWriter {
                     let clearOwnEntity = entityColumn.map { ", \(Database.quote($0)) = NULL" } ?? ""
                     let previous = try prepared(
                         "UPDATE \(ownerTable) SET \(Database.quote(column)) = NULL\(clearOwnEntity) "
-                            + "WHERE \(Database.quote(column)) = ?2 AND Z_PK <> ?1"
+                            + "WHERE \(Database.quote(column)) = ?2 AND \(CoreDataNames.primaryKey) <> ?1"
                     )
                     previous.bind(key, at: 1)
                     previous.bind(member, at: 2)
                     try previous.run()
-                    let setEntity =
-                        inverse.entityColumn.map {
-                            ", \(Database.quote($0)) = (SELECT Z_ENT FROM \(ownerTable) WHERE Z_PK = ?1)"
-                        } ?? ""
+                    let setEntity = entityAssignment(inverse.entityColumn, from: ownerTable, byKey: "?1")
                     let link = try prepared(
-                        "UPDATE \(destinationTable) SET \(Database.quote(inverse.column)) = ?1\(setEntity) "
-                            + "WHERE Z_PK = ?2"
-                    )
+                        CoreDataNames.update(
+                            destinationTable, set: "\(Database.quote(inverse.column)) = ?1\(setEntity)", byKey: "?2"))
                     link.bind(key, at: 1)
                     link.bind(member, at: 2)
                     try link.run()
@@ -102,11 +96,11 @@ extension StoreWriter {
                 clear.bind(key, at: 1)
                 try clear.run()
             }
-            let entity =
-                entityColumn.map { ", \(Database.quote($0)) = (SELECT Z_ENT FROM \(ownerTable) WHERE Z_PK = ?1)" } ?? ""
+            let entity = entityAssignment(entityColumn, from: ownerTable, byKey: "?1")
             let order = orderColumn.map { ", \(Database.quote($0)) = ?3" } ?? ""
             let update = try prepared(
-                "UPDATE \(destinationTable) SET \(Database.quote(column)) = ?1\(entity)\(order) WHERE Z_PK = ?2")
+                CoreDataNames.update(
+                    destinationTable, set: "\(Database.quote(column)) = ?1\(entity)\(order)", byKey: "?2"))
             for (position, member) in destinations.enumerated() {
                 update.bind(key, at: 1)
                 update.bind(member, at: 2)
@@ -206,5 +200,13 @@ extension StoreWriter {
         default:
             return nil
         }
+    }
+
+    /// `, column = (SELECT Z_ENT … WHERE Z_PK = parameter)`: a key's companion entity column set from the row it
+    /// points at; nothing when the key has none.
+    private func entityAssignment(_ column: String?, from table: String, byKey parameter: String) -> String {
+        guard let column else { return "" }
+        let number = CoreDataNames.select(CoreDataNames.entityNumber, from: table, byKey: parameter)
+        return ", \(Database.quote(column)) = (\(number))"
     }
 }

@@ -60,7 +60,7 @@ final class RowStatements {
                 CoreDataNames.versionIncrement
             ]
         update = try database.prepare(
-            "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?\(written.count + 1)")
+            CoreDataNames.update(table, set: assignments.joined(separator: ", "), byKey: "?\(written.count + 1)"))
         updateKey = Int32(written.count + 1)
 
         /// The written columns take consecutive parameters from `base`: the fields that have a column, then the

@@ -140,7 +140,7 @@ extension StoreWriter {
             try database.execute(
                 "INSERT INTO \(quoted) (\(source.columns.map(Database.quote).joined(separator: ", "))) SELECT "
                     + source.sources.map(Database.quote).joined(separator: ", ")
-                    + " FROM \(Database.quote(source.table)) ORDER BY Z_PK")
+                    + " FROM \(Database.quote(source.table)) ORDER BY \(CoreDataNames.primaryKey)")
         }
     }
 }
