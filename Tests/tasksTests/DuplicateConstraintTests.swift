@@ -9,13 +9,15 @@ import Testing
 struct DuplicateConstraintTests {
     /// The Journal sample model with a fifth version (Journal 4 plus the two constraints, current), and a copy of
     /// `Journal-v1.sqlite` where label 3 is named as label 1 and notebook 2 titled as notebook 1.
-    static func modelAndStore(in scratch: Scratch) throws -> (model: String, store: String) {
+    static func modelAndStore(
+        in scratch: Scratch, constraints: [(String, String)] = [("Label", "name"), ("Notebook", "title")]
+    ) throws -> (model: String, store: String) {
         let model = scratch.path("Journal.xcdatamodeld")
         try FileManager.default.copyItem(atPath: TasksBinary.sample("Journal.xcdatamodeld"), toPath: model)
         var text = try String(contentsOfFile: model + "/Journal 4.xcdatamodel/contents", encoding: .utf8)
             .replacingOccurrences(
                 of: "userDefinedModelVersionIdentifier=\"4\"", with: "userDefinedModelVersionIdentifier=\"5\"")
-        for (entity, property) in [("Label", "name"), ("Notebook", "title")] {
+        for (entity, property) in constraints {
             let start = try #require(text.range(of: "<entity name=\"\(entity)\""))
             let end = try #require(text.range(of: "</entity>", range: start.upperBound..<text.endIndex))
             text.replaceSubrange(
@@ -256,5 +258,36 @@ struct DuplicateConstraintTests {
         let links = try Self.rows(target, "SELECT * FROM \(table) ORDER BY 1, 2")
         let own = links.filter { ($0[0] ?? 0) <= 6 }
         #expect(links.filter { ($0[0] ?? 0) > 6 } == own.map { [($0[0] ?? 0) + 6, $0[1]] })
+    }
+
+    @Test("into a populated store: a date under a constraint meets the target's row holding the same date")
+    func populatedTargetDate() throws {
+        let scratch = try Scratch()
+        let (model, _) = try Self.modelAndStore(in: scratch, constraints: [("Entry", "writtenAt")])
+        let target = scratch.path("target.sqlite")
+        try #require(try TasksBinary.run(["model", "new-store", model, "-o", target]).status == 0)
+        // The sample under two store UUIDs: other ids, the same dates (seconds in the store, text in the archive).
+        var archives: [String] = []
+        for uuid in ["11111111-2222-3333-4444-555555555555", "66666666-7777-8888-9999-AAAAAAAAAAAA"] {
+            let store = scratch.path("\(uuid).sqlite")
+            try FileManager.default.copyItem(atPath: TasksBinary.sample("Journal-v1.sqlite"), toPath: store)
+            try Database(path: store, mode: .readWrite).execute("UPDATE Z_METADATA SET Z_UUID = '\(uuid)'")
+            let archive = scratch.path("\(uuid).json")
+            try #require(
+                try TasksBinary.run(["export", "--store", store, "--model", model, "-o", archive]).status == 0)
+            archives.append(archive)
+        }
+        let first = try TasksBinary.run(["import", archives[0], "--store", target, "--model", model])
+        try #require(first.status == 0, "\(first.stderr)")
+        let entries = try Self.rows(target, "SELECT count(*) FROM ZENTRY")[0][0] ?? 0
+        let before = try Data(contentsOf: URL(fileURLWithPath: target))
+        let refused = try TasksBinary.run(["import", archives[1], "--store", target, "--model", model])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("\(entries) groups of records share the values of a uniqueness constraint"),
+            "\(refused.stderr)")
+        #expect(refused.stderr.contains("  Entry (writtenAt = "), "\(refused.stderr)")
+        #expect(refused.stderr.contains("; the target's key 1\n"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
     }
 }

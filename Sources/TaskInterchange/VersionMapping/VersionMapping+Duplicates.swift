@@ -156,8 +156,19 @@ extension VersionMapping {
             }
         }
         guard !constraints.isEmpty else { return }
+        // Each attribute's column type: the archive's values are compared as the cells a store holds for them.
+        var declaredTypes: [String: [String: String]] = [:]
+        for entity in model.entities where constraints[entity.name] != nil {
+            for owner in model.ancestry(of: entity) {
+                for attribute in owner.attributes {
+                    guard let storage = SchemaLayout.storage(of: attribute.type) else { continue }
+                    declaredTypes[entity.name, default: [:]][attribute.name] = storage.declaredType
+                }
+            }
+        }
         var finder = Finder(
-            mapping: self, constraints: constraints, policies: overrides.duplicates, matching: matching)
+            mapping: self, constraints: constraints, policies: overrides.duplicates, matching: matching,
+            declaredTypes: declaredTypes)
         try source.stream(kinds: [.task], into: &finder)
         if let target {
             for (entity, list) in constraints.sorted(by: { $0.key < $1.key }) {
@@ -167,7 +178,7 @@ extension VersionMapping {
                 if let paired { properties.insert(paired) }
                 for row in try target(entity, properties.sorted()) where !finder.seen.contains(row.id) {
                     if let paired, let value = row.values[paired],
-                        finder.matched[entity]?.contains(Finder.bytes(value)) == true
+                        finder.matched[entity]?.contains(finder.cell(value, entity, paired)) == true
                     {
                         continue
                     }
@@ -303,6 +314,8 @@ extension VersionMapping {
         let constraints: [String: [(owner: String, properties: [String])]]
         let policies: [String: ModelChangeOverrides.DuplicatePolicy]
         let matching: [String: String]
+        /// Entity → attribute → its column's declared type (see `cell`).
+        let declaredTypes: [String: [String: String]]
         var tally = Tally()
         /// Entity → the values of its `matching` attribute the archive's records hold: a target row with one of them
         /// is the record such a record updates.
@@ -325,7 +338,7 @@ extension VersionMapping {
                     record, path: JSONPath.member("$.entities", record.entity) + "[\(index)]", tally: &tally)
             else { return }
             if let paired = matching[mapped.entity], let value = mapped.values[paired], value != .null {
-                matched[mapped.entity, default: []].insert(Self.bytes(value))
+                matched[mapped.entity, default: []].insert(cell(value, mapped.entity, paired))
             }
             add(mapped, isInTarget: false)
         }
@@ -337,7 +350,7 @@ extension VersionMapping {
                 let values = properties.map { record.values[$0] ?? .null }
                 // NULLs are distinct in a unique index: a record without a value conflicts with none.
                 guard !values.contains(.null) else { continue }
-                let key = Key(owner: owner, values: values.map(Self.bytes))
+                let key = Key(owner: owner, values: zip(properties, values).map { cell($1, record.entity, $0) })
                 var date: Date?
                 switch policies[owner]?.by.flatMap({ record.values[$0] }) {
                 case .string(let text)?: date = try? LosslessDate.date(from: text)
@@ -356,6 +369,14 @@ extension VersionMapping {
                 groups[key, default: DuplicateGroup(entity: owner, properties: properties, values: values, members: [])]
                     .members.append(member)
             }
+        }
+
+        /// `value` of `entity.property` as the bytes of the cell a store holds for it: an archive's date text and
+        /// the seconds a target's row holds for the same date are one value.
+        func cell(_ value: ExtraValue, _ entity: String, _ property: String) -> [UInt8] {
+            guard let declared = declaredTypes[entity]?[property], let cell = value.storedCell(declaredType: declared)
+            else { return Self.bytes(value) }
+            return Self.bytes(.stored(cell))
         }
 
         /// A value as SQLite compares it in a unique index: text byte by byte (not by Unicode equivalence).

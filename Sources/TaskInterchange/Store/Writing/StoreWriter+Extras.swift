@@ -82,55 +82,16 @@ extension StoreWriter {
         return result
     }
 
-    /// JSON's types, read back as the column wants them: dates from lossless ISO text, UUIDs and base64 into blobs.
+    /// JSON's types, read back as the column wants them (`ExtraValue.storedCell(declaredType:)`).
     func bind(_ value: ExtraValue, declaredType: String, to statement: Statement, at index: Int32 = 1) {
-        switch value {
-        case .null: statement.bindNull(at: index)
-        case .bool(let flag): statement.bind(Int64(flag ? 1 : 0), at: index)
-        case .integer(let number):
-            if declaredType == "FLOAT" || declaredType == "TIMESTAMP" {
-                statement.bind(Double(number), at: index)
-            } else {
-                statement.bind(number, at: index)
-            }
-        case .double(let number): statement.bind(number, at: index)
-        case .string(let text):
-            switch declaredType {
-            case "TIMESTAMP":
-                if let date = try? LosslessDate.date(from: text) {
-                    statement.bind(date.timeIntervalSinceReferenceDate, at: index)
-                } else {
-                    statement.bind(text, at: index)
-                }
-            case "DECIMAL":
-                // The integer or double that holds the text exactly (validation refused any other number); text
-                // that is no number stays text.
-                switch DecimalText(text)?.stored {
-                case .integer(let integer)?: statement.bind(integer, at: index)
-                case .double(let number)?: statement.bind(number, at: index)
-                case nil: statement.bind(text, at: index)
-                }
-            case "BLOB":
-                if text.count == 36, let id = UUID(uuidString: text) {
-                    withUnsafeBytes(of: id.uuid) { statement.bind(blob: $0, at: index) }
-                } else if let data = Data(base64Encoded: text) {
-                    data.withUnsafeBytes { statement.bind(blob: $0, at: index) }
-                } else {
-                    statement.bind(text, at: index)
-                }
-            default:
-                statement.bind(text, at: index)
-            }
-        case .stored(let cell):
-            // A misfit goes back as the store held it: the column's affinity made it this cell there too.
-            switch cell {
-            case .integer(let number): statement.bind(number, at: index)
-            case .real(let number): statement.bind(number, at: index)
-            case .text(let text): statement.bind(text, at: index)
-            case .blob(let bytes): bytes.withUnsafeBytes { statement.bind(blob: $0, at: index) }
-            }
-        case .array:
-            preconditionFailure("arrays are filtered out by writeExtras")
+        switch value.storedCell(declaredType: declaredType) {
+        case nil:
+            if case .array = value { preconditionFailure("arrays are filtered out by writeExtras") }
+            statement.bindNull(at: index)
+        case .integer(let number)?: statement.bind(number, at: index)
+        case .real(let number)?: statement.bind(number, at: index)
+        case .text(let text)?: statement.bind(text, at: index)
+        case .blob(let bytes)?: bytes.withUnsafeBytes { statement.bind(blob: $0, at: index) }
         }
     }
 }

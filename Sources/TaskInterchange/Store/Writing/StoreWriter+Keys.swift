@@ -60,7 +60,7 @@ extension StoreWriter {
     /// takes rows of a source tree — the root itself or any of its sub-entities, by name or as the model change maps
     /// them (an inheritance tree split into several roots, several merged into one, an entity renamed) — gets at least
     /// that tree's largest key, so no key the source handed out is handed out again. A tree none of whose entities
-    /// the target has is named in a warning.
+    /// the target has is named in a warning, unless the model change drops it.
     func targetMaxKeys(of source: ArchiveHeader.Source, mapping: VersionMapping?) -> [String: Int64] {
         let declarations = source.model
         var result: [String: Int64] = [:]
@@ -82,7 +82,9 @@ extension StoreWriter {
                 result[targetRoot] = max(result[targetRoot] ?? 0, key)
                 reached = true
             }
-            if !reached {
+            // A tree the model change drops whole is reported by it, with its records' count.
+            let dropped = tree.allSatisfy { mapping?.entities[$0].map { $0.target == nil } ?? false }
+            if !reached, !dropped {
                 diagnostics.warnings.append("$.source.maxKeys.\(root): the target has no such root entity; ignored")
             }
         }
