@@ -194,10 +194,7 @@ struct StoreLocatorTests {
         }
     }
 
-    static var sources: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
-    }
+    static var sources: URL { SampleStores.repository.appendingPathComponent("Sources") }
 
     @Test("no code outside the locator spells a Core Data storage name")
     func noSpelledNames() throws {
