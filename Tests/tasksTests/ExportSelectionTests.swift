@@ -267,8 +267,10 @@ struct ExportSelectionTests {
         let scratch = try Scratch()
         let store = try scratch.sampleStore()
         let recent = try LosslessDate.date(from: "2026-05-09T00:00:00Z").timeIntervalSinceReferenceDate
+        // Without the model cache, which does not know the new column: the store is read by its columns.
         try Database(path: store, mode: .readWrite).execute(
-            "ALTER TABLE ZTASK ADD COLUMN ZDATEMODIFIED TIMESTAMP; UPDATE ZTASK SET ZDATEMODIFIED = \(recent) WHERE Z_PK <= 3"
+            "ALTER TABLE ZTASK ADD COLUMN ZDATEMODIFIED TIMESTAMP; UPDATE ZTASK SET ZDATEMODIFIED = \(recent) WHERE Z_PK <= 3; "
+                + "DELETE FROM Z_MODELCACHE"
         )
         let result = try export(["--since", "2026-01-01"], scratch)
         #expect(records(result.archive, "tasks").count == 3)

@@ -6,11 +6,13 @@ import Testing
 /// read from `extra` in archives written before it was a field, and never dropped without a warning.
 @Suite("Modification dates")
 struct ModificationDateTests {
-    /// The sample store with a `ZUPDATEDAT` column filled on every other task (an eighth of a second after creation).
+    /// The sample store with a `ZUPDATEDAT` column filled on every other task (an eighth of a second after creation),
+    /// and without its model cache, which does not know the column: the store is read by its columns.
     private func storeWithUpdatedAt(_ scratch: Scratch) throws -> String {
         let store = try scratch.sampleStore()
         try Database(path: store, mode: .readWrite).execute(
-            "ALTER TABLE ZTASK ADD COLUMN ZUPDATEDAT TIMESTAMP; UPDATE ZTASK SET ZUPDATEDAT = ZCREATEDAT + 0.125 WHERE Z_PK % 2 = 0"
+            "ALTER TABLE ZTASK ADD COLUMN ZUPDATEDAT TIMESTAMP; UPDATE ZTASK SET ZUPDATEDAT = ZCREATEDAT + 0.125 WHERE Z_PK % 2 = 0; "
+                + "DELETE FROM Z_MODELCACHE"
         )
         return store
     }

@@ -8,10 +8,12 @@ import Testing
 /// with the closest name, and nothing is written — not even the `--backup` copy.
 @Suite("import: names checked before any work")
 struct NameOptionTests {
-    /// The sample store with a `lastEdited` date column, and its export.
+    /// The sample store with a `lastEdited` date column, and its export. Its model cache is removed: the built-in
+    /// model's cache does not know the column, and a store without one is read by its columns.
     func storeAndArchive(_ scratch: Scratch) throws -> (store: String, archive: String) {
         let store = try scratch.sampleStore()
-        try Database(path: store, mode: .readWrite).execute("ALTER TABLE ZTASK ADD COLUMN ZLASTEDITED TIMESTAMP")
+        try Database(path: store, mode: .readWrite).execute(
+            "ALTER TABLE ZTASK ADD COLUMN ZLASTEDITED TIMESTAMP; DELETE FROM Z_MODELCACHE")
         let archive = scratch.path("a.json")
         #expect(try TasksBinary.run(["export", store, "-o", archive]).status == 0)
         return (store, archive)

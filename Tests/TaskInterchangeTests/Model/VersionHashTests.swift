@@ -20,8 +20,25 @@ struct VersionHashTests {
         #expect(SHA2.sha256(long).count == 32)
     }
 
-    @Test("the built-in model's hashes equal those the sample generator computed independently (in Python)")
+    /// The built-in model's hashes as a separate implementation (a Python one, since retired) computed them and wrote
+    /// them into the first sample store; the same code reproduced every entity hash of the real stores' model caches.
+    static let independentHashes = [
+        "Category": "8Qu3ClYq7QD6tkF7lZ+rt9rkC9pMOCRl5TW8X7Q2Z1A=",
+        "Project": "ObF7JieYODmkEHHp9wk/BmvRkGYR3l1lLuE/NEmLouc=",
+        "Subtask": "tUqHc/7UWm07rrzwqF5ZX1tVGCy6h39kEV8ECTsrneI=",
+        "Tag": "R2woCgeZbO3rMjf33w0yzBMNpCH+Ojg+Xsyr01I+swU=",
+        "Task": "3+kbhDwYw9hfWiPbk/oSxSnxSsgX4DhwK6fgvGNPyvk=",
+    ]
+    static let independentChecksum = "bPtBK96flOXy3MBkyz8QDXa7psQAQuXDAFOm09piaa4="
+    static let independentDigest =
+        "XzqTDXMc6DaAGcF90gBzDXZJeHmr8idf5nFpVNMLk4ZdDhkTEnp3gz0r75pboiQUbicsFskJ8X8YxM+XO1ZyTA=="
+
+    @Test("the built-in model's hashes equal those an independent implementation computed; the sample store has them")
     func sampleStoreHashes() throws {
+        let model = TaskManagerModel.model
+        #expect(model.versionHashes.mapValues { Data($0).base64EncodedString() } == Self.independentHashes)
+        #expect(model.versionChecksum == Self.independentChecksum)
+        #expect(model.versionHashesDigest == Self.independentDigest)
         let sample = SampleStores.repository.appendingPathComponent("samples/TaskManager.sqlite").path
         let snapshot = try StoreSnapshot(path: sample)
         let blob = try #require(try snapshot.database.scalar("SELECT Z_PLIST FROM Z_METADATA")).self
@@ -29,10 +46,9 @@ struct VersionHashTests {
         let plist = try #require(
             try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any])
         let stored = try #require(plist["NSStoreModelVersionHashes"] as? [String: Data])
-        let model = TaskManagerModel.model
-        #expect(stored.mapValues { Array($0) } == model.versionHashes)
-        #expect(plist["NSStoreModelVersionChecksumKey"] as? String == model.versionChecksum)
-        #expect(plist["NSStoreModelVersionHashesDigest"] as? String == model.versionHashesDigest)
+        #expect(stored.mapValues { $0.base64EncodedString() } == Self.independentHashes)
+        #expect(plist["NSStoreModelVersionChecksumKey"] as? String == Self.independentChecksum)
+        #expect(plist["NSStoreModelVersionHashesDigest"] as? String == Self.independentDigest)
     }
 
     @Test("a new store's metadata carries the model's hashes")
