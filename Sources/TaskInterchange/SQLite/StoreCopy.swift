@@ -207,6 +207,8 @@ enum StoreCopy {
         let header = try header(of: resolved, naming: store)
         let files = try state(of: resolved)
         let isWAL = header[18] == 2 || header[19] == 2
+        // A WAL store nobody has open (the usual case at an app's launch) is its file alone: copied as it is.
+        if isWAL && files.walSize == nil, try copyClosed(resolved, to: destination, naming: store) { return }
         let unopened = isWAL ? files.walSize == nil || !files.hasSharedMemory : (files.journalSize ?? 0) > 0
         var source = unopened ? try copy(store, into: directory, busyTimeout: busyTimeout).path : resolved
         let database: Database
@@ -229,6 +231,32 @@ enum StoreCopy {
             let failure = TaskInterchangeError.sqlite(error, path: naming, doing: "cannot write the backup")
             throw failure.kind == .cancelled ? failure : failure.withKind(.cannotCreate)
         }
+    }
+
+    /// Copies a WAL store without a `-wal` file by its bytes, when no writer changed it meanwhile (false after three
+    /// tries), and marks the copy a rollback-journal database (header bytes 18 and 19, as SQLite's backup marks a
+    /// copy), so it is one self-contained file that needs no sidecar.
+    private static func copyClosed(_ source: String, to destination: String, naming store: String)
+        throws(TaskInterchangeError) -> Bool
+    {
+        for _ in 0..<attempts {
+            if let outcome = try copyUnchanged(source, to: destination, naming: store), !outcome.hadWALData,
+                access(destination + "-wal", F_OK) != 0
+            {
+                let descriptor = open(destination, O_WRONLY | O_CLOEXEC)
+                defer { if descriptor >= 0 { close(descriptor) } }
+                let rollback: [UInt8] = [1, 1]
+                guard descriptor >= 0, rollback.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, 2, 18) }) == 2
+                else {
+                    throw TaskInterchangeError(
+                        .cannotCreate, "\(destination): cannot write the copy: \(String(cString: strerror(errno)))")
+                }
+                return true
+            }
+            unlink(destination + "-wal")
+            try Cancellation.checkpoint()
+        }
+        return false
     }
 
     /// A read-only connection to `source` inside a read transaction that has read the schema.
