@@ -21,8 +21,8 @@ final class ExportStream: ArchiveSource {
     private var reader: StoreReader
     private var read: Read?
     private var checker: ArchiveWriter
-    /// Whether `reader` has been used by a read: a new read needs a new reader.
-    private var readerUsed = false
+    /// The reads started; each after the first needs a new reader.
+    private var reads = 0
     /// The summary of the export, once one read has delivered every record.
     private(set) var summary: ExportSummary?
 
@@ -92,6 +92,7 @@ final class ExportStream: ArchiveSource {
         }
         let counts = read!.counts
         stop()
+        if reads == 1 { options.progress?(counts.tasks, counts.tasks) }
         summary = Exporter.summarize(
             store: store, reader: reader, counts: counts, droppedFields: checker.droppedFields, options: options,
             started: started)
@@ -100,14 +101,15 @@ final class ExportStream: ArchiveSource {
 
     /// Starts a read; a second one opens the store again (the first reader has read to its end or was stopped).
     private func start() throws {
-        if readerUsed {
+        if reads > 0 {
             (reader, _) = try Exporter.prepare(store: store, options: options, inPlace: inPlace)
             checker = try ArchiveWriter(sink: ByteBuffer(), options: options.writing)
         }
-        readerUsed = true
+        // Progress is the first read's: a read again (to report every problem, or to verify) is not the export.
+        let progress = reads == 0 ? options.progress : nil
+        reads += 1
         summary = nil
         let box = ReaderBox(reader)
-        let progress = options.progress
         read = Read(
             channel: RecordPipeline<ArchiveCollector>.producing { pipeline in
                 try box.reader.read(into: &pipeline, progress: progress)

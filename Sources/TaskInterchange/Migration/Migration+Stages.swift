@@ -55,6 +55,12 @@ extension Migration {
             // A backup carries the store's external files; a dry run's private copy does not, so it reads them
             // beside the legacy store.
             if dryRun { exportOptions.externalDataStore = legacyStore }
+            if let progress {
+                exportOptions.progress = { done, total in
+                    progress(ProgressEvent(phase: .exporting, done: done, total: total))
+                }
+            }
+            progress?(ProgressEvent(phase: .exporting, done: 0, total: nil, bytes: 0))
             // The backup is a self-contained file of this migration's own, read in place; a dry run's private copy
             // may keep its -wal beside it, so it is read as any store is.
             let records = try ExportStream(store: backup, options: exportOptions, inPlace: !dryRun)
@@ -69,6 +75,7 @@ extension Migration {
                 var counting = ProgressVisitor(Validator(), phase: .validating, progress: progress)
                 try collector.archive.stream(kinds: nil, into: &counting)
                 let report = counting.inner.report
+                progress?(ProgressEvent(phase: .validating, done: report.counts.tasks, total: report.counts.tasks))
                 guard report.isValid else { throw ArchiveValidationError(report: report) }
                 validated = report
                 input = collector.archive
