@@ -187,7 +187,10 @@ enum StoreCopy {
             walCopied = try copyFile(source + "-wal", to: destination + "-wal", naming: store, mayVanish: true)
         }
         guard walCopied, try state(of: source) == before else {
-            for suffix in ["", "-wal", "-shm"] { unlink(destination + suffix) }
+            // Emptied, not removed: the caller may hold the file open (a temporary file it synchronizes and
+            // places), and a new file at the name would be one that descriptor never reaches.
+            truncate(destination, 0)
+            for suffix in ["-wal", "-shm"] { unlink(destination + suffix) }
             return nil
         }
         return Outcome(path: destination, hadWALData: (before.walSize ?? 0) > 0, recoveredHotJournal: false)
@@ -253,6 +256,7 @@ enum StoreCopy {
                 }
                 return true
             }
+            truncate(destination, 0)
             unlink(destination + "-wal")
             try Cancellation.checkpoint()
         }
