@@ -67,6 +67,18 @@ final class RecordPipeline<Consumer: ArchiveVisitor>: ArchiveVisitor {
         }
     }
 
+    /// Starts `produce` on a second thread, the signals a program traps blocked there, and returns the channel its
+    /// records arrive on, for a consumer that takes them with `receive()` over several calls of its own. The
+    /// consumer ends with `cancel()` then `waitForThread()`, so the thread never outlives it.
+    static func producing(
+        batchSize: Int = 256, depth: Int = 8, _ produce: @escaping (inout RecordPipeline) throws -> Void
+    ) -> PipelineChannel {
+        let pipeline = RecordPipeline(channel: PipelineChannel(depth: depth), batchSize: batchSize)
+        let box = Box { pipeline.produce(produce) }
+        pipeline.channel.start(blockingSignals: true) { box.value!() }
+        return pipeline.channel
+    }
+
     private init(channel: PipelineChannel, batchSize: Int) {
         self.channel = channel
         self.batchSize = batchSize
@@ -120,7 +132,7 @@ private final class Box<Value>: @unchecked Sendable {
 /// The bounded queue between a `RecordPipeline`'s two halves, and its second thread.
 ///
 /// `@unchecked Sendable`: every mutable member is touched under `condition` only.
-private final class PipelineChannel: @unchecked Sendable {
+final class PipelineChannel: @unchecked Sendable {
     typealias Event = PipelineEvent
     private let condition = NSCondition()
     private var queue: [[Event]] = []
@@ -194,6 +206,15 @@ private final class PipelineChannel: @unchecked Sendable {
         locked { isStopped = true }
     }
 
+    /// Takes no more batches, for a consumer that pulls (`receive`) and stops early: the producer stops at its next
+    /// record or cancellation check.
+    func cancel() {
+        locked {
+            queue.removeAll()
+            isStopped = true
+        }
+    }
+
     /// Queues a batch, waiting while the queue is full; throws the consumer's error instead once it failed.
     func send(_ batch: [Event]) throws {
         condition.lock()
@@ -206,7 +227,7 @@ private final class PipelineChannel: @unchecked Sendable {
     }
 
     /// The next batch, nil once the producer has closed the stream and the queue is empty.
-    private func receive() -> [Event]? {
+    func receive() -> [Event]? {
         condition.lock()
         defer { condition.unlock() }
         while queue.isEmpty && !isClosed { condition.wait() }
@@ -238,7 +259,7 @@ private final class PipelineChannel: @unchecked Sendable {
 }
 
 /// One call of an ``ArchiveVisitor``, to be made again on another thread.
-private enum PipelineEvent {
+enum PipelineEvent {
     case project(ProjectRecord, Int)
     case category(CategoryRecord, Int)
     case tag(TagRecord, Int)

@@ -51,6 +51,10 @@ public struct GraphSource: Sendable {
     public static func input(_ input: ArchiveInput, name: String? = nil) -> GraphSource {
         GraphSource(storage: .input(InputBox(input), name: name ?? input.path ?? "stdin"))
     }
+    /// Any source of an archive's records that can be read more than once (a migration's export of its backup).
+    static func archive(_ source: any ArchiveSource, name: String) -> GraphSource {
+        GraphSource(storage: .input(InputBox(source), name: name))
+    }
     /// A Core Data store, read as `export` reads it (the store's files are not changed); `mapping` as for export;
     /// `model`, the app's model, for a store that keeps no model cache (one made from a model, or by an old framework).
     public static func store(path: String, mapping: StoreMapping? = nil, model: ObjectModel? = nil) -> GraphSource {
@@ -82,11 +86,11 @@ public struct GraphSource: Sendable {
             ? .store(path: path, mapping: mapping, model: model) : .archive(path: path)
     }
 
-    /// An `ArchiveInput` handed to the reading thread. The input's bytes never change and the comparison waits for
-    /// that thread to end before it returns, so the mapping outlives every use.
+    /// An `ArchiveInput` (or another source) handed to the reading thread. The input's bytes never change and the
+    /// comparison waits for that thread to end before it returns, so the mapping outlives every use.
     final class InputBox: @unchecked Sendable {
-        let input: ArchiveInput
-        init(_ input: ArchiveInput) { self.input = input }
+        let input: any ArchiveSource
+        init(_ input: any ArchiveSource) { self.input = input }
     }
 
     /// How messages and reports name this side.

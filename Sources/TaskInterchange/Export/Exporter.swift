@@ -52,7 +52,31 @@ public enum Exporter {
     /// Streams the store to `sink`, record by record; with `strict`, throws after writing when findings were warnings.
     private static func stream(store: String, to sink: any ByteSink, options: ExportOptions) throws -> ExportSummary {
         let started = Date()
-        let snapshot = try StoreSnapshot(path: store, busyTimeout: options.busyTimeout)
+        let (reader, header) = try prepare(store: store, options: options)
+        var writing = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
+        try writing.writer.begin(header: header)
+        // Reading the store and formatting JSON each get a core. The writer stays on the calling thread, the one a
+        // signal interrupts, or a stalled reader of a pipe would keep a stopped export waiting in write(2).
+        try RecordPipeline.run(&writing, placement: .producerOnSecondThread) {
+            try reader.read(into: &$0, progress: options.progress)
+        }
+        let counts = try writing.writer.finish()
+        let summary = summarize(
+            store: store, reader: reader, counts: counts, droppedFields: writing.writer.droppedFields, options: options,
+            started: started)
+        if options.strict && summary.hasWarnings { throw ExportStrictError(summary: summary) }
+        return summary
+    }
+
+    /// The reader of the store's snapshot and the header of its archive, before any record is read. With
+    /// `inPlace`, the store is a private file nobody writes (see `StoreSnapshot(privateFile:)`), read without a copy.
+    /// - Throws: ``TaskInterchangeError`` for store and mapping problems.
+    static func prepare(store: String, options: ExportOptions, inPlace: Bool = false) throws
+        -> (StoreReader, ArchiveHeader)
+    {
+        let snapshot =
+            inPlace
+            ? try StoreSnapshot(privateFile: store) : try StoreSnapshot(path: store, busyTimeout: options.busyTimeout)
         let reader = try StoreReader(
             snapshot: snapshot, mapping: options.mapping, mappingSource: options.mappingSource,
             carryExtras: options.writing.formatVersion >= 2, selection: options.selection,
@@ -68,16 +92,17 @@ public enum Exporter {
                 model: reader.entityDeclarations,
                 maxKeys: try reader.handedOutKeys(),
                 selection: options.selection.isEverything ? nil : options.selection))
-        var writing = WritingVisitor(writer: try ArchiveWriter(sink: sink, options: options.writing))
-        try writing.writer.begin(header: header)
-        // Reading the store and formatting JSON each get a core. The writer stays on the calling thread, the one a
-        // signal interrupts, or a stalled reader of a pipe would keep a stopped export waiting in write(2).
-        try RecordPipeline.run(&writing, placement: .producerOnSecondThread) {
-            try reader.read(into: &$0, progress: options.progress)
-        }
-        let counts = try writing.writer.finish()
+        return (reader, header)
+    }
+
+    /// The summary of an export whose reader has read everything: the archive's `counts`, the reader's findings and
+    /// the fields the format dropped.
+    static func summarize(
+        store: String, reader: StoreReader, counts: ArchiveCounts, droppedFields: [String: Int],
+        options: ExportOptions, started: Date
+    ) -> ExportSummary {
         var findings = reader.findings
-        for (field, count) in writing.writer.droppedFields.sorted(by: { $0.key < $1.key }) where count > 0 {
+        for (field, count) in droppedFields.sorted(by: { $0.key < $1.key }) where count > 0 {
             findings.append(
                 StoreFinding(
                     .droppedByFormat, property: field, count: count,
@@ -110,7 +135,6 @@ public enum Exporter {
             findings: findings, seconds: Date().timeIntervalSince(started))
         summary.generic = reader.genericCounts
         summary.cells = reader.cells
-        if options.strict && summary.hasWarnings { throw ExportStrictError(summary: summary) }
         return summary
     }
 }

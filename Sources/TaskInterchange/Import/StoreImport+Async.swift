@@ -33,6 +33,15 @@ extension StoreImport {
         _ input: ArchiveInput, into path: String, options: StoreImportOptions,
         progress: (@Sendable (ProgressEvent) -> Void)?
     ) throws -> StoreImportResult {
+        try reporting(input, bytes: Int64(input.count), into: path, options: options, progress: progress)
+    }
+
+    /// `run(_:into:options:)` with `progress` as `.importing` events, the last with `bytes` (nil when the source is
+    /// not a file).
+    static func reporting(
+        _ input: some ArchiveSource, bytes: Int64?, into path: String, options: StoreImportOptions,
+        progress: (@Sendable (ProgressEvent) -> Void)?
+    ) throws -> StoreImportResult {
         var options = options
         if let progress {
             options.progress = { done in progress(ProgressEvent(phase: .importing, done: done, total: nil)) }
@@ -40,7 +49,7 @@ extension StoreImport {
         progress?(ProgressEvent(phase: .importing, done: 0, total: nil, bytes: 0))
         let result = try run(input, into: path, options: options)
         let tasks = result.report.counts.tasks
-        progress?(ProgressEvent(phase: .importing, done: tasks, total: tasks, bytes: Int64(input.count)))
+        progress?(ProgressEvent(phase: .importing, done: tasks, total: tasks, bytes: bytes))
         return result
     }
 }

@@ -36,14 +36,15 @@ extension Migration {
                             try? ObjectModel(modelCacheIn: $0, path: backup)
                         }
                 }
-                let result = try StoreImport.reporting(input, into: path, options: options, progress: progress)
+                let result = try StoreImport.reporting(
+                    input, bytes: nil, into: path, options: options, progress: progress)
                 created = result.createdStore
                 imported = result
                 return (result.plan, result.report)
             },
             verify: { input in
                 try GraphComparison.verify(
-                    .input(input, name: "the archive"),
+                    .archive(input, name: "the archive"),
                     against: .store(path: path, mapping: template == nil ? nil : mapping, model: template?.model),
                     modelChange: mapping?.modelChange ?? ModelChangeOverrides(),
                     modelVersions: template == nil ? nil : modelVersions, versionMapping: imported?.versionMapping)
@@ -93,16 +94,14 @@ extension Migration {
             events: events, checkDestination: {},
             migrate: { input, report, _, progress in
                 let plan = try Importer().run(
-                    input, into: &destination, total: report?.counts.tasks ?? 0,
-                    bytes: Int64(input.count), progress: progress)
+                    input, into: &destination, total: report?.counts.tasks ?? 0, bytes: nil, progress: progress)
                 written = true
                 return (plan, nil)
             },
             verify: { input in
                 guard let contents = try destination.contents() else { return nil }
                 return try GraphComparison.verify(
-                    .input(input, name: "the archive"),
-                    against: .records(contents, name: "the destination"))
+                    .archive(input, name: "the archive"), against: .records(contents, name: "the destination"))
             },
             undo: {
                 if written { try? destination.rollback() }

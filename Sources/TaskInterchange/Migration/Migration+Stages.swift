@@ -5,17 +5,22 @@ extension Migration {
     /// when it throws; `undo` takes back what it wrote once it has returned. A failure before `migrate` returned
     /// removes the backup this migration made: nothing was written that it would restore. `newStore` is the path a
     /// new store is made at when nothing is there, so a failure says nothing was created there rather than that it
-    /// is as it was. With `validatesWhileMigrating`, `migrate` validates the archive in its own passes (a store import
-    /// does, into a private file) and returns that report: the archive is not read once more just to validate it.
+    /// is as it was.
+    ///
+    /// No archive file is written: `migrate` and `verify` read the backup's export as it is read (`ExportStream`).
+    /// With `validatesWhileMigrating`, `migrate` validates the records in its own passes (a store import does, into
+    /// a private file) and returns that report, and the export streams into it, the store read on one core while
+    /// the import writes on the other. Otherwise (a destination that keeps what it is given until it commits) the
+    /// records are collected in memory and validated before `migrate` sees them.
     func perform(
         events: (@Sendable (Event) -> Void)?,
         newStore: String? = nil,
         validatesWhileMigrating: Bool = false,
         checkDestination: () throws -> Void,
-        migrate: (ArchiveInput, ValidationReport?, String, (@Sendable (ProgressEvent) -> Void)?) throws -> (
+        migrate: (any ArchiveSource, ValidationReport?, String, (@Sendable (ProgressEvent) -> Void)?) throws -> (
             plan: ImportPlan, validation: ValidationReport?
         ),
-        verify: (ArchiveInput) throws -> GraphDiff?,
+        verify: (any ArchiveSource) throws -> GraphDiff?,
         undo: () -> Void
     ) throws -> MigrationReport {
         let started = Date()
@@ -50,20 +55,38 @@ extension Migration {
             // A backup carries the store's external files; a dry run's private copy does not, so it reads them
             // beside the legacy store.
             if dryRun { exportOptions.externalDataStore = legacyStore }
-            let archivePath = directory.file("archive.json")
-            let export = try Exporter.exportReporting(
-                store: backup, toFile: archivePath, options: exportOptions,
-                progress: progress)
-            let validated =
-                validatesWhileMigrating ? nil : try Validator.validate(archiveAt: archivePath, progress: progress)
-            if let validated, !validated.isValid { throw ArchiveValidationError(report: validated) }
-            let input = try ArchiveInput(path: archivePath)
+            if let progress {
+                exportOptions.progress = { done, total in
+                    progress(ProgressEvent(phase: .exporting, done: done, total: total))
+                }
+            }
+            progress?(ProgressEvent(phase: .exporting, done: 0, total: nil, bytes: 0))
+            // The backup is a self-contained file of this migration's own, read in place; a dry run's private copy
+            // may keep its -wal beside it, so it is read as any store is.
+            let records = try ExportStream(store: backup, options: exportOptions, inPlace: !dryRun)
+            defer { records.stop() }
+            var input: any ArchiveSource = records
+            var validated: ValidationReport?
+            var export = records.summary
+            if !validatesWhileMigrating {
+                var collector = ArchiveCollector()
+                try records.stream(kinds: nil, into: &collector)
+                export = records.summary
+                var counting = ProgressVisitor(Validator(), phase: .validating, progress: progress)
+                try collector.archive.stream(kinds: nil, into: &counting)
+                let report = counting.inner.report
+                progress?(ProgressEvent(phase: .validating, done: report.counts.tasks, total: report.counts.tasks))
+                guard report.isValid else { throw ArchiveValidationError(report: report) }
+                validated = report
+                input = collector.archive
+            }
             try enter(.migrating)
             let (plan, validatedWhileMigrating) = try migrate(input, validated, backup, progress)
             migrated = true
-            guard let validation = validated ?? validatedWhileMigrating else {
+            export = export ?? records.summary
+            guard let validation = validated ?? validatedWhileMigrating, let export else {
                 throw TaskInterchangeError(
-                    .internal, "the migration wrote its destination without validating the archive")
+                    .internal, "the migration wrote its destination without validating every exported record")
             }
             try enter(.verifying)
             progress?(ProgressEvent(phase: .verifying, done: 0, total: validation.counts.tasks))
@@ -149,8 +172,9 @@ extension Migration {
         }
     }
 
-    /// Copies one committed state of the legacy store (its `-wal` included; its files untouched) through a private
-    /// snapshot into a new file in `backupDirectory`, which appears only when complete. Returns its path.
+    /// Copies one committed state of the legacy store (its `-wal` included; its files untouched but for SQLite's
+    /// shared-memory index, which any reader touches) into a new file in `backupDirectory`, which appears only when
+    /// complete. Returns its path.
     func makeBackup(
         in directory: PrivateDirectory,
         progress: (@Sendable (ProgressEvent) -> Void)?
@@ -167,20 +191,17 @@ extension Migration {
             throw TaskInterchangeError(.cannotCreate, "\(backupDirectory): not a directory")
         }
         progress?(ProgressEvent(phase: .backingUp, done: 0, total: 1, bytes: 0))
-        let snapshot = try StoreCopy.copy(legacyStore, into: directory, busyTimeout: busyTimeout)
         let date = Date()
         let first = backupDirectory + "/" + Self.backupName(for: legacyStore, at: date)
         try FileIdentity.checkOutput(first, setting: .migrationBackup, store: legacyStore)
         let temporary = try TemporaryFile(beside: first)
-        do {
-            try StoreCopy.copyLocked(snapshot.path, to: temporary.path, busyTimeout: busyTimeout)
-        } catch {
-            let failure = TaskInterchangeError.sqlite(error, path: first, doing: "cannot write the backup")
-            throw failure.kind == .cancelled ? failure : failure.withKind(.cannotCreate)
-        }
+        // One page copy of the legacy store straight into the backup's temporary file (through a private snapshot
+        // only when the store cannot be read in place).
+        try StoreCopy.pageCopy(
+            legacyStore, to: temporary.path, naming: first, via: directory, busyTimeout: busyTimeout)
         try temporary.synchronize(naming: first)
-        // The legacy store's external files, gathered after its snapshot: Core Data adds and removes such files but
-        // never changes one, so those the snapshot's rows name are there (unless the app removed one meanwhile).
+        // The legacy store's external files, gathered after its copy: Core Data adds and removes such files but
+        // never changes one, so those the copy's rows name are there (unless the app removed one meanwhile).
         let files = try ExternalDataBackup(of: ExternalData(store: legacyStore), for: first)
         // Another migration may have taken the name in the same second (or take it while this one places its file):
         // the next free one is used, so every backup is kept.

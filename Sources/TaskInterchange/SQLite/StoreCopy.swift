@@ -187,17 +187,93 @@ enum StoreCopy {
             walCopied = try copyFile(source + "-wal", to: destination + "-wal", naming: store, mayVanish: true)
         }
         guard walCopied, try state(of: source) == before else {
-            for suffix in ["", "-wal", "-shm"] { unlink(destination + suffix) }
+            // Emptied, not removed: the caller may hold the file open (a temporary file it synchronizes and
+            // places), and a new file at the name would be one that descriptor never reaches.
+            truncate(destination, 0)
+            for suffix in ["-wal", "-shm"] { unlink(destination + suffix) }
             return nil
         }
         return Outcome(path: destination, hadWALData: (before.walSize ?? 0) > 0, recoveredHotJournal: false)
     }
 
-    /// Copies under SQLite's shared lock, through a read-only connection's read transaction.
-    static func copyLocked(_ source: String, to destination: String, busyTimeout: Int32) throws(SQLiteError) {
+    /// Copies one committed state of the store at `store` (its `-wal` included) into the new file `destination`, a
+    /// self-contained database, with one page copy under a read transaction of the store itself: consistent under a
+    /// concurrent writer, whose commits wait for nothing. A store nobody has open (a WAL store without its sidecars)
+    /// or with a hot journal is copied through a private snapshot in `directory` first, as `copy` makes it: reading
+    /// it in place would create or recover files of the store. Messages name `destination` as `naming`.
+    /// - Throws: as `copy` for the store; `.cannotCreate` when `destination` cannot be written.
+    static func pageCopy(
+        _ store: String, to destination: String, naming: String, via directory: PrivateDirectory,
+        busyTimeout: Int32
+    ) throws(TaskInterchangeError) {
+        let resolved = FileIdentity.resolved(store)
+        let header = try header(of: resolved, naming: store)
+        let files = try state(of: resolved)
+        let isWAL = header[18] == 2 || header[19] == 2
+        // A WAL store nobody has open (the usual case at an app's launch) is its file alone: copied as it is.
+        if isWAL && files.walSize == nil, try copyClosed(resolved, to: destination, naming: store) { return }
+        let unopened = isWAL ? files.walSize == nil || !files.hasSharedMemory : (files.journalSize ?? 0) > 0
+        var source = unopened ? try copy(store, into: directory, busyTimeout: busyTimeout).path : resolved
+        let database: Database
+        do {
+            database = try openLocked(source, busyTimeout: busyTimeout)
+        } catch let error where error.code == 776 && source == resolved {  // SQLITE_READONLY_ROLLBACK: a hot journal
+            source = try copy(store, into: directory, busyTimeout: busyTimeout).path
+            do {
+                database = try openLocked(source, busyTimeout: busyTimeout)
+            } catch {
+                throw TaskInterchangeError.sqlite(error, path: store, doing: "cannot read the store")
+            }
+        } catch {
+            throw TaskInterchangeError.sqlite(error, path: store, doing: "cannot read the store")
+        }
+        do {
+            try database.backup(to: destination)
+            try database.execute("COMMIT")
+        } catch {
+            let failure = TaskInterchangeError.sqlite(error, path: naming, doing: "cannot write the backup")
+            throw failure.kind == .cancelled ? failure : failure.withKind(.cannotCreate)
+        }
+    }
+
+    /// Copies a WAL store without a `-wal` file by its bytes, when no writer changed it meanwhile (false after three
+    /// tries), and marks the copy a rollback-journal database (header bytes 18 and 19, as SQLite's backup marks a
+    /// copy), so it is one self-contained file that needs no sidecar.
+    private static func copyClosed(_ source: String, to destination: String, naming store: String)
+        throws(TaskInterchangeError) -> Bool
+    {
+        for _ in 0..<attempts {
+            if let outcome = try copyUnchanged(source, to: destination, naming: store), !outcome.hadWALData,
+                access(destination + "-wal", F_OK) != 0
+            {
+                let descriptor = open(destination, O_WRONLY | O_CLOEXEC)
+                defer { if descriptor >= 0 { close(descriptor) } }
+                let rollback: [UInt8] = [1, 1]
+                guard descriptor >= 0, rollback.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, 2, 18) }) == 2
+                else {
+                    throw TaskInterchangeError(
+                        .cannotCreate, "\(destination): cannot write the copy: \(String(cString: strerror(errno)))")
+                }
+                return true
+            }
+            truncate(destination, 0)
+            unlink(destination + "-wal")
+            try Cancellation.checkpoint()
+        }
+        return false
+    }
+
+    /// A read-only connection to `source` inside a read transaction that has read the schema.
+    private static func openLocked(_ source: String, busyTimeout: Int32) throws(SQLiteError) -> Database {
         let database = try Database(path: source, mode: .readOnly(immutable: false), busyTimeout: busyTimeout)
         try database.execute("BEGIN")
         _ = try database.scalar("SELECT count(*) FROM sqlite_master")
+        return database
+    }
+
+    /// Copies under SQLite's shared lock, through a read-only connection's read transaction.
+    static func copyLocked(_ source: String, to destination: String, busyTimeout: Int32) throws(SQLiteError) {
+        let database = try openLocked(source, busyTimeout: busyTimeout)
         try database.backup(to: destination)
         try database.execute("COMMIT")
     }

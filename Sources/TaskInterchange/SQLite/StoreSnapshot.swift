@@ -14,7 +14,7 @@ package final class StoreSnapshot {
     package let readFromCopy: Bool
     /// True when a crashed writer had left a hot journal, whose transaction was rolled back in the private copy.
     package let recoveredHotJournal: Bool
-    private let directory: PrivateDirectory
+    private let directory: PrivateDirectory?
 
     /// Takes a snapshot of the store at `path`.
     /// - Parameter busyTimeout: how long to wait for a writer's lock, in milliseconds.
@@ -22,7 +22,8 @@ package final class StoreSnapshot {
     ///   when a writer held its lock past the timeout, `.cancelled`).
     package init(path: String, busyTimeout: Int32 = 5_000) throws(TaskInterchangeError) {
         self.path = path
-        directory = try PrivateDirectory(purpose: .snapshot)
+        let directory = try PrivateDirectory(purpose: .snapshot)
+        self.directory = directory
         let copy = try StoreCopy.copy(path, into: directory, busyTimeout: busyTimeout)
         readFromCopy = copy.hadWALData
         recoveredHotJournal = copy.recoveredHotJournal
@@ -31,6 +32,22 @@ package final class StoreSnapshot {
             database = try Database(path: copy.path, mode: .readWrite)
             try database.execute("PRAGMA query_only = 1")
             // Read the header and schema now, so a damaged file fails here with a clear message.
+            _ = try database.scalar("SELECT count(*) FROM sqlite_master")
+        } catch {
+            throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read the store")
+        }
+    }
+
+    /// Reads a self-contained file that nobody else writes (a backup this process made, without sidecars) where it
+    /// is, immutable: one committed state already, so no copy is needed.
+    /// - Throws: `TaskInterchangeError` (`.noInput` when missing, `.invalidData` when not an SQLite database).
+    package init(privateFile path: String) throws(TaskInterchangeError) {
+        self.path = path
+        directory = nil
+        readFromCopy = false
+        recoveredHotJournal = false
+        do {
+            database = try Database(path: path, mode: .readOnly(immutable: true))
             _ = try database.scalar("SELECT count(*) FROM sqlite_master")
         } catch {
             throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read the store")
