@@ -197,10 +197,11 @@ enum StoreCopy {
     }
 
     /// Copies one committed state of the store at `store` (its `-wal` included) into the new file `destination`, a
-    /// self-contained database, with one page copy under a read transaction of the store itself: consistent under a
-    /// concurrent writer, whose commits wait for nothing. A store nobody has open (a WAL store without its sidecars)
-    /// or with a hot journal is copied through a private snapshot in `directory` first, as `copy` makes it: reading
-    /// it in place would create or recover files of the store. Messages name `destination` as `naming`.
+    /// self-contained database. A WAL store no writer changes meanwhile is copied by its files, so none of its files
+    /// changes (not even the shared-memory index a reader would touch); a busy one gets one page copy under a read
+    /// transaction of the store itself: consistent under a concurrent writer, whose commits wait for nothing. A store
+    /// with a hot journal is copied through a private snapshot in `directory` first, as `copy` makes it: reading it in
+    /// place would recover it. Messages name `destination` as `naming`.
     /// - Throws: as `copy` for the store; `.cannotCreate` when `destination` cannot be written.
     static func pageCopy(
         _ store: String, to destination: String, naming: String, via directory: PrivateDirectory,
@@ -208,10 +209,11 @@ enum StoreCopy {
     ) throws(TaskInterchangeError) {
         let resolved = FileIdentity.resolved(store)
         let header = try header(of: resolved, naming: store)
-        let files = try state(of: resolved)
         let isWAL = header[18] == 2 || header[19] == 2
-        // A WAL store nobody has open (the usual case at an app's launch) is its file alone: copied as it is.
-        if isWAL && files.walSize == nil, try copyClosed(resolved, to: destination, naming: store) { return }
+        // A WAL store that no writer changes meanwhile (the usual case at an app's launch) is copied by its files,
+        // which leaves every file of the store as it was; a busy one is read in place below.
+        if isWAL, try copyQuiet(resolved, to: destination, naming: store) { return }
+        let files = try state(of: resolved)
         let unopened = isWAL ? files.walSize == nil || !files.hasSharedMemory : (files.journalSize ?? 0) > 0
         var source = unopened ? try copy(store, into: directory, busyTimeout: busyTimeout).path : resolved
         let database: Database
@@ -236,16 +238,28 @@ enum StoreCopy {
         }
     }
 
-    /// Copies a WAL store without a `-wal` file by its bytes, when no writer changed it meanwhile (false after three
-    /// tries), and marks the copy a rollback-journal database (header bytes 18 and 19, as SQLite's backup marks a
-    /// copy), so it is one self-contained file that needs no sidecar.
-    private static func copyClosed(_ source: String, to destination: String, naming store: String)
+    /// Copies a WAL store by its files (its `-wal` beside the copy) when no writer changed it meanwhile (false after
+    /// three tries), then makes the copy one self-contained rollback-journal file: its `-wal` checkpointed into it
+    /// and removed, or, without one, the header marked (bytes 18 and 19, as SQLite's backup marks a copy).
+    private static func copyQuiet(_ source: String, to destination: String, naming store: String)
         throws(TaskInterchangeError) -> Bool
     {
         for _ in 0..<attempts {
-            if let outcome = try copyUnchanged(source, to: destination, naming: store), !outcome.hadWALData,
-                access(destination + "-wal", F_OK) != 0
-            {
+            if try copyUnchanged(source, to: destination, naming: store) != nil {
+                if access(destination + "-wal", F_OK) == 0 {
+                    let mode: String?
+                    do {
+                        let database = try Database(path: destination, mode: .readWrite)
+                        mode = try database.scalar("PRAGMA journal_mode = DELETE")?.string
+                    } catch {
+                        throw TaskInterchangeError.sqlite(error, path: destination, doing: "cannot write the copy")
+                    }
+                    guard mode == "delete" else {
+                        throw TaskInterchangeError(.cannotCreate, "\(destination): the copy keeps its WAL")
+                    }
+                    unlink(destination + "-shm")
+                    return true
+                }
                 let descriptor = open(destination, O_WRONLY | O_CLOEXEC)
                 defer { if descriptor >= 0 { close(descriptor) } }
                 let rollback: [UInt8] = [1, 1]
@@ -256,8 +270,6 @@ enum StoreCopy {
                 }
                 return true
             }
-            truncate(destination, 0)
-            unlink(destination + "-wal")
             try Cancellation.checkpoint()
         }
         return false

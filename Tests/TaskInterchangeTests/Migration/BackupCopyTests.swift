@@ -66,6 +66,25 @@ struct BackupCopyTests {
         #expect(try Self.priorities(backup).count == 44)
     }
 
+    @Test("a quiet WAL store with rows only in its -wal: the backup holds them, and no file of the store changes")
+    func quietStoreUntouched() throws {
+        let directory = try TemporaryDirectory()
+        let legacy = try SampleStores.copy("TaskManager.sqlite", to: directory)
+        let files = ["", "-wal", "-shm"].map { legacy + $0 }
+        let before = try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let backup = try Migration(legacyStore: legacy, backupDirectory: directory.url.path)
+            .makeBackup(in: try PrivateDirectory(purpose: .export), progress: nil)
+        // Not even the shared-memory index changes: a copy by files touches none of them.
+        #expect(try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+        for suffix in ["-wal", "-shm", "-journal"] {
+            #expect(!FileManager.default.fileExists(atPath: backup + suffix), "\(suffix) beside the backup")
+        }
+        let copied = try Data(contentsOf: URL(fileURLWithPath: backup))
+        #expect(copied[18] == 1 && copied[19] == 1)
+        // The sample's last four tasks live only in its -wal: the backup, one file, holds all 44.
+        #expect(try Self.priorities(backup).count == 44)
+    }
+
     /// Commits on a thread of its own until stopped: each commit moves every task's priority on by one.
     final class Writer: @unchecked Sendable {
         private let lock = NSLock()
