@@ -22,7 +22,7 @@ final class ExportStream: ArchiveSource {
     private var read: Read?
     private var checker: ArchiveWriter
     /// The reads started; each after the first needs a new reader.
-    private var reads = 0
+    private(set) var reads = 0
     /// The summary of the export, once one read has delivered every record.
     private(set) var summary: ExportSummary?
 

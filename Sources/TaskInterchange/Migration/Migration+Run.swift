@@ -10,6 +10,9 @@ extension Migration {
     public func run(intoStore path: String, events: (@Sendable (Event) -> Void)? = nil) throws -> MigrationReport {
         var created = false
         var imported: StoreImportResult?
+        // Without a model change the export's records are fingerprinted as the import reads them, so the
+        // verification reads only the new store, and the backup again only when a fingerprint differs.
+        let digests = template == nil && !dryRun ? DigestLog() : nil
         var report = try perform(
             events: events, newStore: access(path, F_OK) == 0 ? nil : path, validatesWhileMigrating: true,
             checkDestination: {
@@ -36,14 +39,27 @@ extension Migration {
                             try? ObjectModel(modelCacheIn: $0, path: backup)
                         }
                 }
-                let result = try StoreImport.reporting(
-                    input, bytes: nil, into: path, options: options, progress: progress)
+                let result =
+                    if let digests {
+                        try StoreImport.reporting(
+                            DigestingSource(source: input, log: digests), bytes: nil, into: path, options: options,
+                            progress: progress)
+                    } else {
+                        try StoreImport.reporting(input, bytes: nil, into: path, options: options, progress: progress)
+                    }
                 created = result.createdStore
                 imported = result
                 return (result.plan, result.report)
             },
             verify: { input in
-                try GraphComparison.verify(
+                try beforeVerifying?(path)
+                if let digests,
+                    let verified = try GraphComparison.verify(
+                        digests: digests, name: "the archive", against: .store(path: path))
+                {
+                    return verified
+                }
+                return try GraphComparison.verify(
                     .archive(input, name: "the archive"),
                     against: .store(path: path, mapping: template == nil ? nil : mapping, model: template?.model),
                     modelChange: mapping?.modelChange ?? ModelChangeOverrides(),

@@ -30,6 +30,7 @@ extension Migration {
         var backupPath: String?
         var migrated = false
         var failedVerification: GraphDiff?
+        var backupReads = 0
         func enter(_ next: Stage) throws {
             try Cancellation.checkpoint()
             stage = next
@@ -91,6 +92,7 @@ extension Migration {
             try enter(.verifying)
             progress?(ProgressEvent(phase: .verifying, done: 0, total: validation.counts.tasks))
             let verification = dryRun ? nil : try verify(input)
+            backupReads = records.reads
             if let verification, !verification.isEqual {
                 failedVerification = verification
                 throw TaskInterchangeError(
@@ -110,6 +112,7 @@ extension Migration {
             report.legacyStore = legacyStore
             report.ownModel = ownModel
             report.seconds = Date().timeIntervalSince(started)
+            report.backupReads = backupReads
             return report
         } catch {
             if migrated { undo() }
@@ -125,6 +128,7 @@ extension Migration {
                 verification: failedVerification)
             failure.backupRemoved = removed
             failure.newStore = newStore
+            failure.backupReads = backupReads
             throw failure
         }
     }

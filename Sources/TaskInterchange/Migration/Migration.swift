@@ -66,6 +66,8 @@ public struct Migration: Sendable {
     /// For a store destination: run every stage but keep nothing — the backup is a private copy, the new store is
     /// built and discarded, and there is nothing to verify; the report's plan says what the migration would do.
     public var dryRun = false
+    /// Called with a new store's path between its import and its verification: tests change the store there.
+    var beforeVerifying: (@Sendable (String) throws -> Void)?
 
     /// Creates a migration of `legacyStore` that backs it up into `backupDirectory`.
     public init(legacyStore: String, backupDirectory: String) {

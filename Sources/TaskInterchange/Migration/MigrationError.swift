@@ -16,6 +16,8 @@ public struct MigrationError: Error, @unchecked Sendable, CustomStringConvertibl
     public var underlying: any Error
     /// For a failed verification, the differences found.
     public var verification: GraphDiff?
+    /// How many times the backup was read by the time verification ended (see `MigrationReport.backupReads`).
+    var backupReads = 0
 
     /// The stage, the error, and the backup's location.
     public var description: String {

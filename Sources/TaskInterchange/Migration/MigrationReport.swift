@@ -44,6 +44,9 @@ public struct MigrationReport: Sendable, Codable {
     /// Wall-clock seconds the migration took.
     public var seconds = 0.0
 
+    /// How many times the backup was read: once for the import, once more when the verification had to read it.
+    var backupReads = 0
+
     private enum CodingKeys: String, CodingKey {
         case legacyStore, destination, backupPath, export, validation, plan, verification, modelChange, ownModel
         case warnings, dryRun, seconds

@@ -1,0 +1,111 @@
+/// The fingerprints (`RecordDigest`) of the records one side of a verification delivered, gathered as they stream
+/// past (a migration's export into its import), so the verification can read only the other side: each of its
+/// records is looked up here by kind and id and compared by fingerprint.
+final class DigestLog {
+    /// The header the records came with.
+    private(set) var header: ArchiveHeader?
+    private var entries: [Entry] = []
+    private var entityNumbers: [String: Int32] = [:]
+    private var sorted = true
+    /// Set when one record arrived twice with different fingerprints: the log cannot stand for that side.
+    private(set) var conflicting = false
+    private var buffer: [UInt8] = []
+    /// The kinds whose records were all delivered (a pass over them ran to its end); a task pass delivers the
+    /// generic records too.
+    private var covered: Set<RecordKind> = []
+
+    /// True when every record of the side went through the log.
+    var isComplete: Bool { covered.isSuperset(of: RecordKind.sections) }
+
+    /// Notes that a pass delivered every record of `kinds`.
+    func cover(_ kinds: Set<RecordKind>) { covered.formUnion(kinds) }
+
+    /// One record: where it sorts (its kind, its entity's number, its id) and its fingerprint.
+    struct Entry {
+        let kind: UInt8
+        let entity: Int32
+        let id: GraphKey
+        let digest: RecordDigest
+
+        func precedes(_ other: Entry) -> Bool {
+            if kind != other.kind { return kind < other.kind }
+            if entity != other.entity { return entity < other.entity }
+            return id < other.id
+        }
+
+        func sameRecord(as other: Entry) -> Bool {
+            kind == other.kind && entity == other.entity && id == other.id
+        }
+    }
+
+    /// How many distinct records the log holds.
+    var count: Int {
+        settle()
+        return entries.count
+    }
+
+    func noteHeader(_ header: ArchiveHeader) {
+        if self.header == nil { self.header = header }
+    }
+
+    /// Takes `item`'s fingerprint.
+    func add(_ item: GraphItem) {
+        let entry = Entry(
+            kind: Self.kindNumber(item), entity: entityNumber(item, adding: true) ?? -1, id: GraphKey(item.id),
+            digest: RecordDigest(item, buffer: &buffer))
+        if let last = entries.last, !last.precedes(entry) { sorted = false }
+        entries.append(entry)
+    }
+
+    /// The fingerprint taken of the record of `item`'s kind and id, nil when none was.
+    func digest(of item: GraphItem) -> RecordDigest? {
+        settle()
+        guard let entity = entityNumber(item, adding: false) else { return nil }
+        let probe = Entry(kind: Self.kindNumber(item), entity: entity, id: GraphKey(item.id), digest: RecordDigest.none)
+        var low = 0, high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].precedes(probe) { low = middle + 1 } else { high = middle }
+        }
+        guard low < entries.count, entries[low].sameRecord(as: probe) else { return nil }
+        return entries[low].digest
+    }
+
+    /// Sorts the entries once (records read again, after a pass that stopped early, arrive twice) and drops the
+    /// repeats, noting a repeat that differs.
+    private func settle() {
+        guard !sorted else { return }
+        entries.sort { $0.precedes($1) }
+        var kept: [Entry] = []
+        kept.reserveCapacity(entries.count)
+        for entry in entries {
+            if let last = kept.last, last.sameRecord(as: entry) {
+                if last.digest != entry.digest { conflicting = true }
+                continue
+            }
+            kept.append(entry)
+        }
+        entries = kept
+        sorted = true
+    }
+
+    private func entityNumber(_ item: GraphItem, adding: Bool) -> Int32? {
+        guard case .entity(let record) = item else { return -1 }
+        if let number = entityNumbers[record.entity] { return number }
+        guard adding else { return nil }
+        let number = Int32(entityNumbers.count)
+        entityNumbers[record.entity] = number
+        return number
+    }
+
+    private static func kindNumber(_ item: GraphItem) -> UInt8 {
+        switch item {
+        case .header: return 0
+        case .project: return 1
+        case .category: return 2
+        case .tag: return 3
+        case .task: return 4
+        case .entity: return 5
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// An archive source whose records are fingerprinted into `log` as they are read (see `DigestLog`): a migration's
+/// import reads its export through it, so the verification compares the destination with these fingerprints
+/// instead of reading the backup again.
+struct DigestingSource: ArchiveSource {
+    let source: any ArchiveSource
+    let log: DigestLog
+
+    func header() throws -> ArchiveHeader? { try source.header() }
+
+    func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws {
+        var digesting = Visitor(inner: visitor, log: log)
+        defer { visitor = digesting.inner }
+        try source.stream(kinds: kinds, into: &digesting)
+        log.cover(kinds ?? Set(RecordKind.allCases))
+    }
+
+    /// Fingerprints each record, then hands it on.
+    private struct Visitor<Inner: ArchiveVisitor>: ArchiveVisitor {
+        var inner: Inner
+        let log: DigestLog
+
+        mutating func visitHeader(_ header: ArchiveHeader) throws {
+            log.noteHeader(header)
+            try inner.visitHeader(header)
+        }
+
+        mutating func visitProject(_ project: ProjectRecord, index: Int) throws {
+            log.add(.project(project))
+            try inner.visitProject(project, index: index)
+        }
+
+        mutating func visitCategory(_ category: CategoryRecord, index: Int) throws {
+            log.add(.category(category))
+            try inner.visitCategory(category, index: index)
+        }
+
+        mutating func visitTag(_ tag: TagRecord, index: Int) throws {
+            log.add(.tag(tag))
+            try inner.visitTag(tag, index: index)
+        }
+
+        mutating func visitTask(_ task: TaskRecord, index: Int) throws {
+            log.add(.task(task))
+            try inner.visitTask(task, index: index)
+        }
+
+        mutating func visitEntity(_ record: EntityRecord, index: Int) throws {
+            log.add(.entity(record))
+            try inner.visitEntity(record, index: index)
+        }
+
+        mutating func visitTable(_ table: RawTable, index: Int) throws { try inner.visitTable(table, index: index) }
+        mutating func visitIssue(_ issue: ValidationIssue) throws { try inner.visitIssue(issue) }
+        mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) throws {
+            try inner.visitEnd(header: header, counts: counts)
+        }
+    }
+}

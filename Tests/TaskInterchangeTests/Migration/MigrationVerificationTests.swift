@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import TaskInterchange
+
+/// A migration into a new store verifies it against fingerprints taken as the backup's records streamed into the
+/// import: the backup is read once, and read again only when a fingerprint differs, for the full report.
+@Suite("Migration verification by fingerprints")
+struct MigrationVerificationTests {
+    @Test("success: the backup is read once, and the verification equals the full comparison's")
+    func readsBackupOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let legacy = try SampleStores.copy("TaskManager.sqlite", to: directory)
+        let target = directory.path("new.sqlite")
+        let report = try await Migration(legacyStore: legacy, backupDirectory: directory.url.path)
+            .run(intoStore: target)
+        #expect(report.backupReads == 1)
+        let verification = try #require(report.verification)
+        let full = try await GraphComparison.verify(.store(path: report.backupPath), against: .store(path: target))
+        #expect(verification.isEqual && full.isEqual)
+        #expect(verification.kinds == full.kinds && verification.entities == full.entities)
+        #expect(verification.kinds.first { $0.kind == .task }?.countA == 44)
+        #expect(verification.modelChange == nil && full.modelChange == nil)
+    }
+
+    @Test("one value of one task changed after the import: verification fails naming it, the backup read once more")
+    func changedValueFails() async throws {
+        let directory = try TemporaryDirectory()
+        let legacy = try SampleStores.copy("TaskManager.sqlite", to: directory)
+        let target = directory.path("new.sqlite")
+        var migration = Migration(legacyStore: legacy, backupDirectory: directory.url.path)
+        migration.beforeVerifying = { path in
+            let database = try Database(path: path, mode: .readWrite)
+            try database.execute("UPDATE ZTASK SET ZTITLE = 'Changed after the import' WHERE Z_PK = 2")
+        }
+        let error = await #expect(throws: MigrationError.self) {
+            _ = try await migration.run(intoStore: target)
+        }
+        #expect(error?.stage == .verifying)
+        #expect(error?.backupReads == 2)
+        let verification = try #require(error?.verification)
+        #expect(verification.differenceCount == 1)
+        let record = try #require(verification.records.first)
+        #expect(record.kind == .task && record.change == .changed && record.label == "Changed after the import")
+        #expect(record.fields.map(\.field) == ["title"])
+        #expect(verification.description.contains("Changed after the import"))
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
+    @Test("a fingerprint changes with any one compared value of a task")
+    func digestCoversTask() throws {
+        var task = TaskRecord(blank: UUID())
+        task.title = "Title"
+        task.tagIds = [UUID(), UUID()]
+        task.subtasks = [SubtaskRecord(blank: UUID())]
+        task.extra = ["colour": .string("red")]
+        var buffer: [UInt8] = []
+        let base = RecordDigest(.task(task), buffer: &buffer)
+        var variants: [TaskRecord] = []
+        func variant(_ change: (inout TaskRecord) -> Void) {
+            var copy = task
+            change(&copy)
+            variants.append(copy)
+        }
+        variant { $0.title = "Title " }
+        variant { $0.notes = "" }
+        variant { $0.isCompleted.toggle() }
+        variant { $0.createdAt = Date(timeIntervalSinceReferenceDate: -0.0) }
+        variant { $0.dueDate = Date(timeIntervalSinceReferenceDate: 0) }
+        variant { $0.priority += 1 }
+        variant { $0.modifiedAt = Date(timeIntervalSinceReferenceDate: 1) }
+        variant { $0.projectId = UUID() }
+        variant { $0.categoryId = UUID() }
+        variant { $0.tagIds.reverse() }
+        variant { $0.subtasks[0].title = "x" }
+        variant { $0.subtasks.append(SubtaskRecord(blank: UUID())) }
+        variant { $0.extra = ["colour": .string("blue")] }
+        variant { $0.extra = ["colour": .stored(.text("red"))] }
+        for (index, changed) in variants.enumerated() {
+            #expect(RecordDigest(.task(changed), buffer: &buffer) != base, "variant \(index)")
+        }
+        #expect(RecordDigest(.task(task), buffer: &buffer) == base)
+    }
+}
