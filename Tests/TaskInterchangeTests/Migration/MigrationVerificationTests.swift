@@ -22,6 +22,21 @@ struct MigrationVerificationTests {
         #expect(verification.modelChange == nil && full.modelChange == nil)
     }
 
+    @Test("a generated store (subtasks, tags, notes, dates): verified with one read of the backup, as fully")
+    func generatedStore() async throws {
+        let directory = try TemporaryDirectory()
+        let legacy = directory.path("generated.sqlite")
+        _ = try StoreImport.run(SyntheticArchive(tasks: 3_000, seed: 11), into: legacy, options: StoreImportOptions())
+        let target = directory.path("new.sqlite")
+        let report = try await Migration(legacyStore: legacy, backupDirectory: directory.url.path)
+            .run(intoStore: target)
+        #expect(report.backupReads == 1)
+        let verification = try #require(report.verification)
+        let full = try await GraphComparison.verify(.store(path: report.backupPath), against: .store(path: target))
+        #expect(verification.isEqual && verification.kinds == full.kinds)
+        #expect(verification.kinds.first { $0.kind == .subtask }?.countB ?? 0 > 0)
+    }
+
     @Test("one value of one task changed after the import: verification fails naming it, the backup read once more")
     func changedValueFails() async throws {
         let directory = try TemporaryDirectory()
