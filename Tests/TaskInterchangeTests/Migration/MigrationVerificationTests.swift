@@ -6,16 +6,25 @@ import Testing
 /// import: the backup is read once, and read again only when a fingerprint differs, for the full report.
 @Suite("Migration verification by fingerprints")
 struct MigrationVerificationTests {
+    /// Migrates `legacy` into a new store beside it; returns the report, its verification and the full comparison
+    /// of the backup with the new store.
+    static func migrated(_ legacy: String, in directory: TemporaryDirectory) async throws -> (
+        report: MigrationReport, verification: GraphDiff, full: GraphDiff
+    ) {
+        let target = directory.path("new.sqlite")
+        let report = try await Migration(legacyStore: legacy, backupDirectory: directory.url.path)
+            .run(intoStore: target)
+        let verification = try #require(report.verification)
+        let full = try await GraphComparison.verify(.store(path: report.backupPath), against: .store(path: target))
+        return (report, verification, full)
+    }
+
     @Test("success: the backup is read once, and the verification equals the full comparison's")
     func readsBackupOnce() async throws {
         let directory = try TemporaryDirectory()
         let legacy = try SampleStores.copy("TaskManager.sqlite", to: directory)
-        let target = directory.path("new.sqlite")
-        let report = try await Migration(legacyStore: legacy, backupDirectory: directory.url.path)
-            .run(intoStore: target)
+        let (report, verification, full) = try await Self.migrated(legacy, in: directory)
         #expect(report.backupReads == 1)
-        let verification = try #require(report.verification)
-        let full = try await GraphComparison.verify(.store(path: report.backupPath), against: .store(path: target))
         #expect(verification.isEqual && full.isEqual)
         #expect(verification.kinds == full.kinds && verification.entities == full.entities)
         #expect(verification.kinds.first { $0.kind == .task }?.countA == 44)
@@ -27,12 +36,8 @@ struct MigrationVerificationTests {
         let directory = try TemporaryDirectory()
         let legacy = directory.path("generated.sqlite")
         _ = try StoreImport.run(SyntheticArchive(tasks: 3_000, seed: 11), into: legacy, options: StoreImportOptions())
-        let target = directory.path("new.sqlite")
-        let report = try await Migration(legacyStore: legacy, backupDirectory: directory.url.path)
-            .run(intoStore: target)
+        let (report, verification, full) = try await Self.migrated(legacy, in: directory)
         #expect(report.backupReads == 1)
-        let verification = try #require(report.verification)
-        let full = try await GraphComparison.verify(.store(path: report.backupPath), against: .store(path: target))
         #expect(verification.isEqual && verification.kinds == full.kinds)
         #expect(verification.kinds.first { $0.kind == .subtask }?.countB ?? 0 > 0)
     }
