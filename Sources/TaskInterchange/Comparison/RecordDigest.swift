@@ -62,16 +62,19 @@ struct RecordDigest: Hashable {
             }
         }
 
-        mutating func id(_ value: UUID?) {
+        /// Absent as 0; present as 1, then the value.
+        mutating func optional<Value>(_ value: Value?, _ write: (inout Writer, Value) -> Void) {
             guard let value else { return tag(0) }
             tag(1)
-            withUnsafeBytes(of: value.uuid) { bytes.append(contentsOf: $0) }
+            write(&self, value)
+        }
+
+        mutating func id(_ value: UUID?) {
+            optional(value) { writer, id in withUnsafeBytes(of: id.uuid) { writer.bytes.append(contentsOf: $0) } }
         }
 
         mutating func date(_ value: Date?) {
-            guard let value else { return tag(0) }
-            tag(1)
-            double(value.timeIntervalSinceReferenceDate)
+            optional(value) { $0.double($1.timeIntervalSinceReferenceDate) }
         }
 
         /// A project, category, tag or subtask: its id, its fields in table order, its `extra`.
@@ -81,24 +84,12 @@ struct RecordDigest: Hashable {
             for field in Record.layout {
                 switch field.access {
                 case .text(let slot), .textOrDefault(let slot): text(record[slot])
-                case .optionalText(let slot):
-                    if let value = record[slot] {
-                        tag(1)
-                        text(value)
-                    } else {
-                        tag(0)
-                    }
+                case .optionalText(let slot): optional(record[slot]) { $0.text($1) }
                 case .flag(let slot): tag(record[slot] ? 1 : 0)
                 case .date(let slot): date(record[slot])
                 case .optionalDate(let slot): date(record[slot])
                 case .level(let slot, _): integer(Int64(record[slot]))
-                case .optionalInteger(let slot):
-                    if let value = record[slot] {
-                        tag(1)
-                        integer(Int64(value))
-                    } else {
-                        tag(0)
-                    }
+                case .optionalInteger(let slot): optional(record[slot]) { $0.integer(Int64($1)) }
                 }
             }
             extra(record.extra)

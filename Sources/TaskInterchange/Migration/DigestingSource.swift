@@ -25,28 +25,28 @@ struct DigestingSource: ArchiveSource {
         }
 
         mutating func visitProject(_ project: ProjectRecord, index: Int) throws {
-            log.add(.project(project))
-            try inner.visitProject(project, index: index)
+            try pass(.project(project), to: { try $0.visitProject(project, index: index) })
         }
 
         mutating func visitCategory(_ category: CategoryRecord, index: Int) throws {
-            log.add(.category(category))
-            try inner.visitCategory(category, index: index)
+            try pass(.category(category), to: { try $0.visitCategory(category, index: index) })
         }
 
         mutating func visitTag(_ tag: TagRecord, index: Int) throws {
-            log.add(.tag(tag))
-            try inner.visitTag(tag, index: index)
+            try pass(.tag(tag), to: { try $0.visitTag(tag, index: index) })
         }
 
         mutating func visitTask(_ task: TaskRecord, index: Int) throws {
-            log.add(.task(task))
-            try inner.visitTask(task, index: index)
+            try pass(.task(task), to: { try $0.visitTask(task, index: index) })
         }
 
         mutating func visitEntity(_ record: EntityRecord, index: Int) throws {
-            log.add(.entity(record))
-            try inner.visitEntity(record, index: index)
+            try pass(.entity(record), to: { try $0.visitEntity(record, index: index) })
+        }
+
+        private mutating func pass(_ item: GraphItem, to visit: (inout Inner) throws -> Void) throws {
+            log.add(item)
+            try visit(&inner)
         }
 
         mutating func visitTable(_ table: RawTable, index: Int) throws { try inner.visitTable(table, index: index) }
