@@ -232,6 +232,8 @@ struct DuplicateConstraintTests {
                 scratch.path("lowest.json"), label: #"{"keep": "lowestKey"}"#, notebook: #"{"keep": "lowestKey"}"#),
         ])
         #expect(kept.status == 0, "\(kept.stderr)")
+        // The summary counts the records merged into the target's, beside those inserted.
+        #expect(kept.stderr.contains(" inserted, 5 merged into others (the archive holds "), "\(kept.stderr)")
         #expect(
             kept.stderr.contains(
                 "duplicates under Label's uniqueness constraint: Label (name = \"trip\"): key 1; the target's key 1 "
