@@ -232,6 +232,8 @@ struct DuplicateConstraintTests {
                 scratch.path("lowest.json"), label: #"{"keep": "lowestKey"}"#, notebook: #"{"keep": "lowestKey"}"#),
         ])
         #expect(kept.status == 0, "\(kept.stderr)")
+        // The summary counts the records merged into the target's, beside those inserted.
+        #expect(kept.stderr.contains(" inserted, 5 merged into others (the archive holds "), "\(kept.stderr)")
         #expect(
             kept.stderr.contains(
                 "duplicates under Label's uniqueness constraint: Label (name = \"trip\"): key 1; the target's key 1 "
@@ -288,6 +290,30 @@ struct DuplicateConstraintTests {
             "\(refused.stderr)")
         #expect(refused.stderr.contains("  Entry (writtenAt = "), "\(refused.stderr)")
         #expect(refused.stderr.contains("; the target's key 1\n"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
+    }
+
+    @Test("a unique index the model does not declare: exit 65 naming the record and the constraint, nothing written")
+    func undeclaredUniqueIndex() throws {
+        let scratch = try Scratch()
+        let model = TasksBinary.sample("Journal.xcdatamodeld")
+        let target = scratch.path("target.sqlite")
+        try FileManager.default.copyItem(atPath: TasksBinary.sample("Journal-v1.sqlite"), toPath: target)
+        try Database(path: target, mode: .readWrite).execute("CREATE UNIQUE INDEX app_label_name ON ZLABEL (ZNAME)")
+        // The sample again under another store UUID: other ids, the same label names.
+        let other = scratch.path("other.sqlite")
+        try FileManager.default.copyItem(atPath: TasksBinary.sample("Journal-v1.sqlite"), toPath: other)
+        try Database(path: other, mode: .readWrite).execute(
+            "UPDATE Z_METADATA SET Z_UUID = '11111111-2222-3333-4444-555555555555'")
+        let archive = scratch.path("other.json")
+        try #require(try TasksBinary.run(["export", "--store", other, "--model", model, "-o", archive]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: target))
+        let run = try TasksBinary.run(["import", archive, "--store", target, "--model", model])
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(
+            run.stderr.contains("breaks a constraint of ZLABEL (UNIQUE constraint failed: ZLABEL.ZNAME)"),
+            "\(run.stderr)")
+        #expect(!run.stderr.contains("is already taken"), "\(run.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
     }
 }

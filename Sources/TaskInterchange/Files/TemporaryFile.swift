@@ -51,6 +51,15 @@ final class TemporaryFile {
         close(descriptor)
     }
 
+    /// Takes away the permissions `source` does not grant (a backup or a migrated store of a store only its owner may
+    /// read is only its owner's too); never adds one. SQLite gives the file's sidecars the file's permissions.
+    func restrictPermissions(to source: String) {
+        var own = stat()
+        var theirs = stat()
+        guard fstat(descriptor, &own) == 0, stat(source, &theirs) == 0 else { return }
+        fchmod(descriptor, own.st_mode & theirs.st_mode & 0o666)
+    }
+
     /// Flushes the file to disk (regular files only).
     func synchronize(naming output: String) throws(TaskInterchangeError) {
         guard fsync(descriptor) == 0 else {

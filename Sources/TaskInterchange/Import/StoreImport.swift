@@ -52,6 +52,8 @@ public struct StoreImportOptions: Sendable {
     /// archive's records would reach it. A migration turns this off: its target is the built-in model (or its
     /// template), and its own stage names a destination without the archive's entities.
     var newStoreFromDeclarations = true
+    /// A new store gets no permission this file does not grant: a migration's store holds the legacy store's data.
+    var permissionsOf: String?
 
     /// Default options: insert mode, no backup, detected mapping.
     public init() {}
@@ -367,6 +369,7 @@ public enum StoreImport {
         }
         var importer = Importer(options)
         let temporary = try TemporaryFile(beside: path)
+        if let source = options.permissionsOf { temporary.restrictPermissions(to: source) }
         let plan: ImportPlan
         let warnings: [String]
         var validator = Validator(maxIssues: options.maxIssues)

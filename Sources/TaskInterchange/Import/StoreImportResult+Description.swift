@@ -45,7 +45,10 @@ extension StoreImportResult: CustomStringConvertible {
         if skipped > 0 { parts.append("\(skipped) skipped") }
         if deleted > 0 { parts.append("\(deleted) deleted") }
         if notLoaded > 0 { parts.append("\(notLoaded) not loaded") }
+        let merged = plan.modelChange.mergedRecords.values.reduce(0, +)
+        if merged > 0 { parts.append("\(merged) merged into others") }
         let verb = wrote ? "Imported into" : "Nothing written to"
-        return "\(verb) \(place) in \(time) s: \(parts.joined(separator: ", ")) (the archive holds \(counts))"
+        let listed = parts.isEmpty ? "" : ": " + parts.joined(separator: ", ")
+        return "\(verb) \(place) in \(time) s\(listed) (the archive holds \(counts))"
     }
 }

@@ -27,6 +27,7 @@ extension Migration {
                 options.dryRun = dryRun
                 options.newStoreRefusal = Self.targetExists
                 options.newStoreFromDeclarations = false
+                options.permissionsOf = legacyStore
                 // A store made from the app's model is the legacy store's next version: like Core Data's own
                 // migration it keeps the store's UUID and every object its key, so object URIs and ids stay the same.
                 options.keepIdentity = template != nil

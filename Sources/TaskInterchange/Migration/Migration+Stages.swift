@@ -31,6 +31,8 @@ extension Migration {
         var migrated = false
         var failedVerification: GraphDiff?
         var backupReads = 0
+        // A backup directory this migration makes is removed again with its backup, when nothing else went there.
+        let madeBackupDirectory = !dryRun && access(backupDirectory, F_OK) != 0
         func enter(_ next: Stage) throws {
             try Cancellation.checkpoint()
             stage = next
@@ -122,6 +124,7 @@ extension Migration {
                 backupPath = nil
                 removed = true
             }
+            if backupPath == nil, madeBackupDirectory { rmdir(backupDirectory) }
             events?(.stage(.failed))
             var failure = MigrationError(
                 stage: stage, backupPath: backupPath, underlying: error,
@@ -166,8 +169,15 @@ extension Migration {
     /// A new store's path must be free, in an existing directory, and name neither the legacy store nor its sidecars.
     func checkNewStore(_ path: String) throws {
         try FileIdentity.checkOutput(path, setting: .migrationTarget, store: legacyStore)
-        if access(path, F_OK) == 0 {
-            throw TaskInterchangeError(.cannotCreate, "\(path): \(Self.targetExists)")
+        // A symbolic link counts as there even when it leads nowhere: the store would be made through it.
+        var entry = stat()
+        if lstat(path, &entry) == 0 {
+            let isLink = entry.st_mode & S_IFMT == S_IFLNK
+            throw TaskInterchangeError(
+                .cannotCreate,
+                isLink
+                    ? "\(path): a symbolic link is there; a migration creates a new store (remove it or choose another path)"
+                    : "\(path): \(Self.targetExists)")
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -176,9 +186,9 @@ extension Migration {
         }
     }
 
-    /// Copies one committed state of the legacy store (its `-wal` included; its files untouched but for SQLite's
-    /// shared-memory index, which any reader touches) into a new file in `backupDirectory`, which appears only when
-    /// complete. Returns its path.
+    /// Copies one committed state of the legacy store (its `-wal` included; when no writer changes it meanwhile, none
+    /// of its files changes) into a new file in `backupDirectory`, which appears only when complete, with the legacy
+    /// store's permissions at most. Returns its path.
     func makeBackup(
         in directory: PrivateDirectory,
         progress: (@Sendable (ProgressEvent) -> Void)?
@@ -199,6 +209,7 @@ extension Migration {
         let first = backupDirectory + "/" + Self.backupName(for: legacyStore, at: date)
         try FileIdentity.checkOutput(first, setting: .migrationBackup, store: legacyStore)
         let temporary = try TemporaryFile(beside: first)
+        temporary.restrictPermissions(to: legacyStore)
         // One page copy of the legacy store straight into the backup's temporary file (through a private snapshot
         // only when the store cannot be read in place).
         try StoreCopy.pageCopy(

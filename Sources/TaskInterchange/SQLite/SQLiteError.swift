@@ -25,6 +25,9 @@ package struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible 
     /// True for `SQLITE_CONSTRAINT_PRIMARYKEY` (19 | 6 << 8; the C macro is not imported): the row's key is taken.
     package var isPrimaryKeyConflict: Bool { code == SQLITE_CONSTRAINT | 6 << 8 }
 
+    /// True when any constraint failed: a key, a unique index, NOT NULL, CHECK, a trigger's `RAISE`.
+    package var isConstraintFailure: Bool { primaryCode == SQLITE_CONSTRAINT }
+
     /// `SQLite error 19: UNIQUE constraint failed: … - while executing INSERT …`
     package var description: String {
         var text = "SQLite error \(code): \(message)"

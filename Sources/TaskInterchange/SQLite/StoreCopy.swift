@@ -240,39 +240,52 @@ enum StoreCopy {
 
     /// Copies a WAL store by its files (its `-wal` beside the copy) when no writer changed it meanwhile (false after
     /// three tries), then makes the copy one self-contained rollback-journal file: its `-wal` checkpointed into it
-    /// and removed, or, without one, the header marked (bytes 18 and 19, as SQLite's backup marks a copy).
+    /// and removed, or, without one, the header marked (bytes 18 and 19, as SQLite's backup marks a copy). False too
+    /// when the copy cannot be written (a `-wal` holding many versions of its pages may need far more room than the
+    /// page copy, which is tried next).
     private static func copyQuiet(_ source: String, to destination: String, naming store: String)
         throws(TaskInterchangeError) -> Bool
     {
         for _ in 0..<attempts {
-            if try copyUnchanged(source, to: destination, naming: store) != nil {
-                if access(destination + "-wal", F_OK) == 0 {
-                    let mode: String?
-                    do {
-                        let database = try Database(path: destination, mode: .readWrite)
-                        mode = try database.scalar("PRAGMA journal_mode = DELETE")?.string
-                    } catch {
-                        throw TaskInterchangeError.sqlite(error, path: destination, doing: "cannot write the copy")
-                    }
-                    guard mode == "delete" else {
-                        throw TaskInterchangeError(.cannotCreate, "\(destination): the copy keeps its WAL")
-                    }
-                    unlink(destination + "-shm")
+            do {
+                if try copyUnchanged(source, to: destination, naming: store) != nil {
+                    try makeSelfContained(destination)
                     return true
                 }
-                let descriptor = open(destination, O_WRONLY | O_CLOEXEC)
-                defer { if descriptor >= 0 { close(descriptor) } }
-                let rollback: [UInt8] = [1, 1]
-                guard descriptor >= 0, rollback.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, 2, 18) }) == 2
-                else {
-                    throw TaskInterchangeError(
-                        .cannotCreate, "\(destination): cannot write the copy: \(String(cString: strerror(errno)))")
-                }
-                return true
+            } catch  where error.kind == .io || error.kind == .cannotCreate {
+                truncate(destination, 0)
+                for suffix in ["-wal", "-shm"] { unlink(destination + suffix) }
+                return false
             }
             try Cancellation.checkpoint()
         }
         return false
+    }
+
+    /// A file-by-file copy of a WAL store made one rollback-journal file that needs no sidecar.
+    private static func makeSelfContained(_ destination: String) throws(TaskInterchangeError) {
+        guard access(destination + "-wal", F_OK) == 0 else {
+            let descriptor = open(destination, O_WRONLY | O_CLOEXEC)
+            defer { if descriptor >= 0 { close(descriptor) } }
+            let rollback: [UInt8] = [1, 1]
+            guard descriptor >= 0, rollback.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, 2, 18) }) == 2 else {
+                throw TaskInterchangeError(
+                    .cannotCreate, "\(destination): cannot write the copy: \(String(cString: strerror(errno)))")
+            }
+            return
+        }
+        try Cancellation.checkpoint()
+        let mode: String?
+        do {
+            let database = try Database(path: destination, mode: .readWrite)
+            mode = try database.scalar("PRAGMA journal_mode = DELETE")?.string
+        } catch {
+            throw TaskInterchangeError.sqlite(error, path: destination, doing: "cannot write the copy")
+        }
+        guard mode == "delete" else {
+            throw TaskInterchangeError(.cannotCreate, "\(destination): the copy keeps its WAL")
+        }
+        unlink(destination + "-shm")
     }
 
     /// A read-only connection to `source` inside a read transaction that has read the schema.

@@ -152,9 +152,13 @@ extension StoreWriter {
         insert.bind(version, at: 3)
         try bindAttributes(record, declaration, statements, to: insert, from: 4)
         if let failure = try runCatchingConstraint(insert) {
+            // A key taken, or the row's values against another of the table's constraints (a unique index, say).
+            let what =
+                failure.isPrimaryKeyConflict
+                ? "key \(key) is already taken in \(entity.table)"
+                : "its row (key \(key)) breaks a constraint of \(entity.table)"
             throw TaskInterchangeError(
-                .invalidData,
-                "\(record.entity) \(record.id.uuidString): key \(key) is already taken in \(entity.table) (\(failure))")
+                .invalidData, "\(record.entity) \(record.id.uuidString): \(what) (\(failure.message))")
         }
         existingEntities[record.entity]?[record.id] = key
         if takenBack != nil {
@@ -395,10 +399,10 @@ extension StoreWriter {
     public func lackingProperties() -> [String: Int] { diagnostics.takeLackingEntityValues() }
 
     /// Runs `statement`; a constraint failure comes back as its message, any other failure is thrown.
-    private func runCatchingConstraint(_ statement: Statement) throws(SQLiteError) -> String? {
+    private func runCatchingConstraint(_ statement: Statement) throws(SQLiteError) -> SQLiteError? {
         let outcome = Result { () throws(SQLiteError) in try statement.run() }
         guard case .failure(let error) = outcome else { return nil }
-        if error.primaryCode == 19 { return error.message }
+        if error.isConstraintFailure { return error }
         throw error
     }
 

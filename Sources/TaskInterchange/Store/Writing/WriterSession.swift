@@ -100,6 +100,7 @@ final class WriterSession {
     /// - Throws: `.cannotCreate` (nothing is left at `destination`), `.cancelled`.
     func backup(to destination: String, external: ExternalData) throws(TaskInterchangeError) {
         let temporary = try TemporaryFile(beside: destination)
+        temporary.restrictPermissions(to: path)
         do {
             try StoreCopy.copyLocked(path, to: temporary.path, busyTimeout: busyTimeout)
         } catch {
