@@ -11,7 +11,7 @@ extension Migration {
     /// With `validatesWhileMigrating`, `migrate` validates the records in its own passes (a store import does, into
     /// a private file) and returns that report, and the export streams into it, the store read on one core while
     /// the import writes on the other. Otherwise (a destination that keeps what it is given until it commits) the
-    /// records are collected in memory and validated before `migrate` sees them.
+    /// backup is read once to validate its records and again by `migrate`: no copy of them waits in memory.
     func perform(
         events: (@Sendable (Event) -> Void)?,
         newStore: String? = nil,
@@ -68,20 +68,21 @@ extension Migration {
             // may keep its -wal beside it, so it is read as any store is.
             let records = try ExportStream(store: backup, options: exportOptions, inPlace: !dryRun)
             defer { records.stop() }
-            var input: any ArchiveSource = records
+            let input: any ArchiveSource = records
             var validated: ValidationReport?
             var export = records.summary
             if !validatesWhileMigrating {
-                var collector = ArchiveCollector()
-                try records.stream(kinds: nil, into: &collector)
+                // Validated in a read of its own, then read again by the migration: no copy of the records is held
+                // in memory beside what the destination keeps.
+                // The read's own progress is the export's; the validation it carries is reported when it ends.
+                var validator = Validator()
+                try records.stream(kinds: nil, into: &validator)
                 export = records.summary
-                var counting = ProgressVisitor(Validator(), phase: .validating, progress: progress)
-                try collector.archive.stream(kinds: nil, into: &counting)
-                let report = counting.inner.report
+                let report = validator.report
+                progress?(ProgressEvent(phase: .validating, done: 0, total: report.counts.tasks))
                 progress?(ProgressEvent(phase: .validating, done: report.counts.tasks, total: report.counts.tasks))
                 guard report.isValid else { throw ArchiveValidationError(report: report) }
                 validated = report
-                input = collector.archive
             }
             try enter(.migrating)
             let (plan, validatedWhileMigrating) = try migrate(input, validated, backup, progress)
