@@ -13,10 +13,8 @@ struct MigrateBackupFilesTests {
     @Test("a store only its owner may read: the backup and the new store are its owner's only")
     func permissions() throws {
         let scratch = try Scratch()
-        let store = scratch.path("TaskManager.sqlite")
+        let store = try scratch.sampleStore()
         for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(
-                atPath: TasksBinary.sample("TaskManager.sqlite") + suffix, toPath: store + suffix)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: store + suffix)
         }
         let run = try TasksBinary.run([
@@ -33,11 +31,7 @@ struct MigrateBackupFilesTests {
     @Test("a -wal far larger than the store, and no room for a copy of it: the backup is made page by page")
     func largeWAL() throws {
         let scratch = try Scratch()
-        let store = scratch.path("TaskManager.sqlite")
-        for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(
-                atPath: TasksBinary.sample("TaskManager.sqlite") + suffix, toPath: store + suffix)
-        }
+        let store = try scratch.sampleStore()
         // Commits that rewrite every task's notes, never checkpointed (the writer ends without closing).
         let writer = try TasksBinary.shell(
             """
@@ -81,11 +75,7 @@ struct MigrateBackupFilesTests {
     @Test("a symbolic link at --to, even one leading nowhere: exit 73 before any backup, nothing made through it")
     func linkAtTarget() throws {
         let scratch = try Scratch()
-        let store = scratch.path("TaskManager.sqlite")
-        for suffix in ["", "-wal", "-shm"] {
-            try FileManager.default.copyItem(
-                atPath: TasksBinary.sample("TaskManager.sqlite") + suffix, toPath: store + suffix)
-        }
+        let store = try scratch.sampleStore()
         try FileManager.default.createSymbolicLink(
             atPath: scratch.path("new.sqlite"), withDestinationPath: scratch.path("elsewhere/target.sqlite"))
         let run = try TasksBinary.run([
