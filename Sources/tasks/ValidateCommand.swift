@@ -53,9 +53,7 @@ struct ValidateCommand: Command {
                 report = error.report
             }
         } else {
-            var validator = Validator()
-            try input.stream(kinds: nil, into: &validator)
-            report = validator.report
+            report = try Validator.validate(input)
         }
         if Console.showsProgress { Console.endProgress() }
         if json {

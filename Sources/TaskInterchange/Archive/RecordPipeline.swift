@@ -14,7 +14,10 @@ import Foundation
 /// the producer at its next record or cancellation check (the caller gets the consumer's error); a producer error
 /// stops the consumer after the batch in hand. `run` waits for the second thread either way, so it never outlives
 /// the operation.
-final class RecordPipeline<Consumer: ArchiveVisitor>: ArchiveVisitor {
+///
+/// The pipeline itself is what the producer sees, and it is not generic: a producer (the JSON parser, the store
+/// reader) is compiled once for it, whatever visitor consumes the records.
+final class RecordPipeline: ArchiveVisitor {
     private typealias Event = PipelineEvent
 
     /// Which half runs on the second thread.
@@ -35,7 +38,7 @@ final class RecordPipeline<Consumer: ArchiveVisitor>: ArchiveVisitor {
     /// - Parameter batchSize: records per hand-over (a lock round trip each).
     /// - Parameter depth: batches that may wait for the consumer.
     /// - Throws: what the consumer threw, or else what `produce` threw.
-    static func run(
+    static func run<Consumer: ArchiveVisitor>(
         _ consumer: inout Consumer, placement: Placement = .consumerOnSecondThread, batchSize: Int = 256,
         depth: Int = 8, _ produce: (inout RecordPipeline) throws -> Void
     ) throws {
@@ -47,8 +50,9 @@ final class RecordPipeline<Consumer: ArchiveVisitor>: ArchiveVisitor {
         if let failure = pipeline.channel.consumerFailure ?? pipeline.channel.producerFailure { throw failure }
     }
 
-    private func runConsumerOnSecondThread(_ consumer: inout Consumer, _ produce: (inout RecordPipeline) throws -> Void)
-    {
+    private func runConsumerOnSecondThread<Consumer: ArchiveVisitor>(
+        _ consumer: inout Consumer, _ produce: (inout RecordPipeline) throws -> Void
+    ) {
         let box = Box(consume consumer)
         channel.start(blockingSignals: false) { [channel] in channel.consume { try $0.deliver(to: &box.value!) } }
         self.produce(produce)
@@ -56,8 +60,9 @@ final class RecordPipeline<Consumer: ArchiveVisitor>: ArchiveVisitor {
         consumer = box.take()
     }
 
-    private func runProducerOnSecondThread(_ consumer: inout Consumer, _ produce: (inout RecordPipeline) throws -> Void)
-    {
+    private func runProducerOnSecondThread<Consumer: ArchiveVisitor>(
+        _ consumer: inout Consumer, _ produce: (inout RecordPipeline) throws -> Void
+    ) {
         withoutActuallyEscaping(produce) { produce in
             let box = Box { self.produce(produce) }
             channel.start(blockingSignals: true) { box.value!() }

@@ -76,6 +76,14 @@ extension DiffBuilder {
                 change: .onlyInB))
     }
 
+    /// A record both sides hold alike: counted, not compared.
+    mutating func alike(_ record: EntityRecord) {
+        guard var summary = summary(record.entity) else { return }
+        summary.countA += 1
+        summary.countB += 1
+        entitySummaries[record.entity] = summary
+    }
+
     mutating func both(_ a: EntityRecord, _ b: EntityRecord) {
         guard var summary = summary(b.entity) else { return }
         summary.countA += 1

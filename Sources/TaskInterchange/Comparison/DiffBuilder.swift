@@ -99,6 +99,26 @@ struct DiffBuilder {
         record(RecordDifference(kind: kind, id: item.id, label: item.label, change: .onlyInB))
     }
 
+    /// A record both sides hold alike (their fingerprints agree): counted as `both(item, item)` counts it, without
+    /// comparing it with itself.
+    mutating func alike(_ item: GraphItem) {
+        switch item {
+        case .entity(let record):
+            alike(record)
+        case .header:
+            return
+        case .project, .category, .tag, .task:
+            let kind = item.kind
+            guard kinds.contains(kind) else { return }
+            summaries[kind]!.countA += 1
+            summaries[kind]!.countB += 1
+            if case .task(let task) = item, kinds.contains(.subtask), !ignores("subtasks", of: .task) {
+                summaries[.subtask]!.countA += task.subtasks.count
+                summaries[.subtask]!.countB += task.subtasks.count
+            }
+        }
+    }
+
     mutating func both(_ left: GraphItem, _ right: GraphItem) {
         if case .entity(let a) = left, case .entity(let b) = right { return both(a, b) }
         let kind = left.kind

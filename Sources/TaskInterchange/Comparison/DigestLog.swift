@@ -1,6 +1,7 @@
 /// The fingerprints (`RecordDigest`) of the records one side of a verification delivered, gathered as they stream
-/// past (a migration's export into its import), so the verification can read only the other side: each of its
-/// records is looked up here by kind and id and compared by fingerprint.
+/// past (a migration's export, on its reading thread, as its import takes it), so the verification can read only the
+/// other side: each of its records is looked up here by kind and id and compared by fingerprint. Used from one thread
+/// at a time: the reading thread until its read has ended, then the verification.
 final class DigestLog {
     /// The header the records came with.
     private(set) var header: ArchiveHeader?
@@ -10,14 +11,13 @@ final class DigestLog {
     /// Set when one record arrived twice with different fingerprints: the log cannot stand for that side.
     private(set) var conflicting = false
     private var buffer: [UInt8] = []
-    /// The kinds whose records were all delivered (a pass over them ran to its end); a task pass delivers the
-    /// generic records too.
+    /// The kinds whose records were all delivered (a read ran to its end).
     private var covered: Set<RecordKind> = []
 
     /// True when every record of the side went through the log.
     var isComplete: Bool { covered.isSuperset(of: RecordKind.sections) }
 
-    /// Notes that a pass delivered every record of `kinds`.
+    /// Notes that a read delivered every record of `kinds`.
     func cover(_ kinds: Set<RecordKind>) { covered.formUnion(kinds) }
 
     /// One record: where it sorts (its kind, its entity's number, its id) and its fingerprint.

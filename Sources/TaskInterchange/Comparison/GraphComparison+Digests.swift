@@ -31,8 +31,8 @@ extension GraphComparison {
             while let item = cursor.current {
                 if let digest = digests.digest(of: item) {
                     guard digest == RecordDigest(item, buffer: &buffer) else { return nil }
-                    // The twins are alike in everything compared: the record stands for both sides.
-                    builder.both(item, item)
+                    // The twins are alike in everything compared: counted for both sides, nothing to compare.
+                    builder.alike(item)
                     found += 1
                 } else {
                     builder.onlyInB(item)

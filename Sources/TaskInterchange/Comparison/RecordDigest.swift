@@ -4,7 +4,7 @@ import Foundation
 /// its table's order and its `extra` members; a task's references, tag links in their order and subtasks in their
 /// order, each with its fields; a generic record's entity and property values. Equal fingerprints mean a comparison
 /// would find nothing to report; a record's key, stored NULLs and link positions, which it does not compare, are
-/// left out. SHA-1 over an unambiguous encoding (every value typed and sized), the first 128 bits kept.
+/// left out. `FingerprintHash` over an unambiguous encoding (every value typed and sized).
 struct RecordDigest: Hashable {
     let high: UInt64
     let low: UInt64
@@ -33,13 +33,7 @@ struct RecordDigest: Hashable {
             writer.values(record.values)
         }
         buffer = writer.bytes
-        let hash = SHA1.hash(buffer)
-        (high, low) = hash.withUnsafeBytes { bytes in
-            (
-                bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
-                bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-            )
-        }
+        (high, low) = buffer.withUnsafeBytes { FingerprintHash.hash($0) }
     }
 
     /// The encoding: a tag before every value, lengths before every variable-sized one.

@@ -30,6 +30,8 @@ struct ProgressVisitor<Inner: ArchiveVisitor>: ArchiveVisitor {
         tasks += 1
         if tasks % 10_000 == 0 { progress?(ProgressEvent(phase: phase, done: tasks, total: total)) }
     }
+    mutating func visitEntity(_ record: EntityRecord, index: Int) throws { try inner.visitEntity(record, index: index) }
+    mutating func visitTable(_ table: RawTable, index: Int) throws { try inner.visitTable(table, index: index) }
     mutating func visitIssue(_ issue: ValidationIssue) throws { try inner.visitIssue(issue) }
     mutating func visitHeader(_ header: ArchiveHeader) throws { try inner.visitHeader(header) }
     mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) throws {

@@ -113,6 +113,23 @@ public enum StoreImport {
     public static func run(_ source: some ArchiveSource, into path: String, options: StoreImportOptions) throws
         -> StoreImportResult
     {
+        try runMeasured(source, into: path, options: options)
+    }
+
+    /// Runs the import of a file or stdin, as `run(_:into:options:)` does any source. Called with the file, this
+    /// runs code compiled for it: through the generic entry point, another module's call goes through the generic
+    /// code, resolving every record's types at run time.
+    /// - Throws: as `run(_:into:options:)`.
+    public static func run(_ input: ArchiveInput, into path: String, options: StoreImportOptions) throws
+        -> StoreImportResult
+    {
+        try runMeasured(input, into: path, options: options)
+    }
+
+    /// The import, with what `run` reports beside it.
+    private static func runMeasured(_ source: some ArchiveSource, into path: String, options: StoreImportOptions)
+        throws -> StoreImportResult
+    {
         let started = Date()
         var result = try perform(source, into: path, options: options)
         result.store = path

@@ -25,6 +25,9 @@ final class ExportStream: ArchiveSource {
     private(set) var reads = 0
     /// The summary of the export, once one read has delivered every record.
     private(set) var summary: ExportSummary?
+    /// Where the reads started from now on fingerprint every record they read, on the reading thread, which has time
+    /// to spare while the import writes (a migration's verification compares the new store with them).
+    var fingerprints: DigestLog?
 
     /// One read of the store: its channel and how far its consumer got.
     private struct Read {
@@ -110,9 +113,15 @@ final class ExportStream: ArchiveSource {
         reads += 1
         summary = nil
         let box = ReaderBox(reader)
+        let (fingerprints, header) = (fingerprints, archiveHeader)
         read = Read(
-            channel: RecordPipeline<ArchiveCollector>.producing { pipeline in
-                try box.reader.read(into: &pipeline, progress: progress)
+            channel: RecordPipeline.producing { pipeline in
+                guard let fingerprints else { return try box.reader.read(into: &pipeline, progress: progress) }
+                fingerprints.noteHeader(header)
+                var fingerprinting = Fingerprinting(inner: pipeline, log: fingerprints)
+                try box.reader.read(into: &fingerprinting, progress: progress)
+                // Every record was read: a record read again (a second read) makes the log conflicting.
+                fingerprints.cover(Set(RecordKind.allCases))
             })
     }
 
@@ -176,6 +185,44 @@ final class ExportStream: ArchiveSource {
         if kinds.contains(.tag) { ranks.insert(2) }
         if kinds.contains(.task) || RecordKind.deliversEntities(kinds) { ranks.insert(3) }
         return ranks
+    }
+}
+
+/// Fingerprints each record into `log`, then hands it on.
+private struct Fingerprinting<Inner: ArchiveVisitor>: ArchiveVisitor {
+    var inner: Inner
+    let log: DigestLog
+
+    mutating func visitProject(_ project: ProjectRecord, index: Int) throws {
+        log.add(.project(project))
+        try inner.visitProject(project, index: index)
+    }
+
+    mutating func visitCategory(_ category: CategoryRecord, index: Int) throws {
+        log.add(.category(category))
+        try inner.visitCategory(category, index: index)
+    }
+
+    mutating func visitTag(_ tag: TagRecord, index: Int) throws {
+        log.add(.tag(tag))
+        try inner.visitTag(tag, index: index)
+    }
+
+    mutating func visitTask(_ task: TaskRecord, index: Int) throws {
+        log.add(.task(task))
+        try inner.visitTask(task, index: index)
+    }
+
+    mutating func visitEntity(_ record: EntityRecord, index: Int) throws {
+        log.add(.entity(record))
+        try inner.visitEntity(record, index: index)
+    }
+
+    mutating func visitHeader(_ header: ArchiveHeader) throws { try inner.visitHeader(header) }
+    mutating func visitTable(_ table: RawTable, index: Int) throws { try inner.visitTable(table, index: index) }
+    mutating func visitIssue(_ issue: ValidationIssue) throws { try inner.visitIssue(issue) }
+    mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) throws {
+        try inner.visitEnd(header: header, counts: counts)
     }
 }
 

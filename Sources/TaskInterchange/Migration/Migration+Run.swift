@@ -40,14 +40,9 @@ extension Migration {
                             try? ObjectModel(modelCacheIn: $0, path: backup)
                         }
                 }
-                let result =
-                    if let digests {
-                        try StoreImport.reporting(
-                            DigestingSource(source: input, log: digests), bytes: nil, into: path, options: options,
-                            progress: progress)
-                    } else {
-                        try StoreImport.reporting(input, bytes: nil, into: path, options: options, progress: progress)
-                    }
+                input.fingerprints = digests
+                let result = try StoreImport.reporting(
+                    input, bytes: nil, into: path, options: options, progress: progress)
                 created = result.createdStore
                 imported = result
                 return (result.plan, result.report)

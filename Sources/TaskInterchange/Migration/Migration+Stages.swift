@@ -17,10 +17,10 @@ extension Migration {
         newStore: String? = nil,
         validatesWhileMigrating: Bool = false,
         checkDestination: () throws -> Void,
-        migrate: (any ArchiveSource, ValidationReport?, String, (@Sendable (ProgressEvent) -> Void)?) throws -> (
+        migrate: (ExportStream, ValidationReport?, String, (@Sendable (ProgressEvent) -> Void)?) throws -> (
             plan: ImportPlan, validation: ValidationReport?
         ),
-        verify: (any ArchiveSource) throws -> GraphDiff?,
+        verify: (ExportStream) throws -> GraphDiff?,
         undo: () -> Void
     ) throws -> MigrationReport {
         let started = Date()
@@ -68,7 +68,6 @@ extension Migration {
             // may keep its -wal beside it, so it is read as any store is.
             let records = try ExportStream(store: backup, options: exportOptions, inPlace: !dryRun)
             defer { records.stop() }
-            let input: any ArchiveSource = records
             var validated: ValidationReport?
             var export = records.summary
             if !validatesWhileMigrating {
@@ -85,7 +84,7 @@ extension Migration {
                 validated = report
             }
             try enter(.migrating)
-            let (plan, validatedWhileMigrating) = try migrate(input, validated, backup, progress)
+            let (plan, validatedWhileMigrating) = try migrate(records, validated, backup, progress)
             migrated = true
             export = export ?? records.summary
             guard let validation = validated ?? validatedWhileMigrating, let export else {
@@ -94,7 +93,7 @@ extension Migration {
             }
             try enter(.verifying)
             progress?(ProgressEvent(phase: .verifying, done: 0, total: validation.counts.tasks))
-            let verification = dryRun ? nil : try verify(input)
+            let verification = dryRun ? nil : try verify(records)
             backupReads = records.reads
             if let verification, !verification.isEqual {
                 failedVerification = verification

@@ -6,7 +6,15 @@ extension Validator {
         archiveAt path: String, maxIssues: Int = 100,
         progress: (@Sendable (ProgressEvent) -> Void)? = nil
     ) throws -> ValidationReport {
-        let input = try ArchiveInput(path: path)
+        try validate(try ArchiveInput(path: path), maxIssues: maxIssues, progress: progress)
+    }
+
+    /// Validates a file or stdin already open, as `validate(archiveAt:maxIssues:progress:)` does a path.
+    /// - Throws: as `validate(archiveAt:maxIssues:progress:)`.
+    public static func validate(
+        _ input: ArchiveInput, maxIssues: Int = 100,
+        progress: (@Sendable (ProgressEvent) -> Void)? = nil
+    ) throws -> ValidationReport {
         var counting = ProgressVisitor(Validator(maxIssues: maxIssues), phase: .validating, progress: progress)
         try input.stream(kinds: nil, into: &counting)
         let report = counting.inner.report

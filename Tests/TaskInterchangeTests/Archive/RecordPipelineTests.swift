@@ -27,7 +27,7 @@ struct RecordPipelineTests {
         mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) { ended = true }
     }
 
-    typealias Placement = RecordPipeline<Recorder>.Placement
+    typealias Placement = RecordPipeline.Placement
     static let placements: [Placement] = [.consumerOnSecondThread, .producerOnSecondThread]
 
     static var currentThread: UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: pthread_self()))) }

@@ -97,6 +97,21 @@ struct GenericValidationTests {
         #expect(issues.dropFirst().allSatisfy { $0 == "missing-reference $.entities.Folder[0].values.notes[0]" })
     }
 
+    @Test("the library's file validation checks the generic section too (it once passed every entity unread)")
+    func throughTheFileEntryPoints() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.appendingPathComponent("bad.json").path
+        let bad = document(note: #"{"id":"\#(Self.note)","values":{"pinned":"yes"}}"#)
+        try Data(bad.utf8).write(to: URL(fileURLWithPath: path))
+        for report in [
+            try Validator.validate(archiveAt: path), try Validator.validate(ArchiveInput(path: path)),
+        ] {
+            #expect(!report.isValid)
+            #expect(report.issues.first.map { "\($0.code.rawValue) \($0.path)" } == "wrong-type $.entities.Note[0].values.pinned")
+            #expect(report.counts.entities == 3)
+        }
+    }
+
     @Test("links: repeated ids, positions that do not match the ids, a record of another entity")
     func links() throws {
         #expect(

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import TaskInterchange
+
+/// The fingerprints' hash tells apart what a comparison must: any one bit changed, at any place and length around
+/// its 16-byte steps; trailing zero bytes; many similar records.
+@Suite("Fingerprint hash")
+struct FingerprintHashTests {
+    static func hash(_ bytes: [UInt8]) -> [UInt64] {
+        let (high, low) = bytes.withUnsafeBytes { FingerprintHash.hash($0) }
+        return [high, low]
+    }
+
+    @Test(
+        "the same bytes give the same hash; any single bit flipped changes both halves",
+        arguments: [1, 15, 16, 17, 40, 64])
+    func bitFlips(length: Int) {
+        let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        let original = Self.hash(bytes)
+        #expect(Self.hash(bytes) == original)
+        for index in 0..<length {
+            for bit in 0..<8 {
+                var flipped = bytes
+                flipped[index] ^= 1 << bit
+                let changed = Self.hash(flipped)
+                #expect(changed[0] != original[0] && changed[1] != original[1], "byte \(index), bit \(bit)")
+            }
+        }
+    }
+
+    @Test("zero bytes of every length from 0 to 64 all differ")
+    func trailingZeros() {
+        let hashes = (0...64).map { Self.hash([UInt8](repeating: 0, count: $0)) }
+        #expect(Set(hashes).count == hashes.count)
+    }
+
+    @Test("200,000 records that differ in one number, one character or one byte's place have 200,000 hashes")
+    func similarRecords() {
+        var seen = Set<[UInt64]>()
+        for number in 0..<100_000 {
+            seen.insert(Self.hash(Array("task \(number) title".utf8)))
+            // A byte set at one of 32 places, then the number itself: 100,000 different inputs of 36 bytes.
+            var bytes = [UInt8](repeating: 0, count: 32)
+            bytes[number % 32] = 1
+            withUnsafeBytes(of: UInt32(number).littleEndian) { bytes.append(contentsOf: $0) }
+            seen.insert(Self.hash(bytes))
+        }
+        #expect(seen.count == 200_000)
+    }
+}
