@@ -1,4 +1,5 @@
-/// A file or stdin read by `ArchiveReader`: the importer reads it once per pass, straight from the mapped bytes.
+/// A file or stdin read by `ArchiveReader`, straight from the mapped bytes: the importer reads it once, or once per
+/// pass when its sections are in another order.
 extension ArchiveInput: ArchiveSource {
     /// Streams the records of `kinds` (all when nil) to `visitor`, reading the bytes once per call.
     /// - Throws: what the visitor throws; `.cancelled` when stopped.
@@ -17,6 +18,12 @@ extension ArchiveInput: ArchiveSource {
             }
         }
         readObserver?(kinds, count, count)
+    }
+
+    /// True for a document that lists its sections as exports do (projects, categories and tags before the rest):
+    /// only its members ahead of the tasks are read to tell.
+    public func listsReferencedKindsFirst() -> Bool {
+        withBytes { ArchiveReader.listsReferencedSectionsFirst($0) }
     }
 
     /// The header, read up to where the reader has it (a document's `source` comes before its sections): the rest of

@@ -1,4 +1,5 @@
-/// Something the importer can read an archive from, more than once (it reads referenced kinds first, then tasks).
+/// Something the importer can read an archive from, more than once (it reads referenced kinds first, then tasks, in
+/// one read or two).
 public protocol ArchiveSource {
     /// Streams the records of `kinds` (all when nil) to `visitor`, then calls its `visitEnd`; the generic `entities`
     /// section's records come with the tasks (`RecordKind.deliversEntities`).
@@ -11,9 +12,16 @@ public protocol ArchiveSource {
     /// - Throws: the source's own reading errors; problems in the input are left to validation (nil when it has no
     ///   usable header).
     func header() throws -> ArchiveHeader?
+
+    /// Whether one read of every kind (`stream(kinds: nil, into:)`) delivers each project, category and tag before
+    /// any task, generic record or table: the importer then reads the archive once instead of twice.
+    func listsReferencedKindsFirst() -> Bool
 }
 
 extension ArchiveSource {
+    /// False: the importer reads the referenced kinds first, then the rest, in two reads.
+    public func listsReferencedKindsFirst() -> Bool { false }
+
     /// The header of a read that delivers no records (nil after an error in the input).
     /// - Throws: the source's own reading errors.
     public func header() throws -> ArchiveHeader? {
@@ -24,6 +32,9 @@ extension ArchiveSource {
 }
 
 extension Archive: ArchiveSource {
+    /// True: the sections are streamed in the order projects, categories, tags, tasks, entities, tables.
+    public func listsReferencedKindsFirst() -> Bool { true }
+
     /// Streams the records of `kinds` (all when nil) to `visitor`, in array order.
     /// - Throws: what the visitor throws.
     public func stream(kinds: Set<RecordKind>?, into visitor: inout some ArchiveVisitor) throws {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Rebuilds an archive's object graph in a destination, in two passes through ID maps: projects, categories and tags
-/// first (recording id → key), then tasks with their links and ordered subtasks resolved through those maps.
+/// first (recording id → key), then tasks with their links and ordered subtasks resolved through those maps. A source
+/// that lists them in that order anyway (every export) is read once for both.
 ///
 /// The archive must already have passed validation; the importer still refuses a reference it cannot resolve, so a
 /// destination that wraps the import in a transaction rolls everything back.
@@ -80,9 +81,15 @@ public struct Importer: Sendable {
             if !dryRun { try destination.removeAll() }
         }
         var pass = Pass(importer: self, destination: destination, plan: plan, validator: validator)
-        try source.stream(kinds: [.project, .category, .tag], into: &pass)
-        pass.isLastPass = true
-        try source.stream(kinds: [.task], into: &pass)
+        if source.listsReferencedKindsFirst() {
+            // The records others reference come first anyway: one read serves both passes.
+            pass.isLastPass = true
+            try source.stream(kinds: nil, into: &pass)
+        } else {
+            try source.stream(kinds: [.project, .category, .tag], into: &pass)
+            pass.isLastPass = true
+            try source.stream(kinds: [.task], into: &pass)
+        }
         try pass.linkRelationships()
         try pass.linkEntities()
         destination = pass.destination

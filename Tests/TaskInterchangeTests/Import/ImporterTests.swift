@@ -34,6 +34,38 @@ struct ImporterTests {
         #expect(destination.archive.tasks.first?.projectId == project.id)
     }
 
+    @Test("an export's order is read once for both passes; a document that lists tasks first is read twice, alike")
+    func onePassInExportOrder() throws {
+        let archive = ArchiveGenerator.archive(seed: 5)
+        try #require(!archive.tags.isEmpty && archive.tasks.contains { !$0.tagIds.isEmpty })
+        let exported = String(decoding: try archive.jsonData(), as: UTF8.self)
+        // The same document with its tasks member moved ahead of the projects (each member starts a line).
+        var lines = exported.split(separator: "\n", omittingEmptySubsequences: false)
+        let tasksLine = try #require(lines.firstIndex(of: #""tasks":["#))
+        let countsLine = try #require(lines.firstIndex { $0.hasPrefix(#""counts":"#) })
+        let tasks = lines[tasksLine..<countsLine]
+        lines.removeSubrange(tasksLine..<countsLine)
+        lines.insert(contentsOf: tasks, at: try #require(lines.firstIndex(of: #""projects":["#)))
+        let reordered = lines.joined(separator: "\n")
+        final class Reads { var count = 0 }
+        for (text, expectedReads) in [(exported, 1), (reordered, 2)] {
+            let input = ArchiveInput(bytes: Array(text.utf8))
+            #expect(input.listsReferencedKindsFirst() == (expectedReads == 1))
+            let reads = Reads()
+            input.readObserver = { _, done, _ in if done == 0 { reads.count += 1 } }
+            var destination = MemoryDestination()
+            var validator = Validator()
+            let plan = try Importer().run(input, into: &destination, validatingWith: &validator)
+            #expect(reads.count == expectedReads)
+            #expect(validator.report.isValid, "\(validator.report.issues)")
+            #expect(validator.report.counts.tasks == archive.tasks.count)
+            #expect(plan[.task].inserted == archive.tasks.count)
+            #expect(destination.archive.tasks == archive.tasks)
+            #expect(destination.archive.tags == archive.tags)
+            #expect(destination.archive.projects == archive.projects)
+        }
+    }
+
     @Test("an unresolvable reference stops the import with its path")
     func danglingReference() throws {
         var archive = Archive()

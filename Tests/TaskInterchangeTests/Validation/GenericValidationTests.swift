@@ -107,7 +107,9 @@ struct GenericValidationTests {
             try Validator.validate(archiveAt: path), try Validator.validate(ArchiveInput(path: path)),
         ] {
             #expect(!report.isValid)
-            #expect(report.issues.first.map { "\($0.code.rawValue) \($0.path)" } == "wrong-type $.entities.Note[0].values.pinned")
+            #expect(
+                report.issues.first.map { "\($0.code.rawValue) \($0.path)" }
+                    == "wrong-type $.entities.Note[0].values.pinned")
             #expect(report.counts.entities == 3)
         }
     }
