@@ -322,7 +322,7 @@ extension ArchiveReader.Parser {
     /// An integer within `range`; fractions, exponents and values outside the range are wrong-type (nil).
     mutating func readInteger(
         _ path: @autoclosure () -> String, in range: ClosedRange<Int64>,
-        rangeName: String
+        rangeName: @autoclosure () -> String
     ) throws -> Int? {
         let kind = try scanner.peekKind()
         let location = scanner.location
@@ -337,7 +337,7 @@ extension ArchiveReader.Parser {
         }
         guard let value = number.int64Value, range.contains(value) else {
             try report(
-                .wrongType, path(), "expected an integer in \(rangeName), found \(number.description)",
+                .wrongType, path(), "expected an integer in \(rangeName()), found \(number.description)",
                 at: location)
             return nil
         }

@@ -77,6 +77,7 @@ import Testing
                 ["priority": "99999999999999999999"], "wrong-type $.tasks[0].priority",
                 "expected an integer in the Int16 range, found 99999999999999999999"
             ),
+            (["key": "0"], "wrong-type $.tasks[0].key", "expected an integer in 1…9223372036854775807, found 0"),
             (["tagIds": "{}"], "wrong-type $.tasks[0].tagIds", "expected an array of tag ids, found an object"),
             (
                 ["subtasks": "[{\"id\":\"\(subtask)\",\"title\":[],\"isCompleted\":true}]"],
