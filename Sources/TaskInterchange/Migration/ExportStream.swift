@@ -194,28 +194,24 @@ private struct Fingerprinting<Inner: ArchiveVisitor>: ArchiveVisitor {
     let log: DigestLog
 
     mutating func visitProject(_ project: ProjectRecord, index: Int) throws {
-        log.add(.project(project))
-        try inner.visitProject(project, index: index)
+        try take(.project(project)) { try $0.visitProject(project, index: index) }
     }
-
     mutating func visitCategory(_ category: CategoryRecord, index: Int) throws {
-        log.add(.category(category))
-        try inner.visitCategory(category, index: index)
+        try take(.category(category)) { try $0.visitCategory(category, index: index) }
     }
-
     mutating func visitTag(_ tag: TagRecord, index: Int) throws {
-        log.add(.tag(tag))
-        try inner.visitTag(tag, index: index)
+        try take(.tag(tag)) { try $0.visitTag(tag, index: index) }
     }
-
     mutating func visitTask(_ task: TaskRecord, index: Int) throws {
-        log.add(.task(task))
-        try inner.visitTask(task, index: index)
+        try take(.task(task)) { try $0.visitTask(task, index: index) }
+    }
+    mutating func visitEntity(_ record: EntityRecord, index: Int) throws {
+        try take(.entity(record)) { try $0.visitEntity(record, index: index) }
     }
 
-    mutating func visitEntity(_ record: EntityRecord, index: Int) throws {
-        log.add(.entity(record))
-        try inner.visitEntity(record, index: index)
+    private mutating func take(_ item: GraphItem, then visit: (inout Inner) throws -> Void) throws {
+        log.add(item)
+        try visit(&inner)
     }
 
     mutating func visitHeader(_ header: ArchiveHeader) throws { try inner.visitHeader(header) }
