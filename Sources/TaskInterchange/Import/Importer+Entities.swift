@@ -11,8 +11,17 @@ extension Importer.Pass {
         var declaration: EntityRelationship
         var ids: [UUID]
         var positions: [Int64]?
-        var path: String
+        /// The record's entity as the archive names it, and its index in that entity's section (nil: the model
+        /// change's duplicates): the link's path is built from them only for a message, not kept per link.
+        var archiveEntity: String
+        var index: Int?
         var replacing: Bool
+
+        /// The JSON path of the relationship's value.
+        var path: String {
+            guard let index else { return JSONPath.member("$.modelChange.duplicates", archiveEntity) }
+            return JSONPath.member(JSONPath.entityRecord(archiveEntity, index) + ".values", property)
+        }
     }
 
     /// What the generic section needs across records.
@@ -21,7 +30,7 @@ extension Importer.Pass {
         var declarations: [String: EntityDeclaration] = [:]
         /// Store entity name → the typed kind that reads it (`source.entities` inverted): links to typed records.
         var typed: [String: StoreMapping.Kind] = [:]
-        var keys: [UUID: Destination.ObjectKey] = [:]
+        var keys: [UUIDKey: Destination.ObjectKey] = [:]
         var pending: [PendingEntityLink] = []
         /// Records the model change left out (their entity is gone, or left out on purpose): links to them go too.
         var dropped: Set<UUID> = []
@@ -43,7 +52,9 @@ extension Importer.Pass {
 
     mutating func visitEntity(_ record: EntityRecord, index: Int) throws {
         validator?.visitEntity(record, index: index)
-        let path = JSONPath.entityRecord(record.entity, index)
+        let archiveEntity = record.entity
+        // Built for a message only.
+        func path() -> String { JSONPath.entityRecord(archiveEntity, index) }
         if (index + 1) % 1_024 == 0 { try Cancellation.checkpoint() }
         guard loadsEntity(record.entity) else {
             plan.entities[record.entity, default: ImportPlan.Operations()].notLoaded =
@@ -54,7 +65,7 @@ extension Importer.Pass {
         var record = record
         let filled = plan.modelChange.filledCount
         if let mapping = importer.versionMapping {
-            guard let mapped = try mapping.apply(record, path: path, tally: &plan.modelChange) else {
+            guard let mapped = try mapping.apply(record, path: path(), tally: &plan.modelChange) else {
                 generic.dropped.insert(record.id)
                 return
             }
@@ -96,14 +107,14 @@ extension Importer.Pass {
             case .insert where targetId == record.id:
                 throw TaskInterchangeError(
                     .invalidData,
-                    "\(path).id: \(record.entity) \(record.id.uuidString) already exists in the target store "
+                    "\(path()).id: \(record.entity) \(record.id.uuidString) already exists in the target store "
                         + "(use \(setting: .mode, "upsert", "skip", "replace"))"
                 )
             case .upsert where unchanged, .merge where unchanged:
                 // Already as the archive says, links included: left unwritten.
                 operations.unchanged += 1
                 operations.valuesArrived += carried
-                generic.keys[record.id] = existing
+                generic.keys[UUIDKey(record.id)] = existing
                 return
             case .merge where !importer.archiveWins(archiveDate: archiveDate, targetDate: targetDate):
                 operations.conflicts += 1
@@ -112,11 +123,11 @@ extension Importer.Pass {
                     MergeDecision(
                         kind: .conflict, entity: record.entity, id: record.id, targetId: targetId,
                         winner: .target, archiveModifiedAt: archiveDate, targetModifiedAt: targetDate))
-                generic.keys[record.id] = existing
+                generic.keys[UUIDKey(record.id)] = existing
                 return
             case .insert, .skip:
                 operations.skipped += 1
-                generic.keys[record.id] = existing
+                generic.keys[UUIDKey(record.id)] = existing
                 return
             case .upsert, .merge, .replace:
                 if importer.mode == .merge {
@@ -153,15 +164,15 @@ extension Importer.Pass {
             operations.valuesArrived += carried
             key = inserted
         }
-        generic.keys[record.id] = key
+        generic.keys[UUIDKey(record.id)] = key
         for (property, relationship, texts) in taken where !texts.isEmpty || existing != nil {
             var ids: [UUID] = []
             for (position, text) in texts.enumerated() {
                 guard let id = CanonicalUUID.parse(text) else {
                     let at =
                         relationship.toMany
-                        ? "\(JSONPath.member(path + ".values", property))[\(position)]"
-                        : JSONPath.member(path + ".values", property)
+                        ? "\(JSONPath.member(path() + ".values", property))[\(position)]"
+                        : JSONPath.member(path() + ".values", property)
                     throw TaskInterchangeError(.invalidData, "\(at): \(CanonicalUUID.problem(with: text))")
                 }
                 ids.append(id)
@@ -169,7 +180,7 @@ extension Importer.Pass {
             generic.pending.append(
                 PendingEntityLink(
                     entity: record.entity, key: key, property: property, declaration: relationship,
-                    ids: ids, positions: record.positions[property], path: JSONPath.member(path + ".values", property),
+                    ids: ids, positions: record.positions[property], archiveEntity: archiveEntity, index: index,
                     replacing: existing != nil))
         }
     }
@@ -197,8 +208,8 @@ extension Importer.Pass {
                 generic.pending.append(
                     PendingEntityLink(
                         entity: kept.entity, key: key, property: property, declaration: relationship,
-                        ids: ids.compactMap { UUID(uuidString: $0) }, positions: nil,
-                        path: JSONPath.member("$.modelChange.duplicates", kept.entity), replacing: false))
+                        ids: ids.compactMap { UUID(uuidString: $0) }, positions: nil, archiveEntity: kept.entity,
+                        index: nil, replacing: false))
             }
         }
         for link in generic.pending {
@@ -209,7 +220,7 @@ extension Importer.Pass {
                 if typed == nil, importer.versionMapping?.isKeptInTarget(id) == true {
                     typed = try existingObject(id, of: link.declaration.destination)
                 }
-                guard let key = generic.keys[id] ?? typed else {
+                guard let key = generic.keys[UUIDKey(id)] ?? typed else {
                     if plan.lacking[link.declaration.destination] != nil { continue }
                     if generic.dropped.contains(id) {
                         plan.modelChange.droppedValues["\(link.entity).\(link.property)", default: 0] += 1

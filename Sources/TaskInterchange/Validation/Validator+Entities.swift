@@ -10,9 +10,9 @@ extension Validator {
         /// Store entity name → the typed kind that reads it.
         var typed: [String: RecordKind] = [:]
         /// Id → entity of every generic record read.
-        var ids: [UUID: String] = [:]
-        /// (destination entity, id, path) of references whose destination may come later.
-        var pending: [(entity: String, id: UUID, path: String)] = []
+        var ids: [UUIDKey: String] = [:]
+        /// (destination entity, id, where) of references whose destination may come later.
+        var pending: [(entity: String, id: UUID, site: ReferenceSite)] = []
         /// (destination entity, key, path) of dangling keys: no record of the destination's tree may have that key.
         var dangling: [(entity: String, key: Int64, path: String)] = []
         /// Root entity (one table in the store) → source key → the first record that carries it.
@@ -20,6 +20,20 @@ extension Validator {
         /// Entity → its root entity, by the declared superentities.
         var roots: [String: String] = [:]
         var checkedHeader = false
+    }
+
+    /// Where a generic record names another: its path is built only for a message, not kept per link.
+    struct ReferenceSite {
+        let entity: String
+        let index: Int
+        let property: String
+        /// The id's place in a to-many's array; nil for a to-one.
+        let position: Int?
+
+        var path: String {
+            let property = JSONPath.member(JSONPath.entityRecord(entity, index) + ".values", self.property)
+            return position.map { "\(property)[\($0)]" } ?? property
+        }
     }
 
     /// Checks `source.model` once: superentities, destinations and inverses name declared entities.
@@ -105,37 +119,40 @@ extension Validator {
     }
 
     public mutating func visitEntity(_ record: EntityRecord, index: Int) {
-        let path = JSONPath.entityRecord(record.entity, index)
+        // Paths are built for messages only.
+        let entity = record.entity
+        let path = { JSONPath.entityRecord(entity, index) }
         counts.entities += 1
-        if let other = generic.ids.updateValue(record.entity, forKey: record.id) {
+        if let other = generic.ids.updateValue(record.entity, forKey: UUIDKey(record.id)) {
             error(
-                .duplicateID, path + ".id", "id \(record.id.uuidString) appears more than once (also a \(other) record)"
-            )
+                .duplicateID, path() + ".id",
+                "id \(record.id.uuidString) appears more than once (also a \(other) record)")
         }
         guard let declaration = generic.declarations[record.entity] else {
-            error(.undeclaredProperty, path, "entity \(record.entity) is not declared in $.source.model")
+            error(.undeclaredProperty, path(), "entity \(record.entity) is not declared in $.source.model")
             return
         }
-        if let key = record.key { checkKey(key, of: record.entity, index: index, path: path) }
+        if let key = record.key { checkKey(key, of: record.entity, index: index, path: path()) }
         if declaration.isAbstract {
             error(
-                .wrongType, path,
+                .wrongType, path(),
                 "entity \(record.entity) is abstract (declared so in $.source.model) and has no records of its own")
         }
         for (property, value) in record.values.sorted(by: { $0.key < $1.key }) {
-            let propertyPath = JSONPath.member(path + ".values", property)
             if let relationship = declaration.relationships[property] {
-                checkRelationship(value, relationship, path: propertyPath)
+                checkRelationship(
+                    value, relationship,
+                    at: ReferenceSite(entity: entity, index: index, property: property, position: nil))
             } else if let type = declaration.attributes[property] {
-                checkAttribute(value, type: type, path: propertyPath)
+                checkAttribute(value, type: type, path: JSONPath.member(path() + ".values", property))
             } else {
                 error(
-                    .undeclaredProperty, propertyPath,
+                    .undeclaredProperty, JSONPath.member(path() + ".values", property),
                     "\(record.entity) declares no property \(property) in $.source.model")
             }
         }
         for (property, positions) in record.positions.sorted(by: { $0.key < $1.key }) {
-            let positionsPath = JSONPath.member(path + ".positions", property)
+            let positionsPath = JSONPath.member(path() + ".positions", property)
             guard declaration.relationships[property]?.ordered == true else {
                 error(
                     .wrongType, positionsPath,
@@ -149,10 +166,10 @@ extension Validator {
             }
         }
         for (property, dangling) in record.dangling.sorted(by: { $0.key < $1.key }) {
-            checkDangling(dangling, property, of: record, declaration: declaration, path: path)
+            checkDangling(dangling, property, of: record, declaration: declaration, path: path())
         }
         for property in record.external.keys.sorted() {
-            let externalPath = JSONPath.member(path + ".external", property)
+            let externalPath = JSONPath.member(path() + ".external", property)
             guard let type = declaration.attributes[property], ["binary", "transformable"].contains(type) else {
                 error(
                     .wrongType, externalPath,
@@ -191,13 +208,13 @@ extension Validator {
     }
 
     /// A source key names one row of its entity tree's table: two records with one key cannot both be restored.
-    private mutating func checkKey(_ key: Int64, of entity: String, index: Int, path: String) {
+    private mutating func checkKey(_ key: Int64, of entity: String, index: Int, path: @autoclosure () -> String) {
         let root = rootEntity(of: entity)
         if let first = generic.keys[root, default: [:]].updateValue((entity, index), forKey: key) {
             generic.keys[root]?[key] = first
             let shared = first.entity == entity ? "" : " (\(first.entity) and \(entity) share one table in the store)"
             error(
-                .duplicateRecordKey, path + ".key",
+                .duplicateRecordKey, path() + ".key",
                 "key \(key) is also the key of \(JSONPath.entityRecord(first.entity, first.index))\(shared)")
         }
     }
@@ -215,19 +232,21 @@ extension Validator {
         return root
     }
 
-    private mutating func checkRelationship(_ value: ExtraValue, _ relationship: EntityRelationship, path: String) {
+    private mutating func checkRelationship(
+        _ value: ExtraValue, _ relationship: EntityRelationship, at site: ReferenceSite
+    ) {
         let named = linkedIds(
             value, toMany: relationship.toMany, destination: relationship.destination,
-            declaredIn: "$.source.model", path: path)
-        for (text, idPath) in named { checkEntityReference(text, to: relationship.destination, path: idPath) }
-    }
-
-    private mutating func checkEntityReference(_ text: String, to entity: String, path: String) {
-        guard let id = CanonicalUUID.parse(text) else {
-            error(.invalidUUID, path, CanonicalUUID.problem(with: text))
-            return
+            declaredIn: "$.source.model", path: site.path)
+        for (text, position) in named {
+            let site = ReferenceSite(
+                entity: site.entity, index: site.index, property: site.property, position: position)
+            guard let id = CanonicalUUID.parse(text) else {
+                error(.invalidUUID, site.path, CanonicalUUID.problem(with: text))
+                continue
+            }
+            generic.pending.append((relationship.destination, id, site))
         }
-        generic.pending.append((entity, id, path))
     }
 
     /// Checks generic references once every record has been read.
@@ -236,20 +255,20 @@ extension Validator {
             if let kind = generic.typed[reference.entity] {
                 if !ids(of: kind).contains(UUIDKey(reference.id)) {
                     error(
-                        .missingReference, reference.path,
+                        .missingReference, reference.site.path,
                         "no \(kind.rawValue) (\(reference.entity)) with id \(reference.id.uuidString) in the archive")
                 }
                 continue
             }
-            guard let found = generic.ids[reference.id] else {
+            guard let found = generic.ids[UUIDKey(reference.id)] else {
                 error(
-                    .missingReference, reference.path,
+                    .missingReference, reference.site.path,
                     "no \(reference.entity) with id \(reference.id.uuidString) in the archive")
                 continue
             }
             if !isEntity(found, kindOf: reference.entity) {
                 error(
-                    .missingReference, reference.path,
+                    .missingReference, reference.site.path,
                     "\(reference.id.uuidString) is a \(found) record, "
                         + "not a \(reference.entity) (or one of its sub-entities)"
                 )

@@ -7,10 +7,10 @@ import Foundation
 /// a misfit the source store held, carried as it was: it fits any attribute, as it did there.
 extension Validator {
     /// Checks a value of model type `type`, in the encoding `extra` uses, at `path`.
-    mutating func checkAttribute(_ value: ExtraValue, type: String, path: String) {
+    mutating func checkAttribute(_ value: ExtraValue, type: String, path: @autoclosure () -> String) {
         switch (ArchiveType(rawValue: type), value) {
         case (_, .array):
-            error(.wrongType, path, "an array belongs to a relationship; \(type) attributes hold one value")
+            error(.wrongType, path(), "an array belongs to a relationship; \(type) attributes hold one value")
         case (_, .null), (_, .stored), (.untyped?, _), (.integer64?, .integer), (.boolean?, .bool), (.string?, _),
             (.uri?, _),
             (.double?, .double), (.double?, .integer), (.float?, .integer):
@@ -21,64 +21,66 @@ extension Validator {
         case (let integer?, .integer(let number)) where integer == .integer16 || integer == .integer32:
             guard let range = integer.integerRange, !range.contains(number) else { return }
             error(
-                .valueOutOfRange, path,
+                .valueOutOfRange, path(),
                 "\(number) is outside the \(integer.label) range \(range.lowerBound)…\(range.upperBound); "
                     + "the app would read a truncated value")
         case (.boolean?, .integer(let number)):
             if number != 0 && number != 1 {
                 error(
-                    .valueOutOfRange, path, "\(number) is not a boolean; a Boolean attribute holds true, false, 0 or 1")
+                    .valueOutOfRange, path(),
+                    "\(number) is not a boolean; a Boolean attribute holds true, false, 0 or 1")
             }
         case (.float?, .double(let number)):
             if number.magnitude > Double(Float.greatestFiniteMagnitude) {
-                error(.valueOutOfRange, path, "\(number) is beyond the Float range (±\(Float.greatestFiniteMagnitude))")
+                error(
+                    .valueOutOfRange, path(), "\(number) is beyond the Float range (±\(Float.greatestFiniteMagnitude))")
             }
         case (.decimal?, .string(let text)):
-            checkDecimal(text, path: path)
+            checkDecimal(text, path: path())
         case (.uuid?, .string(let text)):
-            checkUUID(text, path: path)
+            checkUUID(text, path: path())
         case (.date?, .string(let text)):
-            if (try? LosslessDate.date(from: text)) == nil { wrongType(type, path) }
+            if (try? LosslessDate.date(from: text)) == nil { wrongType(type, path()) }
         case (.binary?, .string(let text)), (.transformable?, .string(let text)), (.objectID?, .string(let text)):
-            if Data(base64Encoded: text) == nil { wrongType(type, path) }
+            if Data(base64Encoded: text) == nil { wrongType(type, path()) }
         case (.binary?, _), (.transformable?, _):
             // SQLite lets a column hold another storage class than its type says; it travels as what it holds.
             return
         default:
-            wrongType(type, path)
+            wrongType(type, path())
         }
     }
 
-    private mutating func wrongType(_ type: String, _ path: String) {
-        error(.wrongType, path, "value does not fit the declared type \(type)")
+    private mutating func wrongType(_ type: String, _ path: @autoclosure () -> String) {
+        error(.wrongType, path(), "value does not fit the declared type \(type)")
     }
 
     /// A decimal travels as text; the store keeps it as an integer or a double, so it must be one exactly.
-    private mutating func checkDecimal(_ text: String, path: String) {
+    private mutating func checkDecimal(_ text: String, path: @autoclosure () -> String) {
         let shown = text.count > 60 ? "\(text.prefix(60))…" : text
         guard let decimal = DecimalText(text) else {
-            error(.wrongType, path, "\"\(shown)\" is not a decimal number (such as \"12.5\" or \"-3e-2\")")
+            error(.wrongType, path(), "\"\(shown)\" is not a decimal number (such as \"12.5\" or \"-3e-2\")")
             return
         }
         guard decimal.stored == nil else { return }
         let rounded = Double(text).map { $0.isFinite ? " (it would be stored as \($0))" : "" } ?? ""
         error(
-            .valueOutOfRange, path,
+            .valueOutOfRange, path(),
             "\(shown) has more digits than a store's decimal keeps\(rounded); a Core Data store holds decimals as "
                 + "64-bit integers or doubles (about 17 significant digits)")
     }
 
     /// A UUID attribute's value: canonical (uppercase) text, or base64 of bytes that are not a UUID. Another spelling
     /// of a UUID is stored as that UUID and exports in uppercase: a warning, so the change is not silent.
-    private mutating func checkUUID(_ text: String, path: String) {
+    private mutating func checkUUID(_ text: String, path: @autoclosure () -> String) {
         if CanonicalUUID.parse(text) != nil { return }
         if UUID(uuidString: text) != nil {
             visitIssue(
                 ValidationIssue(
-                    .invalidUUID, severity: .warning, path: path,
+                    .invalidUUID, severity: .warning, path: path(),
                     message: CanonicalUUID.problem(with: text) + "; stored as that UUID, it exports in uppercase"))
         } else if Data(base64Encoded: text) == nil {
-            wrongType("uuid", path)
+            wrongType("uuid", path())
         }
     }
 }

@@ -229,37 +229,41 @@ public struct Validator: ArchiveVisitor {
             let named = linkedIds(
                 value, toMany: relationship.toMany, destination: relationship.destination.rawValue,
                 declaredIn: "$.source.relationships", path: propertyPath)
-            for (text, idPath) in named { checkReference(text, to: relationship.destination, path: idPath) }
+            for (text, position) in named {
+                checkReference(
+                    text, to: relationship.destination, path: position.map { "\(propertyPath)[\($0)]" } ?? propertyPath)
+            }
         }
     }
 
-    /// The ids a relationship's value names, each with its path: one for a to-one, the elements of a to-many's array
-    /// (an id listed twice is reported once); a value of the wrong shape is reported and names none.
+    /// The ids a relationship's value names, each with its position in a to-many's array (nil for a to-one; the
+    /// path is built only for a message): an id listed twice is reported once; a value of the wrong shape is reported
+    /// and names none.
     mutating func linkedIds(
         _ value: ExtraValue, toMany: Bool, destination: String, declaredIn: String,
-        path: String
-    ) -> [(text: String, path: String)] {
+        path: @autoclosure () -> String
+    ) -> [(text: String, position: Int?)] {
         switch (value, toMany) {
         case (.null, _):
             return []
         case (.string(let text), false):
-            return [(text, path)]
+            return [(text, nil)]
         case (.array(let texts), true):
             var seen: Set<String> = []
-            var named: [(text: String, path: String)] = []
+            var named: [(text: String, position: Int?)] = []
             for (position, text) in texts.enumerated() {
                 if seen.insert(text).inserted {
-                    named.append((text, path + "[\(position)]"))
+                    named.append((text, position))
                 } else {
                     error(
-                        .duplicateID, path + "[\(position)]", "\(text) is listed twice in this relationship",
+                        .duplicateID, path() + "[\(position)]", "\(text) is listed twice in this relationship",
                         about: text)
                 }
             }
             return named
         default:
             error(
-                .wrongType, path,
+                .wrongType, path(),
                 toMany
                     ? "expected an array of \(destination) ids (declared to-many in \(declaredIn))"
                     : "expected one \(destination) id (declared to-one in \(declaredIn))")

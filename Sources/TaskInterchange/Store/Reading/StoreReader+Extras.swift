@@ -23,12 +23,11 @@ extension StoreReader {
                     example: "p\(key)")
                 return Self.cell(statement, index).map(ExtraValue.stored)
             }
-            let misplaced = "\(type) in \(column.kind.label) attribute"
             switch (column.kind, type) {
             case (.reference(let destination), .integer):
                 let target = statement.int64(at: index)
                 if let id = indexes[destination]?.id(of: target) {
-                    values[column.property] = .string(id.uuidString)
+                    values[column.property] = .string(CanonicalUUID.string(id))
                 } else if isExcluded(destination) {
                     log.add(
                         .excludedReference, entity: entity, property: column.property,
@@ -79,7 +78,7 @@ extension StoreReader {
                 }
             case (.uuid, .blob):
                 if let id = statement.withBytes(at: index, { $0.flatMap(UUID.init(bytes:)) }) {
-                    values[column.property] = .string(id.uuidString)
+                    values[column.property] = .string(CanonicalUUID.string(id))
                 } else {
                     values[column.property] = .string(Data(statement.blob(at: index) ?? []).base64EncodedString())
                 }
@@ -100,7 +99,7 @@ extension StoreReader {
                 values[column.property] = value.isFinite ? .double(value) : misfit("real that is not finite")
             case (.external, _), (.bool, _), (.integer16, _), (.integer32, _), (.integer, _), (.float, _),
                 (.double, _), (.decimal, _), (.date, _), (.uuid, _), (.binary, _), (.string, _):
-                values[column.property] = misfit(misplaced)
+                values[column.property] = misfit("\(type) in \(column.kind.label) attribute")
             case (_, .null):
                 continue
             }

@@ -85,8 +85,9 @@ extension StoreReader {
             // Ranks follow id order, so sorting ranks sorts ids.
             var ranks = members.compactMap(table.destination.rank(of:))
             if !table.ordered { ranks.sort() }
-            extra = (extra ?? [:]).merging([table.property: .array(ranks.map { table.destination.ids[$0].uuidString })])
-            { $1 }
+            extra = (extra ?? [:]).merging([
+                table.property: .array(ranks.map { CanonicalUUID.string(table.destination.ids[$0]) })
+            ]) { $1 }
         }
     }
 
