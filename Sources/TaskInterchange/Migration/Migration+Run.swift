@@ -41,6 +41,8 @@ extension Migration {
                         }
                 }
                 input.fingerprints = digests
+                // Only the reads that feed the import are fingerprinted (not a full comparison's read again).
+                defer { input.fingerprints = nil }
                 let result = try StoreImport.reporting(
                     input, bytes: nil, into: path, options: options, progress: progress)
                 created = result.createdStore

@@ -2,9 +2,11 @@
 /// concurrent write changed, not input made to collide, and costs a multiplication per 8 bytes instead of a
 /// cryptographic digest's 80 rounds per 64.
 ///
-/// Two lanes, each 16 bytes a step: the block is mixed into the lane's state and folded through a full 64×64→128-bit
-/// multiplication (high half XOR low half), with other constants per lane, so a difference has to collide in both.
-/// The length is mixed in at the end, so inputs that differ only in trailing zero bytes differ.
+/// Two lanes, each 16 bytes a step: each block's two words, each mixed with both lanes' states, are folded through a
+/// full 64×64→128-bit multiplication (high half XOR low half) with other constants per lane, and the product is added
+/// to the lane's state, so a difference has to collide in both lanes; no block can reset a state (a factor is zero
+/// only for words that depend on the state before it). The length is mixed in at the end, so inputs that differ only
+/// in trailing zero bytes differ.
 enum FingerprintHash {
     // The first 64 bits of the fractional parts of the square roots of 2, 3, 5 and 7: constants with no structure.
     private static let k0: UInt64 = 0x6A09_E667_F3BC_C908
@@ -20,7 +22,7 @@ enum FingerprintHash {
         while offset < whole {
             let x = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
             let y = bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self).littleEndian
-            (a, b) = (fold(x ^ a ^ k1, y ^ k0), fold(y ^ b ^ k3, x ^ k2))
+            (a, b) = step(a, b, x, y)
             offset += 16
         }
         var x: UInt64 = 0
@@ -29,9 +31,14 @@ enum FingerprintHash {
             let byte = UInt64(bytes[index]) << (UInt64(index & 7) * 8)
             if index & 15 < 8 { x |= byte } else { y |= byte }
         }
-        (a, b) = (fold(x ^ a ^ k1, y ^ k0), fold(y ^ b ^ k3, x ^ k2))
+        (a, b) = step(a, b, x, y)
         let length = UInt64(bytes.count)
-        return (fold(a ^ length, b ^ k1), fold(b ^ length ^ k2, a ^ k3))
+        return (b &+ fold(a ^ length ^ k0, b ^ k1), a &+ fold(b ^ length ^ k2, a ^ k3))
+    }
+
+    /// One block: both words reach both lanes, and each lane keeps its state under the product it adds.
+    private static func step(_ a: UInt64, _ b: UInt64, _ x: UInt64, _ y: UInt64) -> (UInt64, UInt64) {
+        (a &+ fold(x ^ a ^ k1, y ^ b ^ k0), b &+ fold(y ^ b ^ k3, x ^ a ^ k2))
     }
 
     /// The product's two halves folded into one: every bit of both factors reaches the result.

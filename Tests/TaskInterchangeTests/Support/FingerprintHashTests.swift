@@ -28,6 +28,26 @@ struct FingerprintHashTests {
         }
     }
 
+    @Test("no 16-byte block erases what came before it: different prefixes stay different after it")
+    func noResettingBlock() {
+        // Words that once zeroed a lane (the constants themselves), and a few plain ones.
+        let words: [UInt64] = [
+            0x6A09_E667_F3BC_C908, 0xBB67_AE85_84CA_A73B, 0x3C6E_F372_FE94_F82B, 0xA54F_F53A_5F1D_36F1, 0, .max, 1,
+        ]
+        let prefixes: [[UInt8]] = [
+            [UInt8](repeating: 0, count: 16), Array("hello, world!!!!".utf8), [UInt8](repeating: 0xFF, count: 16),
+        ]
+        for first in words {
+            for second in words {
+                var block: [UInt8] = []
+                withUnsafeBytes(of: first.littleEndian) { block.append(contentsOf: $0) }
+                withUnsafeBytes(of: second.littleEndian) { block.append(contentsOf: $0) }
+                let hashes = prefixes.map { Self.hash($0 + block + Array("common suffix".utf8)) }
+                #expect(Set(hashes).count == prefixes.count, "block \(first), \(second)")
+            }
+        }
+    }
+
     @Test("zero bytes of every length from 0 to 64 all differ")
     func trailingZeros() {
         let hashes = (0...64).map { Self.hash([UInt8](repeating: 0, count: $0)) }
