@@ -10,9 +10,12 @@ extension ExportSummary: CustomStringConvertible {
             + "  \(placement)\n"
         if let cells {
             text +=
-                cells.isComplete
-                ? "  every stored value exported\n"
-                : "  \(cells.notExported) stored values not exported (see the warnings)\n"
+                !cells.isComplete
+                ? "  \(cells.notExported) stored values not exported (see the warnings)\n"
+                : cells.coreDataOwn == 0
+                    ? "  every stored value exported\n"
+                    : "  every stored value of the model's entities exported; \(cells.coreDataOwn) values of Core "
+                        + "Data's own history or mirroring tables not exported (see the notes)\n"
         }
         return text
     }

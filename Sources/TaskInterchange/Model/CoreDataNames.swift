@@ -112,6 +112,8 @@ package enum CoreDataNames {
         ),
         (table(ofRoot: "TRANSACTIONSTRING", isInternal: true), "TRANSACTIONSTRING", rowColumns + [stringNameColumn]),
     ]
+    /// The prefix of the tables of CloudKit mirroring's own entities (`ANSCKRECORDMETADATA`, …).
+    static let cloudKitMirroringPrefix = "ANSCK"
     /// When a history transaction was saved, in seconds since 2001.
     static let transactionTimestampColumn = column(of: "timestamp")
     /// Which properties a history change updated (a bitmap; NULL for inserts and deletes).

@@ -10,7 +10,12 @@ public struct CellAccount: Sendable, Hashable, Codable {
     /// Values in columns their row's entity does not own (a migration's default written into a shared table); Core
     /// Data never reads them, so they are not data, and each column is named in a finding.
     public var outsideEntity = 0
+    /// Values in Core Data's own tables — persistent history and CloudKit mirroring state — which record the source
+    /// store's past and sync state by its own keys; not exported (an import records its own), each table named in a
+    /// note with its count.
+    public var coreDataOwn = 0
 
-    /// True when every stored value travelled.
+    /// True when every stored value of the model's entities travelled (Core Data's own tables aside: see
+    /// ``coreDataOwn``).
     public var isComplete: Bool { notExported == 0 }
 }

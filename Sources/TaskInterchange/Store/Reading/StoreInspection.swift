@@ -205,7 +205,7 @@ public struct StoreInspection: Sendable, Codable {
                     .historyTracking, entity: nil,
                     message: "the store records persistent history (ATRANSACTION/ACHANGE)")
             }
-            if schema.tables.keys.contains(where: { $0.hasPrefix("ANSCK") }) {
+            if schema.tables.keys.contains(where: { $0.hasPrefix(CoreDataNames.cloudKitMirroringPrefix) }) {
                 log.add(.cloudKitMirroring, entity: nil, message: "the store holds CloudKit mirroring tables (ANSCK*)")
             }
             if snapshot.readFromCopy {

@@ -111,7 +111,28 @@ extension StoreReader {
             }
         }
         try accountKeysOfNoOwner(into: &account)
+        try accountCoreDataOwnTables(into: &account)
         return account
+    }
+
+    /// Persistent history (`ATRANSACTION`, `ACHANGE`, `ATRANSACTIONSTRING`) and CloudKit mirroring (`ANSCK…`) describe
+    /// the source store's past and sync state in its own entity numbers and keys, which an import does not keep; the
+    /// target records its own. Each table with rows is named with its row count, and every value in it (each column,
+    /// keys included) is counted, so a summary never calls such a store's export whole without saying so.
+    private func accountCoreDataOwnTables(into account: inout CellAccount) throws {
+        for table in schema.tables(of: .internalEntity) {
+            let columns = (schema.columns(of: table) ?? []).map { "count(\(Database.quote($0.name)))" }
+            let select = "SELECT count(*)" + columns.map { ", " + $0 }.joined() + " FROM \(Database.quote(table))"
+            guard let row = try database.rows(select).first, let rows = row[0].int64, rows > 0 else { continue }
+            let values = row.dropFirst().reduce(0) { $0 + Int($1.int64 ?? 0) }
+            account.coreDataOwn += values
+            let mirroring = table.hasPrefix(CoreDataNames.cloudKitMirroringPrefix)
+            log.add(
+                mirroring ? .cloudKitMirroring : .historyTracking, entity: table,
+                message: "\(rows) rows of Core Data's \(mirroring ? "CloudKit mirroring state" : "persistent history") "
+                    + "(\(values) values); not exported: an import records its own",
+                count: values)
+        }
     }
 
     /// A to-many carried from its owner's side reads the keys its destination rows hold for the owners it exports; a
