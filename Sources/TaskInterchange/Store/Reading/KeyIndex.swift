@@ -10,10 +10,14 @@ struct KeyIndex {
     private var dense: [Int32] = []
     private var denseBase: Int64 = 0
     private var sparse: [Int64: Int32] = [:]
+    /// True when primary keys rise with rank, as in a store `tasks import` wrote from an id-sorted archive: then the
+    /// table's own key order is id order, and reading in it needs no sort.
+    let keysAscend: Bool
 
     /// Builds the index from rows already sorted by id.
     init(_ entries: [StoreIdentity.Entry]) {
         ids = entries.map(\.id)
+        keysAscend = zip(entries, entries.dropFirst()).allSatisfy { $0.key < $1.key }
         guard let minKey = entries.lazy.map(\.key).min(), let maxKey = entries.lazy.map(\.key).max() else { return }
         if maxKey - minKey < Int64(entries.count) * 4 + 1024 {
             denseBase = minKey

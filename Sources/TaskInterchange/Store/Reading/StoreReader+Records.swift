@@ -14,7 +14,7 @@ extension StoreReader {
         let statement = try database.prepare(
             "SELECT \(CoreDataNames.primaryKey), \(selectList(fields.selectList, kind)) "
                 + "FROM \(Database.quote(resolvedKind.table)) "
-                + "WHERE \(resolvedKind.entityFilter)\(selected(kind)) ORDER BY \(rank)(\(CoreDataNames.primaryKey))"
+                + "WHERE \(resolvedKind.entityFilter)\(selected(kind)) ORDER BY \(idOrder(index, rank: rank))"
         )
         let extraColumns = extraColumns(kind)
         var position = 0
@@ -51,7 +51,7 @@ extension StoreReader {
             "SELECT \(CoreDataNames.primaryKey), \(projectColumn), \(categoryColumn), "
                 + "\(selectList(fields.selectList, .task)) "
                 + "FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected(.task)) "
-                + "ORDER BY \(rank)(\(CoreDataNames.primaryKey))"
+                + "ORDER BY \(idOrder(index, rank: rank))"
         )
         let tagLinks = try TagLinks(reader: self, tasks: index, tags: tags)
         var subtaskStream = try SubtaskStream(reader: self, taskRank: rank)

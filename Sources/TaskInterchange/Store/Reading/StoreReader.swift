@@ -186,6 +186,12 @@ final class StoreReader {
         return name
     }
 
+    /// The ORDER BY term that reads a kind's rows in id order: the table's own key order when keys rise with ids
+    /// (SQLite then streams rows without sorting them first), else `rank(Z_PK)`.
+    func idOrder(_ index: KeyIndex, rank: String) -> String {
+        index.keysAscend ? CoreDataNames.primaryKey : "\(rank)(\(CoreDataNames.primaryKey))"
+    }
+
     /// A kind's field select list (`FieldColumns.selectList`) followed by its extra columns.
     func selectList(_ fields: String, _ kind: RecordKind) -> String {
         ([fields] + extraColumns(kind).map { Database.quote($0.column) }).joined(separator: ", ")

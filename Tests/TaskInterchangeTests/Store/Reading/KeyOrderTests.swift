@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@testable import TaskInterchange
+
+/// Records are exported in id order either way: straight in key order when keys rise with ids (a store `tasks import`
+/// wrote), else sorted by rank. Both reads of one graph must give the same records.
+@Suite("Store reader: key order")
+struct KeyOrderTests {
+    private static func entries(_ pairs: [(UInt8, Int64)]) -> [StoreIdentity.Entry] {
+        pairs.map { byte, key in
+            StoreIdentity.Entry(id: UUID(uuid: (byte, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0)), key: key)
+        }
+    }
+
+    @Test("keys rise with ids only when every next id has a larger key")
+    func keysAscend() {
+        #expect(KeyIndex(Self.entries([])).keysAscend)
+        #expect(KeyIndex(Self.entries([(1, 7)])).keysAscend)
+        #expect(KeyIndex(Self.entries([(1, 1), (2, 5), (3, 9)])).keysAscend)
+        #expect(!KeyIndex(Self.entries([(1, 1), (2, 9), (3, 5)])).keysAscend)
+        #expect(!KeyIndex(Self.entries([(1, 2), (2, 1)])).keysAscend)
+    }
+
+    @Test("a store whose task keys fall as ids rise exports the same tasks as one whose keys rise", arguments: [4, 5])
+    func bothOrders(seed: UInt64) throws {
+        let directory = try TemporaryDirectory()
+        let archive = ArchiveGenerator.archive(seed: seed, maxTasks: 60)
+        let path = directory.path("store.sqlite")
+        _ = try StoreImport.run(archive, into: path, options: StoreImportOptions())
+        let rising = try readStore(path).archive
+
+        // Reverse every task key (and every key that points at a task) in place: k → max + 1 - k.
+        let database = try Database(path: path, mode: .readWrite)
+        let top = (try database.scalar("SELECT max(Z_PK) FROM ZTASK")?.int64 ?? 0) + 1
+        try database.execute(
+            """
+            UPDATE ZTASK SET Z_PK = -Z_PK; UPDATE ZTASK SET Z_PK = \(top) + Z_PK;
+            UPDATE ZSUBTASK SET ZTASK = \(top) - ZTASK;
+            UPDATE Z_4TASKS SET Z_5TASKS = -Z_5TASKS; UPDATE Z_4TASKS SET Z_5TASKS = \(top) + Z_5TASKS;
+            """)
+        let keys = try database.rows("SELECT Z_PK FROM ZTASK ORDER BY ZID").compactMap { $0[0].int64 }
+        #expect(keys.count < 2 || keys != keys.sorted(), "the edited store's keys no longer rise with ids")
+        let falling = try readStore(path).archive
+
+        #expect(rising.tasks.count == archive.tasks.count)
+        #expect(rising.tasks.map(\.id) == rising.tasks.map(\.id).sorted { $0.uuidString < $1.uuidString })
+        #expect(falling.tasks == rising.tasks)
+        #expect(falling.projects == rising.projects && falling.tags == rising.tags)
+    }
+}
