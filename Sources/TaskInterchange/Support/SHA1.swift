@@ -7,26 +7,50 @@ struct SHA1 {
         0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0
     )
 
+    /// The five digest words, most significant first.
+    typealias Digest = (UInt32, UInt32, UInt32, UInt32, UInt32)
+
     static func hash(_ message: [UInt8]) -> [UInt8] {
         message.withUnsafeBytes { hash($0) }
     }
 
     static func hash(_ message: UnsafeRawBufferPointer) -> [UInt8] {
         var sha = SHA1()
-        let whole = message.count / 64 * 64
+        let absorbed = sha.absorbBlocks(of: message)
+        let digest = sha.finish(rest: UnsafeRawBufferPointer(rebasing: message[absorbed...]), length: message.count)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        for word in [digest.0, digest.1, digest.2, digest.3, digest.4] {
+            bytes.append(UInt8(word >> 24))
+            bytes.append(UInt8(truncatingIfNeeded: word >> 16))
+            bytes.append(UInt8(truncatingIfNeeded: word >> 8))
+            bytes.append(UInt8(truncatingIfNeeded: word))
+        }
+        return bytes
+    }
+
+    /// Absorbs the whole 64-byte blocks `bytes` starts with (a message's next bytes); returns how many that was. A
+    /// hash stopped here can be copied and finished with different endings.
+    mutating func absorbBlocks(of bytes: UnsafeRawBufferPointer) -> Int {
+        let whole = bytes.count / 64 * 64
         var start = 0
         while start < whole {
-            sha.process(UnsafeRawBufferPointer(rebasing: message[start..<start + 64]))
+            process(UnsafeRawBufferPointer(rebasing: bytes[start..<start + 64]))
             start += 64
         }
-        // The tail, the 0x80 marker and the bit length: one block, or two when fewer than 9 bytes are left in it.
+        return whole
+    }
+
+    /// The digest of a message of `length` bytes whose bytes before `rest` (fewer than 64) were absorbed as blocks.
+    func finish(rest: UnsafeRawBufferPointer, length: Int) -> Digest {
+        var sha = self
+        // The rest, the 0x80 marker and the bit length: one block, or two when fewer than 9 bytes are left in it.
         withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { tail in
             tail.initializeMemory(as: UInt8.self, repeating: 0)
-            let rest = message.count - whole
-            if rest > 0 { tail.baseAddress!.copyMemory(from: message.baseAddress! + whole, byteCount: rest) }
-            tail[rest] = 0x80
-            let blocks = rest < 56 ? 1 : 2
-            let bitLength = UInt64(message.count) &* 8
+            if let base = rest.baseAddress { tail.baseAddress!.copyMemory(from: base, byteCount: rest.count) }
+            tail[rest.count] = 0x80
+            let blocks = rest.count < 56 ? 1 : 2
+            let bitLength = UInt64(length) &* 8
             for index in 0..<8 {
                 tail[blocks * 64 - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * index))
             }
@@ -35,15 +59,7 @@ struct SHA1 {
                 sha.process(UnsafeRawBufferPointer(rebasing: padded[block * 64..<block * 64 + 64]))
             }
         }
-        var digest: [UInt8] = []
-        digest.reserveCapacity(20)
-        for word in [sha.state.0, sha.state.1, sha.state.2, sha.state.3, sha.state.4] {
-            digest.append(UInt8(word >> 24))
-            digest.append(UInt8(truncatingIfNeeded: word >> 16))
-            digest.append(UInt8(truncatingIfNeeded: word >> 8))
-            digest.append(UInt8(truncatingIfNeeded: word))
-        }
-        return digest
+        return sha.state
     }
 
     /// One 64-byte block, the schedule computed in place in 16 words as it is used.

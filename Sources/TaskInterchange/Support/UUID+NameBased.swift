@@ -21,62 +21,27 @@ extension UUID {
 
     /// The version-5 UUID of a namespace's 16 bytes followed by a name's.
     private init(version5Of message: UnsafeRawBufferPointer) {
-        var digest = SHA1.hash(message)
-        digest[6] = (digest[6] & 0x0F) | 0x50
-        digest[8] = (digest[8] & 0x3F) | 0x80
-        self = UUID(
-            uuid: (
-                digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7],
-                digest[8], digest[9], digest[10], digest[11], digest[12], digest[13], digest[14], digest[15]
-            ))
+        var sha = SHA1()
+        let absorbed = sha.absorbBlocks(of: message)
+        self.init(
+            version5Digest: sha.finish(
+                rest: UnsafeRawBufferPointer(rebasing: message[absorbed...]), length: message.count))
+    }
+
+    /// The version-5 UUID whose name hashed to `digest`: its first 16 bytes, version and variant bits set.
+    init(version5Digest digest: SHA1.Digest) {
+        let words = (digest.0.bigEndian, digest.1.bigEndian, digest.2.bigEndian, digest.3.bigEndian)
+        var uuid = withUnsafeBytes(of: words) { $0.loadUnaligned(as: uuid_t.self) }
+        uuid.6 = (uuid.6 & 0x0F) | 0x50
+        uuid.8 = (uuid.8 & 0x3F) | 0x80
+        self.init(uuid: uuid)
     }
 
     /// The id `tasks` gives a store row that has no usable UUID: derived from its object URI
-    /// `x-coredata://<store UUID>/<Entity>/p<Z_PK>`, so every export of the same store gives the same id.
-    ///
-    /// An export derives one per generic record and per link, so the URI's bytes are laid out in a scratch buffer
-    /// rather than built as a string.
+    /// `x-coredata://<store UUID>/<Entity>/p<Z_PK>`, so every export of the same store gives the same id. Readers that
+    /// derive many ids of one entity keep a ``DerivedIdentity``.
     static func derived(storeUUID: String, entity: String, primaryKey: Int64) -> UUID {
-        var store = storeUUID
-        var entity = entity
-        return store.withUTF8 { store in
-            entity.withUTF8 { entity in
-                // The namespace, `x-coredata://`, the store, `/`, the entity, `/p`, and at most 20 characters of key.
-                let capacity = 16 + 13 + store.count + 1 + entity.count + 2 + 20
-                return withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 1) { buffer in
-                    var end = 0
-                    func append(_ bytes: UnsafeRawBufferPointer) {
-                        guard let base = bytes.baseAddress else { return }
-                        (buffer.baseAddress! + end).copyMemory(from: base, byteCount: bytes.count)
-                        end += bytes.count
-                    }
-                    func append(_ text: StaticString) {
-                        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-                    }
-                    withUnsafeBytes(of: urlNamespace.uuid) { append($0) }
-                    append("x-coredata://")
-                    append(UnsafeRawBufferPointer(store))
-                    append("/")
-                    append(UnsafeRawBufferPointer(entity))
-                    append("/p")
-                    // The key in decimal as string interpolation spells it, most significant digit first.
-                    if primaryKey < 0 { append("-") }
-                    var magnitude = primaryKey.magnitude
-                    var digits = 1
-                    var rest = magnitude / 10
-                    while rest != 0 {
-                        digits += 1
-                        rest /= 10
-                    }
-                    for index in stride(from: end + digits - 1, through: end, by: -1) {
-                        buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                        magnitude /= 10
-                    }
-                    end += digits
-                    return UUID(version5Of: UnsafeRawBufferPointer(rebasing: buffer[0..<end]))
-                }
-            }
-        }
+        DerivedIdentity(storeUUID: storeUUID, entity: entity).id(of: primaryKey)
     }
 
     /// Reads a 16-byte blob as a UUID.

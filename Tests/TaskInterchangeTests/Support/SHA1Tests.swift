@@ -42,6 +42,22 @@ struct SHA1Tests {
         #expect(derived.uuidString == "E083751A-36DD-5EA5-8873-AB2C50BB9CD3")
     }
 
+    @Test("one entity's ids, its URI prefix hashed once, for prefixes ending anywhere in a block")
+    func derivedIdentityAtEveryPrefixLength() {
+        for store in ["B411DBC6-DA25-422C-9741-2C34DEFB7108", ""] {
+            // 16 + 13 + store + 1 + entity + 2 bytes of prefix: every remainder modulo 64, and more than one block.
+            for length in 0...140 {
+                let entity = String(repeating: "E", count: length)
+                let identity = DerivedIdentity(storeUUID: store, entity: entity)
+                for key: Int64 in [0, 7, 123_456, -45, .max, .min] {
+                    #expect(
+                        identity.id(of: key) == UUID(nameBased: "x-coredata://\(store)/\(entity)/p\(key)"),
+                        "\(store.count) \(length) \(key)")
+                }
+            }
+        }
+    }
+
     @Test("a derived id is the version-5 id of the object URI, for every shape of key")
     func derivedIDsSpellTheURI() {
         let store = "B411DBC6-DA25-422C-9741-2C34DEFB7108"

@@ -45,8 +45,9 @@ enum StoreIdentity {
         )
         var entries: [Entry] = []
         let property = idColumn.map(kind.property(ofColumn:)) ?? "id"
+        let identity = DerivedIdentity(storeUUID: storeUUID, entity: entity.name)
         func derived(_ key: Int64) -> Entry {
-            Entry(id: UUID.derived(storeUUID: storeUUID, entity: entity.name, primaryKey: key), key: key)
+            Entry(id: identity.id(of: key), key: key)
         }
         while try statement.step() {
             let key = statement.int64(at: 0)

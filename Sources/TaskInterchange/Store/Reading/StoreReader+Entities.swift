@@ -87,6 +87,7 @@ extension StoreReader {
                     + "WHERE \(CoreDataNames.entityNumber) = \(entity.number)\(kept) "
                     + "ORDER BY \(CoreDataNames.primaryKey)"
             )
+            let identity = DerivedIdentity(storeUUID: genericIdentity ?? storeUUID, entity: identityNames[name] ?? name)
             var index = 0
             while try statement.step() {
                 let key = statement.int64(at: 0)
@@ -132,9 +133,7 @@ extension StoreReader {
                 }
                 try visitor.visitEntity(
                     EntityRecord(
-                        id: UUID.derived(
-                            storeUUID: genericIdentity ?? storeUUID, entity: identityNames[name] ?? name,
-                            primaryKey: key),
+                        id: identity.id(of: key),
                         entity: name,
                         key: key, values: values, positions: positions, external: external, dangling: dangling),
                     index: index)
@@ -260,8 +259,16 @@ extension StoreReader {
                 example: "p\(owner)→p\(key)")
             return nil
         }
-        return UUID.derived(
-            storeUUID: genericIdentity ?? storeUUID, entity: identityNames[destinationName] ?? destinationName,
-            primaryKey: key)
+        return derivedIdentity(of: destination).id(of: key)
+    }
+
+    /// How the generic ids of `entity`'s rows are derived: from the store UUID and the entity's name, each as the
+    /// reader is told to name them.
+    private func derivedIdentity(of entity: StoreSchema.Entity) -> DerivedIdentity {
+        if let known = derivedIdentities[entity.number] { return known }
+        let name = generic.name(of: entity)
+        let identity = DerivedIdentity(storeUUID: genericIdentity ?? storeUUID, entity: identityNames[name] ?? name)
+        derivedIdentities[entity.number] = identity
+        return identity
     }
 }

@@ -46,6 +46,8 @@ final class StoreReader {
     var identityNames: [String: String] = [:]
     /// `Z_PK → Z_ENT` of the tables generic links point into.
     var entityNumbers: [String: [Int64: Int64]] = [:]
+    /// How generic ids are derived, by entity number (made on first use: the store and names above are set by then).
+    var derivedIdentities: [Int64: DerivedIdentity] = [:]
     /// What the export carries; `selection` holds its kept rows once `read(into:)` has started.
     let requested: ExportSelection
     var selection: StoreSelection?

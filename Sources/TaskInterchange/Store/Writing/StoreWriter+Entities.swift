@@ -114,10 +114,11 @@ extension StoreWriter {
         var keys: [UUID: Int64] = [:]
         let select = try database.prepare(CoreDataNames.selectKeys(from: Database.quote(laidOut.table), ofEntity: "?"))
         select.bind(laidOut.number, at: 1)
-        let named = archive.identityNames[entity] ?? entity
+        let identity = DerivedIdentity(
+            storeUUID: schema.storeUUID ?? "", entity: archive.identityNames[entity] ?? entity)
         while try select.step() {
             let key = select.int64(at: 0)
-            keys[UUID.derived(storeUUID: schema.storeUUID ?? "", entity: named, primaryKey: key)] = key
+            keys[identity.id(of: key)] = key
         }
         existingEntities[entity] = keys
         return keys
@@ -442,7 +443,8 @@ extension StoreWriter {
             "SELECT \(CoreDataNames.primaryKey)\(columns.map { ", " + Database.quote($0.1) }.joined()) FROM "
                 + "\(Database.quote(laidOut.table)) WHERE \(CoreDataNames.entityNumber) = ?")
         select.bind(laidOut.number, at: 1)
-        let named = archive.identityNames[entity] ?? entity
+        let identity = DerivedIdentity(
+            storeUUID: schema.storeUUID ?? "", entity: archive.identityNames[entity] ?? entity)
         var rows: [VersionMapping.TargetRow] = []
         while try select.step() {
             let key = select.int64(at: 0)
@@ -458,7 +460,7 @@ extension StoreWriter {
             }
             rows.append(
                 VersionMapping.TargetRow(
-                    key: key, id: UUID.derived(storeUUID: schema.storeUUID ?? "", entity: named, primaryKey: key),
+                    key: key, id: identity.id(of: key),
                     values: values))
         }
         return rows
