@@ -1,7 +1,9 @@
 import CSQLite
 
 extension Database {
-    /// Registers an SQL function of one integer argument that returns an integer or NULL.
+    /// Registers an SQL function of one integer argument that returns an integer or NULL. NULL gives NULL; any other
+    /// argument is converted as `sqlite3_value_int64` converts it, which is how keys are read from a row (a key stored
+    /// as text in a table whose `Z_PK` is not its rowid is the same key there and here).
     ///
     /// It is `SQLITE_DIRECTONLY`: a store's own triggers, views and schema can never call it.
     func createFunction(_ name: String, _ body: @escaping (Int64) -> Int64?) throws(SQLiteError) {
@@ -10,7 +12,7 @@ extension Database {
             handle, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY, box,
             { context, _, arguments in
                 let function = Unmanaged<IntegerFunction>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
-                guard let argument = arguments?[0], StorageClass(sqlite3_value_type(argument)) == .integer,
+                guard let argument = arguments?[0], StorageClass(sqlite3_value_type(argument)) != .null,
                     let result = function.body(sqlite3_value_int64(argument))
                 else {
                     sqlite3_result_null(context)

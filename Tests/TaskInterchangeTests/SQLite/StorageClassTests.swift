@@ -22,9 +22,11 @@ struct StorageClassTests {
         var classes: [[StorageClass]] = []
         while try statement.step() { classes.append([statement.columnType(at: 0), statement.columnType(at: 1)]) }
         #expect(classes == [[.integer, .real], [.text, .blob], [.null, .integer]])
-        // An integer function registered on the connection sees only integers.
+        // An integer function registered on the connection reads its argument as a row's key is read: NULL stays
+        // NULL, anything else is converted to an integer by SQLite.
         try database.createFunction("twice") { $0 * 2 }
         #expect(try database.scalar("SELECT twice(21)") == .integer(42))
-        #expect(try database.scalar("SELECT twice('21')") == .null)
+        #expect(try database.scalar("SELECT twice('21')") == .integer(42))
+        #expect(try database.scalar("SELECT twice(NULL)") == .null)
     }
 }

@@ -14,12 +14,13 @@ extension StoreReader {
         let statement = try database.prepare(
             "SELECT \(CoreDataNames.primaryKey), \(selectList(fields.selectList, kind)) "
                 + "FROM \(Database.quote(resolvedKind.table)) "
-                + "WHERE \(resolvedKind.entityFilter)\(selected(kind)) ORDER BY \(idOrder(index, rank: rank))"
+                + "WHERE \(resolvedKind.entityFilter)\(selected(kind)) ORDER BY \(try idOrder(index, rank: rank, table: resolvedKind.table))"
         )
         let extraColumns = extraColumns(kind)
         var position = 0
         while try statement.step() {
             let key = statement.int64(at: 0)
+            try checkIdOrder(index, key: key, position: position, table: resolvedKind.table)
             var record = Record(blank: index.ids[position])
             record.key = key
             readFields(fields.plain, into: &record, statement, key: key)
@@ -51,7 +52,7 @@ extension StoreReader {
             "SELECT \(CoreDataNames.primaryKey), \(projectColumn), \(categoryColumn), "
                 + "\(selectList(fields.selectList, .task)) "
                 + "FROM \(Database.quote(kind.table)) WHERE \(kind.entityFilter)\(selected(.task)) "
-                + "ORDER BY \(idOrder(index, rank: rank))"
+                + "ORDER BY \(try idOrder(index, rank: rank, table: kind.table))"
         )
         let tagLinks = try TagLinks(reader: self, tasks: index, tags: tags)
         var subtaskStream = try SubtaskStream(reader: self, taskRank: rank)
@@ -62,6 +63,7 @@ extension StoreReader {
         var position = 0
         while try statement.step() {
             let key = statement.int64(at: 0)
+            try checkIdOrder(index, key: key, position: position, table: kind.table)
             var record = TaskRecord(blank: index.ids[position])
             record.key = key
             readFields(fields.plain, into: &record, statement, key: key)

@@ -189,9 +189,24 @@ final class StoreReader {
     }
 
     /// The ORDER BY term that reads a kind's rows in id order: the table's own key order when keys rise with ids
-    /// (SQLite then streams rows without sorting them first), else `rank(Z_PK)`.
-    func idOrder(_ index: KeyIndex, rank: String) -> String {
-        index.keysAscend ? CoreDataNames.primaryKey : "\(rank)(\(CoreDataNames.primaryKey))"
+    /// (SQLite then streams rows without sorting them first), else `rank(Z_PK)`. Key order is taken only when every
+    /// key of `table` is stored as an integer: a table whose `Z_PK` is not its rowid may hold text keys, which SQLite
+    /// orders after every number.
+    func idOrder(_ index: KeyIndex, rank: String, table: String) throws -> String {
+        let key = CoreDataNames.primaryKey
+        let integerKeys =
+            try database.scalar(
+                "SELECT NOT EXISTS (SELECT 1 FROM \(Database.quote(table)) WHERE typeof(\(key)) <> 'integer')")?.int64
+            == 1
+        return index.keysAscend && integerKeys ? key : "\(rank)(\(key))"
+    }
+
+    /// Records are matched to their ids by position: a row that arrives out of id order would give its fields to
+    /// another record's id, so it stops the export instead.
+    func checkIdOrder(_ index: KeyIndex, key: Int64, position: Int, table: String) throws {
+        guard index.rank(of: key) != position else { return }
+        throw TaskInterchangeError(
+            .internal, "\(table): row p\(key) was read out of id order (at \(position)); the export stopped there")
     }
 
     /// A kind's field select list (`FieldColumns.selectList`) followed by its extra columns.

@@ -48,4 +48,31 @@ struct KeyOrderTests {
         #expect(falling.tasks == rising.tasks)
         #expect(falling.projects == rising.projects && falling.tags == rising.tags)
     }
+
+    @Test("keys that rise but are not all stored as integers (a Z_PK that is not the rowid) are sorted by rank")
+    func textKeys() throws {
+        let directory = try TemporaryDirectory()
+        let archive = ArchiveGenerator.archive(seed: 6, maxTasks: 60)
+        let path = directory.path("store.sqlite")
+        _ = try StoreImport.run(archive, into: path, options: StoreImportOptions())
+        let rising = try readStore(path).archive
+
+        // The same rows in a ZTASK whose Z_PK has no type: every third key stored as text, which SQLite orders after
+        // every integer key.
+        let database = try Database(path: path, mode: .readWrite)
+        let create = try #require(
+            try database.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'ZTASK'")?.string)
+        #expect(create.contains("Z_PK INTEGER PRIMARY KEY"))
+        let untyped = create.replacingOccurrences(of: "Z_PK INTEGER PRIMARY KEY", with: "Z_PK")
+            .replacingOccurrences(of: "CREATE TABLE ZTASK", with: "CREATE TABLE ZTASK_UNTYPED")
+        try database.execute(
+            untyped + "; INSERT INTO ZTASK_UNTYPED SELECT * FROM ZTASK; DROP TABLE ZTASK; "
+                + "ALTER TABLE ZTASK_UNTYPED RENAME TO ZTASK; "
+                + "UPDATE ZTASK SET Z_PK = CAST(Z_PK AS TEXT) WHERE Z_PK % 3 = 0")
+        #expect(
+            try database.scalar("SELECT count(*) FROM ZTASK WHERE typeof(Z_PK) = 'text'")?.int64 ?? 0
+                == Int64(archive.tasks.count / 3))
+        let read = try readStore(path).archive
+        #expect(read.tasks == rising.tasks)
+    }
 }
