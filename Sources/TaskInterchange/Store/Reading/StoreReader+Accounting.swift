@@ -129,7 +129,8 @@ extension StoreReader {
             let mirroring = table.hasPrefix(CoreDataNames.cloudKitMirroringPrefix)
             log.add(
                 mirroring ? .cloudKitMirroring : .historyTracking, entity: table,
-                message: "\(rows) rows of Core Data's \(mirroring ? "CloudKit mirroring state" : "persistent history") "
+                message:
+                    "\(rows) row\(rows == 1 ? "" : "s") of Core Data's \(mirroring ? "CloudKit mirroring state" : "persistent history") "
                     + "(\(values) values); not exported: an import records its own",
                 count: values)
         }

@@ -51,7 +51,8 @@ struct CoreDataOwnTablesTests {
             Dictionary(named.map { ($0.entity ?? "", $0.count) }, uniquingKeysWith: +)
                 == expected.mapValues(\.values), "\(store)")
         for finding in named {
-            #expect(finding.message.hasPrefix("\(expected[finding.entity ?? ""]?.rows ?? -1) rows of Core Data's"))
+            let rows = expected[finding.entity ?? ""]?.rows ?? -1
+            #expect(finding.message.hasPrefix("\(rows) row\(rows == 1 ? "" : "s") of Core Data's"), "\(finding)")
             #expect(!finding.isWarning)
         }
         let total = expected.values.map(\.values).reduce(0, +)
