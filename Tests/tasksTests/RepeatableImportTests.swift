@@ -19,6 +19,41 @@ struct RepeatableImportTests {
     /// The archive is the sample exported with its model (`isFavorite`, ordered `Notebook.entries` with positions,
     /// …); the comparison must read the target through that same model, as the import's writer does: read by column
     /// names it saw `isfavorite`, `notebook` and `Z_FOK_NOTEBOOK` and rewrote every entry and notebook each time.
+    /// A generic record's id derives from its store's UUID and key: a store imported without `--keep-identity` has a
+    /// UUID of its own, so the same archive imported into it again cannot name what it holds — every record is added
+    /// again, and the import says so per entity, naming `--match`. With `--keep-identity` the records are recognized.
+    @Test("an archive imported again into a store made from it: warned per entity without kept identity, none with")
+    func reimportIntoOtherIdentity() throws {
+        let scratch = try Scratch()
+        let source = scratch.path("Journal-v2.sqlite")
+        try FileManager.default.copyItem(atPath: TasksBinary.sample("Journal-v2.sqlite"), toPath: source)
+        let archive = scratch.path("journal.json")
+        let exported = try TasksBinary.run(["export", "--store", source, "--model", Self.model, "-o", archive])
+        try #require(exported.status == 0, "\(exported.stderr)")
+        for keepIdentity in [false, true] {
+            let store = scratch.path("made-\(keepIdentity).sqlite")
+            let made = try TasksBinary.run(
+                ["import", "--store", store, "--model-from", Self.model, "--model-version", "Journal 2"]
+                    + (keepIdentity ? ["--keep-identity"] : []) + [archive])
+            try #require(made.status == 0, "\(made.stderr)")
+            #expect(!made.stderr.contains("none recognized"), "\(made.stderr)")
+            let again = try TasksBinary.run([
+                "import", "--store", store, "--mode", "upsert", "--model", Self.model, archive,
+            ])
+            try #require(again.status == 0, "\(again.stderr)")
+            for (entity, count) in [("Entry", 7), ("Label", 3), ("Notebook", 2)] {
+                let warning =
+                    "warning: \(entity): \(count) record\(count == 1 ? "" : "s") inserted beside the \(count) the store "
+                    + "held, none recognized as one of them"
+                #expect(again.stderr.contains(warning) == !keepIdentity, "\(keepIdentity): \(again.stderr)")
+                #expect(
+                    again.stderr.contains("--match \(entity).<attribute> pairs records by their content")
+                        == !keepIdentity)
+            }
+            if keepIdentity { #expect(again.stderr.hasPrefix("Nothing written"), "\(again.stderr)") }
+        }
+    }
+
     @Test(
         "upsert --match --model twice: the second run says Nothing written, every entity unchanged, same bytes",
         arguments: Target.allCases)

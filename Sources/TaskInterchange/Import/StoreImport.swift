@@ -329,6 +329,8 @@ public enum StoreImport {
         try writer.settle(settings)
         var validator = Validator(maxIssues: options.maxIssues, existing: existing)
         validator.extraTypes = writer.extraAttributeTypes
+        let heldBefore = try writer.genericRowCounts()
+        let archiveStore = try source.header()?.source?.storeUUID
         // After a model change the archive's inverses are the old version's names: the mapping follows them.
         if importer.versionMapping == nil { validator.targetRelationships = writer.relationshipNames }
         var destination = writer
@@ -360,6 +362,9 @@ public enum StoreImport {
             + lackingWarnings(plan, modelKnown: writer.targetModel != nil)
             + ambiguityWarnings(plan)
             + droppedWarning(plan)
+            + identityWarnings(
+                plan, heldBefore: heldBefore, archiveStore: archiveStore,
+                targetStore: writer.schema.storeUUID, options: options)
         if plan.unlinked > 0 {
             warnings.append(
                 "skip mode: \(plan.unlinked) relationship value\(plan.unlinked == 1 ? "" : "s") under extra not linked "

@@ -107,6 +107,23 @@ extension StoreWriter {
         try genericLayout.names.reduce(into: [:]) { counts, name in counts[name] = try existingObjects(of: name).count }
     }
 
+    /// The rows of each concrete generic entity the target holds now, by entity name (counted, not read).
+    func genericRowCounts() throws(TaskInterchangeError) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        do {
+            for name in genericLayout.names {
+                guard let laidOut = genericLayout.entities[name], !laidOut.isAbstract else { continue }
+                let count = try database.prepare(
+                    "SELECT count(*) FROM \(Database.quote(laidOut.table)) WHERE \(CoreDataNames.entityNumber) = ?")
+                count.bind(laidOut.number, at: 1)
+                counts[name] = try count.step() ? Int(count.int64(at: 0)) : 0
+            }
+        } catch {
+            throw TaskInterchangeError.sqlite(error, path: path, doing: "cannot read the target store")
+        }
+        return counts
+    }
+
     /// The objects of generic `entity` the target holds, by the id each derives from its key (read once).
     func existingObjects(of entity: String) throws -> [UUID: Int64] {
         guard let laidOut = genericLayout.entities[entity] else { return [:] }
