@@ -202,11 +202,14 @@ final class StoreReader {
     }
 
     /// Records are matched to their ids by position: a row that arrives out of id order would give its fields to
-    /// another record's id, so it stops the export instead.
+    /// another record's id, so it stops the export instead. Only a damaged table does that: one whose `Z_PK` is not
+    /// its rowid and holds a NULL, a repeated key or keys that read as the same integer.
     func checkIdOrder(_ index: KeyIndex, key: Int64, position: Int, table: String) throws {
         guard index.rank(of: key) != position else { return }
         throw TaskInterchangeError(
-            .internal, "\(table): row p\(key) was read out of id order (at \(position)); the export stopped there")
+            .invalidData,
+            "\(table): its \(CoreDataNames.primaryKey) values are not distinct integer keys (a NULL, or two rows "
+                + "read as key \(key)), so its rows cannot be told apart; nothing is exported from it")
     }
 
     /// A kind's field select list (`FieldColumns.selectList`) followed by its extra columns.

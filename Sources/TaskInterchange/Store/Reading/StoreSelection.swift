@@ -282,7 +282,8 @@ final class StoreSelection {
         try statement.bind(arguments)
         var result: Set<Int64> = []
         while try statement.step() {
-            if statement.columnType(at: 0) == .integer { result.insert(statement.int64(at: 0)) }
+            // A key stored as text or a number of another class is the key the reader reads it as.
+            if statement.columnType(at: 0) != .null { result.insert(statement.int64(at: 0)) }
         }
         return result
     }

@@ -56,6 +56,9 @@ struct KeyOrderTests {
         let path = directory.path("store.sqlite")
         _ = try StoreImport.run(archive, into: path, options: StoreImportOptions())
         let rising = try readStore(path).archive
+        var completed = ExportOptions()
+        completed.selection.completion = .completed
+        let selected = try Exporter.export(store: path, toFile: directory.path("a.json"), options: completed).counts
 
         // The same rows in a ZTASK whose Z_PK has no type: every third key stored as text, which SQLite orders after
         // every integer key.
@@ -74,5 +77,29 @@ struct KeyOrderTests {
                 == Int64(archive.tasks.count / 3))
         let read = try readStore(path).archive
         #expect(read.tasks == rising.tasks)
+        // A selection finds the rows whose keys are stored as text too.
+        let selectedAgain = try Exporter.export(store: path, toFile: directory.path("b.json"), options: completed)
+        #expect(selectedAgain.counts == selected)
+        #expect(selected.tasks > 0)
+    }
+
+    @Test("a Z_PK that is not the rowid holding a repeated key stops the export as bad data, naming the table")
+    func repeatedKey() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        _ = try StoreImport.run(
+            ArchiveGenerator.archive(seed: 7, maxTasks: 30), into: path, options: StoreImportOptions())
+        let database = try Database(path: path, mode: .readWrite)
+        let create = try #require(
+            try database.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'ZTASK'")?.string)
+        let untyped = create.replacingOccurrences(of: "Z_PK INTEGER PRIMARY KEY", with: "Z_PK")
+            .replacingOccurrences(of: "CREATE TABLE ZTASK", with: "CREATE TABLE ZTASK_UNTYPED")
+        try database.execute(
+            untyped + "; INSERT INTO ZTASK_UNTYPED SELECT * FROM ZTASK; DROP TABLE ZTASK; "
+                + "ALTER TABLE ZTASK_UNTYPED RENAME TO ZTASK; "
+                + "UPDATE ZTASK SET Z_PK = (SELECT min(Z_PK) FROM ZTASK) WHERE Z_PK = (SELECT max(Z_PK) FROM ZTASK)")
+        let error = #expect(throws: TaskInterchangeError.self) { _ = try readStore(path) }
+        #expect(error?.kind == .invalidData)
+        #expect(error?.message.description.contains("ZTASK: its Z_PK values are not distinct integer keys") == true)
     }
 }
