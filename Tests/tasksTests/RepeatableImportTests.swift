@@ -16,20 +16,23 @@ struct RepeatableImportTests {
         var testDescription: String { rawValue }
     }
 
-    /// The archive is the sample exported with its model (`isFavorite`, ordered `Notebook.entries` with positions,
-    /// …); the comparison must read the target through that same model, as the import's writer does: read by column
-    /// names it saw `isfavorite`, `notebook` and `Z_FOK_NOTEBOOK` and rewrote every entry and notebook each time.
+    /// A copy of `Journal-v2.sqlite` exported with its model into the scratch directory; returns the archive's path.
+    static func exportSample(into scratch: Scratch) throws -> String {
+        let source = scratch.path("Journal-v2.sqlite")
+        try FileManager.default.copyItem(atPath: TasksBinary.sample("Journal-v2.sqlite"), toPath: source)
+        let archive = scratch.path("journal.json")
+        let exported = try TasksBinary.run(["export", "--store", source, "--model", Self.model, "-o", archive])
+        try #require(exported.status == 0, "\(exported.stderr)")
+        return archive
+    }
+
     /// A generic record's id derives from its store's UUID and key: a store imported without `--keep-identity` has a
     /// UUID of its own, so the same archive imported into it again cannot name what it holds — every record is added
     /// again, and the import says so per entity, naming `--match`. With `--keep-identity` the records are recognized.
     @Test("an archive imported again into a store made from it: warned per entity without kept identity, none with")
     func reimportIntoOtherIdentity() throws {
         let scratch = try Scratch()
-        let source = scratch.path("Journal-v2.sqlite")
-        try FileManager.default.copyItem(atPath: TasksBinary.sample("Journal-v2.sqlite"), toPath: source)
-        let archive = scratch.path("journal.json")
-        let exported = try TasksBinary.run(["export", "--store", source, "--model", Self.model, "-o", archive])
-        try #require(exported.status == 0, "\(exported.stderr)")
+        let archive = try Self.exportSample(into: scratch)
         for keepIdentity in [false, true] {
             let store = scratch.path("made-\(keepIdentity).sqlite")
             let made = try TasksBinary.run(
@@ -54,16 +57,15 @@ struct RepeatableImportTests {
         }
     }
 
+    /// The archive is the sample exported with its model (`isFavorite`, ordered `Notebook.entries` with positions,
+    /// …); the comparison must read the target through that same model, as the import's writer does: read by column
+    /// names it saw `isfavorite`, `notebook` and `Z_FOK_NOTEBOOK` and rewrote every entry and notebook each time.
     @Test(
         "upsert --match --model twice: the second run says Nothing written, every entity unchanged, same bytes",
         arguments: Target.allCases)
     func secondUpsertWritesNothing(target: Target) throws {
         let scratch = try Scratch()
-        let source = scratch.path("Journal-v2.sqlite")
-        try FileManager.default.copyItem(atPath: TasksBinary.sample("Journal-v2.sqlite"), toPath: source)
-        let archive = scratch.path("journal.json")
-        let exported = try TasksBinary.run(["export", "--store", source, "--model", Self.model, "-o", archive])
-        try #require(exported.status == 0, "\(exported.stderr)")
+        let archive = try Self.exportSample(into: scratch)
         let store = scratch.path("target.sqlite")
         switch target {
         case .sampleCopy:

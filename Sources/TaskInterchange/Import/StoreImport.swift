@@ -329,8 +329,10 @@ public enum StoreImport {
         try writer.settle(settings)
         var validator = Validator(maxIssues: options.maxIssues, existing: existing)
         validator.extraTypes = writer.extraAttributeTypes
-        let heldBefore = try writer.genericRowCounts()
         let archiveStore = try source.header()?.source?.storeUUID
+        // Only an archive of another store can leave the target's generic records unrecognized.
+        let heldBefore =
+            options.mode != .replace && archiveStore != writer.schema.storeUUID ? try writer.genericRowCounts() : [:]
         // After a model change the archive's inverses are the old version's names: the mapping follows them.
         if importer.versionMapping == nil { validator.targetRelationships = writer.relationshipNames }
         var destination = writer

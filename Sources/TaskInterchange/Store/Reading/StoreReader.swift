@@ -194,11 +194,12 @@ final class StoreReader {
     /// orders after every number.
     func idOrder(_ index: KeyIndex, rank: String, table: String) throws -> String {
         let key = CoreDataNames.primaryKey
-        let integerKeys =
-            try database.scalar(
+        let byKey =
+            try index.keysAscend
+            && database.scalar(
                 "SELECT NOT EXISTS (SELECT 1 FROM \(Database.quote(table)) WHERE typeof(\(key)) <> 'integer')")?.int64
-            == 1
-        return index.keysAscend && integerKeys ? key : "\(rank)(\(key))"
+                == 1
+        return byKey ? key : "\(rank)(\(key))"
     }
 
     /// Records are matched to their ids by position: a row that arrives out of id order would give its fields to

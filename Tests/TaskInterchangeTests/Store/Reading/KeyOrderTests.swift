@@ -13,6 +13,21 @@ struct KeyOrderTests {
         }
     }
 
+    /// Rebuilds the store's ZTASK with the same rows but a `Z_PK` of no type (not the rowid, so it may hold text,
+    /// NULL or a repeated key), runs `edit` on it, and returns the open connection.
+    private static func untypingTaskKeys(of path: String, then edit: String) throws -> Database {
+        let database = try Database(path: path, mode: .readWrite)
+        let create = try #require(
+            try database.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'ZTASK'")?.string)
+        #expect(create.contains("Z_PK INTEGER PRIMARY KEY"))
+        let untyped = create.replacingOccurrences(of: "Z_PK INTEGER PRIMARY KEY", with: "Z_PK")
+            .replacingOccurrences(of: "CREATE TABLE ZTASK", with: "CREATE TABLE ZTASK_UNTYPED")
+        try database.execute(
+            untyped + "; INSERT INTO ZTASK_UNTYPED SELECT * FROM ZTASK; DROP TABLE ZTASK; "
+                + "ALTER TABLE ZTASK_UNTYPED RENAME TO ZTASK; " + edit)
+        return database
+    }
+
     @Test("keys rise with ids only when every next id has a larger key")
     func keysAscend() {
         #expect(KeyIndex(Self.entries([])).keysAscend)
@@ -62,16 +77,8 @@ struct KeyOrderTests {
 
         // The same rows in a ZTASK whose Z_PK has no type: every third key stored as text, which SQLite orders after
         // every integer key.
-        let database = try Database(path: path, mode: .readWrite)
-        let create = try #require(
-            try database.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'ZTASK'")?.string)
-        #expect(create.contains("Z_PK INTEGER PRIMARY KEY"))
-        let untyped = create.replacingOccurrences(of: "Z_PK INTEGER PRIMARY KEY", with: "Z_PK")
-            .replacingOccurrences(of: "CREATE TABLE ZTASK", with: "CREATE TABLE ZTASK_UNTYPED")
-        try database.execute(
-            untyped + "; INSERT INTO ZTASK_UNTYPED SELECT * FROM ZTASK; DROP TABLE ZTASK; "
-                + "ALTER TABLE ZTASK_UNTYPED RENAME TO ZTASK; "
-                + "UPDATE ZTASK SET Z_PK = CAST(Z_PK AS TEXT) WHERE Z_PK % 3 = 0")
+        let database = try Self.untypingTaskKeys(
+            of: path, then: "UPDATE ZTASK SET Z_PK = CAST(Z_PK AS TEXT) WHERE Z_PK % 3 = 0")
         #expect(
             try database.scalar("SELECT count(*) FROM ZTASK WHERE typeof(Z_PK) = 'text'")?.int64 ?? 0
                 == Int64(archive.tasks.count / 3))
@@ -89,15 +96,9 @@ struct KeyOrderTests {
         let path = directory.path("store.sqlite")
         _ = try StoreImport.run(
             ArchiveGenerator.archive(seed: 7, maxTasks: 30), into: path, options: StoreImportOptions())
-        let database = try Database(path: path, mode: .readWrite)
-        let create = try #require(
-            try database.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'ZTASK'")?.string)
-        let untyped = create.replacingOccurrences(of: "Z_PK INTEGER PRIMARY KEY", with: "Z_PK")
-            .replacingOccurrences(of: "CREATE TABLE ZTASK", with: "CREATE TABLE ZTASK_UNTYPED")
-        try database.execute(
-            untyped + "; INSERT INTO ZTASK_UNTYPED SELECT * FROM ZTASK; DROP TABLE ZTASK; "
-                + "ALTER TABLE ZTASK_UNTYPED RENAME TO ZTASK; "
-                + "UPDATE ZTASK SET Z_PK = (SELECT min(Z_PK) FROM ZTASK) WHERE Z_PK = (SELECT max(Z_PK) FROM ZTASK)")
+        _ = try Self.untypingTaskKeys(
+            of: path,
+            then: "UPDATE ZTASK SET Z_PK = (SELECT min(Z_PK) FROM ZTASK) WHERE Z_PK = (SELECT max(Z_PK) FROM ZTASK)")
         let error = #expect(throws: TaskInterchangeError.self) { _ = try readStore(path) }
         #expect(error?.kind == .invalidData)
         #expect(error?.message.description.contains("ZTASK: its Z_PK values are not distinct integer keys") == true)
