@@ -18,9 +18,13 @@ public struct GraphSource: Sendable {
     /// A store's relationships read from these sides of their pairs (`Entity.property`): the sides an archive of
     /// another model version carries.
     var carrying: Set<String> = []
-    /// A store's externally stored values read from this store's external data directory instead of its own (a
-    /// dry run compares a private copy of the target, whose files stay beside the target).
-    var externalStore: String?
+    /// A store's externally stored values read from here instead of its own external data directory (a dry run
+    /// compares a private copy of the target, whose files stay beside the target).
+    var externalData: ExternalData?
+    /// A store that is a private file nobody else opens (a new store before it is placed), read where it is.
+    private var inPlace = false
+    /// How a store read under another path is named (a new store, by the path it will appear at).
+    private var label: String?
 
     /// An archive file (version 1, version 2 or NDJSON).
     public static func archive(path: String) -> GraphSource { GraphSource(storage: .archive(path: path)) }
@@ -59,6 +63,14 @@ public struct GraphSource: Sendable {
     /// `model`, the app's model, for a store that keeps no model cache (one made from a model, or by an old framework).
     public static func store(path: String, mapping: StoreMapping? = nil, model: ObjectModel? = nil) -> GraphSource {
         GraphSource(storage: .store(path: path, mapping: mapping, model: model))
+    }
+    /// A new store before it appears at its path, read in its temporary file, with its staged external files.
+    static func pending(_ store: PendingStore, mapping: StoreMapping?, model: ObjectModel?) -> GraphSource {
+        var source = GraphSource(storage: .store(path: store.temporaryPath, mapping: mapping, model: model))
+        source.inPlace = true
+        source.label = store.path
+        source.externalData = store.externalData
+        return source
     }
     /// Records already in memory, e.g. an app's export before and after its migration.
     public static func records(_ archive: Archive, name: String = "archive") -> GraphSource {
@@ -99,7 +111,7 @@ public struct GraphSource: Sendable {
         case .archive(let path): return path
         case .standardInput: return "stdin"
         case .input(_, let name): return name
-        case .store(let path, _, _): return path
+        case .store(let path, _, _): return label ?? path
         case .records(_, let name): return name
         }
     }
@@ -133,15 +145,15 @@ public struct GraphSource: Sendable {
         case .standardInput:
             try ArchiveInput.standardInput().stream(kinds: nil, into: &visitor)
         case .store(let path, let mapping, let model):
-            let snapshot = try StoreSnapshot(path: path)
+            let snapshot = inPlace ? try StoreSnapshot(privateFile: path) : try StoreSnapshot(path: path)
             let reader = try StoreReader(snapshot: snapshot, mapping: mapping, model: model, carrying: carrying)
             reader.genericIdentity = identity
             reader.identityNames = identityNames
-            if let externalStore { reader.externalData = ExternalData(store: externalStore) }
+            if let externalData { reader.externalData = externalData }
             try visitor.visitHeader(
                 ArchiveHeader(
                     source: ArchiveHeader.Source(
-                        store: path, storeUUID: reader.schema.storeUUID, entities: reader.entityNames,
+                        store: name, storeUUID: reader.schema.storeUUID, entities: reader.entityNames,
                         relationships: reader.relationshipDeclarations,
                         model: reader.entityDeclarations)))
             try reader.read(into: &visitor)

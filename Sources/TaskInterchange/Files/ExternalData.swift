@@ -21,6 +21,8 @@ package struct ExternalData {
 
     /// `…/.<StoreName>_SUPPORT/_EXTERNAL_DATA`.
     package let directory: String
+    /// Files written but not yet under their names in `directory` (a new store's, before it is placed): name → path.
+    var staged: [String: String] = [:]
 
     /// The external data directory of the store at `store` (symbolic links resolved: the files are beside the store
     /// file itself).
@@ -53,7 +55,7 @@ package struct ExternalData {
     /// read and encoded a few megabytes at a time into a string made as long as the result once, so a large value
     /// costs its base64 text and no whole copy of its bytes.
     package func base64(of name: String) -> String? {
-        let path = directory + "/" + name
+        let path = path(of: name)
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -83,11 +85,15 @@ package struct ExternalData {
     /// The contents of file `name`, or nil when it is missing, unreadable or not a regular file (a FIFO there would
     /// block the read forever; a link could point anywhere).
     package func read(_ name: String) -> [UInt8]? {
-        let path = directory + "/" + name
+        let path = path(of: name)
         guard (try? FileManager.default.attributesOfItem(atPath: path)[.type]) as? FileAttributeType == .typeRegular,
             let data = FileManager.default.contents(atPath: path)
         else { return nil }
         return [UInt8](data)
+    }
+
+    private func path(of name: String) -> String {
+        staged[name] ?? directory + "/" + name
     }
 }
 

@@ -31,6 +31,14 @@ final class ExternalDataWriter {
     /// True when something waits to be placed.
     var isEmpty: Bool { staged.isEmpty }
 
+    /// The directory's files as they will be once the staged ones are placed: a new store is read through it
+    /// before it (and so its files) appears.
+    var stagedData: ExternalData {
+        var view = data
+        for (file, name) in staged { view.staged[name] = file.path }
+        return view
+    }
+
     /// Writes `value` as file `name` (not yet under its name) and returns the name the row must point at: `name`, or a
     /// new one when the target (or this import) already keeps a different value under `name`: a file is never
     /// overwritten, so a failed import leaves every old value where it was. A file of that name with the same contents

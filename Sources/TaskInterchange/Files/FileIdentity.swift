@@ -63,7 +63,7 @@ struct FileIdentity: Hashable {
         let target = FileIdentity(output)
         if let store {
             let resolvedStore = resolved(store)
-            for suffix in ["", "-wal", "-shm", "-journal"] {
+            for suffix in DatabaseFiles.suffixes {
                 // Sidecars are looked for beside the real file, as SQLite does.
                 if target == FileIdentity(resolvedStore + suffix) || target == FileIdentity(store + suffix) {
                     let what = suffix.isEmpty ? "the store \(store) itself" : "the store's \(suffix) file"

@@ -19,7 +19,6 @@ final class TemporaryFile {
     private var isPlaced = false
     private var isClosed = false
     private static let marker = ".tasks-"
-    private static let sidecars = ["-journal", "-wal", "-shm"]
 
     /// Creates the temporary file for `output` in the same directory (so it can be renamed into place).
     /// - Throws: `.cannotCreate` naming `output` when the directory does not take a new file.
@@ -38,7 +37,7 @@ final class TemporaryFile {
     }
 
     deinit {
-        if !isPlaced { Self.remove(path) }
+        if !isPlaced { DatabaseFiles.remove(path) }
         if !isClosed { close(descriptor) }
         LivePaths.shared.remove(path)
     }
@@ -93,13 +92,13 @@ final class TemporaryFile {
             }
         }
         isPlaced = true
-        for suffix in Self.sidecars { unlink(path + suffix) }
+        for suffix in DatabaseFiles.sidecars { unlink(path + suffix) }
     }
 
     /// Refuses a new SQLite file at `output` while a sidecar of another database is there.
     /// - Throws: `.cannotCreate` naming the sidecar.
     static func checkNoSidecars(of output: String) throws(TaskInterchangeError) {
-        for suffix in sidecars where access(output + suffix, F_OK) == 0 {
+        for suffix in DatabaseFiles.sidecars where access(output + suffix, F_OK) == 0 {
             throw TaskInterchangeError(
                 .cannotCreate,
                 "\(output)\(suffix): left by an earlier database at this path, and SQLite would apply it to the new "
@@ -126,7 +125,7 @@ final class TemporaryFile {
             if flock(handle, LOCK_EX | LOCK_NB) == 0, fstat(handle, &status) == 0,
                 evenEmpty || status.st_size > 0 || isMinuteOld(candidate)
             {
-                remove(candidate)
+                DatabaseFiles.remove(candidate)
             }
             close(handle)
         }
@@ -135,10 +134,5 @@ final class TemporaryFile {
     private static func isMinuteOld(_ path: String) -> Bool {
         let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
         return modified.map { $0.timeIntervalSinceNow < -60 } ?? false
-    }
-
-    private static func remove(_ path: String) {
-        unlink(path)
-        for suffix in sidecars { unlink(path + suffix) }
     }
 }

@@ -16,7 +16,7 @@ extension Importer {
         copy.modificationDates = options.modificationDates
         guard mode == .upsert || mode == .merge || (options.match != nil && mode != .replace) else { return copy }
         var target = GraphSource.store(path: path, mapping: options.mapping, model: options.targetModel)
-        target.externalStore = options.externalDataStore
+        target.externalData = options.externalDataStore.map(ExternalData.init(store:))
         copy.baseline = try TargetComparison.find(
             source, in: target, modelChange: modelChange, match: options.match, dates: options.modificationDates)
         if copy.baseline == nil && (mode == .merge || options.match != nil) {

@@ -54,6 +54,9 @@ public struct StoreImportOptions: Sendable {
     var newStoreFromDeclarations = true
     /// A new store gets no permission this file does not grant: a migration's store holds the legacy store's data.
     var permissionsOf: String?
+    /// A new store is handed over here, complete but not yet at its path, instead of placed (a migration verifies
+    /// it first; see ``PendingStore``).
+    var pendingStore: PendingStore.Slot?
 
     /// Default options: insert mode, no backup, detected mapping.
     public init() {}
@@ -455,19 +458,11 @@ public enum StoreImport {
             throw error
         }
         // The writer is closed here, so its WAL has been checkpointed into the file. A dry run discards the store.
-        // External files go under their names first: a store is never placed without the files it points to.
-        if !options.dryRun {
-            do {
-                try temporary.synchronize(naming: path)
-                try external?.place()
-                try temporary.place(at: path, replacing: false)
-                external?.keep()
-            } catch {
-                external?.discard()
-                throw error
-            }
-        } else {
+        if options.dryRun {
             external?.discard()
+        } else {
+            let store = PendingStore(temporary, external: external, path: path)
+            if let slot = options.pendingStore { slot.store = store } else { try store.place() }
         }
         return StoreImportResult(
             plan: plan, report: validator.report, warnings: warnings, createdStore: !options.dryRun,

@@ -3,12 +3,13 @@ import Foundation
 extension Migration {
     /// Migrates into a new Core Data store at `path` (built from the built-in model, or `template`), synchronously.
     ///
-    /// The store must not exist: it is built in a temporary file and appears only when complete; when its
-    /// verification fails or the migration is cancelled afterwards, it is removed again.
+    /// The store must not exist: it is built and verified in a temporary file and appears at `path` only when it
+    /// holds what the legacy store held, so no process ever opens a store this migration would take back. When the
+    /// migration is cancelled after that, it is removed again.
     /// - Throws: `MigrationError` (its `underlying` error says what failed: `.cannotCreate` when `path` exists or
     ///   names the legacy store, `.cancelled` when stopped).
     public func run(intoStore path: String, events: (@Sendable (Event) -> Void)? = nil) throws -> MigrationReport {
-        var created = false
+        let pending = PendingStore.Slot()
         var imported: StoreImportResult?
         // Without a model change the export's records are fingerprinted as the import reads them, so the
         // verification reads only the new store, and the backup again only when a fingerprint differs.
@@ -28,6 +29,7 @@ extension Migration {
                 options.newStoreRefusal = Self.targetExists
                 options.newStoreFromDeclarations = false
                 options.permissionsOf = legacyStore
+                options.pendingStore = pending
                 // A store made from the app's model is the legacy store's next version: like Core Data's own
                 // migration it keeps the store's UUID and every object its key, so object URIs and ids stay the same.
                 options.keepIdentity = template != nil
@@ -45,27 +47,30 @@ extension Migration {
                 defer { input.fingerprints = nil }
                 let result = try StoreImport.reporting(
                     input, bytes: nil, into: path, options: options, progress: progress)
-                created = result.createdStore
                 imported = result
                 return (result.plan, result.report)
             },
             verify: { input in
-                try beforeVerifying?(path)
+                guard let store = pending.store else { return nil }
+                try beforeVerifying?(store.temporaryPath)
                 if let digests,
                     let verified = try GraphComparison.verify(
-                        digests: digests, name: "the archive", against: .store(path: path))
+                        digests: digests, name: "the archive", against: .pending(store, mapping: nil, model: nil))
                 {
                     return verified
                 }
                 return try GraphComparison.verify(
                     .archive(input, name: "the archive"),
-                    against: .store(path: path, mapping: template == nil ? nil : mapping, model: template?.model),
+                    against: .pending(store, mapping: template == nil ? nil : mapping, model: template?.model),
                     modelChange: mapping?.modelChange ?? ModelChangeOverrides(),
                     modelVersions: template == nil ? nil : modelVersions, versionMapping: imported?.versionMapping)
             },
+            complete: {
+                try pending.store?.place()
+            },
             undo: {
-                guard created else { return }
-                for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+                pending.store?.withdraw()
+                pending.store = nil
             })
         report.destination = path
         report.versionMapping = imported?.versionMapping
@@ -117,6 +122,7 @@ extension Migration {
                 return try GraphComparison.verify(
                     .archive(input, name: "the archive"), against: .records(contents, name: "the destination"))
             },
+            complete: {},
             undo: {
                 if written { try? destination.rollback() }
             })

@@ -2,7 +2,8 @@ import Foundation
 
 extension Migration {
     /// The stages in order around the destination-specific steps. `migrate` must leave the destination as it was
-    /// when it throws; `undo` takes back what it wrote once it has returned. A failure before `migrate` returned
+    /// when it throws; `complete` makes what it wrote, now verified, the destination's; `undo` takes back what
+    /// `migrate` wrote (and `complete` made) once `migrate` has returned. A failure before `migrate` returned
     /// removes the backup this migration made: nothing was written that it would restore. `newStore` is the path a
     /// new store is made at when nothing is there, so a failure says nothing was created there rather than that it
     /// is as it was.
@@ -21,6 +22,7 @@ extension Migration {
             plan: ImportPlan, validation: ValidationReport?
         ),
         verify: (ExportStream) throws -> GraphDiff?,
+        complete: () throws -> Void,
         undo: () -> Void
     ) throws -> MigrationReport {
         let started = Date()
@@ -107,6 +109,7 @@ extension Migration {
             }
             progress?(ProgressEvent(phase: .verifying, done: validation.counts.tasks, total: validation.counts.tasks))
             try Cancellation.checkpoint()
+            try complete()
             events?(.stage(.completed))
             var report = MigrationReport(
                 backupPath: dryRun ? "" : backup, export: export, validation: validation, plan: plan,
@@ -159,7 +162,7 @@ extension Migration {
 
     /// Removes a backup this migration made, with its sidecars and external files.
     static func removeBackup(_ path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        DatabaseFiles.remove(path)
         try? FileManager.default.removeItem(atPath: ExternalDataBackup.supportDirectory(of: path))
     }
 
@@ -225,7 +228,7 @@ extension Migration {
             let path = backupDirectory + "/" + Self.backupName(for: legacyStore, at: date, attempt: attempt)
             try FileIdentity.checkOutput(path, setting: .migrationBackup, store: legacyStore)
             let taken =
-                ["", "-wal", "-shm", "-journal"].contains { access(path + $0, F_OK) == 0 }
+                DatabaseFiles.suffixes.contains { access(path + $0, F_OK) == 0 }
                 || access(ExternalDataBackup.supportDirectory(of: path), F_OK) == 0
             if !taken {
                 // The external files go under the name first: a backup never appears without the files it points at.

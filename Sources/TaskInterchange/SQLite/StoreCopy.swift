@@ -68,7 +68,7 @@ enum StoreCopy {
             try copyLocked(source, to: destination, busyTimeout: busyTimeout)
             return Outcome(path: destination, hadWALData: walSize > 0, recoveredHotJournal: false)
         } catch let error where error.code == 776 {  // SQLITE_READONLY_ROLLBACK: a hot journal
-            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(destination + suffix) }
+            DatabaseFiles.remove(destination)
             return try recoverHotJournal(source, to: destination, naming: store)
         } catch {
             throw TaskInterchangeError.sqlite(error, path: store, doing: "cannot read the store")
@@ -330,7 +330,7 @@ enum StoreCopy {
                 }
                 return Outcome(path: destination, hadWALData: false, recoveredHotJournal: true)
             }
-            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(destination + suffix) }
+            DatabaseFiles.remove(destination)
             try Cancellation.checkpoint()
         }
         throw TaskInterchangeError(

@@ -29,7 +29,7 @@ package enum Suggestion {
         else { return "" }
         let candidates = entries.filter { name in
             name != typed && (typed.hasPrefix(".") || !name.hasPrefix("."))
-                && !["-wal", "-shm", "-journal"].contains { name.hasSuffix($0) }
+                && !DatabaseFiles.sidecars.contains { name.hasSuffix($0) }
         }
         let lowered = typed.lowercased()
         let near =

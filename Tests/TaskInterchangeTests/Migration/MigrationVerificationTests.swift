@@ -6,6 +6,14 @@ import Testing
 /// import: the backup is read once, and read again only when a fingerprint differs, for the full report.
 @Suite("Migration verification by fingerprints")
 struct MigrationVerificationTests {
+    /// What a migration's verification hook saw, from the migration's thread.
+    final class Seen: @unchecked Sendable {
+        private let lock = NSLock()
+        private var seen: (targetThere: Bool, tasks: Int64)?
+        var facts: (targetThere: Bool, tasks: Int64)? { lock.withLock { seen } }
+        func record(targetThere: Bool, tasks: Int64) { lock.withLock { seen = (targetThere, tasks) } }
+    }
+
     /// Migrates `legacy` into a new store beside it; returns the report, its verification and the full comparison
     /// of the backup with the new store.
     static func migrated(_ legacy: String, in directory: TemporaryDirectory) async throws -> (
@@ -64,6 +72,33 @@ struct MigrationVerificationTests {
         #expect(record.fields.map(\.field) == ["title"])
         #expect(verification.description.contains("Changed after the import"))
         #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
+    @Test("the new store is verified before it appears: nothing is at its path until then, and it is that file")
+    func verifiedBeforePlaced() async throws {
+        let directory = try TemporaryDirectory()
+        let legacy = try SampleStores.copy("TaskManager.sqlite", to: directory)
+        let target = directory.path("new.sqlite")
+        var migration = Migration(legacyStore: legacy, backupDirectory: directory.url.path)
+        let seen = Seen()
+        migration.beforeVerifying = { path in
+            // A private file beside the target, holding every task already.
+            let tasks = try Database(path: path, mode: .readOnly(immutable: true)).scalar("SELECT count(*) FROM ZTASK")
+            seen.record(targetThere: access(target, F_OK) == 0, tasks: tasks?.int64 ?? -1)
+            #expect(
+                URL(fileURLWithPath: path).deletingLastPathComponent()
+                    == URL(fileURLWithPath: target).deletingLastPathComponent())
+            #expect(path != target)
+        }
+        let report = try await migration.run(intoStore: target)
+        #expect(seen.facts?.targetThere == false)
+        #expect(seen.facts?.tasks == 44)
+        #expect(report.verification?.isEqual == true)
+        let placed = try Database(path: target, mode: .readOnly(immutable: true)).scalar("SELECT count(*) FROM ZTASK")
+        #expect(placed?.int64 == 44)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+            .filter { $0.hasPrefix(".new.sqlite") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
     @Test("a fingerprint changes with any one compared value of a task")
