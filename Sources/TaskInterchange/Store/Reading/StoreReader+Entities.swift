@@ -85,12 +85,12 @@ extension StoreReader {
             let statement = try database.prepare(
                 "SELECT \(select) FROM \(Database.quote(entity.table)) "
                     + "WHERE \(CoreDataNames.entityNumber) = \(entity.number)\(kept) "
-                    + "ORDER BY \(CoreDataNames.primaryKey)"
+                    + "ORDER BY \(try keyOrder(entity.table))"
             )
             let identity = DerivedIdentity(storeUUID: genericIdentity ?? storeUUID, entity: identityNames[name] ?? name)
             var index = 0
             while try statement.step() {
-                let key = statement.int64(at: 0)
+                let key = try StoreIdentity.key(statement, at: 0, table: entity.table)
                 var values = extraValues(statement, from: 1, columns, entity: name, key: key) ?? [:]
                 let external = externalFiles
                 // A few large files can take longer than 1,024 small records.

@@ -48,6 +48,8 @@ final class StoreReader {
     var entityNumbers: [String: [Int64: Int64]] = [:]
     /// How generic ids are derived, by entity number (made on first use: the store and names above are set by then).
     var derivedIdentities: [Int64: DerivedIdentity] = [:]
+    /// Per table, whether its keys are its rowids (see `keysAreRowids`).
+    private var rowidKeys: [String: Bool] = [:]
     /// What the export carries; `selection` holds its kept rows once `read(into:)` has started.
     let requested: ExportSelection
     var selection: StoreSelection?
@@ -189,28 +191,40 @@ final class StoreReader {
     }
 
     /// The ORDER BY term that reads a kind's rows in id order: the table's own key order when keys rise with ids
-    /// (SQLite then streams rows without sorting them first), else `rank(Z_PK)`. Key order is taken only when every
-    /// key of `table` is stored as an integer: a table whose `Z_PK` is not its rowid may hold text keys, which SQLite
-    /// orders after every number.
+    /// (SQLite then streams rows without sorting them first), else `rank(Z_PK)`. Key order is taken only when the
+    /// keys are the table's rowids: a table whose `Z_PK` is not may hold text keys, which SQLite orders after every
+    /// number.
     func idOrder(_ index: KeyIndex, rank: String, table: String) throws -> String {
         let key = CoreDataNames.primaryKey
-        let byKey =
-            try index.keysAscend
-            && database.scalar(
-                "SELECT NOT EXISTS (SELECT 1 FROM \(Database.quote(table)) WHERE typeof(\(key)) <> 'integer')")?.int64
-                == 1
-        return byKey ? key : "\(rank)(\(key))"
+        return try index.keysAscend && keysAreRowids(table) ? key : "\(rank)(\(key))"
+    }
+
+    /// The ORDER BY term that reads `table`'s rows in the order of their keys as `StoreIdentity.key` reads them.
+    func keyOrder(_ table: String) throws -> String {
+        let key = CoreDataNames.primaryKey
+        return try keysAreRowids(table) ? key : "CAST(\(key) AS INTEGER)"
+    }
+
+    /// True when `table`'s `Z_PK` is its rowid, as in every table Core Data makes: every key is then an integer and
+    /// the table is stored in key order. SQLite's own plan for a lookup by key says so.
+    func keysAreRowids(_ table: String) throws -> Bool {
+        if let known = rowidKeys[table] { return known }
+        let plan = try database.rows(
+            "EXPLAIN QUERY PLAN SELECT 1 FROM \(Database.quote(table)) WHERE \(CoreDataNames.primaryKey) = 1")
+        let known = plan.contains { row in row.contains { $0.string?.contains("USING INTEGER PRIMARY KEY") == true } }
+        rowidKeys[table] = known
+        return known
     }
 
     /// Records are matched to their ids by position: a row that arrives out of id order would give its fields to
     /// another record's id, so it stops the export instead. Only a damaged table does that: one whose `Z_PK` is not
-    /// its rowid and holds a NULL, a repeated key or keys that read as the same integer.
+    /// its rowid and holds a repeated key or keys that read as the same integer (text `'7'` beside integer 7).
     func checkIdOrder(_ index: KeyIndex, key: Int64, position: Int, table: String) throws {
         guard index.rank(of: key) != position else { return }
         throw TaskInterchangeError(
             .invalidData,
-            "\(table): its \(CoreDataNames.primaryKey) values are not distinct integer keys (a NULL, or two rows "
-                + "read as key \(key)), so its rows cannot be told apart; nothing is exported from it")
+            "\(table): its \(CoreDataNames.primaryKey) values are not distinct (two rows read as key \(key)), so its "
+                + "rows cannot be told apart; nothing is exported from it")
     }
 
     /// A kind's field select list (`FieldColumns.selectList`) followed by its extra columns.

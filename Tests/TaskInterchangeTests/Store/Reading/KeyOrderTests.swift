@@ -16,15 +16,20 @@ struct KeyOrderTests {
     /// Rebuilds the store's ZTASK with the same rows but a `Z_PK` of no type (not the rowid, so it may hold text,
     /// NULL or a repeated key), runs `edit` on it, and returns the open connection.
     private static func untypingTaskKeys(of path: String, then edit: String) throws -> Database {
+        try untypingKeys(of: "ZTASK", in: path, then: edit)
+    }
+
+    /// Rebuilds `table` with the same rows but a `Z_PK` of no type, as `untypingTaskKeys` does ZTASK.
+    private static func untypingKeys(of table: String, in path: String, then edit: String) throws -> Database {
         let database = try Database(path: path, mode: .readWrite)
         let create = try #require(
-            try database.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'ZTASK'")?.string)
+            try database.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = '\(table)'")?.string)
         #expect(create.contains("Z_PK INTEGER PRIMARY KEY"))
         let untyped = create.replacingOccurrences(of: "Z_PK INTEGER PRIMARY KEY", with: "Z_PK")
-            .replacingOccurrences(of: "CREATE TABLE ZTASK", with: "CREATE TABLE ZTASK_UNTYPED")
+            .replacingOccurrences(of: "CREATE TABLE \(table)", with: "CREATE TABLE \(table)_UNTYPED")
         try database.execute(
-            untyped + "; INSERT INTO ZTASK_UNTYPED SELECT * FROM ZTASK; DROP TABLE ZTASK; "
-                + "ALTER TABLE ZTASK_UNTYPED RENAME TO ZTASK; " + edit)
+            untyped + "; INSERT INTO \(table)_UNTYPED SELECT * FROM \(table); DROP TABLE \(table); "
+                + "ALTER TABLE \(table)_UNTYPED RENAME TO \(table); " + edit)
         return database
     }
 
@@ -101,6 +106,57 @@ struct KeyOrderTests {
             then: "UPDATE ZTASK SET Z_PK = (SELECT min(Z_PK) FROM ZTASK) WHERE Z_PK = (SELECT max(Z_PK) FROM ZTASK)")
         let error = #expect(throws: TaskInterchangeError.self) { _ = try readStore(path) }
         #expect(error?.kind == .invalidData)
-        #expect(error?.message.description.contains("ZTASK: its Z_PK values are not distinct integer keys") == true)
+        #expect(
+            error?.message.description.contains("ZTASK: its Z_PK values are not distinct (two rows read as key") == true
+        )
+    }
+
+    @Test(
+        "a key that is not an integer (not the rowid: text, a fraction, NULL) stops the export as bad data, naming it",
+        arguments: [
+            ("'abc'", "the text 'abc'"), ("10.5", "the real number 10.5"), ("NULL", "NULL"), ("x'01'", "a blob"),
+        ])
+    func notIntegerKey(stored: String, named: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        _ = try StoreImport.run(
+            ArchiveGenerator.archive(seed: 8, maxTasks: 30), into: path, options: StoreImportOptions())
+        _ = try Self.untypingTaskKeys(
+            of: path, then: "UPDATE ZTASK SET Z_PK = \(stored) WHERE Z_PK = (SELECT max(Z_PK) FROM ZTASK)")
+        let error = #expect(throws: TaskInterchangeError.self) { _ = try readStore(path) }
+        #expect(error?.kind == .invalidData)
+        #expect(
+            error?.message.description.contains("ZTASK: a row's Z_PK is \(named), not an integer key") == true,
+            "\(String(describing: error))")
+    }
+
+    @Test("a key stored as a whole real number or its decimal text reads as that integer")
+    func exactKeys() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        _ = try StoreImport.run(
+            ArchiveGenerator.archive(seed: 9, maxTasks: 30), into: path, options: StoreImportOptions())
+        let before = try readStore(path).archive
+        _ = try Self.untypingTaskKeys(
+            of: path,
+            then: "UPDATE ZTASK SET Z_PK = CAST(Z_PK AS REAL) WHERE Z_PK % 2 = 0; "
+                + "UPDATE ZTASK SET Z_PK = CAST(Z_PK AS TEXT) WHERE typeof(Z_PK) = 'integer' AND Z_PK % 3 = 0")
+        #expect(try readStore(path).archive.tasks == before.tasks)
+    }
+
+    @Test("a generic entity's key that is not an integer stops the export too; exact ones read as before")
+    func genericKeys() throws {
+        let directory = try TemporaryDirectory()
+        let path = try SampleStores.copy("Journal-v1.sqlite", to: directory)
+        let before = try readStore(path).archive
+        let entries = before.entities.filter { $0.entity == "Entry" }
+        #expect(entries.count > 3)
+        let database = try Self.untypingKeys(
+            of: "ZENTRY", in: path, then: "UPDATE ZENTRY SET Z_PK = CAST(Z_PK AS TEXT) WHERE Z_PK % 2 = 0")
+        #expect(try readStore(path).archive.entities == before.entities)
+        try database.execute("UPDATE ZENTRY SET Z_PK = 'p1' WHERE Z_PK = (SELECT max(Z_PK) FROM ZENTRY)")
+        let error = #expect(throws: TaskInterchangeError.self) { _ = try readStore(path) }
+        #expect(error?.kind == .invalidData)
+        #expect(error?.message.description.contains("ZENTRY: a row's Z_PK is the text 'p1'") == true)
     }
 }
