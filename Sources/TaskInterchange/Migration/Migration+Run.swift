@@ -4,8 +4,8 @@ extension Migration {
     /// Migrates into a new Core Data store at `path` (built from the built-in model, or `template`), synchronously.
     ///
     /// The store must not exist: it is built and verified in a temporary file and appears at `path` only when it
-    /// holds what the legacy store held, so no process ever opens a store this migration would take back. When the
-    /// migration is cancelled after that, it is removed again.
+    /// holds what the legacy store held, as the migration's last step, so no process ever opens a store this
+    /// migration would take back.
     /// - Throws: `MigrationError` (its `underlying` error says what failed: `.cannotCreate` when `path` exists or
     ///   names the legacy store, `.cancelled` when stopped).
     public func run(intoStore path: String, events: (@Sendable (Event) -> Void)? = nil) throws -> MigrationReport {
@@ -51,7 +51,9 @@ extension Migration {
                 return (result.plan, result.report)
             },
             verify: { input in
-                guard let store = pending.store else { return nil }
+                guard let store = pending.store else {
+                    throw TaskInterchangeError(.internal, "\(path): the import handed over no store to verify")
+                }
                 try beforeVerifying?(store.temporaryPath)
                 if let digests,
                     let verified = try GraphComparison.verify(

@@ -12,8 +12,11 @@ extension Database {
             handle, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY, box,
             { context, _, arguments in
                 let function = Unmanaged<IntegerFunction>.fromOpaque(sqlite3_user_data(context)).takeUnretainedValue()
-                guard let argument = arguments?[0], StorageClass(sqlite3_value_type(argument)) != .null,
-                    let result = function.body(sqlite3_value_int64(argument))
+                guard let argument = arguments?[0],
+                    let key = StorageClass(sqlite3_value_type(argument)).exactInteger(
+                        integer: { sqlite3_value_int64(argument) }, real: { sqlite3_value_double(argument) },
+                        text: { sqlite3_value_text(argument).map { String(cString: $0) } }),
+                    let result = function.body(key)
                 else {
                     sqlite3_result_null(context)
                     return

@@ -147,6 +147,12 @@ package final class Statement {
         StorageClass(sqlite3_column_type(handle, index))
     }
 
+    /// The column's value as an exact integer key (see `StorageClass.exactInteger`), nil when it is not one.
+    package func exactInteger(at index: Int32) -> Int64? {
+        columnType(at: index).exactInteger(
+            integer: { int64(at: index) }, real: { double(at: index) }, text: { text(at: index) })
+    }
+
     /// The integer value of a column (0 for NULL).
     package func int64(at index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)

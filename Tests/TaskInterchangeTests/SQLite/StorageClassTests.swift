@@ -22,11 +22,26 @@ struct StorageClassTests {
         var classes: [[StorageClass]] = []
         while try statement.step() { classes.append([statement.columnType(at: 0), statement.columnType(at: 1)]) }
         #expect(classes == [[.integer, .real], [.text, .blob], [.null, .integer]])
-        // An integer function registered on the connection reads its argument as a row's key is read: NULL stays
-        // NULL, anything else is converted to an integer by SQLite.
+        // An integer function registered on the connection reads its argument as a row's key is read: a value that
+        // is exactly an integer (its text, a whole real) is one; NULL and anything else give NULL.
         try database.createFunction("twice") { $0 * 2 }
         #expect(try database.scalar("SELECT twice(21)") == .integer(42))
         #expect(try database.scalar("SELECT twice('21')") == .integer(42))
+        #expect(try database.scalar("SELECT twice(21.0)") == .integer(42))
         #expect(try database.scalar("SELECT twice(NULL)") == .null)
+        #expect(try database.scalar("SELECT twice(21.5)") == .null)
+        #expect(try database.scalar("SELECT twice('21abc')") == .null)
+        #expect(try database.scalar("SELECT twice(x'15')") == .null)
+        #expect(try database.scalar("SELECT twice(9223372036854775808.0)") == .null)
+    }
+
+    @Test("a value reads as an exact integer key only when it is one")
+    func exactInteger() throws {
+        let database = try Database(path: ":memory:", mode: .create)
+        let statement = try database.prepare(
+            "SELECT 7, '7', '+7', 7.0, 7.5, 'abc', NULL, x'07', 9223372036854775808.0, -9223372036854775808.0")
+        #expect(try statement.step())
+        let read = (0..<statement.columnCount).map { statement.exactInteger(at: $0) }
+        #expect(read == [7, 7, 7, 7, nil, nil, nil, nil, nil, Int64.min])
     }
 }

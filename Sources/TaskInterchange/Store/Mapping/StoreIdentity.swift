@@ -30,40 +30,31 @@ enum StoreIdentity {
         }
     }
 
-    /// The primary key in `column` of the statement's row. A key stored as anything but an integer is read as
-    /// SQLite reads it only when that is exact (text `'7'`, real `7.0`: a table whose `Z_PK` is not its rowid may
-    /// hold such); any other value would silently become another key (`'abc'` and NULL read as 0, `7.5` as 7).
-    /// - Throws: `.invalidData` naming the table and the value: the row cannot be named, so nothing is exported.
+    /// The primary key in `column` of the statement's row. A key stored as anything but an integer is read only when
+    /// it reads exactly (text `'7'`, real `7.0`: a table whose `Z_PK` is not its rowid may hold such); any other value
+    /// would silently become another key (`'abc'` and NULL read as 0, `7.5` as 7).
+    /// - Throws: `.invalidData` naming `table` and the value: the row cannot be named.
     static func key(_ statement: Statement, at column: Int32, table: String) throws(TaskInterchangeError) -> Int64 {
-        let key = statement.int64(at: column)
+        if let key = statement.exactInteger(at: column) { return key }
         let stored: String
         switch statement.columnType(at: column) {
-        case .integer:
-            return key
-        case .text:
-            let text = statement.text(at: column) ?? ""
-            if Int64(text) == key { return key }
-            stored = "the text '\(text.prefix(40))'"
-        case .real:
-            let value = statement.double(at: column)
-            if Double(key) == value { return key }
-            stored = "the real number \(value)"
-        case .null:
-            stored = "NULL"
-        case .blob:
-            stored = "a blob"
+        case .text: stored = "the text '\((statement.text(at: column) ?? "").prefix(40))'"
+        case .real: stored = "the real number \(statement.double(at: column))"
+        case .null: stored = "NULL"
+        case .blob, .integer: stored = "a blob"
         }
         throw TaskInterchangeError(
             .invalidData,
             "\(table): a row's \(CoreDataNames.primaryKey) is \(stored), not an integer key, so the row cannot be "
-                + "named; nothing is exported from it")
+                + "named (the table is damaged)")
     }
 
     /// Reads every row of a kind, sorted by id (then key), recording every derived or repaired id in `log`.
-    /// `selected` is a further condition on the rows (`AND …`), empty for all of them.
+    /// `selected` is a further condition on the rows (`AND …`), empty for all of them; `store` names the store in
+    /// errors.
     static func read(
         _ kind: ResolvedMapping.ResolvedKind, from database: Database, storeUUID: String,
-        log: inout FindingLog, selected: String = ""
+        log: inout FindingLog, selected: String = "", store: String
     ) throws -> [Entry] {
         let entity = kind.entity
         let idColumn = kind.columns["id"]
@@ -79,7 +70,7 @@ enum StoreIdentity {
             Entry(id: identity.id(of: key), key: key)
         }
         while try statement.step() {
-            let key = try Self.key(statement, at: 0, table: kind.table)
+            let key = try Self.key(statement, at: 0, table: "\(store): \(kind.table)")
             var id: UUID?
             switch statement.columnType(at: 1) {
             case .null:

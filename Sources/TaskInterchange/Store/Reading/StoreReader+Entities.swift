@@ -6,45 +6,51 @@ extension StoreReader {
     final class LinkCursor {
         let relationship: GenericLayout.Relationship
         private let statement: Statement
-        private var current: (owner: Int64, member: Int64, position: Int64?)?
+        private var current: (owner: Int64, member: Int64?, position: Int64?)?
 
-        init(_ relationship: GenericLayout.Relationship, owners: String, database: Database) throws {
+        /// `owners` selects the owning entity's keys; the link rows come in the order of their owner keys as read.
+        init(_ relationship: GenericLayout.Relationship, owners: String, reader: StoreReader) throws {
             self.relationship = relationship
             let sql: String
             switch relationship.storage {
             case .destinationColumn(let key, _, let order):
-                let key = Database.quote(key)
+                let table = relationship.destinationTable
                 let position = order.map(Database.quote) ?? "NULL"
                 sql =
-                    "SELECT \(key), \(CoreDataNames.primaryKey), \(position) "
-                    + "FROM \(Database.quote(relationship.destinationTable)) "
-                    + "WHERE \(key) IN (\(owners)) ORDER BY 1, 3, 2"
+                    "SELECT \(Database.quote(key)), \(CoreDataNames.primaryKey), \(position) "
+                    + "FROM \(Database.quote(table)) "
+                    + "WHERE \(Database.quote(key)) IN (\(owners)) "
+                    + "ORDER BY \(try reader.keyOrder(table, key)), 3, \(try reader.keyOrder(table))"
             case .joinTable(let direction):
                 let position = direction.orderColumn.map(Database.quote) ?? "NULL"
                 let owner = Database.quote(direction.ownerColumn)
                 sql =
                     "SELECT \(owner), \(Database.quote(direction.memberColumn)), \(position) "
                     + "FROM \(Database.quote(direction.table)) "
-                    + "WHERE \(owner) IN (\(owners)) ORDER BY 1, 3, 2"
+                    + "WHERE \(owner) IN (\(owners)) "
+                    + "ORDER BY \(try reader.keyOrder(direction.table, direction.ownerColumn)), 3, "
+                    + "\(try reader.keyOrder(direction.table, direction.memberColumn))"
             case .column:
                 preconditionFailure("to-one relationships are read with their row")
             }
-            statement = try database.prepare(sql)
+            statement = try reader.database.prepare(sql)
             try advance()
         }
 
+        /// The next link row whose owner is exactly a key (one that is not belongs to no owner row).
         private func advance() throws {
-            current =
-                try statement.step()
-                ? (
-                    statement.int64(at: 0), statement.int64(at: 1),
-                    statement.isNull(at: 2) ? nil : statement.int64(at: 2)
-                ) : nil
+            while try statement.step() {
+                guard let owner = statement.exactInteger(at: 0) else { continue }
+                current = (owner, statement.exactInteger(at: 1), statement.isNull(at: 2) ? nil : statement.int64(at: 2))
+                return
+            }
+            current = nil
         }
 
-        /// The (member key, position) pairs of `owner`, in order; owners are asked for in ascending key order.
-        func links(of owner: Int64) throws -> [(key: Int64, position: Int64?)] {
-            var result: [(Int64, Int64?)] = []
+        /// The (member key, position) pairs of `owner`, in order; owners are asked for in ascending key order. A
+        /// member key that is not exactly an integer is nil.
+        func links(of owner: Int64) throws -> [(key: Int64?, position: Int64?)] {
+            var result: [(Int64?, Int64?)] = []
             while let row = current, row.owner <= owner {
                 if row.owner == owner { result.append((row.member, row.position)) }
                 try advance()
@@ -66,7 +72,7 @@ extension StoreReader {
             let cursors = try entity.relationships.filter {
                 if case .column = $0.storage { return false } else { return true }
             }
-            .map { try LinkCursor($0, owners: owners, database: database) }
+            .map { try LinkCursor($0, owners: owners, reader: self) }
             let columns = entity.attributes.map {
                 StoreExtras.Column(column: $0.column, property: $0.property, kind: $0.value)
             }
@@ -89,8 +95,12 @@ extension StoreReader {
             )
             let identity = DerivedIdentity(storeUUID: genericIdentity ?? storeUUID, entity: identityNames[name] ?? name)
             var index = 0
+            var previous: Int64?
             while try statement.step() {
-                let key = try StoreIdentity.key(statement, at: 0, table: entity.table)
+                let key = try StoreIdentity.key(statement, at: 0, table: "\(snapshot.path): \(entity.table)")
+                // Rows come in key order: a key not above the one before is a key two rows share.
+                if let previous, key <= previous { throw repeatedKey(key, table: entity.table) }
+                previous = key
                 var values = extraValues(statement, from: 1, columns, entity: name, key: key) ?? [:]
                 let external = externalFiles
                 // A few large files can take longer than 1,024 small records.
@@ -100,7 +110,12 @@ extension StoreReader {
                 for (offset, relationship) in toOne.enumerated() {
                     let column = Int32(1 + columns.count + 2 * offset)
                     guard !statement.isNull(at: column) else { continue }
-                    let destination = statement.int64(at: column)
+                    guard let destination = statement.exactInteger(at: column) else {
+                        log.add(
+                            .unexportedValues, entity: name, property: relationship.property,
+                            message: "key is not an integer key; not exported", example: "p\(key)")
+                        continue
+                    }
                     if entityNumbers[relationship.destinationTable]?[destination] == nil {
                         dangling[relationship.property] = danglingKey(
                             destination, entityColumn: statement, at: column + 1, of: relationship, from: name,
@@ -119,9 +134,15 @@ extension StoreReader {
                     var ids: [String] = []
                     var kept: [Int64] = []
                     for link in links {
+                        guard let member = link.key else {
+                            log.add(
+                                .danglingReference, entity: name, property: property,
+                                message: "link's key is not an integer key; link not exported", example: "p\(key)")
+                            continue
+                        }
                         guard
                             let id = entityID(
-                                table: cursor.relationship.destinationTable, key: link.key, from: name, property,
+                                table: cursor.relationship.destinationTable, key: member, from: name, property,
                                 owner: key)
                         else { continue }
                         ids.append(CanonicalUUID.string(id))

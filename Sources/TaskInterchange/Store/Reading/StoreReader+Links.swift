@@ -52,7 +52,9 @@ extension StoreReader {
                 while try statement.step() {
                     let owner = statement.int64(at: 0)
                     let member = statement.int64(at: 1)
-                    guard table.destination.rank(of: member) != nil else {
+                    guard statement.exactInteger(at: 0) != nil,
+                        statement.exactInteger(at: 1).flatMap(table.destination.rank(of:)) != nil
+                    else {
                         if isExcluded(relationship.declaration.destination) {
                             log.add(
                                 .excludedReference, entity: entity, property: relationship.property,

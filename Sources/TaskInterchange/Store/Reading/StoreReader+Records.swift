@@ -86,7 +86,7 @@ extension StoreReader {
     {
         guard statement.columnType(at: column) != .null else { return nil }
         let key = statement.int64(at: column)
-        if let id = index.id(of: key) { return id }
+        if let id = statement.exactInteger(at: column).flatMap(index.id(of:)) { return id }
         if let kind = StoreMapping.Kind(rawValue: origin.field), isExcluded(kind) {
             log.add(
                 .excludedReference, entity: origin.entity, property: origin.property,

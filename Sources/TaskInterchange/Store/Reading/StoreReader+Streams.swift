@@ -23,12 +23,14 @@ extension StoreReader {
             let tagColumn = Database.quote(join.tagColumn)
             let statement = try reader.database.prepare(
                 "SELECT \(taskColumn), \(tagColumn) FROM \(Database.quote(join.table)) "
-                    + "WHERE 1\(reader.selected(.task, join.taskColumn)) ORDER BY \(taskColumn), \(tagColumn)")
+                    + "WHERE 1\(reader.selected(.task, join.taskColumn)) "
+                    + "ORDER BY \(try reader.keyOrder(join.table, join.taskColumn)), "
+                    + "\(try reader.keyOrder(join.table, join.tagColumn))")
             while try statement.step() {
                 let taskKey = statement.int64(at: 0)
                 let tagKey = statement.int64(at: 1)
-                let task = statement.isNull(at: 0) ? nil : tasks.rank(of: taskKey)
-                guard let task, let tag = statement.isNull(at: 1) ? nil : tags.rank(of: tagKey) else {
+                let task = statement.exactInteger(at: 0).flatMap(tasks.rank(of:))
+                guard let task, let tag = statement.exactInteger(at: 1).flatMap(tags.rank(of:)) else {
                     if task != nil, reader.isExcluded(.tag) {
                         reader.log.add(
                             .excludedReference, entity: join.table, property: nil,

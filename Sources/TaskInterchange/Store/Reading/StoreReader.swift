@@ -48,8 +48,8 @@ final class StoreReader {
     var entityNumbers: [String: [Int64: Int64]] = [:]
     /// How generic ids are derived, by entity number (made on first use: the store and names above are set by then).
     var derivedIdentities: [Int64: DerivedIdentity] = [:]
-    /// Per table, whether its keys are its rowids (see `keysAreRowids`).
-    private var rowidKeys: [String: Bool] = [:]
+    /// Per `table.column`, whether it has INTEGER affinity (see `hasIntegerAffinity`).
+    private var integerAffinity: [String: Bool] = [:]
     /// What the export carries; `selection` holds its kept rows once `read(into:)` has started.
     let requested: ExportSelection
     var selection: StoreSelection?
@@ -170,7 +170,7 @@ final class StoreReader {
         return KeyIndex(
             try StoreIdentity.read(
                 resolvedKind, from: database, storeUUID: storeUUID, log: &log,
-                selected: selected(kind)))
+                selected: selected(kind), store: snapshot.path))
     }
 
     /// The condition that keeps only the selected rows of `kind` (by `column`, a key of that kind); empty when
@@ -192,27 +192,30 @@ final class StoreReader {
 
     /// The ORDER BY term that reads a kind's rows in id order: the table's own key order when keys rise with ids
     /// (SQLite then streams rows without sorting them first), else `rank(Z_PK)`. Key order is taken only when the
-    /// keys are the table's rowids: a table whose `Z_PK` is not may hold text keys, which SQLite orders after every
-    /// number.
+    /// keys are stored as integers (see `keyOrder`).
     func idOrder(_ index: KeyIndex, rank: String, table: String) throws -> String {
         let key = CoreDataNames.primaryKey
-        return try index.keysAscend && keysAreRowids(table) ? key : "\(rank)(\(key))"
+        return try index.keysAscend && hasIntegerAffinity(table, key) ? key : "\(rank)(\(key))"
     }
 
-    /// The ORDER BY term that reads `table`'s rows in the order of their keys as `StoreIdentity.key` reads them.
-    func keyOrder(_ table: String) throws -> String {
-        let key = CoreDataNames.primaryKey
-        return try keysAreRowids(table) ? key : "CAST(\(key) AS INTEGER)"
+    /// The ORDER BY term that reads `table`'s rows in the order of the keys `column` holds, as they are read
+    /// (`Statement.exactInteger`): the column itself when SQLite stores every such key in it as an integer (a column
+    /// of INTEGER affinity, as Core Data declares every key column), else its values cast to integers, since SQLite
+    /// orders text after every number.
+    func keyOrder(_ table: String, _ column: String = CoreDataNames.primaryKey) throws -> String {
+        let quoted = Database.quote(column)
+        return try hasIntegerAffinity(table, column) ? quoted : "CAST(\(quoted) AS INTEGER)"
     }
 
-    /// True when `table`'s `Z_PK` is its rowid, as in every table Core Data makes: every key is then an integer and
-    /// the table is stored in key order. SQLite's own plan for a lookup by key says so.
-    func keysAreRowids(_ table: String) throws -> Bool {
-        if let known = rowidKeys[table] { return known }
-        let plan = try database.rows(
-            "EXPLAIN QUERY PLAN SELECT 1 FROM \(Database.quote(table)) WHERE \(CoreDataNames.primaryKey) = 1")
-        let known = plan.contains { row in row.contains { $0.string?.contains("USING INTEGER PRIMARY KEY") == true } }
-        rowidKeys[table] = known
+    /// True when `table`'s `column` has INTEGER affinity (its declared type contains `INT`): SQLite then stores any
+    /// value that is exactly an integer as one.
+    func hasIntegerAffinity(_ table: String, _ column: String) throws -> Bool {
+        let name = table + "." + column
+        if let known = integerAffinity[name] { return known }
+        let type = try database.scalar(
+            "SELECT type FROM pragma_table_info(?1) WHERE name = ?2 COLLATE NOCASE", [.text(table), .text(column)])
+        let known = type?.string?.uppercased().contains("INT") ?? false
+        integerAffinity[name] = known
         return known
     }
 
@@ -221,10 +224,15 @@ final class StoreReader {
     /// its rowid and holds a repeated key or keys that read as the same integer (text `'7'` beside integer 7).
     func checkIdOrder(_ index: KeyIndex, key: Int64, position: Int, table: String) throws {
         guard index.rank(of: key) != position else { return }
-        throw TaskInterchangeError(
+        throw repeatedKey(key, table: table)
+    }
+
+    /// A damaged table's rows that read as one key.
+    func repeatedKey(_ key: Int64, table: String) -> TaskInterchangeError {
+        TaskInterchangeError(
             .invalidData,
-            "\(table): its \(CoreDataNames.primaryKey) values are not distinct (two rows read as key \(key)), so its "
-                + "rows cannot be told apart; nothing is exported from it")
+            "\(snapshot.path): \(table): its \(CoreDataNames.primaryKey) values are not distinct (two rows read as key \(key)), so its "
+                + "rows cannot be told apart (the table is damaged)")
     }
 
     /// A kind's field select list (`FieldColumns.selectList`) followed by its extra columns.

@@ -295,7 +295,8 @@ final class StoreSelection {
         }
         if let id = UUID(uuidString: text) {
             var log = FindingLog()
-            let entries = try StoreIdentity.read(project, from: reader.database, storeUUID: reader.storeUUID, log: &log)
+            let entries = try StoreIdentity.read(
+                project, from: reader.database, storeUUID: reader.storeUUID, log: &log, store: reader.snapshot.path)
             if let entry = entries.first(where: { $0.id == id }) { return [entry.key] }
         }
         guard let column = project.columns["name"] else {

@@ -146,7 +146,7 @@ final class StoreWriter: ImportDestination {
         var log = FindingLog()
         for (kind, resolvedKind) in resolved.kinds {
             let entries = try StoreIdentity.read(
-                resolvedKind, from: database, storeUUID: schema.storeUUID ?? "", log: &log)
+                resolvedKind, from: database, storeUUID: schema.storeUUID ?? "", log: &log, store: path)
             existing[kind] = Dictionary(
                 entries.map { (UUIDKey($0.id), $0.key) }, uniquingKeysWith: { first, _ in first })
         }

@@ -21,11 +21,19 @@ struct KeyOrderTests {
 
     /// Rebuilds `table` with the same rows but a `Z_PK` of no type, as `untypingTaskKeys` does ZTASK.
     private static func untypingKeys(of table: String, in path: String, then edit: String) throws -> Database {
+        try rebuilding(table, in: path, replacing: "Z_PK INTEGER PRIMARY KEY", with: "Z_PK", then: edit)
+    }
+
+    /// Rebuilds `table` with the same rows from its `CREATE TABLE` statement with `old` replaced by `new`, runs
+    /// `edit`, and returns the open connection.
+    private static func rebuilding(
+        _ table: String, in path: String, replacing old: String, with new: String, then edit: String
+    ) throws -> Database {
         let database = try Database(path: path, mode: .readWrite)
         let create = try #require(
             try database.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = '\(table)'")?.string)
-        #expect(create.contains("Z_PK INTEGER PRIMARY KEY"))
-        let untyped = create.replacingOccurrences(of: "Z_PK INTEGER PRIMARY KEY", with: "Z_PK")
+        #expect(create.contains(old))
+        let untyped = create.replacingOccurrences(of: old, with: new)
             .replacingOccurrences(of: "CREATE TABLE \(table)", with: "CREATE TABLE \(table)_UNTYPED")
         try database.execute(
             untyped + "; INSERT INTO \(table)_UNTYPED SELECT * FROM \(table); DROP TABLE \(table); "
@@ -158,5 +166,67 @@ struct KeyOrderTests {
         let error = #expect(throws: TaskInterchangeError.self) { _ = try readStore(path) }
         #expect(error?.kind == .invalidData)
         #expect(error?.message.description.contains("ZENTRY: a row's Z_PK is the text 'p1'") == true)
+    }
+
+    @Test("join rows whose keys are stored as text beside integers (untyped columns): every task keeps its own tags")
+    func textKeysInJoinTable() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        _ = try StoreImport.run(
+            ArchiveGenerator.archive(seed: 10, maxTasks: 80), into: path, options: StoreImportOptions())
+        let before = try readStore(path).archive
+        #expect(before.tasks.contains { $0.tagIds.count > 1 })
+        let join = try #require(
+            try Database(path: path, mode: .readOnly(immutable: true)).scalar(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'Z_[0-9]*'")?.string)
+        let columns = try Database(path: path, mode: .readOnly(immutable: true))
+            .rows("SELECT name FROM pragma_table_info('\(join)')").compactMap { $0.first?.string }
+        #expect(columns.count == 2)
+        let database = try Self.rebuilding(join, in: path, replacing: "INTEGER", with: "", then: "")
+        try database.execute(
+            "UPDATE \(join) SET \(columns[0]) = CAST(\(columns[0]) AS TEXT), \(columns[1]) = CAST(\(columns[1]) AS TEXT) "
+                + "WHERE rowid % 2 = 0")
+        #expect(
+            try database.scalar("SELECT count(*) FROM \(join) WHERE typeof(\(columns[0])) = 'text'")?.int64 ?? 0 > 0)
+        #expect(try readStore(path).archive.tasks == before.tasks)
+    }
+
+    @Test("a generic entity's join rows with keys stored as text keep their links; a key two rows share stops it")
+    func genericJoinAndRepeatedKeys() throws {
+        let directory = try TemporaryDirectory()
+        let path = try SampleStores.copy("Journal-v1.sqlite", to: directory)
+        let before = try readStore(path).archive
+        #expect(
+            before.entities.contains {
+                if case .array(let labels)? = $0.values["labels"] { return !labels.isEmpty }
+                return false
+            })
+        let database = try Self.rebuilding("Z_1LABELS", in: path, replacing: "INTEGER", with: "", then: "")
+        try database.execute("UPDATE Z_1LABELS SET Z_1ENTRIES = CAST(Z_1ENTRIES AS TEXT) WHERE rowid % 2 = 1")
+        #expect(try readStore(path).archive.entities == before.entities)
+
+        _ = try Self.untypingKeys(
+            of: "ZLABEL", in: path,
+            then: "INSERT INTO ZLABEL SELECT * FROM ZLABEL WHERE Z_PK = (SELECT min(Z_PK) FROM ZLABEL)")
+        let error = #expect(throws: TaskInterchangeError.self) { _ = try readStore(path) }
+        #expect(error?.kind == .invalidData)
+        #expect(error?.message.description.contains("ZLABEL: its Z_PK values are not distinct") == true)
+    }
+
+    @Test("a foreign key that is not exactly a key (a fraction) is reported as dangling, not read as another row's")
+    func fractionalForeignKey() throws {
+        let directory = try TemporaryDirectory()
+        let path = try SampleStores.copy("TaskManager.sqlite", to: directory)
+        let database = try Database(path: path, mode: .readWrite)
+        let task = try #require(
+            try database.scalar("SELECT Z_PK FROM ZTASK WHERE ZPROJECT IS NOT NULL ORDER BY Z_PK LIMIT 1")?.int64)
+        try database.execute("UPDATE ZTASK SET ZPROJECT = ZPROJECT + 0.5 WHERE Z_PK = \(task)")
+        let (archive, findings) = try readStore(path, keepingStoreForm: true)
+        let record = try #require(archive.tasks.first { $0.key == task })
+        #expect(record.projectId == nil)
+        #expect(
+            findings.contains { finding in
+                finding.code == .danglingReference && finding.examples.contains { $0.hasPrefix("p\(task)→") }
+            })
     }
 }
