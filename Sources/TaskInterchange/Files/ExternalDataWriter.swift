@@ -22,10 +22,17 @@ final class ExternalDataWriter {
     private var placed: [String] = []
     private var created: [String] = []
     private var swept = false
+    /// The directory, held under a shared `flock` while this writer may have files staged there: a run sweeps
+    /// leftovers only when it can lock the directory exclusively, so never while another run's files wait.
+    private var directoryLock: Int32 = -1
 
     init(store: String) {
         data = ExternalData(store: store)
         existing = data
+    }
+
+    deinit {
+        releaseDirectory()
     }
 
     /// True when something waits to be placed.
@@ -54,7 +61,9 @@ final class ExternalDataWriter {
         }
         try makeDirectories()
         let final = data.directory + "/" + name
-        let file = try TemporaryFile(beside: final)
+        // Leftovers are swept with the whole directory, under its lock (`sweepOnce`): another run's staged file of
+        // the same name has given up its own lock and must stay.
+        let file = try TemporaryFile(beside: final, sweeping: false)
         var offset = 0
         while offset < value.count {
             let written = value[offset...].withUnsafeBytes { write(file.descriptor, $0.baseAddress, $0.count) }
@@ -65,8 +74,8 @@ final class ExternalDataWriter {
             offset += written
         }
         try file.synchronize(naming: final)
-        // No other import sweeps this directory meanwhile (see `sweepOnce`), so the descriptor can go: an import of
-        // thousands of photos would run out of them.
+        // No other run sweeps this directory while this one holds it (see `sweepOnce`), so the descriptor can go: an
+        // import of thousands of photos would run out of them.
         file.release()
         staged.append((file, name))
         stagedDigests[name] = digest
@@ -93,6 +102,7 @@ final class ExternalDataWriter {
         stagedDigests = [:]
         for directory in created.reversed() { rmdir(directory) }
         created = []
+        releaseDirectory()
     }
 
     /// The transaction committed: what was placed stays.
@@ -100,6 +110,15 @@ final class ExternalDataWriter {
         placed = []
         created = []
         stagedDigests = [:]
+        releaseDirectory()
+    }
+
+    /// Nothing of this writer waits in the directory any more: another run may sweep it (and this one again, should
+    /// it stage more).
+    private func releaseDirectory() {
+        if directoryLock >= 0 { close(directoryLock) }
+        directoryLock = -1
+        swept = false
     }
 
     /// Removes the files `names` (which the committed store no longer points at). A file that cannot be removed is
@@ -120,18 +139,24 @@ final class ExternalDataWriter {
         }
     }
 
-    /// Removes the temporary files of runs killed while staging (their locks are gone), once per import.
+    /// Removes the temporary files of runs killed while staging (their locks are gone), once per import, and only
+    /// when no other run holds the directory: staged files give up their own locks (see `stage`), and two runs
+    /// making the same new store (a second migration started while the first verifies) stage side by side.
     private func sweepOnce() {
         guard !swept else { return }
         swept = true
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: data.directory)) ?? []
-        for name in names where name.hasPrefix(".") {
-            guard let marker = name.range(of: ".tasks-", options: .backwards) else { continue }
-            // No other run stages here meanwhile: imports into a store wait for its write lock, and two runs creating
-            // the same new store cannot both place it.
-            TemporaryFile.sweep(
-                beside: data.directory + "/" + name[name.index(after: name.startIndex)..<marker.lowerBound],
-                evenEmpty: true)
+        directoryLock = open(data.directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directoryLock >= 0 else { return }
+        if flock(directoryLock, LOCK_EX | LOCK_NB) == 0 {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: data.directory)) ?? []
+            for name in names where name.hasPrefix(".") {
+                guard let marker = name.range(of: ".tasks-", options: .backwards) else { continue }
+                TemporaryFile.sweep(
+                    beside: data.directory + "/" + name[name.index(after: name.startIndex)..<marker.lowerBound],
+                    evenEmpty: true)
+            }
         }
+        // Shared from here on (a conversion when the sweep held it exclusively), so no later run sweeps these files.
+        while flock(directoryLock, LOCK_SH) != 0 && errno == EINTR {}
     }
 }

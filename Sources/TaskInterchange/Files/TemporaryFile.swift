@@ -20,12 +20,13 @@ final class TemporaryFile {
     private var isClosed = false
     private static let marker = ".tasks-"
 
-    /// Creates the temporary file for `output` in the same directory (so it can be renamed into place).
+    /// Creates the temporary file for `output` in the same directory (so it can be renamed into place), first
+    /// sweeping what killed runs left beside `output` unless the caller sweeps the directory itself (`sweeping`).
     /// - Throws: `.cannotCreate` naming `output` when the directory does not take a new file.
-    init(beside output: String) throws(TaskInterchangeError) {
+    init(beside output: String, sweeping: Bool = true) throws(TaskInterchangeError) {
         let url = URL(fileURLWithPath: output)
         let directory = url.deletingLastPathComponent().path
-        Self.sweep(beside: output)
+        if sweeping { Self.sweep(beside: output) }
         path = directory + "/." + url.lastPathComponent + Self.marker + UUID().uuidString
         LivePaths.shared.insert(path)
         descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
