@@ -43,10 +43,15 @@ enum StoreIdentity {
         case .null: stored = "NULL"
         case .blob, .integer: stored = "a blob"
         }
-        throw TaskInterchangeError(
+        throw damagedKey(stored + ", not an integer key", table: table)
+    }
+
+    /// A row of a damaged table that cannot be named: its key is `stored`.
+    static func damagedKey(_ stored: String, table: String) -> TaskInterchangeError {
+        TaskInterchangeError(
             .invalidData,
-            "\(table): a row's \(CoreDataNames.primaryKey) is \(stored), not an integer key, so the row cannot be "
-                + "named (the table is damaged)")
+            "\(table): a row's \(CoreDataNames.primaryKey) is \(stored), so the row cannot be named (the table is damaged)"
+        )
     }
 
     /// Reads every row of a kind, sorted by id (then key), recording every derived or repaired id in `log`.

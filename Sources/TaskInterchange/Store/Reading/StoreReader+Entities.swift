@@ -100,6 +100,7 @@ extension StoreReader {
                 let key = try StoreIdentity.key(statement, at: 0, table: "\(snapshot.path): \(entity.table)")
                 // Rows come in key order: a key not above the one before is a key two rows share.
                 if let previous, key <= previous { throw repeatedKey(key, table: entity.table) }
+                if previous == nil { try checkArchivable(key, table: entity.table) }
                 previous = key
                 var values = extraValues(statement, from: 1, columns, entity: name, key: key) ?? [:]
                 let external = externalFiles

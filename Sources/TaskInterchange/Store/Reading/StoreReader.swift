@@ -167,10 +167,18 @@ final class StoreReader {
     /// Builds the id index of one kind.
     func index(_ kind: StoreMapping.Kind) throws -> KeyIndex {
         guard let resolvedKind = resolved.kinds[kind] else { return KeyIndex([]) }
-        return KeyIndex(
-            try StoreIdentity.read(
-                resolvedKind, from: database, storeUUID: storeUUID, log: &log,
-                selected: selected(kind), store: snapshot.path))
+        let entries = try StoreIdentity.read(
+            resolvedKind, from: database, storeUUID: storeUUID, log: &log, selected: selected(kind),
+            store: snapshot.path)
+        if let lowest = entries.lazy.map(\.key).min() { try checkArchivable(lowest, table: resolvedKind.table) }
+        return KeyIndex(entries)
+    }
+
+    /// Core Data's keys start at 1, and an archive holds no other: a lower one is a damaged table's.
+    func checkArchivable(_ key: Int64, table: String) throws {
+        guard key < 1 else { return }
+        throw StoreIdentity.damagedKey(
+            "\(key), not a key Core Data gives (they start at 1)", table: "\(snapshot.path): \(table)")
     }
 
     /// The condition that keeps only the selected rows of `kind` (by `column`, a key of that kind); empty when
