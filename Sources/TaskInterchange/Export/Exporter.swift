@@ -81,6 +81,7 @@ public enum Exporter {
             snapshot: snapshot, mapping: options.mapping, mappingSource: options.mappingSource,
             carryExtras: options.writing.formatVersion >= 2, selection: options.selection,
             model: options.model)
+        reader.writesArchive = true
         if let store = options.externalDataStore { reader.externalData = ExternalData(store: store) }
         let header = ArchiveHeader(
             format: options.writing.formatVersion >= 2 ? ArchiveHeader.formatName : nil,

@@ -15,7 +15,14 @@ extension Database {
                 guard let argument = arguments?[0],
                     let key = StorageClass(sqlite3_value_type(argument)).exactInteger(
                         integer: { sqlite3_value_int64(argument) }, real: { sqlite3_value_double(argument) },
-                        text: { sqlite3_value_text(argument).map { String(cString: $0) } }),
+                        text: {
+                            // By its length: text holding a NUL is not the digits before it.
+                            sqlite3_value_text(argument).map {
+                                String(
+                                    decoding: UnsafeBufferPointer(
+                                        start: $0, count: Int(sqlite3_value_bytes(argument))), as: UTF8.self)
+                            }
+                        }),
                     let result = function.body(key)
                 else {
                     sqlite3_result_null(context)

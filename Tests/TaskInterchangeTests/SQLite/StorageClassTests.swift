@@ -33,15 +33,24 @@ struct StorageClassTests {
         #expect(try database.scalar("SELECT twice('21abc')") == .null)
         #expect(try database.scalar("SELECT twice(x'15')") == .null)
         #expect(try database.scalar("SELECT twice(9223372036854775808.0)") == .null)
+        #expect(try database.scalar("SELECT twice('21' || char(0) || 'x')") == .null)
     }
 
     @Test("a value reads as an exact integer key only when it is one")
     func exactInteger() throws {
         let database = try Database(path: ":memory:", mode: .create)
         let statement = try database.prepare(
-            "SELECT 7, '7', '+7', 7.0, 7.5, 'abc', NULL, x'07', 9223372036854775808.0, -9223372036854775808.0")
+            "SELECT 7, '7', '+7', 7.0, 7.5, 'abc', NULL, x'07', 9223372036854775808.0, -9223372036854775808.0, "
+                + "' 7 ', '7.0', '7e2', '0x7', 'inf', '7.5', '', ' ', '7' || char(0) || 'x'")
         #expect(try statement.step())
         let read = (0..<statement.columnCount).map { statement.exactInteger(at: $0) }
-        #expect(read == [7, 7, 7, 7, nil, nil, nil, nil, nil, Int64.min])
+        #expect(
+            read == [7, 7, 7, 7, nil, nil, nil, nil, nil, Int64.min, 7, 7, 700, nil, nil, nil, nil, nil, nil])
+        // Every text read as a key is one SQLite's comparison finds equal to that key.
+        for (column, key) in zip(Int32(10)..., read[10...]) {
+            guard let key else { continue }
+            let text = try #require(statement.text(at: column))
+            #expect(try database.scalar("SELECT CAST(? AS NUMERIC) = ?", [.text(text), .integer(key)]) == .integer(1))
+        }
     }
 }

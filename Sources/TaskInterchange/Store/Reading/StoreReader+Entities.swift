@@ -242,7 +242,13 @@ extension StoreReader {
             var numbers: [Int64: Int64] = [:]
             let statement = try database.prepare(
                 "SELECT \(CoreDataNames.keyAndEntityList) FROM \(Database.quote(table))")
-            while try statement.step() { numbers[statement.int64(at: 0)] = statement.int64(at: 1) }
+            while try statement.step() {
+                let key = try StoreIdentity.key(statement, at: 0, table: "\(snapshot.path): \(table)")
+                // Sibling entities share the table: a key two of their rows hold would send links to either.
+                if numbers.updateValue(statement.int64(at: 1), forKey: key) != nil {
+                    throw repeatedKey(key, table: table)
+                }
+            }
             entityNumbers[table] = numbers
         }
     }

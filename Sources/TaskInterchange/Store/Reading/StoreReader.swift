@@ -48,6 +48,9 @@ final class StoreReader {
     var entityNumbers: [String: [Int64: Int64]] = [:]
     /// How generic ids are derived, by entity number (made on first use: the store and names above are set by then).
     var derivedIdentities: [Int64: DerivedIdentity] = [:]
+    /// Set when the records become an archive, which holds only keys from 1 (see `checkArchivable`); a comparison or
+    /// an inspection reads any key.
+    var writesArchive = false
     /// Per `table.column`, whether it has INTEGER affinity (see `hasIntegerAffinity`).
     private var integerAffinity: [String: Bool] = [:]
     /// What the export carries; `selection` holds its kept rows once `read(into:)` has started.
@@ -174,11 +177,14 @@ final class StoreReader {
         return KeyIndex(entries)
     }
 
-    /// Core Data's keys start at 1, and an archive holds no other: a lower one is a damaged table's.
+    /// Core Data's keys start at 1, and an archive holds no other: a lower one is a damaged table's, which an export
+    /// cannot carry.
     func checkArchivable(_ key: Int64, table: String) throws {
-        guard key < 1 else { return }
-        throw StoreIdentity.damagedKey(
-            "\(key), not a key Core Data gives (they start at 1)", table: "\(snapshot.path): \(table)")
+        guard writesArchive, key < 1 else { return }
+        throw TaskInterchangeError(
+            .invalidData,
+            "\(snapshot.path): \(table): a row's \(CoreDataNames.primaryKey) is \(key), not a key Core Data gives "
+                + "(they start at 1), and an archive holds no other (the table is damaged)")
     }
 
     /// The condition that keeps only the selected rows of `kind` (by `column`, a key of that kind); empty when

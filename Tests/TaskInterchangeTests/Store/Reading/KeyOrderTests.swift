@@ -124,7 +124,6 @@ struct KeyOrderTests {
         arguments: [
             ("'abc'", "the text 'abc', not an integer key"), ("10.5", "the real number 10.5, not an integer key"),
             ("NULL", "NULL, not an integer key"), ("x'01'", "a blob, not an integer key"),
-            ("-7", "-7, not a key Core Data gives (they start at 1)"), ("0", "0, not a key Core Data gives"),
         ])
     func notIntegerKey(stored: String, named: String) throws {
         let directory = try TemporaryDirectory()
@@ -230,5 +229,26 @@ struct KeyOrderTests {
             findings.contains { finding in
                 finding.code == .danglingReference && finding.examples.contains { $0.hasPrefix("p\(task)→") }
             })
+    }
+
+    @Test("a row key below 1 stops an export (an archive holds none), while a comparison reads it", arguments: [-7, 0])
+    func keyBelowOne(key: Int64) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("store.sqlite")
+        _ = try StoreImport.run(
+            ArchiveGenerator.archive(seed: 13, maxTasks: 30), into: path, options: StoreImportOptions())
+        let database = try Database(path: path, mode: .readWrite)
+        try database.execute(
+            "UPDATE ZSUBTASK SET ZTASK = \(key) WHERE ZTASK = (SELECT max(Z_PK) FROM ZTASK); "
+                + "UPDATE ZTASK SET Z_PK = \(key) WHERE Z_PK = (SELECT max(Z_PK) FROM ZTASK)")
+        let error = #expect(throws: TaskInterchangeError.self) {
+            _ = try Exporter.export(store: path, toFile: directory.path("a.json"), options: ExportOptions())
+        }
+        #expect(error?.kind == .invalidData)
+        #expect(
+            error?.message.description.contains("ZTASK: a row's Z_PK is \(key), not a key Core Data gives") == true,
+            "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("a.json")))
+        #expect(try readStore(path, keepingStoreForm: true).archive.tasks.contains { $0.key == key })
     }
 }
