@@ -11,7 +11,7 @@ extension ExportSummary: CustomStringConvertible {
         if let cells {
             text +=
                 !cells.isComplete
-                ? "  \(cells.notExported) stored values not exported (see the warnings)\n"
+                ? "  \(cells.notExported) stored value\(cells.notExported == 1 ? "" : "s") not exported (see the warnings)\n"
                 : cells.coreDataOwn == 0
                     ? "  every stored value exported\n"
                     : "  every stored value of the model's entities exported; \(cells.coreDataOwn) values of Core "

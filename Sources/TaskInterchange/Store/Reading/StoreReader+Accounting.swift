@@ -136,18 +136,23 @@ extension StoreReader {
         }
     }
 
-    /// A to-many carried from its owner's side reads the keys its destination rows hold for the owners it exports; a
-    /// key that names no row of an entity carrying the relationship (a deleted owner's) is in no record. Such cells
-    /// are counted as not exported and named, so the column is never taken as carried whole.
+    /// A to-many carried from its owner's side reads the keys its destination rows (or its join table's rows) hold
+    /// for the owners it exports; a key that names no row of an entity carrying the relationship (a deleted owner's,
+    /// or one that is not an integer key) is in no record. Such cells are counted as not exported and named, so the
+    /// column is never taken as carried whole.
     private func accountKeysOfNoOwner(into account: inout CellAccount) throws {
-        // [destination table, key column] → the relationship's owners.
+        // [table, key column] → the relationship's owners.
         var owners: [[String]: (entity: String, property: String, table: String, numbers: [Int64])] = [:]
         for name in generic.names {
             let entity = generic.entities[name]!
             for relationship in entity.relationships {
-                guard case .destinationColumn(let key, _, _) = relationship.storage else { continue }
-                owners[[relationship.destinationTable, key], default: (name, relationship.property, entity.table, [])]
-                    .numbers.append(entity.number)
+                let column: [String]
+                switch relationship.storage {
+                case .destinationColumn(let key, _, _): column = [relationship.destinationTable, key]
+                case .joinTable(let direction): column = [direction.table, direction.ownerColumn]
+                case .column: continue
+                }
+                owners[column, default: (name, relationship.property, entity.table, [])].numbers.append(entity.number)
             }
         }
         for (column, owner) in owners.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {

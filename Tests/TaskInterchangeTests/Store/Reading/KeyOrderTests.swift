@@ -251,4 +251,26 @@ struct KeyOrderTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path("a.json")))
         #expect(try readStore(path, keepingStoreForm: true).archive.tasks.contains { $0.key == key })
     }
+
+    @Test(
+        "a generic join row whose owner is no row, or not an integer key, is named and counted as not exported",
+        arguments: [
+            "INSERT INTO Z_1LABELS VALUES (999, 1)",
+            "UPDATE Z_1LABELS SET Z_1ENTRIES = Z_1ENTRIES + 0.5 WHERE rowid = 1",
+        ])
+    func joinRowOfNoOwner(edit: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = try SampleStores.copy("Journal-v1.sqlite", to: directory)
+        let clean = try Exporter.export(store: path, toFile: directory.path("a.json"), options: ExportOptions())
+        #expect(clean.cells?.isComplete == true)
+        let database = try Self.rebuilding("Z_1LABELS", in: path, replacing: "INTEGER", with: "", then: "")
+        try database.execute(edit)
+        let summary = try Exporter.export(store: path, toFile: directory.path("b.json"), options: ExportOptions())
+        #expect(summary.cells?.notExported == 1)
+        #expect(
+            summary.findings.contains {
+                $0.code == .danglingReference && $0.entity == "Entry" && $0.property == "labels" && $0.count == 1
+            }, "\(summary.findings)")
+        #expect(summary.description.contains("1 stored value not exported (see the warnings)"))
+    }
 }
