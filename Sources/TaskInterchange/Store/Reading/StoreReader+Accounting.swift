@@ -143,13 +143,16 @@ extension StoreReader {
     private func accountKeysOfNoOwner(into account: inout CellAccount) throws {
         // [table, key column] → the relationship's owners.
         var owners: [[String]: (entity: String, property: String, table: String, numbers: [Int64])] = [:]
+        var joinColumns: Set<[String]> = []
         for name in generic.names {
             let entity = generic.entities[name]!
             for relationship in entity.relationships {
                 let column: [String]
                 switch relationship.storage {
                 case .destinationColumn(let key, _, _): column = [relationship.destinationTable, key]
-                case .joinTable(let direction): column = [direction.table, direction.ownerColumn]
+                case .joinTable(let direction):
+                    column = [direction.table, direction.ownerColumn]
+                    joinColumns.insert(column)
                 case .column: continue
                 }
                 owners[column, default: (name, relationship.property, entity.table, [])].numbers.append(entity.number)
@@ -157,12 +160,21 @@ extension StoreReader {
         }
         for (column, owner) in owners.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             let (table, key) = (column[0], column[1])
-            let count = Int(
-                try database.scalar(
-                    "SELECT count(*) FROM \(Database.quote(table)) d WHERE d.\(Database.quote(key)) IS NOT NULL "
-                        + "AND NOT EXISTS (SELECT 1 FROM \(Database.quote(owner.table)) o "
-                        + "WHERE o.\(CoreDataNames.primaryKey) = d.\(Database.quote(key)) "
-                        + "AND o.\(CoreDataNames.entityFilter(owner.numbers)))")?.int64 ?? 0)
+            // A join table's rows are all read in owner order (`LinkCursor`): those no owner took are the rest.
+            let count =
+                joinColumns.contains(column)
+                ? max(
+                    0,
+                    Int(
+                        try database.scalar("SELECT count(\(Database.quote(key))) FROM \(Database.quote(table))")?.int64
+                            ?? 0)
+                        - (joinRowsHandedOut[column] ?? 0))
+                : Int(
+                    try database.scalar(
+                        "SELECT count(*) FROM \(Database.quote(table)) d WHERE d.\(Database.quote(key)) IS NOT NULL "
+                            + "AND NOT EXISTS (SELECT 1 FROM \(Database.quote(owner.table)) o "
+                            + "WHERE o.\(CoreDataNames.primaryKey) = d.\(Database.quote(key)) "
+                            + "AND o.\(CoreDataNames.entityFilter(owner.numbers)))")?.int64 ?? 0)
             guard count > 0 else { continue }
             account.checked += count
             account.notExported += count

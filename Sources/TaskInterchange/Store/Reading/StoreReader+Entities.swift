@@ -7,6 +7,8 @@ extension StoreReader {
         let relationship: GenericLayout.Relationship
         private let statement: Statement
         private var current: (owner: Int64, member: Int64?, position: Int64?)?
+        /// How many link rows went to an owner that asked for its links.
+        private(set) var handedOut = 0
 
         /// `owners` selects the owning entity's keys; the link rows come in the order of their owner keys as read.
         init(_ relationship: GenericLayout.Relationship, owners: String, reader: StoreReader) throws {
@@ -55,6 +57,7 @@ extension StoreReader {
                 if row.owner == owner { result.append((row.member, row.position)) }
                 try advance()
             }
+            handedOut += result.count
             return result
         }
     }
@@ -161,6 +164,11 @@ extension StoreReader {
                     index: index)
                 index += 1
                 if index % 1_024 == 0 { try Cancellation.checkpoint() }
+            }
+            for cursor in cursors {
+                if case .joinTable(let direction) = cursor.relationship.storage {
+                    joinRowsHandedOut[[direction.table, direction.ownerColumn], default: 0] += cursor.handedOut
+                }
             }
             genericCounts[name] = index
         }

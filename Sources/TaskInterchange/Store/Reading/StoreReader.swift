@@ -51,6 +51,9 @@ final class StoreReader {
     /// Set when the records become an archive, which holds only keys from 1 (see `checkArchivable`); a comparison or
     /// an inspection reads any key.
     var writesArchive = false
+    /// Per join table and owner column, how many rows the generic records took their links from (the value
+    /// accounting counts the rest as not exported).
+    var joinRowsHandedOut: [[String]: Int] = [:]
     /// Per `table.column`, whether it has INTEGER affinity (see `hasIntegerAffinity`).
     private var integerAffinity: [String: Bool] = [:]
     /// What the export carries; `selection` holds its kept rows once `read(into:)` has started.
