@@ -149,8 +149,10 @@ package final class Statement {
 
     /// The column's value as an exact integer key (see `StorageClass.exactInteger`), nil when it is not one.
     package func exactInteger(at index: Int32) -> Int64? {
-        columnType(at: index).exactInteger(
-            integer: { int64(at: index) }, real: { double(at: index) }, text: { text(at: index) })
+        let type = columnType(at: index)
+        // Every key Core Data writes: read straight, without the general rule (this runs for every link and key).
+        if type == .integer { return int64(at: index) }
+        return type.exactInteger(integer: { int64(at: index) }, real: { double(at: index) }, text: { text(at: index) })
     }
 
     /// The integer value of a column (0 for NULL).
