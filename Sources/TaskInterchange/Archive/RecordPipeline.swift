@@ -31,6 +31,8 @@ final class RecordPipeline: ArchiveVisitor {
     private let channel: PipelineChannel
     private var batch: [Event] = []
     private let batchSize: Int
+    /// Shows each call to a checker on the producer's thread before it is queued (`run(_:checking:_:)`).
+    private let check: ((Event) throws -> Void)?
 
     /// Lets `produce` feed `consumer` through a pipeline; the half on the second thread is reached only from there
     /// until it has finished, and `consumer` comes back unshared (so its collections are not copied on the next
@@ -42,7 +44,27 @@ final class RecordPipeline: ArchiveVisitor {
         _ consumer: inout Consumer, placement: Placement = .consumerOnSecondThread, batchSize: Int = 256,
         depth: Int = 8, _ produce: (inout RecordPipeline) throws -> Void
     ) throws {
-        let pipeline = RecordPipeline(channel: PipelineChannel(depth: depth), batchSize: batchSize)
+        try run(&consumer, placement: placement, batchSize: batchSize, depth: depth, check: nil, produce)
+    }
+
+    /// Runs like `run(_:placement:batchSize:depth:_:)`, and makes every call on `checker` too, first, on the
+    /// producer's thread: a checker that only looks at the records (a validator) runs beside the consumer instead of
+    /// before it on the consumer's core. A checker's error stops the producer.
+    static func run<Consumer: ArchiveVisitor, Checker: ArchiveVisitor>(
+        _ consumer: inout Consumer, checking checker: inout Checker, _ produce: (inout RecordPipeline) throws -> Void
+    ) throws {
+        let box = Box(consume checker)
+        defer { checker = box.take() }
+        try run(
+            &consumer, placement: .consumerOnSecondThread, batchSize: 256, depth: 8,
+            check: { try $0.deliver(to: &box.value!) }, produce)
+    }
+
+    private static func run<Consumer: ArchiveVisitor>(
+        _ consumer: inout Consumer, placement: Placement, batchSize: Int, depth: Int,
+        check: ((Event) throws -> Void)?, _ produce: (inout RecordPipeline) throws -> Void
+    ) throws {
+        let pipeline = RecordPipeline(channel: PipelineChannel(depth: depth), batchSize: batchSize, check: check)
         switch placement {
         case .consumerOnSecondThread: pipeline.runConsumerOnSecondThread(&consumer, produce)
         case .producerOnSecondThread: pipeline.runProducerOnSecondThread(&consumer, produce)
@@ -78,15 +100,16 @@ final class RecordPipeline: ArchiveVisitor {
     static func producing(
         batchSize: Int = 256, depth: Int = 8, _ produce: @escaping (inout RecordPipeline) throws -> Void
     ) -> PipelineChannel {
-        let pipeline = RecordPipeline(channel: PipelineChannel(depth: depth), batchSize: batchSize)
+        let pipeline = RecordPipeline(channel: PipelineChannel(depth: depth), batchSize: batchSize, check: nil)
         let box = Box { pipeline.produce(produce) }
         pipeline.channel.start(blockingSignals: true) { box.value!() }
         return pipeline.channel
     }
 
-    private init(channel: PipelineChannel, batchSize: Int) {
+    private init(channel: PipelineChannel, batchSize: Int, check: ((Event) throws -> Void)?) {
         self.channel = channel
         self.batchSize = batchSize
+        self.check = check
         batch.reserveCapacity(batchSize)
     }
 
@@ -116,6 +139,7 @@ final class RecordPipeline: ArchiveVisitor {
     }
 
     private func add(_ event: Event) throws {
+        try check?(event)
         batch.append(event)
         if batch.count >= batchSize {
             try channel.send(batch)

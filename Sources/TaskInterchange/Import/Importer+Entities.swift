@@ -51,7 +51,6 @@ extension Importer.Pass {
     }
 
     mutating func visitEntity(_ record: EntityRecord, index: Int) throws {
-        validator?.visitEntity(record, index: index)
         let archiveEntity = record.entity
         // Built for a message only.
         func path() -> String { JSONPath.entityRecord(archiveEntity, index) }

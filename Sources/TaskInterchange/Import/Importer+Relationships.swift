@@ -44,7 +44,6 @@ extension Importer.Pass {
     }
 
     mutating func visitHeader(_ header: ArchiveHeader) throws {
-        validator?.visitHeader(header)
         try settleLoadedKinds(header)
         noteEntities(of: header)
         guard links.declarations.isEmpty, let declared = header.source?.relationships, !declared.isEmpty else { return }

@@ -14,25 +14,12 @@ extension Importer.Pass {
         plan[kind].notLoaded = (plan[kind].notLoaded ?? 0) + count
     }
 
-    /// Settles the loaded kinds from the importer's `kinds` and `entities` (the latter through the archive's
-    /// `source.entities`).
+    /// Settles the loaded kinds (`Importer.loadedKinds(by:)`).
     /// - Throws: `TaskInterchangeError.usage` for an entity the archive does not read from.
     mutating func settleLoadedKinds(_ header: ArchiveHeader) throws {
-        guard !kindsSettled, importer.kinds != nil || importer.entities != nil else { return }
+        guard !kindsSettled, let kinds = try importer.loadedKinds(by: header) else { return }
         kindsSettled = true
-        var kinds = Set(StoreMapping.Kind.allCases)
-        if let selected = importer.kinds {
-            kinds = Set(selected.compactMap { StoreMapping.Kind(rawValue: $0.rawValue) })
-            if selected.contains(.task) { kinds.insert(.subtask) }
-        }
-        if let entities = importer.entities {
-            try Importer.checkEntities(entities, in: header)
-            let read = header.source?.entities ?? [:]
-            kinds = kinds.filter { read[$0.rawValue].map(entities.contains) ?? false }
-            if kinds.contains(.task) { kinds.insert(.subtask) }
-        }
         loaded = kinds
-        validator?.unloaded = Set(StoreMapping.Kind.allCases).subtracting(kinds)
         plan.droppedReferences = 0
         for kind in StoreMapping.Kind.allCases where !kinds.contains(kind) { plan[kind].notLoaded = 0 }
     }
@@ -59,6 +46,25 @@ extension Importer.Pass {
 }
 
 extension Importer {
+    /// The kinds this import loads, from its `kinds` and `entities` (the latter through the archive's
+    /// `source.entities`); nil when it loads every kind (neither is set).
+    /// - Throws: `TaskInterchangeError.usage` for an entity the archive does not read from.
+    func loadedKinds(by header: ArchiveHeader) throws(TaskInterchangeError) -> Set<StoreMapping.Kind>? {
+        guard kinds != nil || entities != nil else { return nil }
+        var loaded = Set(StoreMapping.Kind.allCases)
+        if let selected = kinds {
+            loaded = Set(selected.compactMap { StoreMapping.Kind(rawValue: $0.rawValue) })
+            if selected.contains(.task) { loaded.insert(.subtask) }
+        }
+        if let entities {
+            try Importer.checkEntities(entities, in: header)
+            let read = header.source?.entities ?? [:]
+            loaded = loaded.filter { read[$0.rawValue].map(entities.contains) ?? false }
+            if loaded.contains(.task) { loaded.insert(.subtask) }
+        }
+        return loaded
+    }
+
     /// Checks `--entities` names against the archive: each must be an entity its `source.entities` reads a kind from
     /// or its `source.model` declares.
     /// - Throws: `TaskInterchangeError.usage` naming the first unknown entity, the closest one and those it holds.

@@ -80,20 +80,28 @@ public struct Importer: Sendable {
             }
             if !dryRun { try destination.removeAll() }
         }
-        var pass = Pass(importer: self, destination: destination, plan: plan, validator: validator)
+        var pass = Pass(importer: self, destination: destination, plan: plan)
+        var checks = validator.map { Validation(importer: self, validator: $0) }
+        func stream(_ kinds: Set<RecordKind>?) throws {
+            if checks == nil {
+                try source.stream(kinds: kinds, into: &pass)
+            } else {
+                try source.stream(kinds: kinds, into: &pass, checking: &checks!)
+            }
+        }
         if source.listsReferencedKindsFirst() {
             // The records others reference come first anyway: one read serves both passes.
-            pass.isLastPass = true
-            try source.stream(kinds: nil, into: &pass)
+            checks?.isLastPass = true
+            try stream(nil)
         } else {
-            try source.stream(kinds: [.project, .category, .tag], into: &pass)
-            pass.isLastPass = true
-            try source.stream(kinds: [.task], into: &pass)
+            try stream([.project, .category, .tag])
+            checks?.isLastPass = true
+            try stream([.task])
         }
         try pass.linkRelationships()
         try pass.linkEntities()
         destination = pass.destination
-        validator = pass.validator
+        validator = checks?.validator
         return pass.plan
     }
 
@@ -106,9 +114,6 @@ public struct Importer: Sendable {
         var categories: [UUIDKey: Destination.ObjectKey] = [:]
         var tags: [UUIDKey: Destination.ObjectKey] = [:]
         var tasksDone = 0
-        var validator: Validator?
-        /// The validator resolves forward references at the end of the last pass only.
-        var isLastPass = false
         /// The archive's relationships under `extra`, and the links waiting for every record to exist.
         var links = Links()
         /// The generic section's declarations, keys and waiting links.
@@ -124,11 +129,10 @@ public struct Importer: Sendable {
 
         enum Placement { case inserted, updated, skipped, unchanged }
 
-        init(importer: Importer, destination: Destination, plan: ImportPlan, validator: Validator?) {
+        init(importer: Importer, destination: Destination, plan: ImportPlan) {
             self.importer = importer
             self.destination = destination
             self.plan = plan
-            self.validator = validator
         }
 
         /// Decides insert, update or skip for a project, category or tag (its relationships under `extra` taken out
@@ -223,7 +227,6 @@ public struct Importer: Sendable {
             insert: (inout Destination, Record) throws -> Destination.ObjectKey,
             update: (inout Destination, Record, Destination.ObjectKey) throws -> Void
         ) throws {
-            if validator != nil { try record.deliver(to: &validator!, index: index) }
             guard loads(Record.kind) else { return }
             self[keyPath: map][UUIDKey(record.id)] = try place(
                 record, id: record.id, at: RecordPath(Record.kind, index),
@@ -231,7 +234,6 @@ public struct Importer: Sendable {
         }
 
         mutating func visitTask(_ task: TaskRecord, index: Int) throws {
-            validator?.visitTask(task, index: index)
             guard loads(.task) else {
                 notLoaded(.subtask, task.subtasks.count)
                 return
@@ -437,12 +439,8 @@ public struct Importer: Sendable {
             if issue.severity == .error {
                 throw TaskInterchangeError(.invalidData, "the archive is invalid: \(issue)")
             }
-            validator?.visitIssue(issue)
         }
 
-        mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {
-            // References to kinds read in a later pass are resolved at the end of the last one.
-            if isLastPass { validator?.visitEnd(header: header, counts: counts) }
-        }
+        mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {}
     }
 }

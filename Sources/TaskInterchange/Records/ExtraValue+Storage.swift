@@ -29,7 +29,7 @@ extension ExtraValue {
                 case nil: return .text(text)
                 }
             case "BLOB":
-                if text.count == 36, let id = UUID(uuidString: text) {
+                if text.utf8.count == 36, let id = CanonicalUUID.parse(text) ?? UUID(uuidString: text) {
                     return .blob(withUnsafeBytes(of: id.uuid) { Array($0) })
                 }
                 if let data = Data(base64Encoded: text) { return .blob(Array(data)) }

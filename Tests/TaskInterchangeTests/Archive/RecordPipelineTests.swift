@@ -109,4 +109,70 @@ struct RecordPipelineTests {
         #expect(recorder.names == (0..<recorder.names.count).map { "tag \($0)" })
         #expect(recorder.names.count <= 55)
     }
+
+    /// Counts what it sees; as the visitor, checks that the checker saw each record first.
+    final class Seen: @unchecked Sendable {
+        private let lock = NSLock()
+        private var tags = 0
+        var count: Int { lock.withLock { tags } }
+        func add() { lock.withLock { tags += 1 } }
+    }
+
+    struct Checker: ArchiveVisitor {
+        let seen: Seen
+        var threads: Set<UInt> = []
+        var ended = false
+        mutating func visitProject(_ project: ProjectRecord, index: Int) {}
+        mutating func visitCategory(_ category: CategoryRecord, index: Int) {}
+        mutating func visitTag(_ tag: TagRecord, index: Int) {
+            seen.add()
+            threads.insert(RecordPipelineTests.currentThread)
+        }
+        mutating func visitTask(_ task: TaskRecord, index: Int) {}
+        mutating func visitIssue(_ issue: ValidationIssue) {}
+        mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) { ended = true }
+    }
+
+    struct Follower: ArchiveVisitor {
+        let seen: Seen
+        var late = 0
+        var tags = 0
+        var threads: Set<UInt> = []
+        mutating func visitProject(_ project: ProjectRecord, index: Int) {}
+        mutating func visitCategory(_ category: CategoryRecord, index: Int) {}
+        mutating func visitTag(_ tag: TagRecord, index: Int) {
+            tags += 1
+            if seen.count < tags { late += 1 }
+            threads.insert(RecordPipelineTests.currentThread)
+        }
+        mutating func visitTask(_ task: TaskRecord, index: Int) {}
+        mutating func visitIssue(_ issue: ValidationIssue) {}
+        mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {}
+    }
+
+    @Test("a checker sees every call before the consumer, on the producer's thread, and comes back with its state")
+    func checker() throws {
+        let seen = Seen()
+        var checker = Checker(seen: seen)
+        var follower = Follower(seen: seen)
+        let caller = Self.currentThread
+        try RecordPipeline.run(&follower, checking: &checker) { pipeline in
+            for number in 0..<5_000 { try pipeline.visitTag(tag(number), index: number) }
+            try pipeline.visitEnd(header: ArchiveHeader(version: 2), counts: nil)
+        }
+        #expect(seen.count == 5_000 && follower.tags == 5_000)
+        #expect(follower.late == 0)
+        #expect(checker.ended)
+        #expect(checker.threads == [caller] && !follower.threads.contains(caller))
+    }
+
+    @Test("a source without threads of its own makes the checker's calls just before the visitor's")
+    func defaultChecker() throws {
+        let seen = Seen()
+        var checker = Checker(seen: seen)
+        var follower = Follower(seen: seen)
+        let archive = Archive(tags: (0..<100).map(tag))
+        try archive.stream(kinds: nil, into: &follower, checking: &checker)
+        #expect(seen.count == 100 && follower.tags == 100 && follower.late == 0 && checker.ended)
+    }
 }

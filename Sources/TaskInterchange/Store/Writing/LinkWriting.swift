@@ -1,5 +1,6 @@
 /// How a store writer writes links: where each relationship's links go, the statements of generic relationships, the
-/// task–tag join rows queued for the end of a transaction, and the positions of links written from the other side.
+/// task–tag join rows and generic row writes queued for the end of a transaction, and the positions of links written
+/// from the other side.
 struct LinkWriting {
     /// The task–tag join rows to write at the end of the import (`writeTagLinks`).
     var tagLinks = LinkQueue()
@@ -7,6 +8,8 @@ struct LinkWriting {
     var targets: [String: StoreWriter.LinkTarget?] = [:]
     /// Prepared statements per generic relationship (`Entity.property`).
     var entityStatements: [String: StoreWriter.LinkStatements] = [:]
+    /// The generic relationships' row writes, run at the end of the import (`writeEntityLinks`).
+    var entityRows = RowWriteQueue()
     /// Links written so far to each object through its side of a pair the archive carried from the other side.
     private var inverseCounts: [String: Int] = [:]
 

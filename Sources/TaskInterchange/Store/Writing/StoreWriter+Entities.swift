@@ -246,7 +246,8 @@ extension StoreWriter {
     }
 
     /// The statements that write one generic relationship, prepared once: `clear` drops an existing object's links
-    /// (replacing), `write` sets one link, `mirror` sets a one-to-one's key on the destination's row.
+    /// (replacing), `write` sets one link, `mirror` sets a one-to-one's key on the destination's row. `write` and
+    /// `mirror` run from `linkWriting.entityRows`, under the numbers `writeSlot` and `mirrorSlot`.
     struct LinkStatements {
         let relationship: GenericLayout.Relationship
         let clear: Statement?
@@ -255,6 +256,8 @@ extension StoreWriter {
         /// The clear keeps the rows of the destinations about to be written (its second parameter, a JSON array of
         /// keys): a join table whose other side is ordered too keeps that side's positions of links that stay.
         var clearKeepsListed = false
+        var writeSlot: Int32 = 0
+        var mirrorSlot: Int32 = 0
     }
 
     private func linkStatements(_ entity: GenericLayout.Entity, _ relationship: GenericLayout.Relationship) throws
@@ -316,8 +319,15 @@ extension StoreWriter {
                 relationship: relationship, clear: try database.prepare(clear), write: try database.prepare(write),
                 mirror: nil, clearKeepsListed: bothOrdered)
         }
-        linkWriting.entityStatements[cacheKey] = statements
-        return statements
+        var queued = statements
+        if case .joinTable = relationship.storage {
+            queued.writeSlot = linkWriting.entityRows.register(statements.write, .insert)
+        } else {
+            queued.writeSlot = linkWriting.entityRows.register(statements.write, .update)
+        }
+        if let mirror = statements.mirror { queued.mirrorSlot = linkWriting.entityRows.register(mirror, .update) }
+        linkWriting.entityStatements[cacheKey] = queued
+        return queued
     }
 
     public func link(
@@ -338,6 +348,8 @@ extension StoreWriter {
         if !replacing, kept == nil, archive.keptOverDuplicates.contains(KeptRow(entity: name, key: key)),
             case .destinationColumn(let column, _, let order?) = relationship.storage
         {
+            // It reads the positions queued writes set.
+            try writeEntityLinks()
             after =
                 try database.rows(
                     "SELECT coalesce(max(\(Database.quote(order))), 0) FROM "
@@ -353,6 +365,8 @@ extension StoreWriter {
             mirrors = !archiveCarriesInverse(of: relationship.declaration)
         }
         if replacing, let clear = statements.clear, mirrors || statements.mirror == nil {
+            // It changes rows by their keys' values, which queued writes set.
+            try writeEntityLinks()
             try clear.execute(
                 [.integer(key)]
                     + (statements.clearKeepsListed
@@ -361,36 +375,51 @@ extension StoreWriter {
         switch relationship.storage {
         case .column(_, let entityColumn, let mirror):
             if destinations.count > 1 { diagnostics.toOneOverflows["\(name).\(property)", default: 0] += 1 }
-            let destination = destinations.first
-            var values: [SQLValue] = [destination.map(SQLValue.integer) ?? .null]
-            if entityColumn != nil {
-                values.append(
-                    try destination.map { .integer(try entityNumber(of: $0, in: relationship.destinationTable)) }
-                        ?? .null)
+            guard let destination = destinations.first else {
+                // Cleared: NULL is not a value the queue holds, so the write runs now, after those queued.
+                try writeEntityLinks()
+                try statements.write.execute(
+                    [.null] + (entityColumn != nil ? [.null] : []) + [.integer(key)])
+                noteChanged(key, in: entity.table)
+                break
             }
-            try statements.write.execute(values + [.integer(key)])
+            var values = RowWriteQueue.Values()
+            values.append(destination)
+            if entityColumn != nil {
+                values.append(try entityNumber(of: destination, in: relationship.destinationTable))
+            }
+            linkWriting.entityRows.add(statements.writeSlot, row: key, values: values)
             noteChanged(key, in: entity.table)
-            if mirrors, let mirror, let destination, let write = statements.mirror {
-                try write.execute(
-                    [.integer(key)] + (mirror.entity != nil ? [.integer(entity.number)] : []) + [.integer(destination)])
+            if mirrors, let mirror, statements.mirror != nil {
+                var values = RowWriteQueue.Values()
+                values.append(key)
+                if mirror.entity != nil { values.append(entity.number) }
+                linkWriting.entityRows.add(statements.mirrorSlot, row: destination, values: values)
                 noteChanged(destination, in: relationship.destinationTable)
             }
         case .destinationColumn(_, let entityColumn, let order):
             for (offset, destination) in destinations.enumerated() {
-                var values: [SQLValue] = [.integer(key)]
-                if entityColumn != nil { values.append(.integer(entity.number)) }
-                if order != nil { values.append(.integer(position(offset))) }
-                try statements.write.execute(values + [.integer(destination)])
+                var values = RowWriteQueue.Values()
+                values.append(key)
+                if entityColumn != nil { values.append(entity.number) }
+                if order != nil { values.append(position(offset)) }
+                linkWriting.entityRows.add(statements.writeSlot, row: destination, values: values)
                 noteChanged(destination, in: relationship.destinationTable)
             }
         case .joinTable(let direction):
             for (offset, destination) in destinations.enumerated() {
-                try statements.write.execute(
-                    [.integer(key), .integer(destination)]
-                        + (direction.orderColumn != nil ? [.integer(position(offset))] : []))
+                var values = RowWriteQueue.Values()
+                if direction.orderColumn != nil { values.append(position(offset)) }
+                linkWriting.entityRows.add(statements.writeSlot, row: key, member: destination, values: values)
             }
             noteChanged(key, in: entity.table)
         }
+    }
+
+    /// Runs the generic relationships' queued row writes, in row order (`RowWriteQueue`).
+    func writeEntityLinks() throws(SQLiteError) {
+        guard !linkWriting.entityRows.isEmpty else { return }
+        try linkWriting.entityRows.drain()
     }
 
     /// A pair whose other side is the one this store carries (a model change turned an ordered to-many into an

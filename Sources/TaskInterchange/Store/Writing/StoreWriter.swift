@@ -202,6 +202,7 @@ final class StoreWriter: ImportDestination {
         defer {
             history?.clear()
             linkWriting.tagLinks.removeAll()
+            linkWriting.entityRows.removeAll()
             replaced = ReplacedObjects()
         }
         do {
@@ -210,6 +211,7 @@ final class StoreWriter: ImportDestination {
                 let before = try referencedExternalFiles(in: external)
                 let changesBefore = database.totalChanges
                 let result = try body()
+                try writeEntityLinks()
                 // Triggers never fire on this connection: the fetch indexes they would keep are rebuilt instead.
                 if isNew || database.totalChanges != changesBefore { try rebuildFetchIndexes() }
                 try writeTagLinks()
