@@ -224,4 +224,53 @@ struct StoreFormTests {
         // Numbered afresh in the list's order, which here gives the original numbers back.
         #expect(try Self.text(directory, "b.json") == exported)
     }
+
+    @Test(
+        "an archive that carries both sides of an ordered pair keeps the positions its to-many side gives",
+        .enabled(
+            if: RealStores.available,
+            "../shared/fixtures is absent (the shared fixtures, checked out beside this repository as ../shared); skipped"
+        ))
+    func bothSidesCarried() throws {
+        let directory = try TemporaryDirectory()
+        let store = try RealStores.copy("Bookmarks_V5__duckduckgo_BrowserServicesKit.sqlite", to: directory)
+        try Self.export(store, to: directory.path("a.json"))
+        var archive = try Archive(json: try Data(contentsOf: directory.url.appendingPathComponent("a.json")))
+        // The to-one side an export leaves out, written in: each child names its folder.
+        archive.header.source?.model["BookmarkEntity"]?.relationships["parent"] = EntityRelationship(
+            destination: "BookmarkEntity", toMany: false, inverse: "children")
+        var parents: [UUID: String] = [:]
+        var expected: [UUID: Int64] = [:]
+        for record in archive.entities {
+            guard case .array(let children)? = record.values["children"] else { continue }
+            for (offset, child) in children.enumerated() {
+                guard let id = UUID(uuidString: child) else { continue }
+                parents[id] = record.id.uuidString
+                expected[id] = record.positions["children"]?[offset]
+            }
+        }
+        for index in archive.entities.indices {
+            if let parent = parents[archive.entities[index].id] {
+                archive.entities[index].values["parent"] = .string(parent)
+            }
+        }
+        #expect(expected.count >= 3 && expected.values.contains { $0 != 1024 })
+        let path = directory.path("new.sqlite")
+        _ = try StoreImport.run(archive, into: path, options: StoreImportOptions())
+        try Self.export(path, to: directory.path("b.json"))
+        let again = try Archive(json: try Data(contentsOf: directory.url.appendingPathComponent("b.json")))
+        var found: [UUID: Int64] = [:]
+        let byKey = Dictionary(
+            uniqueKeysWithValues: archive.entities.compactMap { record in record.key.map { ($0, record.id) } })
+        for record in again.entities {
+            guard case .array(let children)? = record.values["children"] else { continue }
+            for (offset, child) in children.enumerated() {
+                guard let id = UUID(uuidString: child),
+                    let source = again.entities.first(where: { $0.id == id })?.key.flatMap({ byKey[$0] })
+                else { continue }
+                found[source] = record.positions["children"]?[offset]
+            }
+        }
+        #expect(found == expected)
+    }
 }

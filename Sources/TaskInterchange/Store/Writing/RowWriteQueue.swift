@@ -7,8 +7,8 @@
 ///
 /// Each queued statement changes only the row its keys name (an `UPDATE … WHERE Z_PK = ?`, or one join row by its two
 /// keys), so running writes to different rows in another order changes nothing but the speed; writes to one row keep
-/// the order they were queued in (the sort is stable). A statement that reads or changes rows by anything else (a
-/// clear of an owner's links) must `drain` the queue first.
+/// the order they were queued in (the sort is stable), derived ones first (`add`). A statement that reads or changes
+/// rows by anything else (a clear of an owner's links) must `drain` the queue first.
 struct RowWriteQueue {
     /// How a queued write's values bind to its statement.
     enum Layout {
@@ -44,6 +44,8 @@ struct RowWriteQueue {
         var row: Int64
         var member: Int64
         var statement: Int32
+        /// 0 for a derived write, 1 for the others: derived ones go first within a row.
+        var rank: UInt8
         var values: Values
     }
 
@@ -58,16 +60,19 @@ struct RowWriteQueue {
         return Int32(statements.count - 1)
     }
 
-    /// Queues a write of `values` to the row `row` (with `member`: the join row of both keys).
-    mutating func add(_ statement: Int32, row: Int64, member: Int64 = 0, values: Values = Values()) {
-        writes.append(Write(row: row, member: member, statement: statement, values: values))
+    /// Queues a write of `values` to the row `row` (with `member`: the join row of both keys). A `derived` write (a
+    /// link written from the other side of its pair) runs before the other writes to its row, whenever it was queued.
+    mutating func add(
+        _ statement: Int32, row: Int64, member: Int64 = 0, values: Values = Values(), derived: Bool = false
+    ) {
+        writes.append(Write(row: row, member: member, statement: statement, rank: derived ? 0 : 1, values: values))
     }
 
     /// Runs every queued write in row order and empties the queue; the first failure stops it (the transaction that
     /// queued them rolls back).
     mutating func drain() throws(SQLiteError) {
         defer { removeAll() }
-        writes.sort { ($0.row, $0.member) < ($1.row, $1.member) }
+        writes.sort { ($0.row, $0.member, $0.rank) < ($1.row, $1.member, $1.rank) }
         for write in writes {
             let (statement, layout) = statements[Int(write.statement)]
             var index: Int32 = 1

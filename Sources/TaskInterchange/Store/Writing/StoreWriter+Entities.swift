@@ -334,6 +334,18 @@ extension StoreWriter {
         entity name: String, _ key: Int64, relationship property: String, _ declaration: EntityRelationship,
         to destinations: [Int64], positions: [Int64]?, replacing: Bool
     ) throws {
+        try link(
+            entity: name, key, relationship: property, declaration, to: destinations, positions: positions,
+            replacing: replacing, derived: false)
+    }
+
+    /// Writes one relationship value; `derived`: a link the other side of the pair was given (`linkThroughInverse`),
+    /// queued ahead of the writes of this side's own records to the same row, so a position the archive gave this
+    /// side wins over one numbered here.
+    private func link(
+        entity name: String, _ key: Int64, relationship property: String, _ declaration: EntityRelationship,
+        to destinations: [Int64], positions: [Int64]?, replacing: Bool, derived: Bool
+    ) throws {
         guard let entity = genericLayout.entities[name],
             let relationship = entity.relationships.first(where: { $0.property == property })
         else {
@@ -388,13 +400,13 @@ extension StoreWriter {
             if entityColumn != nil {
                 values.append(try entityNumber(of: destination, in: relationship.destinationTable))
             }
-            linkWriting.entityRows.add(statements.writeSlot, row: key, values: values)
+            linkWriting.entityRows.add(statements.writeSlot, row: key, values: values, derived: derived)
             noteChanged(key, in: entity.table)
             if mirrors, let mirror, statements.mirror != nil {
                 var values = RowWriteQueue.Values()
                 values.append(key)
                 if mirror.entity != nil { values.append(entity.number) }
-                linkWriting.entityRows.add(statements.mirrorSlot, row: destination, values: values)
+                linkWriting.entityRows.add(statements.mirrorSlot, row: destination, values: values, derived: derived)
                 noteChanged(destination, in: relationship.destinationTable)
             }
         case .destinationColumn(_, let entityColumn, let order):
@@ -403,14 +415,15 @@ extension StoreWriter {
                 values.append(key)
                 if entityColumn != nil { values.append(entity.number) }
                 if order != nil { values.append(position(offset)) }
-                linkWriting.entityRows.add(statements.writeSlot, row: destination, values: values)
+                linkWriting.entityRows.add(statements.writeSlot, row: destination, values: values, derived: derived)
                 noteChanged(destination, in: relationship.destinationTable)
             }
         case .joinTable(let direction):
             for (offset, destination) in destinations.enumerated() {
                 var values = RowWriteQueue.Values()
                 if direction.orderColumn != nil { values.append(position(offset)) }
-                linkWriting.entityRows.add(statements.writeSlot, row: key, member: destination, values: values)
+                linkWriting.entityRows.add(
+                    statements.writeSlot, row: key, member: destination, values: values, derived: derived)
             }
             noteChanged(key, in: entity.table)
         }
@@ -438,7 +451,7 @@ extension StoreWriter {
             let position = StoredPositions.fresh(at: linkWriting.nextInverseIndex(of: counted))
             try link(
                 entity: declaration.destination, destination, relationship: inverse, reverse, to: [key],
-                positions: [position], replacing: false)
+                positions: [position], replacing: false, derived: true)
         }
         return true
     }

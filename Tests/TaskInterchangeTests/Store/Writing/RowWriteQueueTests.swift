@@ -77,4 +77,17 @@ struct RowWriteQueueTests {
         try queue.drain()
         #expect(try database.rows("SELECT A FROM Z_JOIN ORDER BY A").map { $0[0].int64 } == [1, 4])
     }
+
+    @Test("a derived write runs before the row's other writes, whenever it was queued")
+    func derived() throws {
+        let database = try database()
+        var queue = RowWriteQueue()
+        let update = queue.register(try database.prepare("UPDATE ZITEM SET ZORDER = ?1 WHERE Z_PK = ?2"), .update)
+        queue.add(update, row: 3, values: values(2048))
+        queue.add(update, row: 3, values: values(1024), derived: true)
+        queue.add(update, row: 2, values: values(7), derived: true)
+        try queue.drain()
+        let rows = try database.rows("SELECT Z_PK, ZORDER FROM ZITEM WHERE ZORDER IS NOT NULL ORDER BY Z_PK")
+        #expect(rows.map { $0.map(\.int64) } == [[2, 7], [3, 2048]])
+    }
 }
