@@ -31,6 +31,10 @@ final class RecordPipeline: ArchiveVisitor {
     private let channel: PipelineChannel
     private var batch: [Event] = []
     private let batchSize: Int
+    /// The values in `batch` (`PipelineEvent.weight`): a batch also closes at `batchWeight`, so records with long
+    /// lists of ids do not hold many times the memory of ordinary ones while they wait.
+    private var weight = 0
+    static let batchWeight = 16_384
     /// Shows each call to a checker on the producer's thread before it is queued (`run(_:checking:_:)`).
     private let check: ((Event) throws -> Void)?
 
@@ -141,9 +145,11 @@ final class RecordPipeline: ArchiveVisitor {
     private func add(_ event: Event) throws {
         try check?(event)
         batch.append(event)
-        if batch.count >= batchSize {
+        weight += event.weight
+        if batch.count >= batchSize || weight >= Self.batchWeight {
             try channel.send(batch)
             batch.removeAll(keepingCapacity: true)
+            weight = 0
         }
     }
 }
@@ -298,6 +304,20 @@ enum PipelineEvent {
     case issue(ValidationIssue)
     case header(ArchiveHeader)
     case end(ArchiveHeader, ArchiveCounts?)
+
+    /// About how many values the call carries: one per value, one per id of a to-many, one per row of a table.
+    var weight: Int {
+        switch self {
+        case .entity(let record, _):
+            return record.values.values.reduce(1) { total, value in
+                if case .array(let ids) = value { return total + ids.count }
+                return total + 1
+            }
+        case .task(let task, _): return 1 + task.tagIds.count + task.subtasks.count
+        case .table(let table, _): return 1 + table.rows.count
+        default: return 1
+        }
+    }
 
     func deliver(to consumer: inout some ArchiveVisitor) throws {
         switch self {

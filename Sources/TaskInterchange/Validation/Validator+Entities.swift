@@ -9,10 +9,13 @@ extension Validator {
         var declarations: [String: EntityDeclaration] = [:]
         /// Store entity name → the typed kind that reads it.
         var typed: [String: RecordKind] = [:]
-        /// Id → entity of every generic record read.
-        var ids: [UUIDKey: String] = [:]
-        /// (destination entity, id, where) of references whose destination may come later.
-        var pending: [(entity: String, id: UUID, site: ReferenceSite)] = []
+        /// Id → entity (its number in `names`) of every generic record read.
+        var ids: [UUIDKey: Int32] = [:]
+        /// References whose destination was not read before them (it may come later).
+        var pending: [PendingReference] = []
+        /// The entity and property names `ids` and pending references use, each kept once, by number.
+        var names: [String] = []
+        var nameNumbers: [String: Int32] = [:]
         /// (destination entity, key, path) of dangling keys: no record of the destination's tree may have that key.
         var dangling: [(entity: String, key: Int64, path: String)] = []
         /// Root entity (one table in the store) → source key → the first record that carries it.
@@ -20,6 +23,18 @@ extension Validator {
         /// Entity → its root entity, by the declared superentities.
         var roots: [String: String] = [:]
         var checkedHeader = false
+    }
+
+    /// A reference waiting for the end of the archive, kept small (an archive may hold millions): its destination
+    /// entity and its site's names by number in `generic.names`.
+    struct PendingReference {
+        let id: UUID
+        let destination: Int32
+        let entity: Int32
+        let property: Int32
+        let index: Int
+        /// The id's place in a to-many's array; -1 for a to-one.
+        let position: Int
     }
 
     /// Where a generic record names another: its path is built only for a message, not kept per link.
@@ -123,7 +138,9 @@ extension Validator {
         let entity = record.entity
         let path = { JSONPath.entityRecord(entity, index) }
         counts.entities += 1
-        if let other = generic.ids.updateValue(record.entity, forKey: UUIDKey(record.id)) {
+        if let other = generic.ids.updateValue(number(of: record.entity), forKey: UUIDKey(record.id))
+            .map({ generic.names[Int($0)] })
+        {
             error(
                 .duplicateID, path() + ".id",
                 "id \(record.id.uuidString) appears more than once (also a \(other) record)")
@@ -239,19 +256,46 @@ extension Validator {
             value, toMany: relationship.toMany, destination: relationship.destination,
             declaredIn: "$.source.model", path: site.path)
         for (text, position) in named {
-            let site = ReferenceSite(
-                entity: site.entity, index: site.index, property: site.property, position: position)
             guard let id = CanonicalUUID.parse(text) else {
+                let site = ReferenceSite(
+                    entity: site.entity, index: site.index, property: site.property, position: position)
                 error(.invalidUUID, site.path, CanonicalUUID.problem(with: text))
                 continue
             }
-            generic.pending.append((relationship.destination, id, site))
+            // A destination already read settles the reference now; only the others wait. (Should the id be
+            // read again as another entity later, it is reported there, as repeated.)
+            if let kind = generic.typed[relationship.destination] {
+                if ids(of: kind).contains(UUIDKey(id)) { continue }
+            } else if let found = generic.ids[UUIDKey(id)],
+                isEntity(generic.names[Int(found)], kindOf: relationship.destination)
+            {
+                continue
+            }
+            generic.pending.append(
+                PendingReference(
+                    id: id, destination: number(of: relationship.destination), entity: number(of: site.entity),
+                    property: number(of: site.property), index: site.index, position: position ?? -1))
         }
+    }
+
+    /// The number of `name` in `generic.names`.
+    private mutating func number(of name: String) -> Int32 {
+        if let known = generic.nameNumbers[name] { return known }
+        generic.names.append(name)
+        generic.nameNumbers[name] = Int32(generic.names.count - 1)
+        return Int32(generic.names.count - 1)
     }
 
     /// Checks generic references once every record has been read.
     mutating func resolveEntityReferences() {
-        for reference in generic.pending {
+        for pending in generic.pending {
+            let reference = (
+                entity: generic.names[Int(pending.destination)], id: pending.id,
+                site: ReferenceSite(
+                    entity: generic.names[Int(pending.entity)], index: pending.index,
+                    property: generic.names[Int(pending.property)],
+                    position: pending.position < 0 ? nil : pending.position)
+            )
             if let kind = generic.typed[reference.entity] {
                 if !ids(of: kind).contains(UUIDKey(reference.id)) {
                     error(
@@ -260,7 +304,7 @@ extension Validator {
                 }
                 continue
             }
-            guard let found = generic.ids[UUIDKey(reference.id)] else {
+            guard let found = generic.ids[UUIDKey(reference.id)].map({ generic.names[Int($0)] }) else {
                 error(
                     .missingReference, reference.site.path,
                     "no \(reference.entity) with id \(reference.id.uuidString) in the archive")

@@ -175,4 +175,37 @@ struct RecordPipelineTests {
         try archive.stream(kinds: nil, into: &follower, checking: &checker)
         #expect(seen.count == 100 && follower.tags == 100 && follower.late == 0 && checker.ended)
     }
+
+    @Test("records with long lists of ids close their batch early, so few of them wait at once")
+    func weight() throws {
+        struct Lagging: ArchiveVisitor {
+            let produced: Seen
+            var consumed = 0
+            var mostAhead = 0
+            mutating func visitProject(_ project: ProjectRecord, index: Int) {}
+            mutating func visitCategory(_ category: CategoryRecord, index: Int) {}
+            mutating func visitTag(_ tag: TagRecord, index: Int) {}
+            mutating func visitTask(_ task: TaskRecord, index: Int) {}
+            mutating func visitEntity(_ record: EntityRecord, index: Int) {
+                consumed += 1
+                mostAhead = max(mostAhead, produced.count - consumed)
+                usleep(200)
+            }
+            mutating func visitIssue(_ issue: ValidationIssue) {}
+            mutating func visitEnd(header: ArchiveHeader, counts: ArchiveCounts?) {}
+        }
+        let produced = Seen()
+        var consumer = Lagging(produced: produced)
+        let ids = Array(repeating: UUID().uuidString, count: RecordPipeline.batchWeight + 1)
+        try RecordPipeline.run(&consumer, batchSize: 256, depth: 2) { pipeline in
+            for index in 0..<60 {
+                produced.add()
+                try pipeline.visitEntity(
+                    EntityRecord(id: UUID(), entity: "Shelf", values: ["items": .array(ids)]), index: index)
+            }
+        }
+        #expect(consumer.consumed == 60)
+        // Two batches queued, one in hand, one being made: a batch of one record each.
+        #expect(consumer.mostAhead <= 5, "\(consumer.mostAhead) records waited at once")
+    }
 }

@@ -400,13 +400,14 @@ extension StoreWriter {
             if entityColumn != nil {
                 values.append(try entityNumber(of: destination, in: relationship.destinationTable))
             }
-            linkWriting.entityRows.add(statements.writeSlot, row: key, values: values, derived: derived)
+            try linkWriting.entityRows.add(statements.writeSlot, row: key, values: values, derived: derived)
             noteChanged(key, in: entity.table)
             if mirrors, let mirror, statements.mirror != nil {
                 var values = RowWriteQueue.Values()
                 values.append(key)
                 if mirror.entity != nil { values.append(entity.number) }
-                linkWriting.entityRows.add(statements.mirrorSlot, row: destination, values: values, derived: derived)
+                try linkWriting.entityRows.add(
+                    statements.mirrorSlot, row: destination, values: values, derived: derived)
                 noteChanged(destination, in: relationship.destinationTable)
             }
         case .destinationColumn(_, let entityColumn, let order):
@@ -415,14 +416,14 @@ extension StoreWriter {
                 values.append(key)
                 if entityColumn != nil { values.append(entity.number) }
                 if order != nil { values.append(position(offset)) }
-                linkWriting.entityRows.add(statements.writeSlot, row: destination, values: values, derived: derived)
+                try linkWriting.entityRows.add(statements.writeSlot, row: destination, values: values, derived: derived)
                 noteChanged(destination, in: relationship.destinationTable)
             }
         case .joinTable(let direction):
             for (offset, destination) in destinations.enumerated() {
                 var values = RowWriteQueue.Values()
                 if direction.orderColumn != nil { values.append(position(offset)) }
-                linkWriting.entityRows.add(
+                try linkWriting.entityRows.add(
                     statements.writeSlot, row: key, member: destination, values: values, derived: derived)
             }
             noteChanged(key, in: entity.table)

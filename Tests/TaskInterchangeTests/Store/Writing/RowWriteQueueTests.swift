@@ -34,14 +34,14 @@ struct RowWriteQueueTests {
             try database.prepare("INSERT OR REPLACE INTO Z_JOIN (A, B, P) VALUES (?, ?, ?)"), .insert)
         // An ordered to-many from two owners, in owner order: rows 6, 2, 4 then 5, 1, 3; row 4 claimed twice.
         for (position, row) in [6, 2, 4].enumerated() {
-            queue.add(update, row: Int64(row), values: values(10, Int64(position)))
+            try queue.add(update, row: Int64(row), values: values(10, Int64(position)))
         }
         for (position, row) in [5, 1, 3, 4].enumerated() {
-            queue.add(update, row: Int64(row), values: values(20, Int64(position)))
+            try queue.add(update, row: Int64(row), values: values(20, Int64(position)))
         }
-        queue.add(insert, row: 2, member: 9, values: values(1))
-        queue.add(insert, row: 1, member: 9, values: values(2))
-        queue.add(insert, row: 2, member: 9, values: values(3))
+        try queue.add(insert, row: 2, member: 9, values: values(1))
+        try queue.add(insert, row: 1, member: 9, values: values(2))
+        try queue.add(insert, row: 2, member: 9, values: values(3))
         #expect(!queue.isEmpty)
         #expect(try database.rows("SELECT count(*) FROM ZITEM WHERE ZSHELF IS NOT NULL").first?.first?.int64 == 0)
         try queue.drain()
@@ -64,16 +64,16 @@ struct RowWriteQueueTests {
         let database = try database()
         var queue = RowWriteQueue()
         let insert = queue.register(try database.prepare("INSERT INTO Z_JOIN (A, B) VALUES (?, ?)"), .insert)
-        queue.add(insert, row: 1, member: 1)
-        queue.add(insert, row: 1, member: 1)
-        queue.add(insert, row: 2, member: 1)
+        try queue.add(insert, row: 1, member: 1)
+        try queue.add(insert, row: 1, member: 1)
+        try queue.add(insert, row: 2, member: 1)
         #expect(throws: SQLiteError.self) { try queue.drain() }
         #expect(queue.isEmpty)
         #expect(try database.rows("SELECT A FROM Z_JOIN").map { $0[0].int64 } == [1])
-        queue.add(insert, row: 3, member: 1)
+        try queue.add(insert, row: 3, member: 1)
         queue.removeAll()
         try queue.drain()
-        queue.add(insert, row: 4, member: 1)
+        try queue.add(insert, row: 4, member: 1)
         try queue.drain()
         #expect(try database.rows("SELECT A FROM Z_JOIN ORDER BY A").map { $0[0].int64 } == [1, 4])
     }
@@ -83,11 +83,32 @@ struct RowWriteQueueTests {
         let database = try database()
         var queue = RowWriteQueue()
         let update = queue.register(try database.prepare("UPDATE ZITEM SET ZORDER = ?1 WHERE Z_PK = ?2"), .update)
-        queue.add(update, row: 3, values: values(2048))
-        queue.add(update, row: 3, values: values(1024), derived: true)
-        queue.add(update, row: 2, values: values(7), derived: true)
+        try queue.add(update, row: 3, values: values(2048))
+        try queue.add(update, row: 3, values: values(1024), derived: true)
+        try queue.add(update, row: 2, values: values(7), derived: true)
         try queue.drain()
         let rows = try database.rows("SELECT Z_PK, ZORDER FROM ZITEM WHERE ZORDER IS NOT NULL ORDER BY Z_PK")
         #expect(rows.map { $0.map(\.int64) } == [[2, 7], [3, 2048]])
+    }
+
+    @Test("at its limit the queue runs what it holds, in row order, unless a derived write waits")
+    func limit() throws {
+        let database = try database()
+        var queue = RowWriteQueue(limit: 2)
+        let update = queue.register(
+            try database.prepare("UPDATE ZITEM SET ZORDER = ?1, ZSEQ = total_changes() WHERE Z_PK = ?2"), .update)
+        func written() throws -> [Int64?] {
+            try database.rows("SELECT Z_PK FROM ZITEM WHERE ZORDER IS NOT NULL ORDER BY ZSEQ, Z_PK").map { $0[0].int64 }
+        }
+        try queue.add(update, row: 5, values: values(1))
+        try queue.add(update, row: 4, values: values(1))
+        #expect(try written().isEmpty)
+        try queue.add(update, row: 6, values: values(1))
+        #expect(try written() == [4, 5])
+        try queue.add(update, row: 1, values: values(1), derived: true)
+        try queue.add(update, row: 2, values: values(1))
+        #expect(try written() == [4, 5])
+        try queue.drain()
+        #expect(try written() == [4, 5, 1, 2, 6])
     }
 }
