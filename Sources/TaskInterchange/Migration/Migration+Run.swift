@@ -11,9 +11,9 @@ extension Migration {
     public func run(intoStore path: String, events: (@Sendable (Event) -> Void)? = nil) throws -> MigrationReport {
         let pending = PendingStore.Slot()
         var imported: StoreImportResult?
-        // Without a model change the export's records are fingerprinted as the import reads them, so the
-        // verification reads only the new store, and the backup again only when a fingerprint differs.
-        let digests = template == nil && !dryRun ? DigestLog() : nil
+        // The export's records are fingerprinted as the import reads them: without a model change the verification
+        // then reads only the new store, and the backup again only when a fingerprint differs.
+        let digests = dryRun ? nil : DigestLog()
         var report = try perform(
             events: events, newStore: access(path, F_OK) == 0 ? nil : path, validatesWhileMigrating: true,
             checkDestination: {
@@ -55,7 +55,9 @@ extension Migration {
                     throw TaskInterchangeError(.internal, "\(path): the import handed over no store to verify")
                 }
                 try beforeVerifying?(store.temporaryPath)
-                if let digests,
+                // The app's model of the legacy store's own version changes nothing: the new store reads as the
+                // backup did, by its model cache.
+                if let digests, template == nil || (mapping == nil && imported?.versionMapping == nil),
                     let verified = try GraphComparison.verify(
                         digests: digests, name: "the archive", against: .pending(store, mapping: nil, model: nil))
                 {

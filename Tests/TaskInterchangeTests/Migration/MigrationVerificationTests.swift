@@ -50,6 +50,27 @@ struct MigrationVerificationTests {
         #expect(verification.kinds.first { $0.kind == .subtask }?.countB ?? 0 > 0)
     }
 
+    /// Into the app's model: its store's own version is verified by fingerprints (one read of the backup), the next
+    /// version by the full comparison.
+    @Test(
+        "into the app's model: its own version by fingerprints, the next by the full comparison",
+        arguments: [("Journal 1", 1), ("Journal 2", 2)])
+    func appModel(version: String, reads: Int) async throws {
+        let directory = try TemporaryDirectory()
+        let legacy = try SampleStores.copy("Journal-v1.sqlite", to: directory)
+        let source = try ModelSource(
+            path: SampleStores.repository.appendingPathComponent("samples/Journal.xcdatamodeld").path)
+        var migration = Migration(legacyStore: legacy, backupDirectory: directory.url.path)
+        migration.template = StoreTemplate(model: try source.version(named: version).model)
+        migration.legacyModel = try source.version(named: "Journal 1").model
+        migration.modelVersions = ModelVersionOrder(
+            inferring: source.versions.map { ModelVersionOrder.Version(name: $0.name, model: $0.model) })
+        let report = try await migration.run(intoStore: directory.path("new.sqlite"))
+        #expect(report.backupReads == reads)
+        #expect(report.verification?.isEqual == true)
+        #expect((report.verification?.entities.reduce(0) { $0 + $1.countA } ?? 0) > 0)
+    }
+
     @Test("one value of one task changed after the import: verification fails naming it, the backup read once more")
     func changedValueFails() async throws {
         let directory = try TemporaryDirectory()
