@@ -9,7 +9,7 @@ extension Validator {
         var declarations: [String: EntityDeclaration] = [:]
         /// Store entity name → the typed kind that reads it.
         var typed: [String: RecordKind] = [:]
-        /// Id → entity (its number in `names`) of every generic record read.
+        /// Id → entity (its number in `names`) of every generic record read; a repeated id keeps its first record's.
         var ids: [UUIDKey: Int32] = [:]
         /// References whose destination was not read before them (it may come later).
         var pending: [PendingReference] = []
@@ -138,12 +138,12 @@ extension Validator {
         let entity = record.entity
         let path = { JSONPath.entityRecord(entity, index) }
         counts.entities += 1
-        if let other = generic.ids.updateValue(number(of: record.entity), forKey: UUIDKey(record.id))
-            .map({ generic.names[Int($0)] })
-        {
+        if let first = generic.ids.updateValue(number(of: record.entity), forKey: UUIDKey(record.id)) {
+            // The first record with the id stands for it, wherever a reference to it sits.
+            generic.ids[UUIDKey(record.id)] = first
             error(
                 .duplicateID, path() + ".id",
-                "id \(record.id.uuidString) appears more than once (also a \(other) record)")
+                "id \(record.id.uuidString) appears more than once (also a \(generic.names[Int(first)]) record)")
         }
         guard let declaration = generic.declarations[record.entity] else {
             error(.undeclaredProperty, path(), "entity \(record.entity) is not declared in $.source.model")
@@ -262,8 +262,8 @@ extension Validator {
                 error(.invalidUUID, site.path, CanonicalUUID.problem(with: text))
                 continue
             }
-            // A destination already read settles the reference now; only the others wait. (Should the id be
-            // read again as another entity later, it is reported there, as repeated.)
+            // A destination already read settles the reference now; only the others wait. (A record read later
+            // with the same id is reported as repeated; the id stays the first one's.)
             if let kind = generic.typed[relationship.destination] {
                 if ids(of: kind).contains(UUIDKey(id)) { continue }
             } else if let found = generic.ids[UUIDKey(id)],

@@ -131,6 +131,17 @@ struct GenericValidationTests {
                 == ["missing-reference $.entities.Folder[0].values.notes[0]"])
     }
 
+    @Test("a repeated id stands for its first record: a reference to it is checked against that one, before or after")
+    func repeatedId() throws {
+        // The smart folder takes the note's id: the folder's link to the note (read before both) still finds a note.
+        let text = document().replacingOccurrences(
+            of: #"{"id":"\#(Self.smart)","key":2"#, with: #"{"id":"\#(Self.note)","key":2"#)
+        #expect(
+            try validate(text) == [
+                "duplicate-id $.entities.SmartFolder[0].id", "missing-reference $.entities.Note[0].values.parent",
+            ])
+    }
+
     @Test("two records of one entity tree with one key (one row of its table) are refused at the second key")
     func duplicateKeys() throws {
         // SmartFolder is a sub-entity of Folder: their records share Folder's table, and key 1 is the folder's.

@@ -51,8 +51,9 @@ struct RowWriteQueue {
 
     private var statements: [(statement: Statement, layout: Layout)] = []
     private var writes: [Write] = []
-    /// Whether a derived write waits: then the queue is run whole, never in parts.
-    private var holdsDerived = false
+    /// Runs only whole, never in parts: set when derived writes may come (a part already run could not go after
+    /// them), and by the first one.
+    var runsWhole = false
     /// Writes held before the queue runs the ones it holds, in row order, to bound its memory (56 bytes a write,
     /// half again while sorting): a part walks each table once, as the whole would.
     let limit: Int
@@ -71,14 +72,14 @@ struct RowWriteQueue {
 
     /// Queues a write of `values` to the row `row` (with `member`: the join row of both keys). A `derived` write (a
     /// link written from the other side of its pair) runs before the other writes to its row, whenever it was queued.
-    /// At `limit` writes the queue runs those it holds (unless one is derived).
+    /// At `limit` writes the queue runs those it holds, unless it `runsWhole`.
     /// - Throws: what running them throws.
     mutating func add(
         _ statement: Int32, row: Int64, member: Int64 = 0, values: Values = Values(), derived: Bool = false
     ) throws(SQLiteError) {
-        if writes.count >= limit && !holdsDerived { try drain() }
+        if writes.count >= limit && !runsWhole { try drain() }
         writes.append(Write(row: row, member: member, statement: statement, rank: derived ? 0 : 1, values: values))
-        holdsDerived = holdsDerived || derived
+        runsWhole = runsWhole || derived
     }
 
     /// Runs every queued write in row order and empties the queue; the first failure stops it (the transaction that
@@ -102,9 +103,8 @@ struct RowWriteQueue {
         }
     }
 
-    /// Drops every queued write (a rolled-back transaction's); the statements stay registered.
+    /// Drops every queued write (a rolled-back transaction's); the statements and `runsWhole` stay.
     mutating func removeAll() {
         writes = []
-        holdsDerived = false
     }
 }

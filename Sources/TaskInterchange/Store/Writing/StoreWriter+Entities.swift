@@ -354,6 +354,8 @@ extension StoreWriter {
             return
         }
         let statements = try linkStatements(entity, relationship)
+        // Only a model change writes links from the other side of a pair (`linkThroughInverse`), which must go first.
+        if archive.modelChanged { linkWriting.entityRows.runsWhole = true }
         let kept = positions.flatMap { StoredPositions.areUsable($0, count: destinations.count) ? $0 : nil }
         // Links added to those a record already has (not replacing them) are numbered after its own.
         var after: Int64 = 0
