@@ -2,6 +2,9 @@
 /// past (a migration's export, on its reading thread, as its import takes it), so the verification can read only the
 /// other side: each of its records is looked up here by kind and id and compared by fingerprint. Used from one thread
 /// at a time: the reading thread until its read has ended, then the verification.
+///
+/// Under a model change (`readThrough`), generic records are fingerprinted as the target's version holds them, so the
+/// other side, a store of that version, is compared with what the import was to write.
 final class DigestLog {
     /// The header the records came with.
     private(set) var header: ArchiveHeader?
@@ -13,6 +16,11 @@ final class DigestLog {
     private var buffer: [UInt8] = []
     /// The kinds whose records were all delivered (a read ran to its end).
     private var covered: Set<RecordKind> = []
+    /// The model change generic records are fingerprinted through, and what it dropped and filled on the way.
+    private(set) var change: ModelChange?
+    private(set) var tally = VersionMapping.Tally()
+    /// The reads that fed the log since it was last emptied: the tally counts one read's records only when it is 1.
+    private(set) var reads = 0
 
     /// True when every record of the side went through the log.
     var isComplete: Bool { covered.isSuperset(of: RecordKind.sections) }
@@ -44,12 +52,34 @@ final class DigestLog {
         return entries.count
     }
 
-    func noteHeader(_ header: ArchiveHeader) {
+    /// Notes the start of a read, with the header its records come with.
+    func beginRead(_ header: ArchiveHeader) {
         if self.header == nil { self.header = header }
+        reads += 1
     }
 
-    /// Takes `item`'s fingerprint.
+    /// Empties the log: the records read from now on are fingerprinted through `change` (records read before were
+    /// taken as the archive holds them).
+    func readThrough(_ change: ModelChange) {
+        (entries, entityNumbers, sorted, covered, tally, reads) = ([], [:], true, [], VersionMapping.Tally(), 0)
+        conflicting = false
+        self.change = change
+    }
+
+    /// Takes `item`'s fingerprint (under a model change, of the record the target's version holds; none when the
+    /// change drops it).
     func add(_ item: GraphItem) {
+        var item = item
+        if let change, case .entity(let record) = item {
+            do {
+                guard let mapped = try change.apply(record, tally: &tally) else { return }
+                item = .entity(mapped)
+            } catch {
+                // The import fails on this record itself; the log stands for nothing.
+                conflicting = true
+                return
+            }
+        }
         let entry = Entry(
             kind: Self.kindNumber(item), entity: entityNumber(item, adding: true) ?? -1, id: GraphKey(item.id),
             digest: RecordDigest(item, buffer: &buffer))

@@ -1,19 +1,27 @@
 extension GraphComparison {
     /// Verifies that `target` holds the records `digests` fingerprinted, reading only `target`: the result
     /// `verify(_:against:detailLimit:)` gives when each of the file's records has its fingerprint's twin in the
-    /// target. Nil when that cannot be told this way — a record differs or is missing, the fingerprints are not a
-    /// whole side, the file is read through a model change or leaves fields out, the target is not in order — and
-    /// then only the full comparison says what differs.
+    /// target. Under the log's model change, `target` is a store read with the app's model of the change's target
+    /// version, as `verify(_:against:versionMapping:)` reads it with that change. Nil when that cannot be told this
+    /// way — a record differs or is missing, the fingerprints are not one whole side, the file leaves fields out, the
+    /// target is not in order — and then only the full comparison says what differs.
     /// - Throws: as `verify(_:against:detailLimit:)` when the target cannot be read.
     static func verify(
         digests: DigestLog, name: String, against b: GraphSource, detailLimit: Int = 1000
     ) throws -> GraphDiff? {
-        guard let header = digests.header, digests.isComplete, !digests.conflicting else { return nil }
-        // A store read with its app's model is compared through a model change: only the full comparison reads the
-        // file that way.
-        if case .store(_, _, _?) = b.storage { return nil }
+        guard var header = digests.header, digests.isComplete, !digests.conflicting else { return nil }
         let identity = header.source?.storeUUID
-        let target = b.deriving(from: identity)
+        var target = b.deriving(from: identity)
+        if let change = digests.change {
+            // The tally counts what the change dropped in one read of the file; a store read by its model cache is
+            // not the change's target version.
+            guard digests.reads == 1, case .store(_, _, _?) = b.storage else { return nil }
+            header.source?.model = change.mapping.targetDeclarations
+            target = target.reading(through: change)
+        } else if case .store(_, _, _?) = b.storage {
+            // Read with its app's model, the store is compared through a model change the log did not follow.
+            return nil
+        }
         var cursor = Cursor(source: target, side: 1)
         cursor.identityNames = target.identityNames
         defer { cursor.channel.cancel() }
@@ -45,7 +53,8 @@ extension GraphComparison {
             return nil
         }
         guard found == digests.count else { return nil }
-        let result = builder.result
+        var result = builder.result
+        if digests.change != nil { result.modelChange = digests.tally }
         return result.isEqual ? result : nil
     }
 }

@@ -57,7 +57,9 @@ extension StoreImport {
         // The same version: records pass unchanged, unless duplicates are merged on the way.
         guard changed || mapping.mergesRecords else { return nil }
         settings.modelChanged = changed
-        return ModelChange(mapping)
+        let change = ModelChange(mapping)
+        if let change, let follower = source as? any ModelChangeFollower { follower.follow(change) }
+        return change
     }
 
     /// After a model change every value left has a place in the target's model; one that did not arrive (the store's

@@ -117,7 +117,7 @@ final class ExportStream: ArchiveSource {
         read = Read(
             channel: RecordPipeline.producing { pipeline in
                 guard let fingerprints else { return try box.reader.read(into: &pipeline, progress: progress) }
-                fingerprints.noteHeader(header)
+                fingerprints.beginRead(header)
                 var fingerprinting = Fingerprinting(inner: pipeline, log: fingerprints)
                 try box.reader.read(into: &fingerprinting, progress: progress)
                 // Every record was read: a record read again (a second read) makes the log conflicting.
@@ -185,6 +185,16 @@ final class ExportStream: ArchiveSource {
         if kinds.contains(.tag) { ranks.insert(2) }
         if kinds.contains(.task) || RecordKind.deliversEntities(kinds) { ranks.insert(3) }
         return ranks
+    }
+}
+
+extension ExportStream: ModelChangeFollower {
+    /// Fingerprints from now on through `change`: the read under way (a pass that looked for duplicates) ends, and
+    /// the next starts over with an empty log.
+    func follow(_ change: ModelChange) {
+        guard let fingerprints else { return }
+        stop()
+        fingerprints.readThrough(change)
     }
 }
 

@@ -11,8 +11,8 @@ extension Migration {
     public func run(intoStore path: String, events: (@Sendable (Event) -> Void)? = nil) throws -> MigrationReport {
         let pending = PendingStore.Slot()
         var imported: StoreImportResult?
-        // The export's records are fingerprinted as the import reads them: without a model change the verification
-        // then reads only the new store, and the backup again only when a fingerprint differs.
+        // The export's records are fingerprinted as the import reads them (through its model change, if any): the
+        // verification then reads only the new store, and the backup again only when a fingerprint differs.
         let digests = dryRun ? nil : DigestLog()
         var report = try perform(
             events: events, newStore: access(path, F_OK) == 0 ? nil : path, validatesWhileMigrating: true,
@@ -55,17 +55,18 @@ extension Migration {
                     throw TaskInterchangeError(.internal, "\(path): the import handed over no store to verify")
                 }
                 try beforeVerifying?(store.temporaryPath)
-                // The app's model of the legacy store's own version changes nothing: the new store reads as the
-                // backup did, by its model cache.
-                if let digests, template == nil || (mapping == nil && imported?.versionMapping == nil),
-                    let verified = try GraphComparison.verify(
-                        digests: digests, name: "the archive", against: .pending(store, mapping: nil, model: nil))
+                let target = GraphSource.pending(
+                    store, mapping: template == nil ? nil : mapping, model: template?.model)
+                // Without a model change the new store reads as the backup did, by its model cache; through one,
+                // with the app's model, as the fingerprints were taken.
+                let read = digests?.change == nil && mapping == nil ? .pending(store, mapping: nil, model: nil) : target
+                if let digests,
+                    let verified = try GraphComparison.verify(digests: digests, name: "the archive", against: read)
                 {
                     return verified
                 }
                 return try GraphComparison.verify(
-                    .archive(input, name: "the archive"),
-                    against: .pending(store, mapping: template == nil ? nil : mapping, model: template?.model),
+                    .archive(input, name: "the archive"), against: target,
                     modelChange: mapping?.modelChange ?? ModelChangeOverrides(),
                     modelVersions: template == nil ? nil : modelVersions, versionMapping: imported?.versionMapping)
             },

@@ -50,25 +50,82 @@ struct MigrationVerificationTests {
         #expect(verification.kinds.first { $0.kind == .subtask }?.countB ?? 0 > 0)
     }
 
-    /// Into the app's model: its store's own version is verified by fingerprints (one read of the backup), the next
-    /// version by the full comparison.
-    @Test(
-        "into the app's model: its own version by fingerprints, the next by the full comparison",
-        arguments: [("Journal 1", 1), ("Journal 2", 2)])
-    func appModel(version: String, reads: Int) async throws {
-        let directory = try TemporaryDirectory()
+    /// Migrates the sample Journal-v1 store into `version` of the Journal model; returns the report and the new
+    /// store's path.
+    static func journal(
+        into version: String, in directory: TemporaryDirectory,
+        beforeVerifying: (
+            @Sendable (String) throws -> Void
+        )? = nil
+    ) async throws -> (
+        report: MigrationReport, target: String, model: ObjectModel, legacyModel: ObjectModel, order: ModelVersionOrder
+    ) {
         let legacy = try SampleStores.copy("Journal-v1.sqlite", to: directory)
         let source = try ModelSource(
             path: SampleStores.repository.appendingPathComponent("samples/Journal.xcdatamodeld").path)
         var migration = Migration(legacyStore: legacy, backupDirectory: directory.url.path)
-        migration.template = StoreTemplate(model: try source.version(named: version).model)
-        migration.legacyModel = try source.version(named: "Journal 1").model
-        migration.modelVersions = ModelVersionOrder(
+        let model = try source.version(named: version).model
+        migration.template = StoreTemplate(model: model)
+        let legacyModel = try source.version(named: "Journal 1").model
+        migration.legacyModel = legacyModel
+        let order = ModelVersionOrder(
             inferring: source.versions.map { ModelVersionOrder.Version(name: $0.name, model: $0.model) })
-        let report = try await migration.run(intoStore: directory.path("new.sqlite"))
-        #expect(report.backupReads == reads)
-        #expect(report.verification?.isEqual == true)
-        #expect((report.verification?.entities.reduce(0) { $0 + $1.countA } ?? 0) > 0)
+        migration.modelVersions = order
+        migration.beforeVerifying = beforeVerifying
+        let target = directory.path("new.sqlite")
+        return (try await migration.run(intoStore: target), target, model, legacyModel, order)
+    }
+
+    /// Into the app's model, its store's own version or a later one (renames, a type change, a new attribute filled,
+    /// an attribute dropped): the fingerprints are taken through the import's model change, so the backup is read
+    /// once, and the verification says what the full comparison of the backup's export with the new store says.
+    @Test(
+        "into the app's model, any version: one read of the backup, the full comparison's answer",
+        arguments: ["Journal 1", "Journal 2", "Journal 3", "Journal 4"])
+    func appModel(version: String) async throws {
+        let directory = try TemporaryDirectory()
+        let (report, target, model, legacyModel, order) = try await Self.journal(into: version, in: directory)
+        #expect(report.backupReads == 1)
+        let verification = try #require(report.verification)
+        #expect(verification.isEqual)
+        #expect(verification.entities.reduce(0) { $0 + $1.countA } > 0)
+        let archive = directory.path("backup.json")
+        var options = ExportOptions()
+        // The store keeps no model cache: read with its version of the model, as the migration read it.
+        options.model = legacyModel
+        _ = try await Exporter.export(store: report.backupPath, toFile: archive, options: options)
+        let full = try GraphComparison.verify(
+            .archive(path: archive), against: .store(path: target, model: model), modelVersions: order,
+            versionMapping: report.versionMapping)
+        #expect(full.isEqual)
+        #expect(verification.entities == full.entities && verification.kinds == full.kinds)
+        #expect(verification.modelChange?.droppedValues == full.modelChange?.droppedValues)
+        #expect(verification.modelChange?.filledValues == full.modelChange?.filledValues)
+        #expect(verification.modelChange?.convertedValues == full.modelChange?.convertedValues)
+        if version == "Journal 1" {
+            #expect(verification.modelChange == nil)
+        } else {
+            #expect(verification.modelChange?.filledValues["Entry.isFavorite"] ?? 0 > 0)
+        }
+        if version >= "Journal 3" { #expect(verification.modelChange?.droppedValues["Label.color"] ?? 0 > 0) }
+    }
+
+    @Test("into the next version, a value changed after the import: verification fails naming it, two reads")
+    func changedValueThroughModelChange() async throws {
+        let directory = try TemporaryDirectory()
+        let error = await #expect(throws: MigrationError.self) {
+            _ = try await Self.journal(into: "Journal 4", in: directory) { path in
+                let database = try Database(path: path, mode: .readWrite)
+                try database.execute("UPDATE ZENTRY SET ZCONTENT = 'Changed after the import' WHERE Z_PK = 1")
+            }
+        }
+        #expect(error?.stage == .verifying)
+        #expect(error?.backupReads == 2)
+        let verification = try #require(error?.verification)
+        #expect(verification.differenceCount == 1)
+        let record = try #require(verification.records.first)
+        #expect(record.change == .changed && record.fields.map(\.field) == ["content"])
+        #expect(!FileManager.default.fileExists(atPath: directory.path("new.sqlite")))
     }
 
     @Test("one value of one task changed after the import: verification fails naming it, the backup read once more")
