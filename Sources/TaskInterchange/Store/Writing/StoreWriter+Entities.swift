@@ -354,8 +354,6 @@ extension StoreWriter {
             return
         }
         let statements = try linkStatements(entity, relationship)
-        // Only a model change writes links from the other side of a pair (`linkThroughInverse`), which must go first.
-        if archive.modelChanged { linkWriting.entityRows.runsWhole = true }
         let kept = positions.flatMap { StoredPositions.areUsable($0, count: destinations.count) ? $0 : nil }
         // Links added to those a record already has (not replacing them) are numbered after its own.
         var after: Int64 = 0
@@ -441,6 +439,16 @@ extension StoreWriter {
     /// A pair whose other side is the one this store carries (a model change turned an ordered to-many into an
     /// unordered one, or a one-to-many into a many-to-many): each link is written from the destination's side, an
     /// ordered side numbered in the order the links come. False when neither side is carried.
+    /// Whether links the archive declares (as the target names them; nil: unknown) may be written from the other
+    /// side of their pair: one of its relationships is not the target's (`linkThroughInverse`).
+    func linksThroughInverse(_ declarations: [String: EntityDeclaration]?) -> Bool {
+        guard let declarations else { return true }
+        return declarations.contains { name, declaration in
+            let held = Set(genericLayout.entities[name]?.relationships.map(\.property) ?? [])
+            return declaration.relationships.keys.contains { !held.contains($0) }
+        }
+    }
+
     private func linkThroughInverse(
         entity name: String, _ key: Int64, _ declaration: EntityRelationship, to destinations: [Int64]
     ) throws -> Bool {

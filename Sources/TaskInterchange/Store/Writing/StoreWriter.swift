@@ -187,6 +187,9 @@ final class StoreWriter: ImportDestination {
                     + (phase == .settled ? "already" : "after writing began"))
         }
         archive = settings
+        // Only a model change writes links from the other side of a pair (`linkThroughInverse`), which must go first
+        // within their rows: then the queue must not run in parts.
+        linkWriting.entityRows.runsWhole = settings.modelChanged && linksThroughInverse(settings.declarations)
         phase = .settled
     }
 

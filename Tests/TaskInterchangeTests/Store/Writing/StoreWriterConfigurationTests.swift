@@ -69,3 +69,34 @@ struct StoreWriterConfigurationTests {
         #expect(plain.externalDataWriter.existing.directory == plain.externalDataWriter.data.directory)
     }
 }
+
+extension StoreWriterConfigurationTests {
+    /// The link queue runs in parts (bounding its memory) unless links may be written from the other side of a
+    /// pair: only under a model change, and only when the archive declares a relationship the target does not have.
+    @Test("the link queue runs whole only when a model change may write links from the other side")
+    func runsWhole() throws {
+        let directory = try TemporaryDirectory()
+        let source = try ModelSource(
+            path: SampleStores.repository.appendingPathComponent("samples/Journal.xcdatamodeld").path)
+        let model = try source.version(named: "Journal 2").model
+        let archive = try ArchiveInput(
+            path: SampleStores.repository.appendingPathComponent("samples/journal-v2.json").path)
+        let declared = try #require(try archive.header()?.source?.model)
+        var unknown = declared
+        unknown["Label"]?.relationships["notebooks"] = EntityRelationship(
+            destination: "Notebook", toMany: true, inverse: "labels")
+        let cases: [(changed: Bool, declarations: [String: EntityDeclaration]?, runsWhole: Bool)] = [
+            (false, declared, false), (true, declared, false), (false, unknown, false), (true, unknown, true),
+            (true, nil, true),
+        ]
+        for (index, example) in cases.enumerated() {
+            let writer = try StoreWriter(
+                path: directory.path("\(index).sqlite"), create: true, template: StoreTemplate(model: model))
+            var settings = StoreWriter.ArchiveSettings()
+            settings.modelChanged = example.changed
+            settings.declarations = example.declarations
+            try writer.settle(settings)
+            #expect(writer.linkWriting.entityRows.runsWhole == example.runsWhole, "case \(index)")
+        }
+    }
+}
