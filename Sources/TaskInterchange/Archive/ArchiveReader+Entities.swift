@@ -4,6 +4,14 @@ import Foundation
 extension ArchiveReader.Parser {
     typealias EntityMember = ArchiveReader.EntityMember
 
+    /// What reading an entity's `values` needs of its declaration.
+    struct ValueShape {
+        /// Its decimal attributes, whose numbers are kept as text.
+        var decimals: Set<String>
+        /// How many properties it declares: room for its values, made once instead of growing as they are read.
+        var properties: Int
+    }
+
     /// `"entities": {"Note": [...], "Folder": [...]}`: every element is counted; records are delivered with tasks.
     mutating func readEntitiesSection() throws {
         guard try expectObject("$.entities") else { return }
@@ -67,7 +75,9 @@ extension ArchiveReader.Parser {
             switch member {
             case .id: id = try readUUID(path + ".id")
             case .key: key = try readInteger(path + ".key", in: 1...Int64.max, rangeName: "1…\(Int64.max)")
-            case .values: values = try readExtra(path + ".values", decimals: decimalAttributes(of: entity))
+            case .values:
+                let shape = valueShape(of: entity)
+                values = try readExtra(path + ".values", decimals: shape.decimals, room: shape.properties)
             case .positions: positions = try readPositions(path + ".positions")
             case .external: external = try readExternal(path + ".external")
             case .dangling: dangling = try readDangling(path + ".dangling")
@@ -134,11 +144,14 @@ extension ArchiveReader.Parser {
         return result
     }
 
-    /// The attributes `source.model` declares decimal for `entity`, looked up once per entity.
-    private mutating func decimalAttributes(of entity: String) -> Set<String> {
-        if let known = decimalAttributes[entity] { return known }
-        let found = Set((source?.model[entity]?.attributes ?? [:]).filter { $0.value == "decimal" }.keys)
-        decimalAttributes[entity] = found
+    /// What `source.model` declares of `entity` that reading its values needs, looked up once per entity.
+    private mutating func valueShape(of entity: String) -> ValueShape {
+        if let known = valueShapes[entity] { return known }
+        let declaration = source?.model[entity]
+        let found = ValueShape(
+            decimals: Set((declaration?.attributes ?? [:]).filter { $0.value == "decimal" }.keys),
+            properties: (declaration?.attributes.count ?? 0) + (declaration?.relationships.count ?? 0))
+        valueShapes[entity] = found
         return found
     }
 

@@ -194,9 +194,10 @@ extension ArchiveReader.Parser {
 
     /// An `extra` object: property name → null, boolean, number or string (what a store column can hold); nested
     /// values are reported as wrong types. A number of a property in `decimals` is kept as written, as text: a
-    /// `Double` would round its digits away. Nil after reporting a wrong type.
+    /// `Double` would round its digits away. `room`: how many values to make room for at once. Nil after reporting a
+    /// wrong type.
     mutating func readExtra(
-        _ path: @autoclosure () -> String, decimals: Set<String> = []
+        _ path: @autoclosure () -> String, decimals: Set<String> = [], room: Int = 0
     ) throws -> [String: ExtraValue]? {
         let kind = try scanner.peekKind()
         guard kind == .object else {
@@ -205,6 +206,7 @@ extension ArchiveReader.Parser {
         }
         try scanner.beginObject()
         var values: [String: ExtraValue] = [:]
+        values.reserveCapacity(room)
         while try scanner.nextMember() {
             let location = scanner.location
             let name = try scanner.readKey().string

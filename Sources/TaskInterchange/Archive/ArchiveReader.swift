@@ -92,8 +92,8 @@ extension ArchiveReader {
         var entityIndexes: [String: Int] = [:]
         /// Tables of the `tables` section read so far.
         var tableIndex = 0
-        /// Per entity, its attributes `source.model` declares decimal (their numbers are kept as text).
-        var decimalAttributes: [String: Set<String>] = [:]
+        /// Per entity, what reading its values needs of its `source.model` declaration (`ValueShape`).
+        var valueShapes: [String: ValueShape] = [:]
         /// The record being read, for the path of a malformed-json issue.
         var context: (kind: RecordKind, index: Int)?
 

@@ -97,6 +97,9 @@ extension StoreReader {
                     + "ORDER BY \(try keyOrder(entity.table))"
             )
             let identity = DerivedIdentity(storeUUID: genericIdentity ?? storeUUID, entity: identityNames[name] ?? name)
+            // Each relationship's destination rows' entity numbers, looked up once per entity, not per link.
+            let toOneNumbers = toOne.map { entityNumbers[$0.destinationTable] ?? [:] }
+            let cursorNumbers = cursors.map { entityNumbers[$0.relationship.destinationTable] ?? [:] }
             var index = 0
             var previous: Int64?
             while try statement.step() {
@@ -105,13 +108,16 @@ extension StoreReader {
                 if let previous, key <= previous { throw repeatedKey(key, table: entity.table) }
                 if previous == nil { try checkArchivable(key, table: entity.table) }
                 previous = key
-                var values = extraValues(statement, from: 1, columns, entity: name, key: key) ?? [:]
+                var values =
+                    extraValues(statement, from: 1, columns, entity: name, key: key, room: entity.relationships.count)
+                    ?? [:]
                 let external = externalFiles
                 // A few large files can take longer than 1,024 small records.
                 if !external.isEmpty { try Cancellation.checkpoint() }
                 var positions: [String: [Int64]] = [:]
                 var dangling: [String: EntityRecord.DanglingKey] = [:]
                 for (offset, relationship) in toOne.enumerated() {
+                    let numbers = toOneNumbers[offset]
                     let column = Int32(1 + columns.count + 2 * offset)
                     guard !statement.isNull(at: column) else { continue }
                     guard let destination = statement.exactInteger(at: column) else {
@@ -120,18 +126,17 @@ extension StoreReader {
                             message: "key is not an integer key; not exported", example: "p\(key)")
                         continue
                     }
-                    if entityNumbers[relationship.destinationTable]?[destination] == nil {
+                    if numbers[destination] == nil {
                         dangling[relationship.property] = danglingKey(
                             destination, entityColumn: statement, at: column + 1, of: relationship, from: name,
                             owner: key)
                     } else if let id = entityID(
-                        table: relationship.destinationTable, key: destination, from: name, relationship.property,
-                        owner: key)
+                        numbers: numbers, key: destination, from: name, relationship.property, owner: key)
                     {
                         values[relationship.property] = .string(CanonicalUUID.string(id))
                     }
                 }
-                for cursor in cursors {
+                for (cursor, numbers) in zip(cursors, cursorNumbers) {
                     let links = try cursor.links(of: key)
                     guard !links.isEmpty else { continue }
                     let property = cursor.relationship.property
@@ -145,9 +150,7 @@ extension StoreReader {
                             continue
                         }
                         guard
-                            let id = entityID(
-                                table: cursor.relationship.destinationTable, key: member, from: name, property,
-                                owner: key)
+                            let id = entityID(numbers: numbers, key: member, from: name, property, owner: key)
                         else { continue }
                         ids.append(CanonicalUUID.string(id))
                         if let position = link.position { kept.append(position) }
@@ -261,50 +264,76 @@ extension StoreReader {
         }
     }
 
-    /// The id of the row `key` of `table`: a typed record's id when its entity is a kind's, else the generic id
-    /// derived from its concrete entity; nil (reported) when no such row exists or the typed kind did not export it.
-    private func entityID(table: String, key: Int64, from entity: String, _ property: String, owner: Int64) -> UUID? {
-        guard let number = entityNumbers[table]?[key], let destination = schema.entity(number: number) else {
+    /// Where a link to a row of one entity number goes, worked out once per number: every link to such a row goes
+    /// the same way.
+    enum LinkDestination {
+        /// A row of a kind's entity (or a sub-entity): the kind's index names its id.
+        case typed(StoreMapping.Kind)
+        /// A generic row, its id derived from its key; `excluded` when the export leaves its entity out.
+        case generic(name: String, identity: DerivedIdentity, excluded: Bool)
+        /// An entity number the store does not declare.
+        case unknown
+    }
+
+    private func linkDestination(_ number: Int64) -> LinkDestination {
+        if let known = linkDestinations[number] { return known }
+        let destination: LinkDestination
+        if let entity = schema.entity(number: number) {
+            if let kind = resolved.kinds.values.first(where: { $0.entity.numbersIncludingSubentities.contains(number) })
+            {
+                destination = .typed(kind.kind)
+            } else {
+                let name = generic.name(of: entity)
+                destination = .generic(
+                    name: name,
+                    identity: DerivedIdentity(
+                        storeUUID: genericIdentity ?? storeUUID, entity: identityNames[name] ?? name),
+                    excluded: selection?.isExcluded(number: number) == true)
+            }
+        } else {
+            destination = .unknown
+        }
+        linkDestinations[number] = destination
+        return destination
+    }
+
+    /// The id of the row `key` of a table whose rows' entity numbers are `numbers`: a typed record's id when its
+    /// entity is a kind's, else the generic id derived from its concrete entity; nil (reported) when no such row
+    /// exists or the typed kind did not export it.
+    private func entityID(
+        numbers: [Int64: Int64], key: Int64, from entity: String, _ property: String, owner: Int64
+    ) -> UUID? {
+        let destination = numbers[key].map(linkDestination) ?? .unknown
+        switch destination {
+        case .unknown:
             log.add(
                 .danglingReference, entity: entity, property: property,
                 message: "key points at no row; link not exported", example: "p\(owner)→p\(key)")
             return nil
-        }
-        if let kind = resolved.kinds.values.first(where: { $0.entity.numbersIncludingSubentities.contains(number) }) {
-            if let id = indexes[kind.kind]?.id(of: key) { return id }
-            if selection?.isExcluded(number: number) == true {
+        case .typed(let kind):
+            if let id = indexes[kind]?.id(of: key) { return id }
+            if selection?.isExcluded(number: numbers[key]!) == true {
                 log.add(
                     .excludedReference, entity: entity, property: property,
                     message: "points at an excluded entity; link not exported", example: "p\(owner)→p\(key)")
             } else {
                 log.add(
                     .danglingReference, entity: entity, property: property,
-                    message: "key points at no exported \(kind.kind.rawValue); link not exported",
+                    message: "key points at no exported \(kind.rawValue); link not exported",
                     example: "p\(owner)→p\(key)")
             }
             return nil
+        case .generic(let name, let identity, let excluded):
+            if let selection, !selection.isKept(entity: name, key) {
+                log.add(
+                    excluded ? .excludedReference : .danglingReference, entity: entity, property: property,
+                    message: excluded
+                        ? "points at an excluded entity; link not exported"
+                        : "key points at a row left out of the export; link not exported",
+                    example: "p\(owner)→p\(key)")
+                return nil
+            }
+            return identity.id(of: key)
         }
-        let destinationName = generic.name(of: destination)
-        if let selection, !selection.isKept(entity: destinationName, key) {
-            let excluded = selection.isExcluded(number: number)
-            log.add(
-                excluded ? .excludedReference : .danglingReference, entity: entity, property: property,
-                message: excluded
-                    ? "points at an excluded entity; link not exported"
-                    : "key points at a row left out of the export; link not exported",
-                example: "p\(owner)→p\(key)")
-            return nil
-        }
-        return derivedIdentity(of: destination).id(of: key)
-    }
-
-    /// How the generic ids of `entity`'s rows are derived: from the store UUID and the entity's name, each as the
-    /// reader is told to name them.
-    private func derivedIdentity(of entity: StoreSchema.Entity) -> DerivedIdentity {
-        if let known = derivedIdentities[entity.number] { return known }
-        let name = generic.name(of: entity)
-        let identity = DerivedIdentity(storeUUID: genericIdentity ?? storeUUID, entity: identityNames[name] ?? name)
-        derivedIdentities[entity.number] = identity
-        return identity
     }
 }

@@ -4,13 +4,16 @@ import Foundation
 extension StoreReader {
     /// Reads the extra columns starting at result column `first` into an `extra` dictionary (nil when all are NULL).
     /// A cell that does not fit its attribute's type travels as it is stored (`ExtraValue.stored`), with an
-    /// `invalid-value` finding: the archive stays valid and a restore writes the same cell back.
+    /// `invalid-value` finding: the archive stays valid and a restore writes the same cell back. `room`: how many
+    /// values the caller adds after these (a record's links), made room for at once.
     func extraValues(
-        _ statement: Statement, from first: Int32, _ columns: [StoreExtras.Column], entity: String, key: Int64
+        _ statement: Statement, from first: Int32, _ columns: [StoreExtras.Column], entity: String, key: Int64,
+        room: Int = 0
     ) -> [String: ExtraValue]? {
         guard !columns.isEmpty else { return nil }
         externalFiles = [:]
         var values: [String: ExtraValue] = [:]
+        values.reserveCapacity(columns.count + room)
         for (offset, column) in columns.enumerated() {
             let index = first + Int32(offset)
             let type = statement.columnType(at: index)

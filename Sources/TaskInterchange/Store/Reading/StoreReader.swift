@@ -46,8 +46,9 @@ final class StoreReader {
     var identityNames: [String: String] = [:]
     /// `Z_PK → Z_ENT` of the tables generic links point into.
     var entityNumbers: [String: [Int64: Int64]] = [:]
-    /// How generic ids are derived, by entity number (made on first use: the store and names above are set by then).
-    var derivedIdentities: [Int64: DerivedIdentity] = [:]
+    /// Where links to rows of each entity number go (worked out on first use: the store, names and selection are set
+    /// by then).
+    var linkDestinations: [Int64: LinkDestination] = [:]
     /// Set when the records become an archive, which holds only keys from 1 (see `checkArchivable`); a comparison or
     /// an inspection reads any key.
     var writesArchive = false
