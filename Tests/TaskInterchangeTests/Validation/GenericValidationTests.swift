@@ -142,6 +142,26 @@ struct GenericValidationTests {
             ])
     }
 
+    @Test(
+        "an id two records of one entity share is refused by an import into a new store, at the second record",
+        arguments: [false, true])
+    func repeatedIdImported(keepIdentity: Bool) throws {
+        let twice = document().replacingOccurrences(
+            of: #""parent":"\#(Self.smart)"}}"#,
+            with: #""parent":"\#(Self.smart)"}},{"id":"\#(Self.note)","key":3,"values":{"title":"Again"}}"#)
+        let text = twice.replacingOccurrences(of: #""entities":3}"#, with: #""entities":4}"#)
+        #expect(try validate(text) == ["duplicate-id $.entities.Note[1].id"])
+        let directory = try TemporaryDirectory()
+        let path = directory.path("new.sqlite")
+        var options = StoreImportOptions()
+        options.keepIdentity = keepIdentity
+        let error = try #require(throws: ArchiveValidationError.self) {
+            try StoreImport.run(ArchiveInput(bytes: Array(text.utf8)), into: path, options: options)
+        }
+        #expect(error.report.issues.map(\.path) == ["$.entities.Note[1].id"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+    }
+
     @Test("two records of one entity tree with one key (one row of its table) are refused at the second key")
     func duplicateKeys() throws {
         // SmartFolder is a sub-entity of Folder: their records share Folder's table, and key 1 is the folder's.

@@ -124,9 +124,11 @@ extension StoreWriter {
         return counts
     }
 
-    /// The objects of generic `entity` the target holds, by the id each derives from its key (read once).
+    /// The objects of generic `entity` the target holds, by the id each derives from its key (read once). A new
+    /// store held none before the import, whose own objects the importer keys itself (an id the archive repeats is
+    /// the archive's error): none are kept for it.
     func existingObjects(of entity: String) throws -> [UUID: Int64] {
-        guard let laidOut = genericLayout.entities[entity] else { return [:] }
+        guard !isNew, let laidOut = genericLayout.entities[entity] else { return [:] }
         if let known = existingEntities[entity] { return known }
         var keys: [UUID: Int64] = [:]
         let select = try database.prepare(CoreDataNames.selectKeys(from: Database.quote(laidOut.table), ofEntity: "?"))
