@@ -34,6 +34,20 @@ extension Importer.Pass {
         var pending: [PendingEntityLink] = []
         /// Records the model change left out (their entity is gone, or left out on purpose): links to them go too.
         var dropped: Set<UUID> = []
+        /// Entity → its declared relationships in name order (the order its links are written in), made once.
+        var relationships: [String: [(property: String, relationship: EntityRelationship)]] = [:]
+
+        /// `entity`'s declared relationships in name order.
+        mutating func relationships(
+            of entity: String, _ declaration: EntityDeclaration
+        ) -> [(property: String, relationship: EntityRelationship)] {
+            if let known = relationships[entity] { return known }
+            let sorted = declaration.relationships.sorted { $0.key < $1.key }.map {
+                (property: $0.key, relationship: $0.value)
+            }
+            relationships[entity] = sorted
+            return sorted
+        }
     }
 
     /// Reads the declarations; kinds generic records point at keep their ID maps.
@@ -74,7 +88,7 @@ extension Importer.Pass {
         // The archive's values that arrive (a model's default filled in is not one of them).
         let carried = record.values.count - (plan.modelChange.filledCount - filled)
         var taken: [(property: String, relationship: EntityRelationship, ids: [String])] = []
-        for (property, relationship) in declaration.relationships.sorted(by: { $0.key < $1.key }) {
+        for (property, relationship) in generic.relationships(of: record.entity, declaration) {
             switch record.values.removeValue(forKey: property) {
             case .string(let id)?: taken.append((property, relationship, [id]))
             case .array(let ids)?: taken.append((property, relationship, ids))

@@ -23,6 +23,32 @@ extension Validator {
         /// Entity → its root entity, by the declared superentities.
         var roots: [String: String] = [:]
         var checkedHeader = false
+        /// Entity → its declared properties' checks (`PropertyChecks`), made on its first record.
+        var propertyChecks: [String: PropertyChecks] = [:]
+        /// A record's values by their place in its `PropertyChecks`, reused from record to record.
+        var slots: [ExtraValue?] = []
+    }
+
+    /// An entity's declared properties in name order (the order a record's problems are reported in), each with how
+    /// its values are checked: worked out once per entity instead of per value.
+    struct PropertyChecks {
+        enum Check {
+            case relationship(EntityRelationship)
+            /// The declared type name, and the type it names (nil when it names none).
+            case attribute(String, ArchiveType?)
+        }
+
+        /// Property name → its place in `properties`.
+        var places: [String: Int] = [:]
+        var properties: [(name: String, check: Check)] = []
+
+        init(_ declaration: EntityDeclaration) {
+            // A name declared both ways is checked as the relationship.
+            var checks: [String: Check] = declaration.attributes.mapValues { .attribute($0, ArchiveType(rawValue: $0)) }
+            for (name, relationship) in declaration.relationships { checks[name] = .relationship(relationship) }
+            properties = checks.sorted { $0.key < $1.key }.map { (name: $0.key, check: $0.value) }
+            for (place, property) in properties.enumerated() { places[property.name] = place }
+        }
     }
 
     /// A reference waiting for the end of the archive, kept small (an archive may hold millions): its destination
@@ -155,19 +181,48 @@ extension Validator {
                 .wrongType, path(),
                 "entity \(record.entity) is abstract (declared so in $.source.model) and has no records of its own")
         }
-        for (property, value) in record.values.sorted(by: { $0.key < $1.key }) {
-            if let relationship = declaration.relationships[property] {
+        let checks = propertyChecks(of: entity, declaration)
+        func check(_ value: ExtraValue, _ place: Int) {
+            let (property, check) = checks.properties[place]
+            switch check {
+            case .relationship(let relationship):
                 checkRelationship(
                     value, relationship,
                     at: ReferenceSite(entity: entity, index: index, property: property, position: nil))
-            } else if let type = declaration.attributes[property] {
-                checkAttribute(value, type: type, path: JSONPath.member(path() + ".values", property))
-            } else {
-                error(
-                    .undeclaredProperty, JSONPath.member(path() + ".values", property),
-                    "\(record.entity) declares no property \(property) in $.source.model")
+            case .attribute(let type, let archiveType):
+                checkAttribute(
+                    value, type: type, archiveType: archiveType, path: JSONPath.member(path() + ".values", property))
             }
         }
+        // Each value in its declared property's place, so they are checked in name order without sorting them.
+        var slots = generic.slots
+        generic.slots = []
+        slots.removeAll(keepingCapacity: true)
+        slots.append(contentsOf: repeatElement(nil, count: checks.properties.count))
+        var allDeclared = true
+        for (property, value) in record.values {
+            guard let place = checks.places[property] else {
+                allDeclared = false
+                break
+            }
+            slots[place] = value
+        }
+        if allDeclared {
+            for (place, value) in slots.enumerated() {
+                if let value { check(value, place) }
+            }
+        } else {
+            for (property, value) in record.values.sorted(by: { $0.key < $1.key }) {
+                if let place = checks.places[property] {
+                    check(value, place)
+                } else {
+                    error(
+                        .undeclaredProperty, JSONPath.member(path() + ".values", property),
+                        "\(record.entity) declares no property \(property) in $.source.model")
+                }
+            }
+        }
+        generic.slots = slots
         for (property, positions) in record.positions.sorted(by: { $0.key < $1.key }) {
             let positionsPath = JSONPath.member(path() + ".positions", property)
             guard declaration.relationships[property]?.ordered == true else {
@@ -194,6 +249,13 @@ extension Validator {
                 continue
             }
         }
+    }
+
+    private mutating func propertyChecks(of entity: String, _ declaration: EntityDeclaration) -> PropertyChecks {
+        if let known = generic.propertyChecks[entity] { return known }
+        let checks = PropertyChecks(declaration)
+        generic.propertyChecks[entity] = checks
+        return checks
     }
 
     /// A dangling key belongs to a declared to-one relationship without a value, and the entity beside it is the

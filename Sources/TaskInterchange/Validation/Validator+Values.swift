@@ -8,7 +8,14 @@ import Foundation
 extension Validator {
     /// Checks a value of model type `type`, in the encoding `extra` uses, at `path`.
     mutating func checkAttribute(_ value: ExtraValue, type: String, path: @autoclosure () -> String) {
-        switch (ArchiveType(rawValue: type), value) {
+        checkAttribute(value, type: type, archiveType: ArchiveType(rawValue: type), path: path())
+    }
+
+    /// Checks a value of model type `type` (`archiveType`, the type it names, nil when none) at `path`.
+    mutating func checkAttribute(
+        _ value: ExtraValue, type: String, archiveType: ArchiveType?, path: @autoclosure () -> String
+    ) {
+        switch (archiveType, value) {
         case (_, .array):
             error(.wrongType, path(), "an array belongs to a relationship; \(type) attributes hold one value")
         case (_, .null), (_, .stored), (.untyped?, _), (.integer64?, .integer), (.boolean?, .bool), (.string?, _),
