@@ -19,6 +19,9 @@ final class DigestLog {
     /// The model change generic records are fingerprinted through, and what it dropped and filled on the way.
     private(set) var change: ModelChange?
     private(set) var tally = VersionMapping.Tally()
+    /// Target entity → its unordered to-many relationships, whose ids a store reads in id order: the change keeps
+    /// the order an ordered one had in the file.
+    private var unordered: [String: [String]] = [:]
     /// The reads that fed the log since it was last emptied: the tally counts one read's records only when it is 1.
     private(set) var reads = 0
 
@@ -64,6 +67,9 @@ final class DigestLog {
         (entries, entityNumbers, sorted, covered, tally, reads) = ([], [:], true, [], VersionMapping.Tally(), 0)
         conflicting = false
         self.change = change
+        unordered = change.mapping.targetDeclarations.mapValues { declaration in
+            declaration.relationships.filter { $0.value.toMany && !$0.value.ordered }.keys.sorted()
+        }
     }
 
     /// Takes `item`'s fingerprint (under a model change, of the record the target's version holds; none when the
@@ -72,7 +78,13 @@ final class DigestLog {
         var item = item
         if let change, case .entity(let record) = item {
             do {
-                guard let mapped = try change.apply(record, tally: &tally) else { return }
+                guard var mapped = try change.apply(record, tally: &tally) else { return }
+                for name in unordered[mapped.entity] ?? [] {
+                    if case .array(var ids)? = mapped.values[name] {
+                        ids.sort()
+                        mapped.values[name] = .array(ids)
+                    }
+                }
                 item = .entity(mapped)
             } catch {
                 // The import fails on this record itself; the log stands for nothing.

@@ -110,6 +110,49 @@ struct MigrationVerificationTests {
         if version >= "Journal 3" { #expect(verification.modelChange?.droppedValues["Label.color"] ?? 0 > 0) }
     }
 
+    /// A version that makes an ordered to-many unordered: the new store reads its ids in id order, the backup in the
+    /// order it kept; the fingerprints are taken of the ids in id order, so they still match.
+    @Test("into a version where an ordered to-many is unordered: one read of the backup, verified")
+    func orderedBecomesUnordered() async throws {
+        func model(ordered: Bool) -> ObjectModel {
+            ObjectModel(entities: [
+                .init(
+                    "Folder", attributes: [.init("name", .string, optional: true)],
+                    relationships: [.init("notes", to: "Note", inverse: "folder", toMany: true, ordered: ordered)]),
+                .init(
+                    "Note", attributes: [.init("title", .string, optional: true)],
+                    relationships: [.init("folder", to: "Folder", inverse: "notes", toMany: false)]),
+            ])
+        }
+        let (first, second) = ("B0000000-0000-4000-8000-000000000001", "A0000000-0000-4000-8000-000000000002")
+        let archive = """
+            {"format":"tasks-interchange","version":2,"exportDate":"2024-01-01T00:00:00Z",
+            "generator":{"name":"t","version":"1"},
+            "source":{"store":"s","storeUUID":"5E000000-0000-4000-8000-000000000000","entities":{},"model":{
+            "Folder":{"attributes":{"name":"string"},"relationships":{
+            "notes":{"destination":"Note","toMany":true,"ordered":true,"inverse":"folder"}}},
+            "Note":{"attributes":{"title":"string"},"relationships":{}}}},
+            "projects":[],"categories":[],"tags":[],"tasks":[],
+            "entities":{"Folder":[{"id":"F0000000-0000-4000-8000-000000000001","key":1,
+            "values":{"name":"A","notes":["\(first)","\(second)"]},"positions":{"notes":[1024,2048]}}],
+            "Note":[{"id":"\(first)","key":1,"values":{"title":"first"}},
+            {"id":"\(second)","key":2,"values":{"title":"second"}}]},
+            "counts":{"projects":0,"categories":0,"tags":0,"tasks":0,"subtasks":0,"entities":3}}
+            """
+        let directory = try TemporaryDirectory()
+        let legacy = directory.path("legacy.sqlite")
+        var options = StoreImportOptions()
+        options.template = StoreTemplate(model: model(ordered: true))
+        _ = try StoreImport.run(ArchiveInput(bytes: Array(archive.utf8)), into: legacy, options: options)
+        var migration = Migration(legacyStore: legacy, backupDirectory: directory.url.path)
+        migration.template = StoreTemplate(model: model(ordered: false))
+        migration.legacyModel = model(ordered: true)
+        let report = try await migration.run(intoStore: directory.path("new.sqlite"))
+        #expect(report.backupReads == 1)
+        #expect(report.verification?.isEqual == true)
+        #expect(report.verification?.entities.first { $0.entity == "Note" }?.countB == 2)
+    }
+
     @Test("into the next version, a value changed after the import: verification fails naming it, two reads")
     func changedValueThroughModelChange() async throws {
         let directory = try TemporaryDirectory()

@@ -438,9 +438,6 @@ extension StoreWriter {
         try linkWriting.entityRows.drain()
     }
 
-    /// A pair whose other side is the one this store carries (a model change turned an ordered to-many into an
-    /// unordered one, or a one-to-many into a many-to-many): each link is written from the destination's side, an
-    /// ordered side numbered in the order the links come. False when neither side is carried.
     /// Whether links the archive declares (as the target names them; nil: unknown) may be written from the other
     /// side of their pair: one of its relationships is not the target's (`linkThroughInverse`).
     func linksThroughInverse(_ declarations: [String: EntityDeclaration]?) -> Bool {
@@ -451,6 +448,9 @@ extension StoreWriter {
         }
     }
 
+    /// A pair whose other side is the one this store carries (a model change turned an ordered to-many into an
+    /// unordered one, or a one-to-many into a many-to-many): each link is written from the destination's side, an
+    /// ordered side numbered in the order the links come. False when neither side is carried.
     private func linkThroughInverse(
         entity name: String, _ key: Int64, _ declaration: EntityRelationship, to destinations: [Int64]
     ) throws -> Bool {
