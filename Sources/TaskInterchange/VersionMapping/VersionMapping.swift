@@ -197,57 +197,65 @@ public struct VersionMapping: Sendable, Hashable {
         }
         if map.isIdentity { return record }
         var mapped = EntityRecord(id: record.id, entity: target, key: record.key)
+        // Values come in the dictionary's order, which differs from run to run: of several problems, the one of
+        // the first property by name is reported, so a record fails with the same message every time.
+        var failure: (source: String, error: TaskInterchangeError)?
         for (source, value) in record.values {
-            guard let property = map.properties[source] else {
-                // Not declared: passed on under its name for the writer to report.
-                mapped.values[source] = value
-                continue
-            }
-            let name = property.target ?? source
-            // Spelt only for a message: most records never need it.
-            func at() -> String { JSONPath.member(path() + ".values", source) }
-            switch property.change {
-            case .kept:
-                mapped.values[name] = value
-            case .converted(let from, let to):
-                mapped.values[name] = try Self.convert(
-                    value, from: from, to: to, at: at(), property: target + "." + name)
-                tally.convertedValues[target + "." + name, default: 0] += 1
-            case .toMany:
-                if case .string(let id) = value {
-                    mapped.values[name] = .array([id])
-                } else {
+            do throws(TaskInterchangeError) {
+                guard let property = map.properties[source] else {
+                    // Not declared: passed on under its name for the writer to report.
+                    mapped.values[source] = value
+                    continue
+                }
+                let name = property.target ?? source
+                // Spelt only for a message: most records never need it.
+                func at() -> String { JSONPath.member(path() + ".values", source) }
+                switch property.change {
+                case .kept:
                     mapped.values[name] = value
-                }
-            case .reordered:
-                mapped.values[name] = value
-            case .toOne:
-                guard case .array(let ids) = value else {
+                case .converted(let from, let to):
+                    mapped.values[name] = try Self.convert(
+                        value, from: from, to: to, at: at(), property: target + "." + name)
+                    tally.convertedValues[target + "." + name, default: 0] += 1
+                case .toMany:
+                    if case .string(let id) = value {
+                        mapped.values[name] = .array([id])
+                    } else {
+                        mapped.values[name] = value
+                    }
+                case .reordered:
                     mapped.values[name] = value
-                    break
+                case .toOne:
+                    guard case .array(let ids) = value else {
+                        mapped.values[name] = value
+                        break
+                    }
+                    guard ids.count <= 1 else {
+                        throw TaskInterchangeError(
+                            .invalidData,
+                            "\(at()): \(ids.count) links, but \(target).\(name) is to-one in the target model; "
+                                + "keep one link per record, or map the relationship to a to-many one")
+                    }
+                    if let id = ids.first { mapped.values[name] = .string(id) }
+                case .dropped:
+                    tally.droppedValues[record.entity + "." + source, default: 0] += 1
+                case .refused(let reason):
+                    guard value != .null else { break }
+                    throw TaskInterchangeError(.invalidData, "\(at()): \(reason)")
                 }
-                guard ids.count <= 1 else {
-                    throw TaskInterchangeError(
-                        .invalidData,
-                        "\(at()): \(ids.count) links, but \(target).\(name) is to-one in the target model; "
-                            + "keep one link per record, or map the relationship to a to-many one")
+                if let inverse = property.uniqueInverse, case .string(let id)? = mapped.values[name] {
+                    guard tally.linkedOnce[target + "." + name, default: []].insert(id).inserted else {
+                        throw TaskInterchangeError(
+                            .invalidData,
+                            "\(at()): \(id) is linked by another record too, but \(inverse) is to-one in the target "
+                                + "model, so only one record may link to it")
+                    }
                 }
-                if let id = ids.first { mapped.values[name] = .string(id) }
-            case .dropped:
-                tally.droppedValues[record.entity + "." + source, default: 0] += 1
-            case .refused(let reason):
-                guard value != .null else { break }
-                throw TaskInterchangeError(.invalidData, "\(at()): \(reason)")
-            }
-            if let inverse = property.uniqueInverse, case .string(let id)? = mapped.values[name] {
-                guard tally.linkedOnce[target + "." + name, default: []].insert(id).inserted else {
-                    throw TaskInterchangeError(
-                        .invalidData,
-                        "\(at()): \(id) is linked by another record too, but \(inverse) is to-one in the target "
-                            + "model, so only one record may link to it")
-                }
+            } catch {
+                if failure.map({ source < $0.source }) ?? true { failure = (source, error) }
             }
         }
+        if let failure { throw failure.error }
         for (property, positions) in record.positions {
             guard let map = map.properties[property], let name = map.target else { continue }
             if case .toOne = map.change { continue }

@@ -156,6 +156,30 @@ struct VersionMappingTests {
         #expect(refusal(["title": .string("x")], try Self.mapping())?.contains("Memo.kind is required") == true)
     }
 
+    @Test("a record with several refused values is refused for the first by name, however its values are held")
+    func firstRefusalByName() throws {
+        let mapping = try Self.mapping(ModelChangeOverrides(fill: ["Memo.kind": .string("note")]))
+        var messages: Set<String> = []
+        // Dictionaries of other capacities list the same values in other orders.
+        for capacity in 0..<24 {
+            var values: [String: ExtraValue] = [:]
+            values.reserveCapacity(capacity)
+            let refused: [(String, ExtraValue)] = [
+                ("text", .string("2024-01-01")), ("tags", .array([UUID().uuidString, UUID().uuidString])),
+                ("score", .integer(1 << 40)),
+            ]
+            for (name, value) in capacity.isMultiple(of: 2) ? refused : refused.reversed() { values[name] = value }
+            var tally = VersionMapping.Tally()
+            do {
+                _ = try mapping.apply(
+                    EntityRecord(id: UUID(), entity: "Note", values: values), path: "$.entities.Note[4]", tally: &tally)
+            } catch {
+                messages.insert(String(error.message.prefix(while: { $0 != ":" })))
+            }
+        }
+        #expect(messages == ["$.entities.Note[4].values.score"])
+    }
+
     @Test("overrides rename and drop on purpose; an unknown name is a usage error with the closest")
     func overrides() throws {
         let mapping = try Self.mapping(
